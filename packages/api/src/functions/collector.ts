@@ -1,0 +1,4 @@
+/** Receives the records a function emits; `collect` may be called any number of times per input. */
+export interface Collector<T> {
+  collect(record: T): void;
+}

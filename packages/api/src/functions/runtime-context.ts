@@ -1,0 +1,29 @@
+import type {
+  ListState,
+  ListStateDescriptor,
+  MapState,
+  MapStateDescriptor,
+  ReducingState,
+  ReducingStateDescriptor,
+  ValueState,
+  ValueStateDescriptor,
+} from '../state/types.ts';
+
+/**
+ * What a running function knows about its task, and the door to keyed state. The state
+ * getters only work in operators that run on a KeyedStream; elsewhere they throw a
+ * WeirError with code STATE_NOT_KEYED.
+ */
+export interface RuntimeContext {
+  getJobId(): string;
+  getTaskName(): string;
+  getIndexOfThisSubtask(): number;
+  getNumberOfParallelSubtasks(): number;
+  getMaxNumberOfParallelSubtasks(): number;
+  /** 0 for the first run, +1 for every restart of the job. */
+  getAttemptNumber(): number;
+  getState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T>;
+  getListState<T>(descriptor: ListStateDescriptor<T>): ListState<T>;
+  getMapState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V>;
+  getReducingState<T>(descriptor: ReducingStateDescriptor<T>): ReducingState<T>;
+}

@@ -1,0 +1,48 @@
+import type { OperatorKind, PartitionerKind } from './stream-graph.ts';
+
+/**
+ * The JobGraph is the StreamGraph with forward-connected operators of equal parallelism
+ * chained into vertices. It is plain JSON: the JobManager schedules it, ships it in
+ * `weir info`, and every task recomputes it from its own StreamGraph and finds its vertex by ID.
+ */
+export interface JobGraph {
+  readonly jobName: string;
+  /** Topologically sorted: every vertex comes after the vertices it reads from. */
+  readonly vertices: readonly JobVertex[];
+  readonly bufferTimeoutMs: number;
+}
+
+export interface JobVertex {
+  /** The operator ID of the chain's head operator. */
+  readonly id: string;
+  /** The chained operator names joined with " -> ", as Flink shows them. */
+  readonly name: string;
+  readonly parallelism: number;
+  readonly maxParallelism: number;
+  /** Chain order, head first. */
+  readonly operators: readonly JobOperator[];
+  /** Edges into the head operator, in input order. */
+  readonly inputs: readonly JobEdge[];
+  /** Edges leaving any operator of the chain for another vertex. */
+  readonly outputs: readonly JobEdge[];
+}
+
+export interface JobOperator {
+  /** Index of the StreamNode this operator came from. */
+  readonly nodeId: number;
+  readonly operatorId: string;
+  readonly uid: string | undefined;
+  readonly name: string;
+  readonly kind: OperatorKind;
+}
+
+export interface JobEdge {
+  readonly sourceVertexId: string;
+  readonly targetVertexId: string;
+  /** The StreamNode (inside the source vertex's chain) that emits onto this edge. */
+  readonly sourceNodeId: number;
+  /** The StreamNode (head of the target vertex) that reads from it. */
+  readonly targetNodeId: number;
+  readonly inputIndex: 0 | 1;
+  readonly partitioner: PartitionerKind;
+}

@@ -1,0 +1,101 @@
+import type { Sink, Source } from '../connector/types.ts';
+import type {
+  CoProcessFunction,
+  FilterFunction,
+  FlatMapFunction,
+  KeyedProcessFunction,
+  MapFunction,
+  ProcessFunction,
+  ReduceFunction,
+  KeySelector,
+} from '../functions/types.ts';
+
+/**
+ * The StreamGraph is what running a job module's default export builds: one node per
+ * operator, with the user's functions attached. It is rebuilt identically (same args) in the
+ * JobManager, to plan the job, and in every TaskManager task, to instantiate its operators.
+ * Lambdas passed to `map` and friends are normalized into the object forms below, so the
+ * runtime only ever sees objects.
+ */
+export interface StreamGraph {
+  readonly jobName: string;
+  readonly nodes: readonly StreamNode[];
+  readonly config: ExecutionConfig;
+}
+
+export const PartitionerKind = {
+  /** Subtask i sends to subtask i; the only partitioner that allows chaining. */
+  FORWARD: 'forward',
+  /** Round-robin over all downstream subtasks. */
+  REBALANCE: 'rebalance',
+  /** By key group of the edge's key selector (keyBy). */
+  HASH: 'hash',
+  /** Every record to every downstream subtask. */
+  BROADCAST: 'broadcast',
+} as const;
+export type PartitionerKind = (typeof PartitionerKind)[keyof typeof PartitionerKind];
+
+export const OperatorKind = {
+  SOURCE: 'source',
+  MAP: 'map',
+  FILTER: 'filter',
+  FLAT_MAP: 'flatMap',
+  PROCESS: 'process',
+  KEYED_PROCESS: 'keyedProcess',
+  REDUCE: 'reduce',
+  CO_PROCESS: 'coProcess',
+  SINK: 'sink',
+} as const;
+export type OperatorKind = (typeof OperatorKind)[keyof typeof OperatorKind];
+
+/** What a node does; `key` is set on operators that run on a KeyedStream (keyed state works there). */
+export type OperatorSpec =
+  | { readonly kind: 'source'; readonly source: Source<unknown> }
+  | { readonly kind: 'map'; readonly fn: MapFunction<unknown, unknown>; readonly key?: KeySelector<unknown, unknown> }
+  | { readonly kind: 'filter'; readonly fn: FilterFunction<unknown>; readonly key?: KeySelector<unknown, unknown> }
+  | { readonly kind: 'flatMap'; readonly fn: FlatMapFunction<unknown, unknown>; readonly key?: KeySelector<unknown, unknown> }
+  | { readonly kind: 'process'; readonly fn: ProcessFunction<unknown, unknown> }
+  | { readonly kind: 'keyedProcess'; readonly fn: KeyedProcessFunction<unknown, unknown, unknown>; readonly key: KeySelector<unknown, unknown> }
+  | { readonly kind: 'reduce'; readonly fn: ReduceFunction<unknown>; readonly key: KeySelector<unknown, unknown> }
+  | {
+      readonly kind: 'coProcess';
+      readonly fn: CoProcessFunction<unknown, unknown, unknown>;
+      /** Present when both inputs were keyed (`connect(a.keyBy(f), b.keyBy(g))` or `connect(...).keyBy(f, g)`). */
+      readonly keys?: readonly [KeySelector<unknown, unknown>, KeySelector<unknown, unknown>];
+    }
+  | { readonly kind: 'sink'; readonly sink: Sink<unknown> };
+
+export interface StreamNode {
+  /** Dense index into `StreamGraph.nodes`, in creation order. */
+  readonly id: number;
+  readonly spec: OperatorSpec;
+  /** Display name: `.name()` or a default such as "Map" or the source's name. */
+  readonly name: string;
+  /** The user's `.uid()`, if any. */
+  readonly uid: string | undefined;
+  /** 32 lowercase hex chars: a hash of the uid, or generated deterministically from the topology. */
+  readonly operatorId: string;
+  readonly parallelism: number;
+  readonly maxParallelism: number;
+  /** Incoming edges; for two-input operators, `inputIndex` tells which input. */
+  readonly inputs: readonly StreamEdge[];
+}
+
+export interface StreamEdge {
+  readonly sourceId: number;
+  readonly targetId: number;
+  /** 0 for single-input operators; 0 or 1 for `connect`. */
+  readonly inputIndex: 0 | 1;
+  readonly partitioner: PartitionerKind;
+  /** Set when `partitioner` is HASH. */
+  readonly keySelector?: KeySelector<unknown, unknown>;
+}
+
+export interface ExecutionConfig {
+  /** Default parallelism for operators without `setParallelism`. */
+  readonly parallelism: number;
+  /** Max parallelism (number of key groups); DESIGN.md gives the default formula. */
+  readonly maxParallelism: number;
+  /** Flush partially filled output buffers after this many ms; 0 flushes after every record, -1 only when full. */
+  readonly bufferTimeoutMs: number;
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  defaultMaxParallelism,
+  hashKey,
+  keyGroupForKey,
+  keyGroupRangeForSubtask,
+  murmur3,
+  subtaskForKeyGroup,
+} from './key-groups.ts';
+
+describe('murmur3', () => {
+  it('matches the reference vectors of murmur3_32 with seed 0', () => {
+    expect(murmur3(new Uint8Array())).toBe(0);
+    expect(murmur3(Buffer.from('hello', 'utf8'))).toBe(0x248bfa47);
+    expect(murmur3(Buffer.from('The quick brown fox jumps over the lazy dog', 'utf8'))).toBe(0x2e4ff723);
+  });
+
+  it('hashes a string the same as its UTF-8 bytes, ASCII or not', () => {
+    for (const s of ['word', 'héllo wörld', '日本語', 'x'.repeat(5000)]) {
+      expect(hashKey(s)).toBe(murmur3(Buffer.from(s, 'utf8')));
+    }
+  });
+
+  it('hashes equal object keys equally whatever their field order', () => {
+    expect(hashKey({ a: 1, b: 'x' })).toBe(hashKey({ b: 'x', a: 1 }));
+    expect(hashKey([1, 2])).not.toBe(hashKey([2, 1]));
+  });
+});
+
+describe('key group assignment', () => {
+  it('gives every key group to exactly the subtask whose range holds it', () => {
+    for (const [maxP, p] of [
+      [128, 1],
+      [128, 2],
+      [128, 3],
+      [128, 7],
+      [1000, 13],
+    ] as const) {
+      let expectedStart = 0;
+      for (let i = 0; i < p; i++) {
+        const range = keyGroupRangeForSubtask(maxP, p, i);
+        expect(range.start).toBe(expectedStart);
+        for (let g = range.start; g <= range.end; g++) expect(subtaskForKeyGroup(maxP, p, g)).toBe(i);
+        expectedStart = range.end + 1;
+      }
+      expect(expectedStart).toBe(maxP);
+    }
+  });
+
+  it('uses Flink default max parallelism', () => {
+    expect(defaultMaxParallelism(1)).toBe(128);
+    expect(defaultMaxParallelism(100)).toBe(256);
+    expect(defaultMaxParallelism(30000)).toBe(32768);
+  });
+
+  it('keeps key groups within max parallelism', () => {
+    for (let i = 0; i < 1000; i++) {
+      const g = keyGroupForKey(`k${i}`, 128);
+      expect(g).toBeGreaterThanOrEqual(0);
+      expect(g).toBeLessThan(128);
+    }
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * Key groups, as in Flink's KeyGroupRangeAssignment: a key belongs to
+ * `murmur3_32(serialized key) mod maxParallelism`, and subtask i of p owns the contiguous
+ * range of key groups g with floor(g * p / maxParallelism) = i. Keyed state is kept per key
+ * group, so a new parallelism only moves whole key groups.
+ */
+
+export const MAX_MAX_PARALLELISM = 32768;
+
+/** Flink's default: min(max(roundUpToPowerOfTwo(p + p/2), 128), 32768). */
+export function defaultMaxParallelism(parallelism: number): number {
+  return Math.min(Math.max(roundUpToPowerOfTwo(parallelism + Math.floor(parallelism / 2)), 128), MAX_MAX_PARALLELISM);
+}
+
+function roundUpToPowerOfTwo(x: number): number {
+  let p = 1;
+  while (p < x) p *= 2;
+  return p;
+}
+
+export interface KeyGroupRange {
+  /** First key group, inclusive. */
+  readonly start: number;
+  /** Last key group, inclusive; `end < start` means empty. */
+  readonly end: number;
+}
+
+export function keyGroupRangeForSubtask(maxParallelism: number, parallelism: number, subtask: number): KeyGroupRange {
+  return {
+    start: Math.floor((subtask * maxParallelism + parallelism - 1) / parallelism),
+    end: Math.floor(((subtask + 1) * maxParallelism - 1) / parallelism),
+  };
+}
+
+export function subtaskForKeyGroup(maxParallelism: number, parallelism: number, keyGroup: number): number {
+  return Math.floor((keyGroup * parallelism) / maxParallelism);
+}
+
+export function keyGroupForKey(key: unknown, maxParallelism: number): number {
+  return hashKey(key) % maxParallelism;
+}
+
+/** murmur3_32 (seed 0) of the key's canonical bytes, as an unsigned 32-bit integer. */
+export function hashKey(key: unknown): number {
+  if (typeof key === 'string') return hashString(key);
+  return murmur3(canonicalKeyBytes(key));
+}
+
+const scratch = Buffer.allocUnsafe(8);
+
+/**
+ * The canonical bytes a key is hashed by: strings as UTF-8, numbers as float64 LE (so 1 and
+ * 1.0 agree), booleans as one byte, bigints as their decimal string with an 'n' suffix,
+ * anything else (arrays, plain objects) as JSON with sorted object keys.
+ */
+export function canonicalKeyBytes(key: unknown): Uint8Array {
+  switch (typeof key) {
+    case 'string':
+      return Buffer.from(key, 'utf8');
+    case 'number':
+      scratch.writeDoubleLE(key === 0 ? 0 : key, 0);
+      return Uint8Array.from(scratch);
+    case 'boolean':
+      return Uint8Array.of(key ? 1 : 0);
+    case 'bigint':
+      return Buffer.from(`${key}n`, 'utf8');
+    default:
+      return Buffer.from(canonicalJson(key), 'utf8');
+  }
+}
+
+/** JSON with object keys sorted, so equal keys give equal strings whatever their field order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => {
+    if (typeof v === 'bigint') return `${v}n`;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array)) {
+      const sorted: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+      return sorted;
+    }
+    return v;
+  });
+}
+
+const C1 = 0xcc9e2d51;
+const C2 = 0x1b873593;
+
+function mixK(k: number): number {
+  k = Math.imul(k, C1);
+  k = (k << 15) | (k >>> 17);
+  return Math.imul(k, C2);
+}
+
+function mixH(h: number, k: number): number {
+  h ^= k;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+function finalize(h: number, length: number): number {
+  h ^= length;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+export function murmur3(bytes: Uint8Array): number {
+  const n = bytes.length;
+  const blocks = n & ~3;
+  let h = 0;
+  for (let i = 0; i < blocks; i += 4) {
+    const k = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
+    h = mixH(h, mixK(k));
+  }
+  const tail = n & 3;
+  if (tail > 0) {
+    let k = bytes[blocks]!;
+    if (tail > 1) k ^= bytes[blocks + 1]! << 8;
+    if (tail > 2) k ^= bytes[blocks + 2]! << 16;
+    h ^= mixK(k);
+  }
+  return finalize(h, n);
+}
+
+const stringScratch = Buffer.allocUnsafe(4096);
+
+/** murmur3 of a string's UTF-8 bytes without allocating: the per-record path of keyBy. */
+function hashString(s: string): number {
+  if (s.length * 3 > stringScratch.length) return murmur3(Buffer.from(s, 'utf8'));
+  const n = stringScratch.write(s, 0, 'utf8');
+  return murmur3(stringScratch.subarray(0, n));
+}

@@ -1,0 +1,28 @@
+// Regenerates src/generated from proto/ (run `pnpm gen:proto` after changing a .proto file).
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const protoRoot = join(here, '../../../proto');
+const out = join(here, '../src/generated');
+const files = readdirSync(join(protoRoot, 'weir/v1')).map((f) => `weir/v1/${f}`);
+rmSync(out, { recursive: true, force: true });
+execFileSync(
+  join(here, '../node_modules/.bin/proto-loader-gen-types'),
+  ['--longs=Number', '--enums=String', '--defaults', '--oneofs', '--grpcLib=@grpc/grpc-js', '--includeDirs', protoRoot, '--outDir', out, '--targetFileExtension=.ts', '--importFileExtension=.ts', ...files],
+  { stdio: 'inherit' },
+);
+// The generator writes absolute paths into headers; keep the output the same on every checkout.
+for (const file of walk(out)) {
+  writeFileSync(file, readFileSync(file, 'utf8').replaceAll(`${protoRoot}/`, 'proto/'));
+}
+
+function* walk(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}

@@ -1,0 +1,48 @@
+import { WeirError, CommonErrorCode } from '@weir/common';
+import * as grpc from '@grpc/grpc-js';
+
+export const RpcErrorCode = {
+  /** A server could not listen on its address (port in use, no permission, bad host). */
+  BIND_FAILED: 'BIND_FAILED',
+  /** The peer could not be reached or the call broke off (gRPC UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED). */
+  UNAVAILABLE: 'UNAVAILABLE',
+} as const;
+
+export function bindFailed(host: string, port: number, cause: Error): WeirError {
+  const inUse = /address.*in use|EADDRINUSE/i.test(cause.message);
+  const hint = inUse
+    ? `port ${port} is already in use; stop what uses it or choose another port in the config`
+    : cause.message;
+  return new WeirError(RpcErrorCode.BIND_FAILED, `cannot listen on ${host}:${port}: ${hint}`, { cause });
+}
+
+const WEIR_CODE_KEY = 'weir-error-code';
+
+/** What a server handler passes to its callback (or `call.destroy`) so the client gets the WeirError back with its code. */
+export function toServiceError(err: unknown): Partial<grpc.ServiceError> {
+  const metadata = new grpc.Metadata();
+  if (err instanceof WeirError) {
+    metadata.set(WEIR_CODE_KEY, err.code);
+    return { code: grpcStatusFor(err.code), details: err.message, metadata };
+  }
+  metadata.set(WEIR_CODE_KEY, CommonErrorCode.INTERNAL);
+  return { code: grpc.status.INTERNAL, details: err instanceof Error ? err.message : String(err), metadata };
+}
+
+/** The WeirError a failed call stands for: the server's own code and message, or UNAVAILABLE for transport failures. */
+export function fromServiceError(err: grpc.ServiceError, address?: string): WeirError {
+  const code = err.metadata?.get(WEIR_CODE_KEY)[0];
+  if (typeof code === 'string') return new WeirError(code, err.details, { cause: err });
+  if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.DEADLINE_EXCEEDED || err.code === grpc.status.CANCELLED) {
+    const where = address === undefined ? '' : ` at ${address}`;
+    return new WeirError(RpcErrorCode.UNAVAILABLE, `cannot reach the peer${where}: ${err.details || err.message}`, { cause: err });
+  }
+  return new WeirError(CommonErrorCode.INTERNAL, err.details || err.message, { cause: err });
+}
+
+function grpcStatusFor(code: string): grpc.status {
+  if (code.endsWith('NOT_FOUND')) return grpc.status.NOT_FOUND;
+  if (code.startsWith('INVALID') || code.endsWith('INVALID')) return grpc.status.INVALID_ARGUMENT;
+  if (code === RpcErrorCode.UNAVAILABLE) return grpc.status.UNAVAILABLE;
+  return grpc.status.FAILED_PRECONDITION;
+}

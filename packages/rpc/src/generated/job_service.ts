@@ -1,0 +1,43 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { CancelJobResponse as _weir_v1_CancelJobResponse, CancelJobResponse__Output as _weir_v1_CancelJobResponse__Output } from './weir/v1/CancelJobResponse.ts';
+import type { JobDetails as _weir_v1_JobDetails, JobDetails__Output as _weir_v1_JobDetails__Output } from './weir/v1/JobDetails.ts';
+import type { JobRequest as _weir_v1_JobRequest, JobRequest__Output as _weir_v1_JobRequest__Output } from './weir/v1/JobRequest.ts';
+import type { JobServiceClient as _weir_v1_JobServiceClient, JobServiceDefinition as _weir_v1_JobServiceDefinition } from './weir/v1/JobService.ts';
+import type { JobStatusUpdate as _weir_v1_JobStatusUpdate, JobStatusUpdate__Output as _weir_v1_JobStatusUpdate__Output } from './weir/v1/JobStatusUpdate.ts';
+import type { JobSummary as _weir_v1_JobSummary, JobSummary__Output as _weir_v1_JobSummary__Output } from './weir/v1/JobSummary.ts';
+import type { ListJobsRequest as _weir_v1_ListJobsRequest, ListJobsRequest__Output as _weir_v1_ListJobsRequest__Output } from './weir/v1/ListJobsRequest.ts';
+import type { ListJobsResponse as _weir_v1_ListJobsResponse, ListJobsResponse__Output as _weir_v1_ListJobsResponse__Output } from './weir/v1/ListJobsResponse.ts';
+import type { OperatorInfo as _weir_v1_OperatorInfo, OperatorInfo__Output as _weir_v1_OperatorInfo__Output } from './weir/v1/OperatorInfo.ts';
+import type { SubmitJobRequest as _weir_v1_SubmitJobRequest, SubmitJobRequest__Output as _weir_v1_SubmitJobRequest__Output } from './weir/v1/SubmitJobRequest.ts';
+import type { SubmitJobResponse as _weir_v1_SubmitJobResponse, SubmitJobResponse__Output as _weir_v1_SubmitJobResponse__Output } from './weir/v1/SubmitJobResponse.ts';
+import type { SubtaskInfo as _weir_v1_SubtaskInfo, SubtaskInfo__Output as _weir_v1_SubtaskInfo__Output } from './weir/v1/SubtaskInfo.ts';
+import type { VertexInfo as _weir_v1_VertexInfo, VertexInfo__Output as _weir_v1_VertexInfo__Output } from './weir/v1/VertexInfo.ts';
+import type { VertexInput as _weir_v1_VertexInput, VertexInput__Output as _weir_v1_VertexInput__Output } from './weir/v1/VertexInput.ts';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  weir: {
+    v1: {
+      CancelJobResponse: MessageTypeDefinition<_weir_v1_CancelJobResponse, _weir_v1_CancelJobResponse__Output>
+      JobDetails: MessageTypeDefinition<_weir_v1_JobDetails, _weir_v1_JobDetails__Output>
+      JobRequest: MessageTypeDefinition<_weir_v1_JobRequest, _weir_v1_JobRequest__Output>
+      JobService: SubtypeConstructor<typeof grpc.Client, _weir_v1_JobServiceClient> & { service: _weir_v1_JobServiceDefinition }
+      JobStatusUpdate: MessageTypeDefinition<_weir_v1_JobStatusUpdate, _weir_v1_JobStatusUpdate__Output>
+      JobSummary: MessageTypeDefinition<_weir_v1_JobSummary, _weir_v1_JobSummary__Output>
+      ListJobsRequest: MessageTypeDefinition<_weir_v1_ListJobsRequest, _weir_v1_ListJobsRequest__Output>
+      ListJobsResponse: MessageTypeDefinition<_weir_v1_ListJobsResponse, _weir_v1_ListJobsResponse__Output>
+      OperatorInfo: MessageTypeDefinition<_weir_v1_OperatorInfo, _weir_v1_OperatorInfo__Output>
+      SubmitJobRequest: MessageTypeDefinition<_weir_v1_SubmitJobRequest, _weir_v1_SubmitJobRequest__Output>
+      SubmitJobResponse: MessageTypeDefinition<_weir_v1_SubmitJobResponse, _weir_v1_SubmitJobResponse__Output>
+      SubtaskInfo: MessageTypeDefinition<_weir_v1_SubtaskInfo, _weir_v1_SubtaskInfo__Output>
+      VertexInfo: MessageTypeDefinition<_weir_v1_VertexInfo, _weir_v1_VertexInfo__Output>
+      VertexInput: MessageTypeDefinition<_weir_v1_VertexInput, _weir_v1_VertexInput__Output>
+    }
+  }
+}
+

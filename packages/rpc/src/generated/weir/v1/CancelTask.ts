@@ -1,0 +1,11 @@
+// Original file: proto/weir/v1/task_manager_service.proto
+
+import type { TaskKey as _weir_v1_TaskKey, TaskKey__Output as _weir_v1_TaskKey__Output } from '../../weir/v1/TaskKey.ts';
+
+export interface CancelTask {
+  'task'?: (_weir_v1_TaskKey | null);
+}
+
+export interface CancelTask__Output {
+  'task': (_weir_v1_TaskKey__Output | null);
+}

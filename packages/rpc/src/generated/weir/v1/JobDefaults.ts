@@ -1,0 +1,14 @@
+// Original file: proto/weir/v1/task_manager_service.proto
+
+
+export interface JobDefaults {
+  'parallelism'?: (number);
+  'maxParallelism'?: (number);
+  'bufferTimeoutMs'?: (number);
+}
+
+export interface JobDefaults__Output {
+  'parallelism': (number);
+  'maxParallelism': (number);
+  'bufferTimeoutMs': (number);
+}

@@ -1,0 +1,18 @@
+// Original file: proto/weir/v1/job_service.proto
+
+import type { JobSummary as _weir_v1_JobSummary, JobSummary__Output as _weir_v1_JobSummary__Output } from '../../weir/v1/JobSummary.ts';
+import type { VertexInfo as _weir_v1_VertexInfo, VertexInfo__Output as _weir_v1_VertexInfo__Output } from '../../weir/v1/VertexInfo.ts';
+
+export interface JobDetails {
+  'summary'?: (_weir_v1_JobSummary | null);
+  'vertices'?: (_weir_v1_VertexInfo)[];
+  'failureCause'?: (string);
+  'attempt'?: (number);
+}
+
+export interface JobDetails__Output {
+  'summary': (_weir_v1_JobSummary__Output | null);
+  'vertices': (_weir_v1_VertexInfo__Output)[];
+  'failureCause': (string);
+  'attempt': (number);
+}

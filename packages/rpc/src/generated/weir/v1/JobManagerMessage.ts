@@ -1,0 +1,22 @@
+// Original file: proto/weir/v1/task_manager_service.proto
+
+import type { Registered as _weir_v1_Registered, Registered__Output as _weir_v1_Registered__Output } from '../../weir/v1/Registered.ts';
+import type { Heartbeat as _weir_v1_Heartbeat, Heartbeat__Output as _weir_v1_Heartbeat__Output } from '../../weir/v1/Heartbeat.ts';
+import type { DeployTask as _weir_v1_DeployTask, DeployTask__Output as _weir_v1_DeployTask__Output } from '../../weir/v1/DeployTask.ts';
+import type { CancelTask as _weir_v1_CancelTask, CancelTask__Output as _weir_v1_CancelTask__Output } from '../../weir/v1/CancelTask.ts';
+
+export interface JobManagerMessage {
+  'registered'?: (_weir_v1_Registered | null);
+  'heartbeat'?: (_weir_v1_Heartbeat | null);
+  'deploy'?: (_weir_v1_DeployTask | null);
+  'cancel'?: (_weir_v1_CancelTask | null);
+  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel";
+}
+
+export interface JobManagerMessage__Output {
+  'registered'?: (_weir_v1_Registered__Output | null);
+  'heartbeat'?: (_weir_v1_Heartbeat__Output | null);
+  'deploy'?: (_weir_v1_DeployTask__Output | null);
+  'cancel'?: (_weir_v1_CancelTask__Output | null);
+  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel";
+}

@@ -1,0 +1,77 @@
+// Original file: proto/weir/v1/job_service.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { CancelJobResponse as _weir_v1_CancelJobResponse, CancelJobResponse__Output as _weir_v1_CancelJobResponse__Output } from '../../weir/v1/CancelJobResponse.ts';
+import type { JobDetails as _weir_v1_JobDetails, JobDetails__Output as _weir_v1_JobDetails__Output } from '../../weir/v1/JobDetails.ts';
+import type { JobRequest as _weir_v1_JobRequest, JobRequest__Output as _weir_v1_JobRequest__Output } from '../../weir/v1/JobRequest.ts';
+import type { JobStatusUpdate as _weir_v1_JobStatusUpdate, JobStatusUpdate__Output as _weir_v1_JobStatusUpdate__Output } from '../../weir/v1/JobStatusUpdate.ts';
+import type { ListJobsRequest as _weir_v1_ListJobsRequest, ListJobsRequest__Output as _weir_v1_ListJobsRequest__Output } from '../../weir/v1/ListJobsRequest.ts';
+import type { ListJobsResponse as _weir_v1_ListJobsResponse, ListJobsResponse__Output as _weir_v1_ListJobsResponse__Output } from '../../weir/v1/ListJobsResponse.ts';
+import type { SubmitJobRequest as _weir_v1_SubmitJobRequest, SubmitJobRequest__Output as _weir_v1_SubmitJobRequest__Output } from '../../weir/v1/SubmitJobRequest.ts';
+import type { SubmitJobResponse as _weir_v1_SubmitJobResponse, SubmitJobResponse__Output as _weir_v1_SubmitJobResponse__Output } from '../../weir/v1/SubmitJobResponse.ts';
+
+export interface JobServiceClient extends grpc.Client {
+  CancelJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_CancelJobResponse__Output>): grpc.ClientUnaryCall;
+  CancelJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_CancelJobResponse__Output>): grpc.ClientUnaryCall;
+  CancelJob(argument: _weir_v1_JobRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_CancelJobResponse__Output>): grpc.ClientUnaryCall;
+  CancelJob(argument: _weir_v1_JobRequest, callback: grpc.requestCallback<_weir_v1_CancelJobResponse__Output>): grpc.ClientUnaryCall;
+  cancelJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_CancelJobResponse__Output>): grpc.ClientUnaryCall;
+  cancelJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_CancelJobResponse__Output>): grpc.ClientUnaryCall;
+  cancelJob(argument: _weir_v1_JobRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_CancelJobResponse__Output>): grpc.ClientUnaryCall;
+  cancelJob(argument: _weir_v1_JobRequest, callback: grpc.requestCallback<_weir_v1_CancelJobResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
+  GetJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
+  GetJob(argument: _weir_v1_JobRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
+  GetJob(argument: _weir_v1_JobRequest, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
+  getJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
+  getJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
+  getJob(argument: _weir_v1_JobRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
+  getJob(argument: _weir_v1_JobRequest, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
+  
+  ListJobs(argument: _weir_v1_ListJobsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ListJobsResponse__Output>): grpc.ClientUnaryCall;
+  ListJobs(argument: _weir_v1_ListJobsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_ListJobsResponse__Output>): grpc.ClientUnaryCall;
+  ListJobs(argument: _weir_v1_ListJobsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ListJobsResponse__Output>): grpc.ClientUnaryCall;
+  ListJobs(argument: _weir_v1_ListJobsRequest, callback: grpc.requestCallback<_weir_v1_ListJobsResponse__Output>): grpc.ClientUnaryCall;
+  listJobs(argument: _weir_v1_ListJobsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ListJobsResponse__Output>): grpc.ClientUnaryCall;
+  listJobs(argument: _weir_v1_ListJobsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_ListJobsResponse__Output>): grpc.ClientUnaryCall;
+  listJobs(argument: _weir_v1_ListJobsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ListJobsResponse__Output>): grpc.ClientUnaryCall;
+  listJobs(argument: _weir_v1_ListJobsRequest, callback: grpc.requestCallback<_weir_v1_ListJobsResponse__Output>): grpc.ClientUnaryCall;
+  
+  SubmitJob(argument: _weir_v1_SubmitJobRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_SubmitJobResponse__Output>): grpc.ClientUnaryCall;
+  SubmitJob(argument: _weir_v1_SubmitJobRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_SubmitJobResponse__Output>): grpc.ClientUnaryCall;
+  SubmitJob(argument: _weir_v1_SubmitJobRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_SubmitJobResponse__Output>): grpc.ClientUnaryCall;
+  SubmitJob(argument: _weir_v1_SubmitJobRequest, callback: grpc.requestCallback<_weir_v1_SubmitJobResponse__Output>): grpc.ClientUnaryCall;
+  submitJob(argument: _weir_v1_SubmitJobRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_SubmitJobResponse__Output>): grpc.ClientUnaryCall;
+  submitJob(argument: _weir_v1_SubmitJobRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_SubmitJobResponse__Output>): grpc.ClientUnaryCall;
+  submitJob(argument: _weir_v1_SubmitJobRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_SubmitJobResponse__Output>): grpc.ClientUnaryCall;
+  submitJob(argument: _weir_v1_SubmitJobRequest, callback: grpc.requestCallback<_weir_v1_SubmitJobResponse__Output>): grpc.ClientUnaryCall;
+  
+  WatchJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_weir_v1_JobStatusUpdate__Output>;
+  WatchJob(argument: _weir_v1_JobRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_weir_v1_JobStatusUpdate__Output>;
+  watchJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_weir_v1_JobStatusUpdate__Output>;
+  watchJob(argument: _weir_v1_JobRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_weir_v1_JobStatusUpdate__Output>;
+  
+}
+
+export interface JobServiceHandlers extends grpc.UntypedServiceImplementation {
+  CancelJob: grpc.handleUnaryCall<_weir_v1_JobRequest__Output, _weir_v1_CancelJobResponse>;
+  
+  GetJob: grpc.handleUnaryCall<_weir_v1_JobRequest__Output, _weir_v1_JobDetails>;
+  
+  ListJobs: grpc.handleUnaryCall<_weir_v1_ListJobsRequest__Output, _weir_v1_ListJobsResponse>;
+  
+  SubmitJob: grpc.handleUnaryCall<_weir_v1_SubmitJobRequest__Output, _weir_v1_SubmitJobResponse>;
+  
+  WatchJob: grpc.handleServerStreamingCall<_weir_v1_JobRequest__Output, _weir_v1_JobStatusUpdate>;
+  
+}
+
+export interface JobServiceDefinition extends grpc.ServiceDefinition {
+  CancelJob: MethodDefinition<_weir_v1_JobRequest, _weir_v1_CancelJobResponse, _weir_v1_JobRequest__Output, _weir_v1_CancelJobResponse__Output>
+  GetJob: MethodDefinition<_weir_v1_JobRequest, _weir_v1_JobDetails, _weir_v1_JobRequest__Output, _weir_v1_JobDetails__Output>
+  ListJobs: MethodDefinition<_weir_v1_ListJobsRequest, _weir_v1_ListJobsResponse, _weir_v1_ListJobsRequest__Output, _weir_v1_ListJobsResponse__Output>
+  SubmitJob: MethodDefinition<_weir_v1_SubmitJobRequest, _weir_v1_SubmitJobResponse, _weir_v1_SubmitJobRequest__Output, _weir_v1_SubmitJobResponse__Output>
+  WatchJob: MethodDefinition<_weir_v1_JobRequest, _weir_v1_JobStatusUpdate, _weir_v1_JobRequest__Output, _weir_v1_JobStatusUpdate__Output>
+}

@@ -1,0 +1,22 @@
+// Original file: proto/weir/v1/data_exchange.proto
+
+
+export interface SubscribeRequest {
+  'jobId'?: (string);
+  'attempt'?: (number);
+  'producerVertexId'?: (string);
+  'producerSubtask'?: (number);
+  'consumerVertexId'?: (string);
+  'consumerSubtask'?: (number);
+  'initialCredit'?: (number);
+}
+
+export interface SubscribeRequest__Output {
+  'jobId': (string);
+  'attempt': (number);
+  'producerVertexId': (string);
+  'producerSubtask': (number);
+  'consumerVertexId': (string);
+  'consumerSubtask': (number);
+  'initialCredit': (number);
+}

@@ -1,0 +1,3 @@
+export * from './proto.ts';
+export * from './errors.ts';
+export * from './messages.ts';

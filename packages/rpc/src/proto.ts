@@ -1,0 +1,88 @@
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bindFailed } from './errors.ts';
+import type { ProtoGrpcType as DataExchangeProto } from './generated/data_exchange.ts';
+import type { ProtoGrpcType as JobServiceProto } from './generated/job_service.ts';
+import type { ProtoGrpcType as TaskManagerServiceProto } from './generated/task_manager_service.ts';
+import type { DataExchangeClient } from './generated/weir/v1/DataExchange.ts';
+import type { JobServiceClient } from './generated/weir/v1/JobService.ts';
+import type { TaskManagerServiceClient } from './generated/weir/v1/TaskManagerService.ts';
+
+export { grpc };
+export type { DataExchangeClient, JobServiceClient, TaskManagerServiceClient };
+export type { DataExchangeHandlers } from './generated/weir/v1/DataExchange.ts';
+export type { JobServiceHandlers } from './generated/weir/v1/JobService.ts';
+export type { TaskManagerServiceHandlers } from './generated/weir/v1/TaskManagerService.ts';
+
+const protoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../proto');
+
+/** The options every Weir proto is loaded with; the generated types in ./generated assume them. */
+const loaderOptions: protoLoader.Options = {
+  longs: Number,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [protoRoot],
+};
+
+const packageDefinition = protoLoader.loadSync(
+  ['weir/v1/job_service.proto', 'weir/v1/task_manager_service.proto', 'weir/v1/data_exchange.proto'],
+  loaderOptions,
+);
+const proto = grpc.loadPackageDefinition(packageDefinition) as unknown as JobServiceProto &
+  TaskManagerServiceProto &
+  DataExchangeProto;
+
+/** Service definitions, for `server.addService(services.JobService, handlers)`. */
+export const services = {
+  JobService: proto.weir.v1.JobService.service,
+  TaskManagerService: proto.weir.v1.TaskManagerService.service,
+  DataExchange: proto.weir.v1.DataExchange.service,
+} as const;
+
+/** Job bundles and record batches can be large; the gRPC default of 4 MiB is too small for bundles. */
+const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+
+const channelOptions: grpc.ChannelOptions = {
+  'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+  'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  'grpc.keepalive_time_ms': 10_000,
+  'grpc.keepalive_timeout_ms': 5_000,
+  'grpc.keepalive_permit_without_calls': 1,
+};
+
+export function createJobServiceClient(address: string): JobServiceClient {
+  return new proto.weir.v1.JobService(address, grpc.credentials.createInsecure(), channelOptions);
+}
+
+export function createTaskManagerServiceClient(address: string): TaskManagerServiceClient {
+  return new proto.weir.v1.TaskManagerService(address, grpc.credentials.createInsecure(), channelOptions);
+}
+
+export function createDataExchangeClient(address: string): DataExchangeClient {
+  return new proto.weir.v1.DataExchange(address, grpc.credentials.createInsecure(), channelOptions);
+}
+
+export function createServer(): grpc.Server {
+  return new grpc.Server({
+    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    'grpc.keepalive_permit_without_calls': 1,
+    'grpc.http2.min_ping_interval_without_data_ms': 5_000,
+  });
+}
+
+/**
+ * Binds `server` to host:port and resolves with the bound port (useful with port 0). A port
+ * already in use rejects with a RpcErrorCode.BIND_FAILED error naming the address.
+ */
+export function bindServer(server: grpc.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, boundPort) => {
+      if (err) reject(bindFailed(host, port, err));
+      else resolve(boundPort);
+    });
+  });
+}

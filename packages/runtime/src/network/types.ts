@@ -1,0 +1,73 @@
+/**
+ * The data plane's contract between a task's inputs and outputs, local or remote.
+ *
+ * A producer subtask writes one ResultPartition per outgoing edge, with one subpartition per
+ * consumer subtask. A consumer subscribes to the subpartitions it reads: through the local
+ * PartitionRegistry when the producer runs in the same TaskManager, through a
+ * RemoteConnector (gRPC DataExchange, implemented by @weir/taskmanager) otherwise. Both
+ * paths have the same shape and the same credit-based flow control: the consumer grants
+ * credit for buffers it has room for; the producer sends a record buffer only against a
+ * credit and queues the rest; when a subpartition's queue is long the producing task stops
+ * producing, and so backpressure travels up to the sources. Events (end of partition, and
+ * later checkpoint barriers) travel in order with the buffers and need no credit.
+ */
+
+/** Names one subpartition: what a consumer subscribes to. */
+export interface SubpartitionId {
+  readonly jobId: string;
+  readonly attempt: number;
+  readonly producerVertexId: string;
+  readonly producerSubtask: number;
+  readonly consumerVertexId: string;
+  readonly consumerSubtask: number;
+}
+
+export type ChannelItem =
+  /** MessagePack encoding of an array of `recordCount` records. */
+  | { readonly kind: 'buffer'; readonly payload: Uint8Array; readonly recordCount: number }
+  /** Nothing more will come on this subpartition. */
+  | { readonly kind: 'end-of-partition' };
+
+/** Consumer-side callbacks of one subscription. Called on the event loop, never re-entrantly. */
+export interface ChannelListener {
+  onItem(item: ChannelItem): void;
+  /** The producer failed, was released, or the connection broke; no more items follow. */
+  onError(error: Error): void;
+}
+
+/** A live subscription to one subpartition. */
+export interface Subscription {
+  /** The consumer has room for this many more record buffers. */
+  addCredit(buffers: number): void;
+  /** The consumer is done (end of partition seen) or cancelled; the producer stops sending. */
+  close(): void;
+}
+
+/** Serves subscriptions to the partitions of tasks running in this process. */
+export interface PartitionProvider {
+  /**
+   * Subscribes to a subpartition. When its producer has not registered yet, waits for it
+   * (tasks of one job deploy in any order) and fails the listener with PARTITION_NOT_FOUND
+   * after a timeout.
+   */
+  subscribe(id: SubpartitionId, initialCredit: number, listener: ChannelListener): Subscription;
+}
+
+/** Subscribes to a subpartition of a producer in another TaskManager. */
+export interface RemoteConnector {
+  connect(dataAddress: string, id: SubpartitionId, initialCredit: number, listener: ChannelListener): Subscription;
+}
+
+/** What a TaskManager gives each task for its inputs and outputs. */
+export interface NetworkEnvironment {
+  readonly taskManagerId: string;
+  /** This TaskManager's partitions: tasks register theirs here, local consumers and the DataExchange server subscribe here. */
+  readonly partitions: PartitionRegistryLike;
+  readonly remote: RemoteConnector;
+}
+
+/** The registry's surface as tasks and the TaskManager use it; implemented by PartitionRegistry. */
+export interface PartitionRegistryLike extends PartitionProvider {
+  /** Releases every partition of a job attempt (its tasks ended or were cancelled); their subscribers get an error. */
+  releaseAttempt(jobId: string, attempt: number): void;
+}

@@ -1,0 +1,33 @@
+import type { TaskState } from '@weir/common';
+import type { StreamGraph } from '@weir/api';
+
+/** Everything a TaskManager knows about one subtask to run, from the JobManager's DeployTask. */
+export interface TaskDeploymentDescriptor {
+  readonly jobId: string;
+  readonly attempt: number;
+  readonly jobName: string;
+  readonly vertexId: string;
+  readonly subtaskIndex: number;
+  /** One per input edge of the vertex, in the order of `JobVertex.inputs`. */
+  readonly inputs: readonly InputLocation[];
+}
+
+export interface InputLocation {
+  readonly sourceVertexId: string;
+  readonly producers: readonly ProducerLocation[];
+}
+
+export interface ProducerLocation {
+  readonly subtaskIndex: number;
+  readonly taskManagerId: string;
+  readonly dataAddress: string;
+}
+
+/** A task's report of a state change; `failure` is set with FAILED. */
+export interface TaskStateChange {
+  readonly state: TaskState;
+  readonly failure?: { readonly message: string; readonly code?: string };
+}
+
+/** The StreamGraph the task rebuilt from the job bundle (same args and defaults as the JobManager). */
+export type TaskGraph = StreamGraph;
