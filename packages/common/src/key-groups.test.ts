@@ -21,6 +21,15 @@ describe('murmur3', () => {
     }
   });
 
+  it('hashes a number as its float64 bytes, -0 as 0', () => {
+    const bytes = Buffer.alloc(8);
+    for (const n of [1, -1, 0.5, 1e300, NaN, Number.MAX_SAFE_INTEGER]) {
+      bytes.writeDoubleLE(n, 0);
+      expect(hashKey(n)).toBe(murmur3(bytes));
+    }
+    expect(hashKey(-0)).toBe(hashKey(0));
+  });
+
   it('hashes equal object keys equally whatever their field order', () => {
     expect(hashKey({ a: 1, b: 'x' })).toBe(hashKey({ b: 'x', a: 1 }));
     expect(hashKey([1, 2])).not.toBe(hashKey([2, 1]));

@@ -40,9 +40,17 @@ export function keyGroupForKey(key: unknown, maxParallelism: number): number {
   return hashKey(key) % maxParallelism;
 }
 
-/** murmur3_32 (seed 0) of the key's canonical bytes, as an unsigned 32-bit integer. */
+/**
+ * murmur3_32 (seed 0) of the key's canonical bytes, as an unsigned 32-bit integer. keyBy
+ * runs this twice per record (to route, then to pick the state), so strings and numbers,
+ * the usual keys, are hashed from a scratch buffer without allocating.
+ */
 export function hashKey(key: unknown): number {
   if (typeof key === 'string') return hashString(key);
+  if (typeof key === 'number') {
+    scratch.writeDoubleLE(key === 0 ? 0 : key, 0);
+    return murmur3(scratch, 8);
+  }
   return murmur3(canonicalKeyBytes(key));
 }
 
@@ -107,8 +115,9 @@ function finalize(h: number, length: number): number {
   return h >>> 0;
 }
 
-export function murmur3(bytes: Uint8Array): number {
-  const n = bytes.length;
+/** murmur3_32 (seed 0) of the first `length` bytes. */
+export function murmur3(bytes: Uint8Array, length = bytes.length): number {
+  const n = length;
   const blocks = n & ~3;
   let h = 0;
   for (let i = 0; i < blocks; i += 4) {
@@ -130,6 +139,5 @@ const stringScratch = Buffer.allocUnsafe(4096);
 /** murmur3 of a string's UTF-8 bytes without allocating: the per-record path of keyBy. */
 function hashString(s: string): number {
   if (s.length * 3 > stringScratch.length) return murmur3(Buffer.from(s, 'utf8'));
-  const n = stringScratch.write(s, 0, 'utf8');
-  return murmur3(stringScratch.subarray(0, n));
+  return murmur3(stringScratch, stringScratch.write(s, 0, 'utf8'));
 }

@@ -18,7 +18,7 @@ export function bindFailed(host: string, port: number, cause: Error): WeirError 
 
 const WEIR_CODE_KEY = 'weir-error-code';
 
-/** What a server handler passes to its callback (or `call.destroy`) so the client gets the WeirError back with its code. */
+/** What a server handler passes to its callback (or, on a stream, to `call.emit('error', ...)`: `call.destroy` sends no status) so the client gets the WeirError back with its code. */
 export function toServiceError(err: unknown): Partial<grpc.ServiceError> {
   const metadata = new grpc.Metadata();
   if (err instanceof WeirError) {

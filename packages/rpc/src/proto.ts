@@ -45,6 +45,7 @@ export const services = {
 /** Job bundles and record batches can be large; the gRPC default of 4 MiB is too small for bundles. */
 const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
+/** Every client's options; a factory's `options` argument adds to them (reconnect backoff, say). */
 const channelOptions: grpc.ChannelOptions = {
   'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
   'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
@@ -53,16 +54,16 @@ const channelOptions: grpc.ChannelOptions = {
   'grpc.keepalive_permit_without_calls': 1,
 };
 
-export function createJobServiceClient(address: string): JobServiceClient {
-  return new proto.weir.v1.JobService(address, grpc.credentials.createInsecure(), channelOptions);
+export function createJobServiceClient(address: string, options: grpc.ChannelOptions = {}): JobServiceClient {
+  return new proto.weir.v1.JobService(address, grpc.credentials.createInsecure(), { ...channelOptions, ...options });
 }
 
-export function createTaskManagerServiceClient(address: string): TaskManagerServiceClient {
-  return new proto.weir.v1.TaskManagerService(address, grpc.credentials.createInsecure(), channelOptions);
+export function createTaskManagerServiceClient(address: string, options: grpc.ChannelOptions = {}): TaskManagerServiceClient {
+  return new proto.weir.v1.TaskManagerService(address, grpc.credentials.createInsecure(), { ...channelOptions, ...options });
 }
 
-export function createDataExchangeClient(address: string): DataExchangeClient {
-  return new proto.weir.v1.DataExchange(address, grpc.credentials.createInsecure(), channelOptions);
+export function createDataExchangeClient(address: string, options: grpc.ChannelOptions = {}): DataExchangeClient {
+  return new proto.weir.v1.DataExchange(address, grpc.credentials.createInsecure(), { ...channelOptions, ...options });
 }
 
 export function createServer(): grpc.Server {

@@ -87,14 +87,18 @@ export interface StreamEdge {
   /** 0 for single-input operators; 0 or 1 for `connect`. */
   readonly inputIndex: 0 | 1;
   readonly partitioner: PartitionerKind;
-  /** Set when `partitioner` is HASH. */
+  /** Set when `partitioner` is HASH; records go by key group with the target node's max parallelism. */
   readonly keySelector?: KeySelector<unknown, unknown>;
 }
 
 export interface ExecutionConfig {
   /** Default parallelism for operators without `setParallelism`. */
   readonly parallelism: number;
-  /** Max parallelism (number of key groups); DESIGN.md gives the default formula. */
+  /**
+   * Max parallelism (number of key groups) for operators without `setMaxParallelism`; -1
+   * derives it per operator from its parallelism (`defaultMaxParallelism`, DESIGN.md's formula).
+   * `StreamNode.maxParallelism` is always resolved.
+   */
   readonly maxParallelism: number;
   /** Flush partially filled output buffers after this many ms; 0 flushes after every record, -1 only when full. */
   readonly bufferTimeoutMs: number;

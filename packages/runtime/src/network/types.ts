@@ -66,8 +66,30 @@ export interface NetworkEnvironment {
   readonly remote: RemoteConnector;
 }
 
+/** Names one result partition: the output of one producer subtask on its edge to one consumer vertex. */
+export interface PartitionId {
+  readonly jobId: string;
+  readonly attempt: number;
+  readonly producerVertexId: string;
+  readonly producerSubtask: number;
+  readonly consumerVertexId: string;
+}
+
+/** A producer task's result partition as the registry serves it. */
+export interface ProducedPartition {
+  readonly id: PartitionId;
+  /** Attaches a consumer to one subpartition; throws a WeirError when the subtask is out of range or already subscribed. */
+  subscribe(consumerSubtask: number, initialCredit: number, listener: ChannelListener): Subscription;
+  /** Fails every subscriber that has not seen the end of partition yet, with `cause`; the partition serves nothing more. */
+  release(cause: Error): void;
+}
+
 /** The registry's surface as tasks and the TaskManager use it; implemented by PartitionRegistry. */
 export interface PartitionRegistryLike extends PartitionProvider {
   /** Releases every partition of a job attempt (its tasks ended or were cancelled); their subscribers get an error. */
   releaseAttempt(jobId: string, attempt: number): void;
+  /** Makes a task's partition subscribable and hands it the subscribers that were waiting for it. */
+  register(partition: ProducedPartition): void;
+  /** Forgets a partition (its task ended); releasing it is the task's business. */
+  unregister(partition: ProducedPartition): void;
 }

@@ -8,6 +8,8 @@ export interface TaskDeploymentDescriptor {
   readonly jobName: string;
   readonly vertexId: string;
   readonly subtaskIndex: number;
+  /** The vertex parallelism the JobManager scheduled; when given, the task checks it against its own JobGraph. */
+  readonly parallelism?: number;
   /** One per input edge of the vertex, in the order of `JobVertex.inputs`. */
   readonly inputs: readonly InputLocation[];
 }

@@ -1,0 +1,128 @@
+import { WeirError } from '@weir/common';
+import { ApiErrorCode } from '../errors.ts';
+import type { Source } from '../connector/types.ts';
+import type { StreamGraph } from '../graph/stream-graph.ts';
+import { generateStreamGraph } from '../graph/stream-graph-generator.ts';
+import { JobBuilder } from '../streams/job-builder.ts';
+import type { SingleOutputStreamOperator } from '../streams/single-output-stream-operator.ts';
+import { requireBufferTimeout, requireMaxParallelism, requireMaxParallelismOrDerive, requireParallelism } from '../streams/validation.ts';
+import { CollectionSource } from './collection-source.ts';
+import { WatermarkStrategy } from './watermark-strategy.ts';
+
+/** The settings a job starts from before its main changes them: `weir run -p`, the cluster's config. */
+export interface EnvironmentDefaults {
+  readonly parallelism: number;
+  /** -1 derives each operator's max parallelism from its parallelism. */
+  readonly maxParallelism: number;
+  /** 0 flushes after every record, -1 only full buffers. */
+  readonly bufferTimeoutMs: number;
+}
+
+/** Flink's defaults: parallelism 1, derived max parallelism, 100 ms buffer timeout. */
+export const DEFAULT_ENVIRONMENT: EnvironmentDefaults = Object.freeze({ parallelism: 1, maxParallelism: -1, bufferTimeoutMs: 100 });
+
+/**
+ * What a job's main builds the job on (Flink's StreamExecutionEnvironment). Weir runs the
+ * main to build the graph, in the JobManager and again in every task, so the main must
+ * build the same job each time and do nothing else.
+ */
+export class StreamExecutionEnvironment {
+  readonly #builder = new JobBuilder();
+  #parallelism: number;
+  #maxParallelism: number;
+  #bufferTimeoutMs: number;
+  #jobName: string | undefined;
+
+  constructor(defaults: EnvironmentDefaults = DEFAULT_ENVIRONMENT) {
+    this.#parallelism = requireParallelism(defaults.parallelism, 'the environment defaults');
+    this.#maxParallelism = requireMaxParallelismOrDerive(defaults.maxParallelism, 'the environment defaults');
+    this.#bufferTimeoutMs = requireBufferTimeout(defaults.bufferTimeoutMs);
+  }
+
+  /** Default parallelism of every operator without its own `setParallelism`. */
+  setParallelism(parallelism: number): this {
+    this.#parallelism = requireParallelism(parallelism, 'the environment');
+    return this;
+  }
+
+  getParallelism(): number {
+    return this.#parallelism;
+  }
+
+  /** The number of key groups, the upper limit for rescaling keyed state; it cannot change across a restore. */
+  setMaxParallelism(maxParallelism: number): this {
+    this.#maxParallelism = requireMaxParallelism(maxParallelism, 'the environment');
+    return this;
+  }
+
+  /** -1 while derived per operator. */
+  getMaxParallelism(): number {
+    return this.#maxParallelism;
+  }
+
+  /** How long a partly filled output buffer may wait: 0 flushes every record (lowest latency), -1 only full buffers. */
+  setBufferTimeout(timeoutMs: number): this {
+    this.#bufferTimeoutMs = requireBufferTimeout(timeoutMs);
+    return this;
+  }
+
+  getBufferTimeout(): number {
+    return this.#bufferTimeoutMs;
+  }
+
+  fromSource<T>(source: Source<T>, sourceName: string): SingleOutputStreamOperator<T>;
+  fromSource<T>(source: Source<T>, watermarkStrategy: WatermarkStrategy<T>, sourceName: string): SingleOutputStreamOperator<T>;
+  fromSource<T>(
+    source: Source<T>,
+    nameOrStrategy: string | WatermarkStrategy<T>,
+    sourceName?: string,
+  ): SingleOutputStreamOperator<T> {
+    const name = typeof nameOrStrategy === 'string' ? nameOrStrategy : sourceName;
+    if (typeof nameOrStrategy !== 'string' && !(nameOrStrategy instanceof WatermarkStrategy)) {
+      throw new WeirError(
+        ApiErrorCode.INVALID_FUNCTION,
+        'fromSource(source, watermarkStrategy, name) takes a WatermarkStrategy such as WatermarkStrategy.noWatermarks() as its second argument',
+      );
+    }
+    if (typeof name !== 'string' || name.length === 0) {
+      throw new WeirError(ApiErrorCode.INVALID_NAME, 'fromSource() needs a source name, as in env.fromSource(source, \'lines\')');
+    }
+    const candidate = source as Partial<Source<T>> | null;
+    if (candidate === null || typeof candidate !== 'object' || typeof candidate.createReader !== 'function') {
+      throw new WeirError(
+        ApiErrorCode.INVALID_FUNCTION,
+        `fromSource() takes a Source (an object with createReader()), such as FileSource.forRecordStreamFormat(...).build(); got ${String(source)}`,
+      );
+    }
+    return this.#builder.addSource(source, name);
+  }
+
+  /** A bounded source of the given items, split across the source's subtasks. */
+  fromElements<T>(...items: T[]): SingleOutputStreamOperator<T> {
+    return this.fromCollection(items);
+  }
+
+  fromCollection<T>(items: Iterable<T>): SingleOutputStreamOperator<T> {
+    if (items === null || typeof (items as Partial<Iterable<T>>)[Symbol.iterator] !== 'function') {
+      throw new WeirError(ApiErrorCode.INVALID_FUNCTION, `fromCollection() takes an array or another iterable, got ${String(items)}`);
+    }
+    return this.#builder.addSource(new CollectionSource<T>(Object.freeze([...items])), 'Collection Source');
+  }
+
+  /**
+   * Names the job. Unlike Flink it does not start the job: Weir builds the graph from
+   * whatever the main defined once it returns, so calling it is optional.
+   */
+  execute(jobName?: string): void {
+    if (jobName !== undefined && jobName.length > 0) this.#jobName = jobName;
+  }
+
+  /** The graph defined so far; `defaultJobName` applies when `execute(name)` was not called. */
+  getStreamGraph(defaultJobName = 'job'): StreamGraph {
+    return generateStreamGraph(this.#jobName ?? defaultJobName, this.#builder.transformations, {
+      parallelism: this.#parallelism,
+      maxParallelism: this.#maxParallelism,
+      bufferTimeoutMs: this.#bufferTimeoutMs,
+    });
+  }
+}

@@ -1,0 +1,75 @@
+export * from './errors.ts';
+
+export {
+  StreamExecutionEnvironment,
+  DEFAULT_ENVIRONMENT,
+  type EnvironmentDefaults,
+} from './environment/stream-execution-environment.ts';
+export { WatermarkStrategy } from './environment/watermark-strategy.ts';
+export { CollectionSource, CollectionSourceReader } from './environment/collection-source.ts';
+
+export { DataStream } from './streams/data-stream.ts';
+export { SingleOutputStreamOperator } from './streams/single-output-stream-operator.ts';
+export { KeyedStream } from './streams/keyed-stream.ts';
+export { ConnectedStreams } from './streams/connected-streams.ts';
+export { DataStreamSink } from './streams/data-stream-sink.ts';
+
+export {
+  RichFunction,
+  RichMapFunction,
+  RichFilterFunction,
+  RichFlatMapFunction,
+  ProcessFunction,
+  KeyedProcessFunction,
+  CoProcessFunction,
+  isRichFunction,
+  type KeySelector,
+  type MapFunction,
+  type FilterFunction,
+  type FlatMapFunction,
+  type ReduceFunction,
+  type ProcessContext,
+  type KeyedProcessContext,
+} from './functions/types.ts';
+export type { Collector } from './functions/collector.ts';
+export type { RuntimeContext } from './functions/runtime-context.ts';
+
+export {
+  StateDescriptor,
+  ValueStateDescriptor,
+  ListStateDescriptor,
+  MapStateDescriptor,
+  ReducingStateDescriptor,
+  type ValueState,
+  type ListState,
+  type MapState,
+  type ReducingState,
+} from './state/types.ts';
+
+export { Types, type TypeOf } from './types/types.ts';
+export type { TypeInformation, TypeDescription } from './types/type-information.ts';
+
+export {
+  Boundedness,
+  InputStatus,
+  type ConnectorContext,
+  type ReaderOutput,
+  type SourceReader,
+  type Source,
+  type SinkWriter,
+  type Sink,
+} from './connector/types.ts';
+
+export {
+  PartitionerKind,
+  OperatorKind,
+  type StreamGraph,
+  type StreamNode,
+  type StreamEdge,
+  type OperatorSpec,
+  type ExecutionConfig,
+} from './graph/stream-graph.ts';
+export type { JobGraph, JobVertex, JobEdge, JobOperator } from './graph/job-graph.ts';
+export { buildStreamGraph } from './graph/build-stream-graph.ts';
+export { buildJobGraph } from './graph/build-job-graph.ts';
+export { operatorIdForUid, operatorsWithoutUid } from './graph/operator-id.ts';

@@ -1,0 +1,111 @@
+import { WeirError } from '@weir/common';
+import { ApiErrorCode } from '../errors.ts';
+import type { Sink } from '../connector/types.ts';
+import type { Collector } from '../functions/collector.ts';
+import type { FilterFunction, FlatMapFunction, KeySelector, MapFunction, ProcessFunction } from '../functions/types.ts';
+import { PartitionerKind } from '../graph/stream-graph.ts';
+import type { ConnectedStreams } from './connected-streams.ts';
+import type { DataStreamSink } from './data-stream-sink.ts';
+import type { JobBuilder } from './job-builder.ts';
+import type { KeyedStream } from './keyed-stream.ts';
+import { toFilterFunction, toFlatMapFunction, toMapFunction, toProcessFunction, toSink } from './normalize.ts';
+import type { SingleOutputStreamOperator } from './single-output-stream-operator.ts';
+import { inputsFrom, type StreamRef } from './transformation.ts';
+
+/**
+ * A stream of records of type T (Flink's DataStream). Every method adds to the job's graph;
+ * nothing runs until the job is deployed.
+ */
+export class DataStream<T> {
+  /** Job authors get streams from the environment; they never construct one. */
+  constructor(
+    /** @internal The graph this stream belongs to. */
+    readonly builder: JobBuilder,
+    /** @internal The node(s) this stream reads from: one, or several after union(). */
+    readonly refs: readonly StreamRef[],
+  ) {}
+
+  /** Set on operators that run on a KeyedStream, where keyed state works. */
+  protected operatorKey(): { key: KeySelector<unknown, unknown> } | Record<never, never> {
+    return {};
+  }
+
+  map<O>(fn: MapFunction<T, O> | ((value: T) => O)): SingleOutputStreamOperator<O> {
+    return this.builder.addOperator({ kind: 'map', fn: toMapFunction(fn), ...this.operatorKey() }, 'Map', inputsFrom(this.refs, 0));
+  }
+
+  filter(fn: FilterFunction<T> | ((value: T) => boolean)): SingleOutputStreamOperator<T> {
+    return this.builder.addOperator(
+      { kind: 'filter', fn: toFilterFunction(fn), ...this.operatorKey() },
+      'Filter',
+      inputsFrom(this.refs, 0),
+    );
+  }
+
+  flatMap<O>(fn: FlatMapFunction<T, O> | ((value: T, out: Collector<O>) => void)): SingleOutputStreamOperator<O> {
+    return this.builder.addOperator(
+      { kind: 'flatMap', fn: toFlatMapFunction(fn), ...this.operatorKey() },
+      'Flat Map',
+      inputsFrom(this.refs, 0),
+    );
+  }
+
+  process<O>(fn: ProcessFunction<T, O>): SingleOutputStreamOperator<O> {
+    return this.builder.addOperator({ kind: 'process', fn: toProcessFunction(fn) }, 'Process', inputsFrom(this.refs, 0));
+  }
+
+  /** Partitions by key group of `selector`'s key; operators on the result may use keyed state. */
+  keyBy<K>(selector: KeySelector<T, K>): KeyedStream<T, K> {
+    return this.builder.keyed(this.refs, selector);
+  }
+
+  /** One stream of the records of all; each input keeps its own partitioning. */
+  union(...others: DataStream<T>[]): DataStream<T> {
+    const refs = [...this.refs];
+    for (const other of others) {
+      this.builder.requireSameJob(other, 'union()');
+      for (const ref of other.refs) {
+        if (refs.some((r) => r.node === ref.node)) {
+          throw new WeirError(
+            ApiErrorCode.INVALID_GRAPH,
+            `union() got the stream of '${ref.node.name}' twice; union each stream once (use flatMap to emit a record twice)`,
+          );
+        }
+        refs.push(ref);
+      }
+    }
+    return new DataStream<T>(this.builder, refs);
+  }
+
+  /** Two inputs for one CoProcessFunction; they may have different types. */
+  connect<T2>(other: DataStream<T2>): ConnectedStreams<T, T2> {
+    this.builder.requireSameJob(other, 'connect()');
+    return this.builder.connected(this, other);
+  }
+
+  /** Round-robin over all downstream subtasks. */
+  rebalance(): DataStream<T> {
+    return this.#withPartitioner(PartitionerKind.REBALANCE);
+  }
+
+  /** Every record to every downstream subtask. */
+  broadcast(): DataStream<T> {
+    return this.#withPartitioner(PartitionerKind.BROADCAST);
+  }
+
+  /** Subtask i to subtask i: the downstream operator must have the same parallelism. */
+  forward(): DataStream<T> {
+    return this.#withPartitioner(PartitionerKind.FORWARD);
+  }
+
+  sinkTo(sink: Sink<T>): DataStreamSink<T> {
+    return this.builder.addSink(toSink(sink), inputsFrom(this.refs, 0));
+  }
+
+  #withPartitioner(partitioner: PartitionerKind): DataStream<T> {
+    return new DataStream<T>(
+      this.builder,
+      this.refs.map((ref) => ({ node: ref.node, partitioner })),
+    );
+  }
+}

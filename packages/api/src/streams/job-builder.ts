@@ -1,0 +1,81 @@
+import { WeirError } from '@weir/common';
+import { ApiErrorCode } from '../errors.ts';
+import type { Sink, Source } from '../connector/types.ts';
+import type { KeySelector } from '../functions/types.ts';
+import { PartitionerKind, type OperatorSpec } from '../graph/stream-graph.ts';
+import { ConnectedStreams } from './connected-streams.ts';
+import type { DataStream } from './data-stream.ts';
+import { DataStreamSink } from './data-stream-sink.ts';
+import { KeyedStream } from './keyed-stream.ts';
+import { toKeySelector } from './normalize.ts';
+import { SingleOutputStreamOperator } from './single-output-stream-operator.ts';
+import { Transformation, type StreamRef, type TransformationInput } from './transformation.ts';
+import { requireUid } from './validation.ts';
+
+/**
+ * Collects the transformations of one environment. It is also where stream objects of
+ * the other classes are made: DataStream only imports these classes as types, which keeps
+ * the DataStream ⇄ subclass import cycle out of module evaluation.
+ */
+export class JobBuilder {
+  readonly #transformations: Transformation[] = [];
+  readonly #byUid = new Map<string, Transformation>();
+
+  get transformations(): readonly Transformation[] {
+    return this.#transformations;
+  }
+
+  addSource<T>(source: Source<T>, name: string): SingleOutputStreamOperator<T> {
+    return new SingleOutputStreamOperator<T>(this, this.#add({ kind: 'source', source: source as Source<unknown> }, name, []));
+  }
+
+  addOperator<O>(spec: OperatorSpec, name: string, inputs: readonly TransformationInput[]): SingleOutputStreamOperator<O> {
+    return new SingleOutputStreamOperator<O>(this, this.#add(spec, name, inputs));
+  }
+
+  addSink<T>(sink: Sink<unknown>, inputs: readonly TransformationInput[]): DataStreamSink<T> {
+    return new DataStreamSink<T>(this, this.#add({ kind: 'sink', sink }, 'Sink', inputs));
+  }
+
+  keyed<T, K>(refs: readonly StreamRef[], selector: KeySelector<T, K>): KeyedStream<T, K> {
+    const keySelector = toKeySelector(selector, 'keyBy()');
+    return new KeyedStream<T, K>(
+      this,
+      refs.map((ref) => ({ node: ref.node, partitioner: PartitionerKind.HASH, keySelector })),
+      selector,
+    );
+  }
+
+  connected<T1, T2>(first: DataStream<T1>, second: DataStream<T2>): ConnectedStreams<T1, T2> {
+    return new ConnectedStreams(this, first, second);
+  }
+
+  setUid(node: Transformation, uid: string): void {
+    requireUid(uid);
+    const holder = this.#byUid.get(uid);
+    if (holder !== undefined && holder !== node) {
+      throw new WeirError(
+        ApiErrorCode.DUPLICATE_UID,
+        `uid '${uid}' is already used by operator '${holder.name}'; every operator needs its own uid, as state is restored by it`,
+      );
+    }
+    if (node.uid !== undefined) this.#byUid.delete(node.uid);
+    node.uid = uid;
+    this.#byUid.set(uid, node);
+  }
+
+  requireSameJob(stream: { readonly builder: JobBuilder }, call: string): void {
+    if (stream.builder !== this) {
+      throw new WeirError(
+        ApiErrorCode.INVALID_GRAPH,
+        `${call} got a stream of another StreamExecutionEnvironment; build the whole job on the environment the job's main receives`,
+      );
+    }
+  }
+
+  #add(spec: OperatorSpec, name: string, inputs: readonly TransformationInput[]): Transformation {
+    const node = new Transformation(this.#transformations.length, spec, name, inputs);
+    this.#transformations.push(node);
+    return node;
+  }
+}

@@ -1,0 +1,47 @@
+import { DataStream } from './data-stream.ts';
+import type { JobBuilder } from './job-builder.ts';
+import type { Transformation } from './transformation.ts';
+import { requireMaxParallelism, requireName, requireParallelism } from './validation.ts';
+
+/** The stream an operator (or source) produces, with the settings of that operator (Flink's SingleOutputStreamOperator). */
+export class SingleOutputStreamOperator<T> extends DataStream<T> {
+  readonly #node: Transformation;
+
+  constructor(builder: JobBuilder, node: Transformation) {
+    super(builder, [{ node, partitioner: undefined }]);
+    this.#node = node;
+  }
+
+  /**
+   * A stable ID for this operator: its state is restored by it. Set one on every stateful
+   * operator, so the job can change around it and still restore.
+   */
+  uid(uid: string): this {
+    this.builder.setUid(this.#node, uid);
+    return this;
+  }
+
+  name(name: string): this {
+    this.#node.name = requireName(name);
+    return this;
+  }
+
+  setParallelism(parallelism: number): this {
+    this.#node.parallelism = requireParallelism(parallelism, `operator '${this.#node.name}'`);
+    return this;
+  }
+
+  setMaxParallelism(maxParallelism: number): this {
+    this.#node.maxParallelism = requireMaxParallelism(maxParallelism, `operator '${this.#node.name}'`);
+    return this;
+  }
+
+  getName(): string {
+    return this.#node.name;
+  }
+
+  /** Undefined until set: the environment's parallelism applies then. */
+  getParallelism(): number | undefined {
+    return this.#node.parallelism;
+  }
+}

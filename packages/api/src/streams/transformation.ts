@@ -1,0 +1,44 @@
+import type { KeySelector } from '../functions/types.ts';
+import type { OperatorSpec, PartitionerKind } from '../graph/stream-graph.ts';
+
+/**
+ * What a stream reads through: the node producing it and, when set, how records are
+ * partitioned on the way. `partitioner` undefined means "the default": FORWARD when both
+ * sides end up with equal parallelism, else REBALANCE. It is only resolved when the graph
+ * is built, because `.setParallelism()` may still change either side.
+ */
+export interface StreamRef {
+  readonly node: Transformation;
+  readonly partitioner: PartitionerKind | undefined;
+  readonly keySelector?: KeySelector<unknown, unknown>;
+}
+
+export interface TransformationInput extends StreamRef {
+  readonly inputIndex: 0 | 1;
+}
+
+/**
+ * A node while the job's main is still running: name, uid and parallelism stay settable
+ * until the StreamGraph is generated from it.
+ */
+export class Transformation {
+  name: string;
+  uid: string | undefined;
+  /** Undefined: the environment's parallelism at build time. */
+  parallelism: number | undefined;
+  /** Undefined: the environment's, else derived from the parallelism. */
+  maxParallelism: number | undefined;
+
+  constructor(
+    readonly id: number,
+    readonly spec: OperatorSpec,
+    name: string,
+    readonly inputs: readonly TransformationInput[],
+  ) {
+    this.name = name;
+  }
+}
+
+export function inputsFrom(refs: readonly StreamRef[], inputIndex: 0 | 1): TransformationInput[] {
+  return refs.map((ref) => ({ ...ref, inputIndex }));
+}

@@ -1,0 +1,29 @@
+// `pnpm bench [scenario...] [--profile DIR]`: runs the scenarios (all by default), prints a
+// table per scenario and one JSON line per scenario (prefixed `BENCH `) for tools.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Scenario } from './scenario.ts';
+import { summarizeProfiles } from './profile-summary.ts';
+import { shuffle } from './scenarios/shuffle.ts';
+
+const scenarios: readonly Scenario[] = [shuffle];
+
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' } } });
+const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));
+if (unknown.length > 0) {
+  console.error(`error: unknown scenario ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`);
+  process.exit(2);
+}
+const selected = positionals.length === 0 ? scenarios : scenarios.filter((s) => positionals.includes(s.name));
+const profileDir = values.profile === undefined ? undefined : resolve(process.env.INIT_CWD ?? '.', values.profile);
+if (profileDir) mkdirSync(profileDir, { recursive: true });
+
+for (const scenario of selected) {
+  console.log(`\n## ${scenario.name}: ${scenario.description}`);
+  const result = await scenario.run({ profileDir });
+  const width = Math.max(...result.rows.map(([label]) => label.length));
+  for (const [label, value, unit] of result.rows) console.log(`  ${label.padEnd(width)}  ${value.padStart(14)} ${unit}`);
+  console.log(`BENCH ${JSON.stringify({ scenario: scenario.name, ...result.figures })}`);
+  if (profileDir) for (const line of summarizeProfiles(profileDir)) console.log(line);
+}

@@ -1,0 +1,17 @@
+/** One benchmark: runs, then returns named figures (numbers) and a line per figure for the table. */
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  run(options: ScenarioOptions): Promise<ScenarioResult>;
+}
+
+export interface ScenarioOptions {
+  /** Write CPU profiles of the TaskManagers into this directory. */
+  readonly profileDir?: string;
+}
+
+export interface ScenarioResult {
+  readonly figures: Readonly<Record<string, number>>;
+  /** [label, value, unit] rows for the printed table. */
+  readonly rows: ReadonlyArray<readonly [string, string, string]>;
+}

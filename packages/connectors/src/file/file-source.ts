@@ -1,0 +1,47 @@
+import { WeirError } from '@weir/common';
+import { Boundedness, Types, type ConnectorContext, type Source, type TypeInformation } from '@weir/api';
+import { ConnectorErrorCode } from '../errors.ts';
+import { FileSourceReader, type FileSourcePosition } from './file-source-reader.ts';
+import { TextLineInputFormat } from './text-line-input-format.ts';
+
+/**
+ * The lines of a text file, or of every visible file of a directory (Flink's FileSource).
+ * Files are sorted by name and dealt round-robin to the readers; names starting with '.' or
+ * '_' are skipped, as in Flink. Bounded: a reader ends after its last file.
+ */
+export class FileSource implements Source<string> {
+  readonly boundedness = Boundedness.BOUNDED;
+  readonly producedType: TypeInformation<string> = Types.STRING;
+
+  private constructor(
+    readonly path: string,
+    private readonly format: TextLineInputFormat,
+  ) {}
+
+  static forRecordStreamFormat(format: TextLineInputFormat, path: string): FileSourceBuilder {
+    if (!(format instanceof TextLineInputFormat)) {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'FileSource.forRecordStreamFormat() takes a TextLineInputFormat, the only format so far');
+    }
+    if (typeof path !== 'string' || path.length === 0) {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `FileSource needs the path of a file or directory, got ${String(path)}`);
+    }
+    return new FileSourceBuilder(() => new FileSource(path, format));
+  }
+
+  createReader(context: ConnectorContext): FileSourceReader {
+    return this.restoreReader(context, undefined);
+  }
+
+  /** A reader that continues at a position its predecessor's `snapshotPosition()` returned (undefined: from the start). */
+  restoreReader(context: ConnectorContext, position: FileSourcePosition | undefined): FileSourceReader {
+    return new FileSourceReader(this.path, this.format, context, position);
+  }
+}
+
+export class FileSourceBuilder {
+  constructor(private readonly create: () => FileSource) {}
+
+  build(): FileSource {
+    return this.create();
+  }
+}

@@ -1,0 +1,11 @@
+export * from './errors.ts';
+export { DataGeneratorSource, DataGeneratorSourceReader, type GeneratorFunction } from './generator/data-generator-source.ts';
+export { RateLimiterStrategy, TokenBucketRateLimiter, type RateLimiter } from './generator/rate-limiter.ts';
+export { FileSource, FileSourceBuilder } from './file/file-source.ts';
+export { FileSourceReader, type FileSourcePosition } from './file/file-source-reader.ts';
+export { TextLineInputFormat } from './file/text-line-input-format.ts';
+export { PrintSink } from './sink/print-sink.ts';
+export { DiscardingSink } from './sink/discarding-sink.ts';
+export { FileSink, FileSinkBuilder, FileSinkWriter } from './sink/file/file-sink.ts';
+export { SimpleStringEncoder, type Encoder } from './sink/file/encoder.ts';
+export { DefaultRollingPolicy, DefaultRollingPolicyBuilder } from './sink/file/rolling-policy.ts';

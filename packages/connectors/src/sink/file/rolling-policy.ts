@@ -1,0 +1,36 @@
+import { WeirError } from '@weir/common';
+import { ConnectorErrorCode } from '../../errors.ts';
+
+export const DEFAULT_MAX_PART_SIZE = 128 * 1024 * 1024;
+
+/** When a FileSink closes its in-progress part file and starts the next (Flink's DefaultRollingPolicy, by size). */
+export class DefaultRollingPolicy {
+  private constructor(readonly maxPartSize: number) {}
+
+  static builder(): DefaultRollingPolicyBuilder {
+    return new DefaultRollingPolicyBuilder((maxPartSize) => new DefaultRollingPolicy(maxPartSize));
+  }
+
+  /** Rolls once the part has reached the size limit, so a part ends at most one record past it. */
+  shouldRollOnEvent(partSize: number): boolean {
+    return partSize >= this.maxPartSize;
+  }
+}
+
+export class DefaultRollingPolicyBuilder {
+  #maxPartSize = DEFAULT_MAX_PART_SIZE;
+
+  constructor(private readonly create: (maxPartSize: number) => DefaultRollingPolicy) {}
+
+  withMaxPartSize(bytes: number): this {
+    if (!Number.isSafeInteger(bytes) || bytes < 1) {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `withMaxPartSize() needs a whole number of bytes >= 1, got ${bytes}`);
+    }
+    this.#maxPartSize = bytes;
+    return this;
+  }
+
+  build(): DefaultRollingPolicy {
+    return this.create(this.#maxPartSize);
+  }
+}

@@ -1,0 +1,111 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createJobServiceClient, type JobServiceClient } from '@weir/rpc';
+import { freePort } from './ports.ts';
+import { runWeir, WeirProcess, type RunResult } from './process.ts';
+
+export interface ClusterOptions {
+  readonly taskManagers: number;
+  readonly slots: number;
+  /** Extra config keys for every process, as `-D key=value`. */
+  readonly config?: Readonly<Record<string, string | number>>;
+  /** Extra environment for the TaskManager processes (NODE_OPTIONS=--cpu-prof for a profile, say). */
+  readonly taskManagerEnv?: NodeJS.ProcessEnv;
+}
+
+/**
+ * A real cluster for tests and benchmarks: one `weir jobmanager` and N `weir taskmanager`
+ * processes, each started with the same CLI command and -D keys the local cluster and the
+ * compose file use, on free ports, with logs in a temporary directory.
+ */
+export class ProcessCluster {
+  readonly taskManagers: WeirProcess[] = [];
+  #nextTaskManager = 0;
+  #client: JobServiceClient | undefined;
+
+  private constructor(
+    readonly dir: string,
+    readonly jobManager: WeirProcess,
+    readonly jobManagerAddress: string,
+    private readonly configArgs: readonly string[],
+    readonly slots: number,
+    private readonly taskManagerEnv: NodeJS.ProcessEnv,
+  ) {}
+
+  static async start(options: ClusterOptions): Promise<ProcessCluster> {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-cluster-'));
+    const port = await freePort();
+    const config: Record<string, string | number> = {
+      'jobmanager.rpc.address': '127.0.0.1',
+      'jobmanager.rpc.port': port,
+      'taskmanager.host': '127.0.0.1',
+      'blob.storage.directory': join(dir, 'blobs'),
+      'heartbeat.interval': 500,
+      'heartbeat.timeout': 5_000,
+      ...options.config,
+    };
+    const configArgs = Object.entries(config).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
+    const jobManager = new WeirProcess('jobmanager', ['jobmanager', ...configArgs], join(dir, 'jobmanager.log'));
+    const cluster = new ProcessCluster(dir, jobManager, `127.0.0.1:${port}`, configArgs, options.slots, options.taskManagerEnv ?? {});
+    try {
+      await cluster.#waitForJobManager();
+      await Promise.all(Array.from({ length: options.taskManagers }, () => cluster.startTaskManager()));
+    } catch (err) {
+      await cluster.stop();
+      throw err;
+    }
+    return cluster;
+  }
+
+  /** Starts one more TaskManager and resolves once it has registered. */
+  async startTaskManager(): Promise<WeirProcess> {
+    const index = ++this.#nextTaskManager;
+    const tm = new WeirProcess(
+      `taskmanager-${index}`,
+      ['taskmanager', ...this.configArgs, '-D', `taskmanager.numberOfTaskSlots=${this.slots}`, '-D', `taskmanager.resource-id=tm-${index}`],
+      join(this.dir, `taskmanager-${index}.log`),
+      this.taskManagerEnv,
+    );
+    this.taskManagers.push(tm);
+    await tm.waitForOutput(/registered/i);
+    return tm;
+  }
+
+  get client(): JobServiceClient {
+    this.#client ??= createJobServiceClient(this.jobManagerAddress);
+    return this.#client;
+  }
+
+  /** Runs a client command of the CLI against this cluster's JobManager. */
+  weir(args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+    const [command, ...rest] = args;
+    return runWeir([command!, '-m', this.jobManagerAddress, ...rest], options);
+  }
+
+  async stop(): Promise<void> {
+    this.#client?.close();
+    await Promise.all(this.taskManagers.map((tm) => tm.stop()));
+    await this.jobManager.stop();
+  }
+
+  /** Every process's output, for a failing test's message. */
+  logs(): string {
+    return [this.jobManager, ...this.taskManagers].map((p) => `--- ${p.name}\n${p.output.slice(-4000)}`).join('\n');
+  }
+
+  async #waitForJobManager(): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const client = createJobServiceClient(this.jobManagerAddress);
+      const ok = await new Promise<boolean>((resolve) => {
+        client.listJobs({}, { deadline: Date.now() + 1_000 }, (err) => resolve(!err));
+      });
+      client.close();
+      if (ok) return;
+      if (!this.jobManager.running) throw new Error(`jobmanager exited:\n${this.jobManager.output}`);
+      if (Date.now() > deadline) throw new Error(`jobmanager not reachable at ${this.jobManagerAddress}:\n${this.jobManager.output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}

@@ -1,0 +1,4 @@
+export * from './cluster.ts';
+export * from './process.ts';
+export * from './ports.ts';
+export * from './jobs.ts';

@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const cliMain = join(repoRoot, 'packages/cli/src/main.ts');
+
+/** `node --import tsx packages/cli/src/main.ts <args>`: the same command `pnpm weir` and the Docker image run. */
+export function weirCommand(args: readonly string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: ['--import', 'tsx', cliMain, ...args] };
+}
+
+export interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the weir CLI to completion. */
+export function runWeir(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<RunResult> {
+  const { command, args: argv } = weirCommand(args);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, {
+      cwd: options.cwd ?? repoRoot,
+      env: { ...process.env, WEIR_LOG_LEVEL: 'warn', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A long-running weir process (jobmanager, taskmanager) whose output goes to a log file and is searchable. */
+export class WeirProcess {
+  readonly #child: ChildProcess;
+  readonly #log: WriteStream;
+  #output = '';
+  readonly exited: Promise<number | null>;
+
+  constructor(
+    readonly name: string,
+    args: readonly string[],
+    logFile: string,
+    env: NodeJS.ProcessEnv = {},
+  ) {
+    const { command, args: argv } = weirCommand(args);
+    this.#log = createWriteStream(logFile, { flags: 'a' });
+    this.#child = spawn(command, argv, {
+      cwd: repoRoot,
+      env: { ...process.env, WEIR_LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const capture = (d: Buffer): void => {
+      this.#output += d.toString();
+      this.#log.write(d);
+    };
+    this.#child.stdout!.on('data', capture);
+    this.#child.stderr!.on('data', capture);
+    this.exited = new Promise((resolve) => this.#child.on('exit', (code) => resolve(code)));
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  get output(): string {
+    return this.#output;
+  }
+
+  get running(): boolean {
+    return this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+
+  /** Resolves once the output matches, rejects when the process exits first or the time is up. */
+  async waitForOutput(pattern: RegExp, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(this.#output)) {
+      if (!this.running) throw new Error(`${this.name} exited before printing ${pattern}:\n${this.#output.slice(-3000)}`);
+      if (Date.now() > deadline) throw new Error(`${this.name} did not print ${pattern} within ${timeoutMs} ms:\n${this.#output.slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    if (this.running) this.#child.kill(signal);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.#child.kill('SIGTERM');
+    const killed = setTimeout(() => this.#child.kill('SIGKILL'), 5_000);
+    await this.exited;
+    clearTimeout(killed);
+    this.#log.end();
+  }
+}

@@ -1,0 +1,72 @@
+import { WeirError, isGloballyTerminal, type JobStatus } from '@weir/common';
+import type { TaskStatusUpdate__Output } from '@weir/rpc';
+import { JobManagerErrorCode } from './errors.ts';
+import { JobMaster, type JobMasterDeps } from './job/job-master.ts';
+import type { JobSpec } from './job/job-spec.ts';
+import { parseTaskUpdate } from './job/task-update.ts';
+
+/** Every job of this JobManager, in submission order, and the routing of cluster events to them. */
+export class Dispatcher {
+  readonly #jobs = new Map<string, JobMaster>();
+
+  constructor(private readonly deps: JobMasterDeps) {}
+
+  submit(spec: JobSpec): JobMaster {
+    const master = new JobMaster(spec, { ...this.deps, logger: this.deps.logger.child({ jobId: spec.jobId }) });
+    this.#jobs.set(spec.jobId, master);
+    master.onStatusChange((status) => {
+      // A job that ends frees its slots, which a job still waiting for slots may now get.
+      if (isGloballyTerminal(status)) this.slotsMayBeAvailable();
+    });
+    master.start();
+    return master;
+  }
+
+  get(jobId: string): JobMaster {
+    const master = this.#jobs.get(jobId);
+    if (master === undefined) {
+      throw new WeirError(
+        JobManagerErrorCode.JOB_NOT_FOUND,
+        `no job with ID '${jobId}' on this JobManager; \`weir list\` shows the jobs it knows`,
+      );
+    }
+    return master;
+  }
+
+  list(): JobMaster[] {
+    return [...this.#jobs.values()];
+  }
+
+  /** Cancels the job and returns its status; a job that already ended just reports its status. */
+  cancel(jobId: string): JobStatus {
+    const master = this.get(jobId);
+    return isGloballyTerminal(master.status) ? master.status : master.cancel();
+  }
+
+  /** Lets jobs waiting for slots (in submission order) try to take them. */
+  slotsMayBeAvailable(): void {
+    for (const master of this.#jobs.values()) master.slotsMayBeAvailable();
+  }
+
+  taskStatus(taskManagerId: string, message: TaskStatusUpdate__Output): void {
+    const update = parseTaskUpdate(taskManagerId, message);
+    if (typeof update === 'string') {
+      this.deps.logger.warn({ taskManagerId }, `ignoring a task status update: ${update}`);
+      return;
+    }
+    const master = this.#jobs.get(update.jobId);
+    if (master === undefined) {
+      this.deps.logger.warn({ taskManagerId, jobId: update.jobId }, 'ignoring a task status update of an unknown job');
+      return;
+    }
+    master.taskUpdate(update);
+  }
+
+  taskManagerLost(taskManagerId: string, cause: WeirError): void {
+    for (const master of this.#jobs.values()) master.taskManagerLost(taskManagerId, cause);
+  }
+
+  shutDown(): void {
+    for (const master of this.#jobs.values()) master.shutDown();
+  }
+}

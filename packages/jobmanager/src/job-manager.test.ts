@@ -1,0 +1,267 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock, defaultConfig, isWeirError, type WeirConfig } from '@weir/common';
+import {
+  createJobServiceClient,
+  createTaskManagerServiceClient,
+  fromServiceError,
+  type JobManagerMessage__Output,
+  type JobServiceClient,
+  type JobStatusUpdate__Output,
+  type TaskManagerMessage,
+  type TaskManagerServiceClient,
+  type grpc,
+} from '@weir/rpc';
+import { startJobManager, type JobManagerHandle } from './job-manager.ts';
+import { silentLogger } from './test-fixtures.ts';
+
+const HEARTBEAT_INTERVAL = 1_000;
+const HEARTBEAT_TIMEOUT = 5_000;
+
+const doublerBundle = Buffer.from(`
+const api = require('@weir/api');
+exports.default = function doubler(env, args) {
+  env.fromElements(1, 2, 3).uid('numbers').setParallelism(1)
+    .rebalance()
+    .map((x) => x * 2).uid('double')
+    .sinkTo({ createWriter: () => ({ write() {}, flush() {}, close() {} }) }).name('Discard');
+  env.execute('doubler ' + args.join(' '));
+};
+`);
+
+function unary<Req, Res>(
+  method: (request: Req, callback: (err: grpc.ServiceError | null, response?: Res) => void) => unknown,
+  request: Req,
+): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    method(request, (err, response) => (err ? reject(fromServiceError(err)) : resolve(response!)));
+  });
+}
+
+/** A TaskManager over real gRPC: sends what the test says, queues what the JobManager sends. */
+class FakeTaskManager {
+  readonly call: grpc.ClientDuplexStream<TaskManagerMessage, JobManagerMessage__Output>;
+  readonly #messages: AsyncIterator<JobManagerMessage__Output>;
+
+  constructor(client: TaskManagerServiceClient) {
+    this.call = client.Connect();
+    this.#messages = this.call[Symbol.asyncIterator]();
+  }
+
+  register(id: string, slots: number): void {
+    this.call.write({ register: { taskManagerId: id, dataAddress: `${id}.local:7000`, slots, pid: 4242 } });
+  }
+
+  async next(): Promise<JobManagerMessage__Output> {
+    const { value, done } = await this.#messages.next();
+    if (done) throw new Error('the JobManager ended the Connect stream');
+    return value;
+  }
+
+  /** Resolves with the WeirError the stream ended with. */
+  async failure(): Promise<unknown> {
+    try {
+      for (;;) await this.next();
+    } catch (err) {
+      return fromServiceError(err as grpc.ServiceError);
+    }
+  }
+
+  status(task: { jobId: string; attempt: number; vertexId: string; subtaskIndex: number }, state: string): void {
+    this.call.write({ taskStatus: { task, state } });
+  }
+}
+
+/** A WatchJob call: each update as "STATUS" or "STATUS: cause". */
+class Watch {
+  readonly #updates: AsyncIterator<JobStatusUpdate__Output>;
+
+  constructor(stream: grpc.ClientReadableStream<JobStatusUpdate__Output>) {
+    this.#updates = stream[Symbol.asyncIterator]();
+  }
+
+  async next(): Promise<string | undefined> {
+    try {
+      const { value, done } = await this.#updates.next();
+      if (done) return undefined;
+      return value.failureCause ? `${value.status}: ${value.failureCause}` : value.status;
+    } catch (err) {
+      throw fromServiceError(err as grpc.ServiceError);
+    }
+  }
+
+  /** Every update until the stream ends. */
+  async rest(): Promise<string[]> {
+    const seen: string[] = [];
+    for (let update = await this.next(); update !== undefined; update = await this.next()) seen.push(update);
+    return seen;
+  }
+}
+
+describe('startJobManager over gRPC', () => {
+  let clock: ManualClock;
+  let config: WeirConfig;
+  let jm: JobManagerHandle;
+  let jobs: JobServiceClient;
+  let tms: TaskManagerServiceClient;
+
+  beforeEach(async () => {
+    clock = new ManualClock();
+    config = {
+      ...defaultConfig(),
+      'jobmanager.bind-host': '127.0.0.1',
+      'jobmanager.rpc.port': 0,
+      'blob.storage.directory': join(await mkdtemp(join(tmpdir(), 'weir-jm-')), 'blobs'),
+      'heartbeat.interval': HEARTBEAT_INTERVAL,
+      'heartbeat.timeout': HEARTBEAT_TIMEOUT,
+    };
+    jm = await startJobManager(config, { logger: silentLogger(), clock });
+    jobs = createJobServiceClient(`127.0.0.1:${jm.port}`);
+    tms = createTaskManagerServiceClient(`127.0.0.1:${jm.port}`);
+  });
+
+  afterEach(async () => {
+    jobs.close();
+    tms.close();
+    await jm.close();
+  });
+
+  it('registers a TaskManager, deploys a submitted job on it and follows it to FINISHED', async () => {
+    const tm = new FakeTaskManager(tms);
+    tm.register('tm-1', 2);
+    expect(await tm.next()).toMatchObject({
+      kind: 'registered',
+      registered: { taskManagerId: 'tm-1', heartbeatIntervalMs: HEARTBEAT_INTERVAL, heartbeatTimeoutMs: HEARTBEAT_TIMEOUT },
+    });
+    clock.advance(HEARTBEAT_INTERVAL);
+    expect(await tm.next()).toMatchObject({ kind: 'heartbeat', heartbeat: { timestampMs: HEARTBEAT_INTERVAL } });
+
+    const submitted = await unary(jobs.SubmitJob.bind(jobs), { bundle: doublerBundle, entryName: 'doubler.js', args: ['x2'], parallelism: 2 });
+    expect(submitted.jobId).toMatch(/^[0-9a-f]{32}$/);
+    expect(submitted.jobName).toBe('doubler x2');
+    const jobId = submitted.jobId;
+    const watch = new Watch(jobs.WatchJob({ jobId }));
+    expect(await watch.next()).toBe('RUNNING');
+
+    const bundleHash = createHash('sha256').update(doublerBundle).digest('hex');
+    const deploys = [await tm.next(), await tm.next(), await tm.next()].map((m) => m.deploy!);
+    expect(deploys.map((d) => [d.task!.subtaskIndex, d.parallelism, d.inputs.length])).toEqual([
+      [0, 1, 0],
+      [0, 2, 1],
+      [1, 2, 1],
+    ]);
+    expect(deploys[1]).toMatchObject({
+      task: { jobId, attempt: 0, subtaskIndex: 0 },
+      jobName: 'doubler x2',
+      bundleHash,
+      entryName: 'doubler.js',
+      args: ['x2'],
+      defaults: { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100 },
+      inputs: [
+        {
+          sourceVertexId: deploys[0]!.task!.vertexId,
+          producers: [{ subtaskIndex: 0, taskManagerId: 'tm-1', dataAddress: 'tm-1.local:7000' }],
+        },
+      ],
+    });
+    const fetched = await unary(tms.FetchBundle.bind(tms), { bundleHash });
+    expect(fetched.bundle.equals(doublerBundle)).toBe(true);
+
+    for (const d of deploys) tm.status(d.task!, 'RUNNING');
+    for (const d of deploys) tm.status(d.task!, 'FINISHED');
+    expect(await watch.rest()).toEqual(['FINISHED']);
+
+    const details = await unary(jobs.GetJob.bind(jobs), { jobId });
+    expect(details.summary).toMatchObject({ jobId, name: 'doubler x2', status: 'FINISHED' });
+    expect(details.attempt).toBe(0);
+    expect(details.failureCause).toBe('');
+    expect(details.vertices.map((v) => ({
+      parallelism: v.parallelism,
+      operators: v.operators.map((o) => [o.uid, o.name]),
+      inputs: v.inputs.map((i) => i.partitioner),
+      subtasks: v.subtasks.map((s) => [s.index, s.state, s.taskManagerId]),
+    }))).toEqual([
+      { parallelism: 1, operators: [['numbers', 'Collection Source']], inputs: [], subtasks: [[0, 'FINISHED', 'tm-1']] },
+      {
+        parallelism: 2,
+        operators: [['double', 'Map'], ['', 'Discard']],
+        inputs: ['rebalance'],
+        subtasks: [[0, 'FINISHED', 'tm-1'], [1, 'FINISHED', 'tm-1']],
+      },
+    ]);
+    expect(await unary(jobs.CancelJob.bind(jobs), { jobId })).toEqual({ status: 'FINISHED' });
+  });
+
+  it('returns INVALID_JOB for a malformed bundle or one without default export and keeps serving', async () => {
+    for (const [code, message] of [
+      ['exports.default = function (', 'job broken.js is not valid JavaScript'],
+      ['exports.notDefault = () => {};', 'job broken.js has no default export function'],
+    ] as const) {
+      const err = await unary(jobs.SubmitJob.bind(jobs), { bundle: Buffer.from(code), entryName: 'broken.js' }).catch((e: unknown) => e);
+      expect(isWeirError(err, 'INVALID_JOB')).toBe(true);
+      expect((err as Error).message).toContain(message);
+    }
+    expect(await unary(jobs.ListJobs.bind(jobs), {})).toEqual({ jobs: [] });
+  });
+
+  it('answers unknown job IDs with JOB_NOT_FOUND and unknown bundles with BUNDLE_NOT_FOUND', async () => {
+    const getErr = await unary(jobs.GetJob.bind(jobs), { jobId: 'f00' }).catch((e: unknown) => e);
+    expect(isWeirError(getErr, 'JOB_NOT_FOUND')).toBe(true);
+    expect((getErr as Error).message).toContain("'f00'");
+    const cancelErr = await unary(jobs.CancelJob.bind(jobs), { jobId: 'f00' }).catch((e: unknown) => e);
+    expect(isWeirError(cancelErr, 'JOB_NOT_FOUND')).toBe(true);
+    const watchErr = await new Watch(jobs.WatchJob({ jobId: 'f00' })).next().catch((e: unknown) => e);
+    expect(isWeirError(watchErr, 'JOB_NOT_FOUND')).toBe(true);
+    const fetchErr = await unary(tms.FetchBundle.bind(tms), { bundleHash: 'beef' }).catch((e: unknown) => e);
+    expect(isWeirError(fetchErr, 'BUNDLE_NOT_FOUND')).toBe(true);
+  });
+
+  it('ends a Connect call whose first message is not register', async () => {
+    const tm = new FakeTaskManager(tms);
+    tm.call.write({ heartbeat: { timestampMs: 1 } });
+    const err = await tm.failure();
+    expect(isWeirError(err, 'REGISTRATION_EXPECTED')).toBe(true);
+    expect((err as Error).message).toContain("got 'heartbeat'");
+  });
+
+  it('fails the job of a TaskManager whose stream closes, and ends a silent one’s stream after the heartbeat timeout', async () => {
+    const quiet = new FakeTaskManager(tms);
+    quiet.register('tm-quiet', 1);
+    await quiet.next();
+    const leaving = new FakeTaskManager(tms);
+    leaving.register('tm-leaving', 1);
+    await leaving.next();
+
+    const { jobId } = await unary(jobs.SubmitJob.bind(jobs), { bundle: doublerBundle, entryName: 'doubler.js', parallelism: 2 });
+    const watch = new Watch(jobs.WatchJob({ jobId }));
+    expect(await watch.next()).toBe('RUNNING');
+    const onLeaving = (await leaving.next()).deploy!;
+    expect([onLeaving.task!.subtaskIndex, onLeaving.parallelism]).toEqual([1, 2]);
+    leaving.call.cancel();
+
+    const canceled: string[] = [];
+    while (canceled.length < 2) {
+      const message = await quiet.next();
+      if (message.kind !== 'cancel') continue;
+      const task = message.cancel!.task!;
+      canceled.push(`${task.vertexId === onLeaving.task!.vertexId ? 'map' : 'source'}#${task.subtaskIndex}`);
+      quiet.status(task, 'CANCELED');
+    }
+    expect(canceled.sort()).toEqual(['map#0', 'source#0']);
+    expect(await watch.rest()).toEqual(['FAILING', 'FAILED: TaskManager tm-leaving lost: connection closed']);
+
+    clock.advance(HEARTBEAT_TIMEOUT);
+    const err = await quiet.failure();
+    expect(isWeirError(err, 'TASK_MANAGER_LOST')).toBe(true);
+    expect((err as Error).message).toBe('TaskManager tm-quiet lost: heartbeat timeout');
+  });
+
+  it('refuses to start on a port already in use with BIND_FAILED naming the port', async () => {
+    const err = await startJobManager({ ...config, 'jobmanager.rpc.port': jm.port }, { logger: silentLogger(), clock }).catch((e: unknown) => e);
+    expect(isWeirError(err, 'BIND_FAILED')).toBe(true);
+    expect((err as Error).message).toContain(`port ${jm.port} is already in use`);
+  });
+});

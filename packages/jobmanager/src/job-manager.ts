@@ -1,0 +1,84 @@
+import { createLogger, systemClock, type Clock, type Logger, type WeirConfig } from '@weir/common';
+import { bindServer, createServer, services } from '@weir/rpc';
+import { BlobStore } from './blob/blob-store.ts';
+import { Dispatcher } from './dispatcher.ts';
+import { TaskManagerRegistry } from './registry/task-manager-registry.ts';
+import { SlotPool } from './scheduler/slot-pool.ts';
+import { jobServiceHandlers } from './service/job-service.ts';
+import { taskManagerServiceHandlers } from './service/task-manager-service.ts';
+import { apiJobPlanner } from './submit/api-job-planner.ts';
+import { JobSubmitter } from './submit/job-submitter.ts';
+
+export interface JobManagerHandle {
+  /** The port the gRPC server listens on (the configured one, or the one picked for port 0). */
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export interface JobManagerOptions {
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+}
+
+/**
+ * Starts a JobManager: the JobService and TaskManagerService on
+ * `jobmanager.bind-host`:`jobmanager.rpc.port`. Rejects with BIND_FAILED when the port is
+ * taken and BLOB_STORE_FAILED when the blob directory cannot be created.
+ */
+export async function startJobManager(config: WeirConfig, options: JobManagerOptions = {}): Promise<JobManagerHandle> {
+  const logger = options.logger ?? createLogger('jobmanager');
+  const clock = options.clock ?? systemClock;
+  const blobStore = await BlobStore.open(config['blob.storage.directory']);
+  const slotPool = new SlotPool();
+  const registry = new TaskManagerRegistry(
+    { clock, intervalMs: config['heartbeat.interval'], timeoutMs: config['heartbeat.timeout'] },
+    logger,
+    {
+      registered(tm) {
+        slotPool.addTaskManager(tm.id, tm.dataAddress, tm.slots);
+        dispatcher.slotsMayBeAvailable();
+      },
+      lost(tm, cause) {
+        slotPool.removeTaskManager(tm.id);
+        dispatcher.taskManagerLost(tm.id, cause);
+      },
+      taskStatus: (taskManagerId, update) => dispatcher.taskStatus(taskManagerId, update),
+    },
+  );
+  const dispatcher = new Dispatcher({
+    clock,
+    logger,
+    slotPool,
+    gateway: registry,
+    slotRequestTimeoutMs: config['slot.request.timeout'],
+  });
+  const submitter = new JobSubmitter(apiJobPlanner, blobStore, dispatcher, config, logger);
+
+  const server = createServer();
+  server.addService(services.JobService, jobServiceHandlers(dispatcher, submitter, logger));
+  server.addService(services.TaskManagerService, taskManagerServiceHandlers(registry, blobStore, logger));
+  const host = config['jobmanager.bind-host'];
+  let port: number;
+  try {
+    port = await bindServer(server, host, config['jobmanager.rpc.port']);
+  } catch (err) {
+    server.forceShutdown();
+    throw err;
+  }
+  logger.info({ host, port, blobDirectory: blobStore.directory }, 'JobManager listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    close() {
+      closing ??= (async () => {
+        registry.close();
+        dispatcher.shutDown();
+        // Control and watch streams never end by themselves, so a graceful shutdown would wait forever.
+        server.forceShutdown();
+        logger.info({ port }, 'JobManager stopped');
+      })();
+      return closing;
+    },
+  };
+}

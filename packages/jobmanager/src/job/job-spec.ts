@@ -1,0 +1,26 @@
+import type { JobGraph } from '@weir/api';
+
+/** The defaults a job's graph was built with; every task rebuilds its graph with the same. */
+export interface JobDefaults {
+  readonly parallelism: number;
+  /** -1 derives it from the parallelism. */
+  readonly maxParallelism: number;
+  readonly bufferTimeoutMs: number;
+}
+
+/** Everything fixed about a job once it is submitted. */
+export interface JobSpec {
+  /** 32 random hex chars. */
+  readonly jobId: string;
+  readonly jobGraph: JobGraph;
+  /** SHA-256 (hex) of the bundle in the blob store. */
+  readonly bundleHash: string;
+  readonly entryName: string;
+  readonly args: readonly string[];
+  readonly defaults: JobDefaults;
+}
+
+/** Slots the job needs with slot sharing: its highest vertex parallelism. */
+export function requiredSlots(jobGraph: JobGraph): number {
+  return Math.max(0, ...jobGraph.vertices.map((v) => v.parallelism));
+}

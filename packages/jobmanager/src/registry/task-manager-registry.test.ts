@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock, isWeirError, type WeirError } from '@weir/common';
+import type { RegisterTaskManager__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import { FakeConnection, silentLogger } from '../test-fixtures.ts';
+import { TaskManagerRegistry } from './task-manager-registry.ts';
+
+const INTERVAL = 1_000;
+const TIMEOUT = 5_000;
+
+function setup() {
+  const clock = new ManualClock();
+  const events: string[] = [];
+  const updates: TaskStatusUpdate__Output[] = [];
+  const registry = new TaskManagerRegistry({ clock, intervalMs: INTERVAL, timeoutMs: TIMEOUT }, silentLogger(), {
+    registered: (tm) => events.push(`registered ${tm.id} ${tm.slots}@${tm.dataAddress}`),
+    lost: (tm, cause) => events.push(`lost ${tm.id}: ${cause.message} [${cause.code}]`),
+    taskStatus: (id, update) => {
+      events.push(`status from ${id}`);
+      updates.push(update);
+    },
+  });
+  return { clock, events, updates, registry };
+}
+
+function registration(id: string, slots = 2): RegisterTaskManager__Output {
+  return { taskManagerId: id, dataAddress: `${id}:7000`, slots, pid: 42 };
+}
+
+const heartbeat = { kind: 'heartbeat' as const, heartbeat: { timestampMs: 0 } };
+
+describe('TaskManagerRegistry', () => {
+  it('confirms a registration with the heartbeat settings and sends a heartbeat every interval', () => {
+    const { clock, events, registry } = setup();
+    const connection = new FakeConnection();
+    registry.register(registration('tm-1'), connection);
+    expect(events).toEqual(['registered tm-1 2@tm-1:7000']);
+    expect(connection.sent).toEqual([{ registered: { taskManagerId: 'tm-1', heartbeatIntervalMs: INTERVAL, heartbeatTimeoutMs: TIMEOUT } }]);
+    clock.advance(INTERVAL * 3);
+    expect(connection.sent.slice(1)).toEqual([
+      { heartbeat: { timestampMs: 1_000 } },
+      { heartbeat: { timestampMs: 2_000 } },
+      { heartbeat: { timestampMs: 3_000 } },
+    ]);
+    expect(registry.send('tm-1', { cancel: {} })).toBe(true);
+    expect(registry.send('tm-2', { cancel: {} })).toBe(false);
+  });
+
+  it('keeps a TaskManager that sends heartbeats and loses one that falls silent for the timeout', () => {
+    const { clock, events, registry } = setup();
+    const connection = new FakeConnection();
+    const session = registry.register(registration('tm-1'), connection);
+    for (let i = 0; i < 10; i++) {
+      clock.advance(TIMEOUT - 1);
+      session.received(heartbeat);
+    }
+    expect(events).toEqual(['registered tm-1 2@tm-1:7000']);
+    clock.advance(TIMEOUT);
+    expect(events).toEqual(['registered tm-1 2@tm-1:7000', 'lost tm-1: TaskManager tm-1 lost: heartbeat timeout [TASK_MANAGER_LOST]']);
+    expect(isWeirError(connection.closedWith, 'TASK_MANAGER_LOST')).toBe(true);
+    expect(registry.taskManagers()).toEqual([]);
+    const sentBefore = connection.sent.length;
+    clock.advance(INTERVAL * 5);
+    expect(connection.sent).toHaveLength(sentBefore);
+    session.closed();
+    expect(events).toHaveLength(2);
+  });
+
+  it('loses a TaskManager whose stream closes', () => {
+    const { events, registry } = setup();
+    const session = registry.register(registration('tm-1'), new FakeConnection());
+    session.closed();
+    session.closed();
+    expect(events).toEqual(['registered tm-1 2@tm-1:7000', 'lost tm-1: TaskManager tm-1 lost: connection closed [TASK_MANAGER_LOST]']);
+  });
+
+  it('replaces a registration with the same ID, losing the old one first', () => {
+    const { events, registry } = setup();
+    const old = new FakeConnection();
+    const oldSession = registry.register(registration('tm-1', 2), old);
+    const fresh = new FakeConnection();
+    registry.register(registration('tm-1', 4), fresh);
+    oldSession.closed();
+    expect(events).toEqual([
+      'registered tm-1 2@tm-1:7000',
+      'lost tm-1: TaskManager tm-1 lost: registered again [TASK_MANAGER_LOST]',
+      'registered tm-1 4@tm-1:7000',
+    ]);
+    expect((old.closedWith as WeirError).message).toBe('TaskManager tm-1 lost: registered again');
+    expect(fresh.closedWith).toBeUndefined();
+    expect(registry.taskManagers()).toEqual([{ id: 'tm-1', dataAddress: 'tm-1:7000', slots: 4, pid: 42 }]);
+  });
+
+  it('passes task status updates on and counts them as signs of life', () => {
+    const { clock, events, updates, registry } = setup();
+    const session = registry.register(registration('tm-1'), new FakeConnection());
+    const update = { task: { jobId: 'j', attempt: 0, vertexId: 'v', subtaskIndex: 0 }, state: 'RUNNING', failureCause: '', failureCode: '' };
+    clock.advance(TIMEOUT - 1);
+    session.received({ kind: 'taskStatus', taskStatus: update });
+    clock.advance(TIMEOUT - 1);
+    expect(events).toEqual(['registered tm-1 2@tm-1:7000', 'status from tm-1']);
+    expect(updates).toEqual([update]);
+  });
+
+  it('refuses a registration without ID, data address or slots', () => {
+    const { events, registry } = setup();
+    try {
+      registry.register({ taskManagerId: '', dataAddress: '', slots: 0, pid: 1 }, new FakeConnection());
+      expect.unreachable();
+    } catch (err) {
+      expect(isWeirError(err, 'INVALID_REGISTRATION')).toBe(true);
+      expect((err as Error).message).toBe(
+        'invalid TaskManager registration: task_manager_id is empty; data_address is empty (it must be the host:port of the DataExchange service); slots is 0 (a TaskManager must offer at least one slot)',
+      );
+    }
+    expect(events).toEqual([]);
+  });
+
+  it('closes every stream on shutdown without reporting losses', () => {
+    const { clock, events, registry } = setup();
+    const connection = new FakeConnection();
+    const session = registry.register(registration('tm-1'), connection);
+    registry.close();
+    expect(connection.closedWith).toBe('no error');
+    session.closed();
+    clock.advance(TIMEOUT * 2);
+    expect(events).toEqual(['registered tm-1 2@tm-1:7000']);
+  });
+});

@@ -1,0 +1,97 @@
+import { WeirError, type Logger } from '@weir/common';
+import type { JobManagerMessage, RegisterTaskManager__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import { JobManagerErrorCode } from '../errors.ts';
+import type { TaskManagerGateway } from '../job/task-manager-gateway.ts';
+import type { TaskManagerConnection, TaskManagerInfo } from './task-manager-connection.ts';
+import { TaskManagerSession, type HeartbeatSettings } from './task-manager-session.ts';
+
+/** Why a TaskManager counts as lost; the text ends the failure cause "TaskManager <id> lost: <reason>". */
+export const LossReason = {
+  HEARTBEAT_TIMEOUT: 'heartbeat timeout',
+  CONNECTION_CLOSED: 'connection closed',
+  /** A TaskManager with the same ID registered again: the old registration is gone. */
+  REPLACED: 'registered again',
+} as const;
+export type LossReason = (typeof LossReason)[keyof typeof LossReason];
+
+export interface RegistryListener {
+  registered(taskManager: TaskManagerInfo): void;
+  lost(taskManager: TaskManagerInfo, cause: WeirError): void;
+  taskStatus(taskManagerId: string, update: TaskStatusUpdate__Output): void;
+}
+
+/** The connected TaskManagers by ID: registration, heartbeats, loss. */
+export class TaskManagerRegistry implements TaskManagerGateway {
+  readonly #sessions = new Map<string, TaskManagerSession>();
+
+  constructor(
+    private readonly heartbeat: HeartbeatSettings,
+    private readonly logger: Logger,
+    private readonly listener: RegistryListener,
+  ) {}
+
+  /**
+   * Registers the TaskManager that sent `message` on `connection`, replacing (and losing) an
+   * earlier registration with the same ID. Throws INVALID_REGISTRATION for an incomplete message.
+   */
+  register(message: RegisterTaskManager__Output, connection: TaskManagerConnection): TaskManagerSession {
+    const info = validate(message);
+    const previous = this.#sessions.get(info.id);
+    if (previous !== undefined) this.#lose(previous, LossReason.REPLACED);
+    const session = new TaskManagerSession(info, connection, this.heartbeat, {
+      heartbeatTimedOut: (s) => this.#lose(s, LossReason.HEARTBEAT_TIMEOUT),
+      closed: (s) => this.#lose(s, LossReason.CONNECTION_CLOSED),
+      taskStatus: (s, update) => this.listener.taskStatus(s.id, update),
+      unexpected: (s, what) => this.logger.warn({ taskManagerId: s.id }, `ignoring ${what}`),
+    });
+    this.#sessions.set(info.id, session);
+    session.start();
+    this.logger.info(
+      { taskManagerId: info.id, dataAddress: info.dataAddress, slots: info.slots, tmPid: info.pid },
+      'TaskManager registered',
+    );
+    this.listener.registered(info);
+    return session;
+  }
+
+  send(taskManagerId: string, message: JobManagerMessage): boolean {
+    const session = this.#sessions.get(taskManagerId);
+    if (session === undefined) return false;
+    session.connection.send(message);
+    return true;
+  }
+
+  taskManagers(): TaskManagerInfo[] {
+    return [...this.#sessions.values()].map((s) => s.info);
+  }
+
+  /** Stops heartbeats and ends every stream; for shutdown, so nobody is told of losses. */
+  close(): void {
+    for (const session of this.#sessions.values()) {
+      session.stop();
+      session.connection.close();
+    }
+    this.#sessions.clear();
+  }
+
+  #lose(session: TaskManagerSession, reason: LossReason): void {
+    if (this.#sessions.get(session.id) !== session) return;
+    this.#sessions.delete(session.id);
+    session.stop();
+    const cause = new WeirError(JobManagerErrorCode.TASK_MANAGER_LOST, `TaskManager ${session.id} lost: ${reason}`);
+    session.connection.close(cause);
+    this.logger.warn({ taskManagerId: session.id, reason }, cause.message);
+    this.listener.lost(session.info, cause);
+  }
+}
+
+function validate(message: RegisterTaskManager__Output): TaskManagerInfo {
+  const problems: string[] = [];
+  if (message.taskManagerId === '') problems.push('task_manager_id is empty');
+  if (message.dataAddress === '') problems.push('data_address is empty (it must be the host:port of the DataExchange service)');
+  if (message.slots < 1) problems.push('slots is 0 (a TaskManager must offer at least one slot)');
+  if (problems.length > 0) {
+    throw new WeirError(JobManagerErrorCode.INVALID_REGISTRATION, `invalid TaskManager registration: ${problems.join('; ')}`);
+  }
+  return { id: message.taskManagerId, dataAddress: message.dataAddress, slots: message.slots, pid: message.pid };
+}

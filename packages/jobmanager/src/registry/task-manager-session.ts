@@ -1,0 +1,82 @@
+import type { Clock, TimerHandle } from '@weir/common';
+import type { TaskManagerMessage__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import type { TaskManagerConnection, TaskManagerInfo } from './task-manager-connection.ts';
+
+export interface SessionEvents {
+  heartbeatTimedOut(session: TaskManagerSession): void;
+  taskStatus(session: TaskManagerSession, update: TaskStatusUpdate__Output): void;
+  closed(session: TaskManagerSession): void;
+  unexpected(session: TaskManagerSession, what: string): void;
+}
+
+export interface HeartbeatSettings {
+  readonly clock: Clock;
+  readonly intervalMs: number;
+  readonly timeoutMs: number;
+}
+
+/**
+ * One registration of a TaskManager: its connection and heartbeats. It sends a heartbeat
+ * every interval and reports a timeout when the TaskManager sent nothing for the timeout
+ * (any message proves it alive, not only heartbeats).
+ */
+export class TaskManagerSession {
+  #heartbeatTimer: TimerHandle | undefined;
+  #timeoutTimer: TimerHandle | undefined;
+  #stopped = false;
+
+  constructor(
+    readonly info: TaskManagerInfo,
+    readonly connection: TaskManagerConnection,
+    private readonly heartbeat: HeartbeatSettings,
+    private readonly events: SessionEvents,
+  ) {}
+
+  get id(): string {
+    return this.info.id;
+  }
+
+  /** Confirms the registration and starts the heartbeats. */
+  start(): void {
+    this.connection.send({
+      registered: {
+        taskManagerId: this.id,
+        heartbeatIntervalMs: this.heartbeat.intervalMs,
+        heartbeatTimeoutMs: this.heartbeat.timeoutMs,
+      },
+    });
+    this.#scheduleHeartbeat();
+    this.#armTimeout();
+  }
+
+  /** A message from the TaskManager after its registration. */
+  received(message: TaskManagerMessage__Output): void {
+    if (this.#stopped) return;
+    this.#armTimeout();
+    if (message.kind === 'taskStatus' && message.taskStatus) this.events.taskStatus(this, message.taskStatus);
+    else if (message.kind === 'register') this.events.unexpected(this, 'a second register message on the same stream');
+  }
+
+  /** The stream ended or broke. */
+  closed(): void {
+    if (!this.#stopped) this.events.closed(this);
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#heartbeatTimer !== undefined) this.heartbeat.clock.clearTimeout(this.#heartbeatTimer);
+    if (this.#timeoutTimer !== undefined) this.heartbeat.clock.clearTimeout(this.#timeoutTimer);
+  }
+
+  #scheduleHeartbeat(): void {
+    this.#heartbeatTimer = this.heartbeat.clock.setTimeout(() => {
+      this.connection.send({ heartbeat: { timestampMs: this.heartbeat.clock.now() } });
+      this.#scheduleHeartbeat();
+    }, this.heartbeat.intervalMs);
+  }
+
+  #armTimeout(): void {
+    if (this.#timeoutTimer !== undefined) this.heartbeat.clock.clearTimeout(this.#timeoutTimer);
+    this.#timeoutTimer = this.heartbeat.clock.setTimeout(() => this.events.heartbeatTimedOut(this), this.heartbeat.timeoutMs);
+  }
+}

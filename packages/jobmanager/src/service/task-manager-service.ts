@@ -1,0 +1,75 @@
+import { WeirError, type Logger } from '@weir/common';
+import { toServiceError, type TaskManagerServiceHandlers, type grpc, type JobManagerMessage, type TaskManagerMessage__Output } from '@weir/rpc';
+import type { BlobStore } from '../blob/blob-store.ts';
+import { JobManagerErrorCode } from '../errors.ts';
+import type { TaskManagerConnection } from '../registry/task-manager-connection.ts';
+import type { TaskManagerRegistry } from '../registry/task-manager-registry.ts';
+import type { TaskManagerSession } from '../registry/task-manager-session.ts';
+
+type ConnectCall = grpc.ServerDuplexStream<TaskManagerMessage__Output, JobManagerMessage>;
+
+/** The TaskManagerService TaskManagers call: the Connect control stream and FetchBundle. */
+export function taskManagerServiceHandlers(registry: TaskManagerRegistry, blobStore: BlobStore, logger: Logger): TaskManagerServiceHandlers {
+  return {
+    Connect(call) {
+      const connection = connectionOf(call);
+      let session: TaskManagerSession | undefined;
+      call.on('data', (message: TaskManagerMessage__Output) => {
+        if (session !== undefined) {
+          session.received(message);
+          return;
+        }
+        if (message.kind !== 'register' || !message.register) {
+          connection.close(
+            new WeirError(
+              JobManagerErrorCode.REGISTRATION_EXPECTED,
+              `the first message on Connect must be 'register', got '${message.kind ?? 'an empty message'}'; a TaskManager registers before anything else`,
+            ),
+          );
+          return;
+        }
+        try {
+          session = registry.register(message.register, connection);
+        } catch (err) {
+          logger.warn({ err }, 'TaskManager registration refused');
+          connection.close(err as WeirError);
+        }
+      });
+      let ended = false;
+      const onEnd = () => {
+        if (ended) return;
+        ended = true;
+        if (session !== undefined) session.closed();
+        else connection.close();
+      };
+      call.on('end', onEnd);
+      call.on('cancelled', onEnd);
+      call.on('error', onEnd);
+      call.on('close', onEnd);
+    },
+
+    FetchBundle(call, callback) {
+      try {
+        callback(null, { bundle: blobStore.get(call.request.bundleHash) });
+      } catch (err) {
+        callback(toServiceError(err));
+      }
+    },
+  };
+}
+
+function connectionOf(call: ConnectCall): TaskManagerConnection {
+  let closed = false;
+  return {
+    send(message) {
+      if (!closed) call.write(message);
+    },
+    close(error) {
+      if (closed) return;
+      closed = true;
+      // An 'error' event is how grpc-js ends a server stream with a status.
+      if (error !== undefined) call.emit('error', toServiceError(error));
+      else call.end();
+    },
+  };
+}

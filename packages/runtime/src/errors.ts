@@ -1,0 +1,28 @@
+/** Codes of the WeirErrors that @weir/runtime throws or reports. */
+export const RuntimeErrorCode = {
+  /** A user function (map, process, a source reader, a sink writer, open/close...) threw; the task FAILS with it. */
+  USER_FUNCTION_FAILED: 'USER_FUNCTION_FAILED',
+  /** The deployment does not match the rebuilt JobGraph: unknown vertex, subtask out of range, wrong inputs or parallelism. */
+  DEPLOYMENT_MISMATCH: 'DEPLOYMENT_MISMATCH',
+  /** The graph asks for something the runtime cannot run (a forward edge between different parallelisms, a missing key selector). */
+  INVALID_GRAPH: 'INVALID_GRAPH',
+  /** Keyed state was requested by an operator that does not run on a KeyedStream. */
+  STATE_NOT_KEYED: 'STATE_NOT_KEYED',
+  /** Keyed state was read or written outside of processing a record, so there is no current key. */
+  STATE_NO_CURRENT_KEY: 'STATE_NO_CURRENT_KEY',
+  /** Two state descriptors of one operator share a name but not a kind. */
+  STATE_DESCRIPTOR_MISMATCH: 'STATE_DESCRIPTOR_MISMATCH',
+  /** A record's key belongs to a key group that this subtask does not own (records were routed wrongly). */
+  KEY_GROUP_OUT_OF_RANGE: 'KEY_GROUP_OUT_OF_RANGE',
+  /** No producer registered the subscribed subpartition within the subscribe timeout. */
+  PARTITION_NOT_FOUND: 'PARTITION_NOT_FOUND',
+  /** The producer's partition was released (it failed, was cancelled, or its attempt ended) before the end of partition. */
+  PARTITION_RELEASED: 'PARTITION_RELEASED',
+  /** A partition with the same (job, attempt, producer, consumer vertex) is already registered. */
+  DUPLICATE_PARTITION: 'DUPLICATE_PARTITION',
+  /** A subpartition already has a live subscriber, or the consumer subtask is out of range. */
+  INVALID_SUBSCRIPTION: 'INVALID_SUBSCRIPTION',
+  /** An input channel failed for a reason without a code of its own (undecodable buffer, broken connection). */
+  INPUT_CHANNEL_FAILED: 'INPUT_CHANNEL_FAILED',
+} as const;
+export type RuntimeErrorCode = (typeof RuntimeErrorCode)[keyof typeof RuntimeErrorCode];

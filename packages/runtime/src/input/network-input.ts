@@ -1,0 +1,71 @@
+import type { Collector, InputStatus } from '@weir/api';
+import { decodeRecords } from '../network/record-codec.ts';
+import type { ChannelEventHandler } from './channel-event-handler.ts';
+import type { InputChannel } from './input-channel.ts';
+import { inputFailure } from './input-failure.ts';
+import type { InputGate } from './input-gate.ts';
+import type { TaskInput } from './task-input.ts';
+
+/**
+ * A task's input from other tasks: takes buffers from the gate, decodes each once, and
+ * hands its records to the chain one per `emitNext`, so the task can stop between any two
+ * records (output full, a sink's pending write, mail). Events go to the event handler.
+ */
+export class NetworkInput implements TaskInput {
+  #records: unknown[] | undefined;
+  #index = 0;
+  #channel: InputChannel | undefined;
+  #target: Collector<unknown> | undefined;
+
+  constructor(
+    private readonly gate: InputGate,
+    /** The head operator's collector per input index. */
+    private readonly targets: readonly Collector<unknown>[],
+    private readonly events: ChannelEventHandler,
+  ) {}
+
+  emitNext(): InputStatus {
+    const records = this.#records;
+    if (records === undefined) return this.#takeNext();
+    const record = records[this.#index++];
+    if (this.#index !== records.length) {
+      this.#target!.collect(record);
+      return 'more-available';
+    }
+    this.#records = undefined;
+    this.#target!.collect(record);
+    this.#channel!.acknowledgeBuffer();
+    return 'more-available';
+  }
+
+  whenAvailable(): Promise<void> {
+    return this.gate.whenAvailable();
+  }
+
+  #takeNext(): InputStatus {
+    const gate = this.gate;
+    const channel = gate.pollChannel();
+    if (channel === undefined) return gate.isFinished ? 'end-of-input' : 'nothing-available';
+    const item = channel.poll()!;
+    gate.channelHasData(channel);
+    if (item.kind !== 'buffer') {
+      this.events.onEvent(channel, item);
+      return gate.isFinished ? 'end-of-input' : 'more-available';
+    }
+    let records: unknown[];
+    try {
+      records = decodeRecords(item.payload);
+    } catch (err) {
+      throw inputFailure(channel, new Error(`a record buffer could not be decoded: ${(err as Error).message}`));
+    }
+    if (records.length === 0) {
+      channel.acknowledgeBuffer();
+      return 'more-available';
+    }
+    this.#records = records;
+    this.#index = 0;
+    this.#channel = channel;
+    this.#target = this.targets[channel.inputIndex];
+    return 'more-available';
+  }
+}

@@ -1,0 +1,27 @@
+import type { InputStatus, SourceReader } from '@weir/api';
+import type { SourceOperator } from '../operators/source-operator.ts';
+import type { FailureWrapper } from '../operators/operator-failure.ts';
+import type { TaskInput } from './task-input.ts';
+
+/** A source task's input: one `pollNext` per loop iteration, so the task can act between any two records. */
+export class SourceInput implements TaskInput {
+  readonly #reader: SourceReader<unknown>;
+  readonly #failures: FailureWrapper;
+
+  constructor(private readonly source: SourceOperator) {
+    this.#reader = source.reader;
+    this.#failures = source.context.failures;
+  }
+
+  emitNext(): InputStatus {
+    try {
+      return this.#reader.pollNext(this.source.output);
+    } catch (err) {
+      throw this.#failures.wrap(err);
+    }
+  }
+
+  whenAvailable(): Promise<void> {
+    return this.#failures.call(() => this.#reader.isAvailable());
+  }
+}

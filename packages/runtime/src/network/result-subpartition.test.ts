@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { OutputAvailability } from './output-availability.ts';
+import { ResultSubpartition } from './result-subpartition.ts';
+import type { ChannelItem } from './types.ts';
+
+function setUp(queueLimit = 2) {
+  const availability = new OutputAvailability();
+  let ends = 0;
+  const subpartition = new ResultSubpartition('p', availability, queueLimit, () => ends++);
+  const received: ChannelItem[] = [];
+  return { availability, subpartition, received, ends: () => ends };
+}
+
+const buffer = (n: number): Uint8Array => Uint8Array.of(n);
+
+describe('ResultSubpartition', () => {
+  it('sends buffers only against credit, and events right behind them without credit', () => {
+    const { subpartition, received, ends } = setUp(10);
+    for (let i = 1; i <= 3; i++) subpartition.addBuffer(buffer(i), i);
+    subpartition.addEndOfPartition();
+    const subscription = subpartition.subscribe(1, { onItem: (item) => received.push(item), onError: () => {} });
+    expect(received.map((i) => (i.kind === 'buffer' ? i.recordCount : i.kind))).toEqual([1]);
+    subscription.addCredit(1);
+    expect(received.map((i) => (i.kind === 'buffer' ? i.recordCount : i.kind))).toEqual([1, 2]);
+    expect(ends()).toBe(0);
+    subscription.addCredit(5);
+    expect(received.map((i) => (i.kind === 'buffer' ? i.recordCount : i.kind))).toEqual([1, 2, 3, 'end-of-partition']);
+    expect(ends()).toBe(1);
+  });
+
+  it('blocks the output while the queue is at its limit, and unblocks as the consumer drains it', () => {
+    const { availability, subpartition } = setUp(2);
+    subpartition.addBuffer(buffer(1), 1);
+    expect(availability.blocked).toBe(0);
+    subpartition.addBuffer(buffer(2), 1);
+    expect(availability.blocked).toBe(1);
+    subpartition.addBuffer(buffer(3), 1);
+    expect(availability.blocked).toBe(1);
+    const subscription = subpartition.subscribe(1, { onItem: () => {}, onError: () => {} });
+    expect(subpartition.queuedBuffers).toBe(2);
+    expect(availability.blocked).toBe(1);
+    subscription.addCredit(1);
+    expect(subpartition.queuedBuffers).toBe(1);
+    expect(availability.blocked).toBe(0);
+  });
+
+  it('takes credit granted from inside onItem without recursing', () => {
+    const { subpartition, received } = setUp(100);
+    for (let i = 0; i < 50; i++) subpartition.addBuffer(buffer(i), 1);
+    const subscription = subpartition.subscribe(0, {
+      onItem: (item) => {
+        received.push(item);
+        subscription.addCredit(1);
+      },
+      onError: () => {},
+    });
+    subscription.addCredit(1);
+    expect(received).toHaveLength(50);
+  });
+
+  it('stops sending to a closed subscription and fails a live one on release', () => {
+    const { subpartition, received } = setUp(100);
+    const errors: Error[] = [];
+    const first = subpartition.subscribe(0, { onItem: (i) => received.push(i), onError: (e) => errors.push(e) });
+    first.close();
+    subpartition.addBuffer(buffer(1), 1);
+    first.addCredit(1);
+    expect(received).toEqual([]);
+    subpartition.subscribe(1, { onItem: (i) => received.push(i), onError: (e) => errors.push(e) });
+    expect(received).toHaveLength(1);
+    subpartition.release(new Error('gone'));
+    expect(errors.map((e) => e.message)).toEqual(['gone']);
+  });
+});

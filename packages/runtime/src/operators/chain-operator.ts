@@ -1,0 +1,75 @@
+import type { Collector, RuntimeContext } from '@weir/api';
+import type { KeyContext } from '../state/key-context.ts';
+import type { FailureWrapper } from './operator-failure.ts';
+
+/**
+ * One operator of a chain. Records enter through `inputs` (plain collectors, so chained
+ * operators call each other directly); `open` runs before the first record, `finish` at end
+ * of input, `close` at the end, also after a failure or on cancel.
+ */
+export interface ChainOperator {
+  readonly label: string;
+  /** Two for coProcess, none for a source. */
+  readonly inputs: readonly Collector<unknown>[];
+  open(): Promise<void>;
+  finish(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const discardingCollector: Collector<unknown> = { collect() {} };
+
+/** An operator's output going to several places: the next chained operator and/or record writers. */
+export class FanOutCollector implements Collector<unknown> {
+  constructor(private readonly targets: readonly Collector<unknown>[]) {}
+
+  collect(record: unknown): void {
+    const targets = this.targets;
+    for (let i = 0; i < targets.length; i++) targets[i]!.collect(record);
+  }
+}
+
+export function outputOf(targets: readonly Collector<unknown>[]): Collector<unknown> {
+  if (targets.length === 0) return discardingCollector;
+  if (targets.length === 1) return targets[0]!;
+  return new FanOutCollector(targets);
+}
+
+/** Sets the current key from the record (the operator's key selector is user code) before the operator sees it. */
+export class KeyedInput implements Collector<unknown> {
+  constructor(
+    private readonly keys: KeyContext,
+    private readonly selector: (record: unknown) => unknown,
+    private readonly next: Collector<unknown>,
+    private readonly failures: FailureWrapper,
+  ) {}
+
+  collect(record: unknown): void {
+    try {
+      this.keys.setCurrentKey(this.selector(record));
+    } catch (err) {
+      throw this.failures.wrap(err);
+    }
+    this.next.collect(record);
+  }
+}
+
+interface MaybeRich {
+  setRuntimeContext?: (context: RuntimeContext) => void;
+  open?: () => void | Promise<void>;
+  close?: () => void | Promise<void>;
+}
+
+/**
+ * Gives a user function its runtime context and opens it. Duck-typed rather than
+ * `instanceof RichFunction`: an object that has the lifecycle methods gets them called.
+ */
+export async function openFunction(fn: unknown, context: RuntimeContext, failures: FailureWrapper): Promise<void> {
+  const rich = fn as MaybeRich;
+  if (typeof rich.setRuntimeContext === 'function') rich.setRuntimeContext(context);
+  if (typeof rich.open === 'function') await failures.call(() => rich.open!());
+}
+
+export async function closeFunction(fn: unknown, failures: FailureWrapper): Promise<void> {
+  const rich = fn as MaybeRich;
+  if (typeof rich.close === 'function') await failures.call(() => rich.close!());
+}

@@ -1,0 +1,47 @@
+import type { Collector, OperatorSpec } from '@weir/api';
+import type { ChainOperator } from './chain-operator.ts';
+import type { OperatorContext } from './operator-context.ts';
+import { CoProcessOperator, KeyedProcessOperator, ProcessOperator } from './process-operators.ts';
+import { SinkOperator } from './sink-operator.ts';
+import { SourceOperator } from './source-operator.ts';
+import { FilterOperator, FlatMapOperator, MapOperator, ReduceOperator } from './transform-operators.ts';
+
+/** Whether keyed state is available to the operator (it runs on a KeyedStream). */
+export function isKeyed(spec: OperatorSpec): boolean {
+  switch (spec.kind) {
+    case 'map':
+    case 'filter':
+    case 'flatMap':
+      return spec.key !== undefined;
+    case 'keyedProcess':
+    case 'reduce':
+      return true;
+    case 'coProcess':
+      return spec.keys !== undefined;
+    default:
+      return false;
+  }
+}
+
+export function createOperator(spec: OperatorSpec, out: Collector<unknown>, context: OperatorContext): ChainOperator {
+  switch (spec.kind) {
+    case 'source':
+      return new SourceOperator(spec.source, out, context);
+    case 'map':
+      return new MapOperator(spec.fn, out, context, spec.key);
+    case 'filter':
+      return new FilterOperator(spec.fn, out, context, spec.key);
+    case 'flatMap':
+      return new FlatMapOperator(spec.fn, out, context, spec.key);
+    case 'process':
+      return new ProcessOperator(spec.fn, out, context);
+    case 'keyedProcess':
+      return new KeyedProcessOperator(spec.fn, out, context, spec.key);
+    case 'reduce':
+      return new ReduceOperator(spec.fn, out, context, spec.key);
+    case 'coProcess':
+      return new CoProcessOperator(spec.fn, out, context, spec.keys);
+    case 'sink':
+      return new SinkOperator(spec.sink, context);
+  }
+}

@@ -1,0 +1,143 @@
+import { Boundedness, InputStatus, type Source } from '@weir/api';
+import { describe, expect, it } from 'vitest';
+import { PartitionRegistry } from '../network/partition-registry.ts';
+import { CollectingSink, runJob, silentLogger, states, waitUntil } from '../testing/harness.ts';
+import { Task } from './task.ts';
+
+/** Emits `items`, then has nothing more but never ends, like an idle unbounded source. */
+function idleAfter<T>(items: readonly T[], closed: string[]): Source<T> {
+  return {
+    boundedness: Boundedness.CONTINUOUS_UNBOUNDED,
+    createReader: () => {
+      let next = 0;
+      return {
+        pollNext: (output) => {
+          if (next >= items.length) return InputStatus.NOTHING_AVAILABLE;
+          output.collect(items[next++]!);
+          return InputStatus.MORE_AVAILABLE;
+        },
+        isAvailable: () => new Promise<void>(() => {}),
+        close: () => void closed.push('reader'),
+      };
+    },
+  };
+}
+
+describe('task failure and cancel', () => {
+  it('fails the task whose map throws, naming operator and subtask; the producer stays up until cancelled', async () => {
+    const closed: string[] = [];
+    const job = await runJob((env) => {
+      env
+        .fromSource(idleAfter([1, 2, 3, 4, 5, 6], closed), 'numbers')
+        .rebalance()
+        .map((x: number) => {
+          if (x === 4) throw new Error('no fours allowed');
+          return x;
+        })
+        .name('Picky')
+        .sinkTo(new CollectingSink());
+    });
+    const [producer, consumer] = job.jobGraph.vertices.map((v) => job.task(v.name));
+    await waitUntil(() => consumer!.state === 'FAILED');
+    const failure = job.changes.get(consumer!)!.at(-1)!.failure!;
+    expect(failure.code).toBe('USER_FUNCTION_FAILED');
+    expect(failure.message.startsWith('Picky (1/1) failed: no fours allowed\nError: no fours allowed\n    at ')).toBe(true);
+    expect(states(job.changes.get(consumer!))).toEqual(['INITIALIZING', 'RUNNING', 'FAILED']);
+
+    expect(producer!.state).toBe('RUNNING');
+    await producer!.cancel();
+    expect(states(job.changes.get(producer!))).toEqual(['INITIALIZING', 'RUNNING', 'CANCELING', 'CANCELED']);
+    expect(closed).toEqual(['reader']);
+    await producer!.cancel();
+    expect(producer!.state).toBe('CANCELED');
+  });
+
+  it('fails a consumer whose producer failed, with the input it came from and the producer failure', async () => {
+    const job = await runJob((env) => {
+      env
+        .fromCollection([1, 2, 3])
+        .map((x: number) => {
+          if (x === 2) throw new TypeError('bad record');
+          return x;
+        })
+        .rebalance()
+        .sinkTo(new CollectingSink());
+    });
+    await job.whenAllTerminal();
+    const [producer, consumer] = job.jobGraph.vertices.map((v) => job.task(v.name));
+    expect(job.changes.get(producer!)!.at(-1)!.failure!.message.split('\n')[0]).toBe('Map (1/1) failed: bad record');
+    expect(job.changes.get(consumer!)!.at(-1)!.failure).toEqual({
+      code: 'PARTITION_RELEASED',
+      message: `input from ${job.jobGraph.vertices[0]!.name} subtask 0 failed: the producer ${job.jobGraph.vertices[0]!.name} (1/1) failed: Map (1/1) failed: bad record`,
+    });
+  });
+
+  it('keeps a WeirError code thrown by user code', async () => {
+    const { WeirError } = await import('@weir/common');
+    const job = await runJob((env) => {
+      env.fromCollection([1]).filter(() => {
+        throw new WeirError('MY_CODE', 'custom');
+      });
+    });
+    await job.whenAllTerminal();
+    const failure = job.changes.get(job.task(job.jobGraph.vertices[0]!.name))!.at(-1)!.failure!;
+    expect(failure.code).toBe('MY_CODE');
+    expect(failure.message.split('\n')[0]).toBe('Filter (1/1) failed: custom');
+  });
+
+  it('cancels a task waiting on a sink write that never completes, and closes its operators', async () => {
+    const sink = new CollectingSink<number>(() => new Promise<void>(() => {}));
+    const job = await runJob((env) => {
+      env.fromCollection([1, 2, 3]).sinkTo(sink);
+    });
+    const task = job.task(job.jobGraph.vertices[0]!.name);
+    await waitUntil(() => sink.records.length === 1);
+    await task.cancel();
+    expect(task.state).toBe('CANCELED');
+    expect(sink.values()).toEqual([1]);
+    expect(sink.events).toEqual(['close 0']);
+  });
+
+  it('cancels a task that was never started at once', async () => {
+    const changes: string[] = [];
+    const job = await runJob((env) => {
+      env.fromCollection([1]).sinkTo(new CollectingSink());
+    });
+    const task = new Task({
+      deployment: { jobId: 'j', attempt: 0, jobName: 'x', vertexId: job.jobGraph.vertices[0]!.id, subtaskIndex: 0, inputs: [] },
+      graph: job.graph,
+      network: { taskManagerId: 'tm', partitions: new PartitionRegistry(), remote: { connect: () => expect.unreachable() } },
+      logger: silentLogger,
+      onStateChange: (c) => changes.push(c.state),
+    });
+    expect(task.state).toBe('DEPLOYING');
+    await task.cancel();
+    expect(changes).toEqual(['CANCELED']);
+    task.start();
+    expect(changes).toEqual(['CANCELED']);
+  });
+
+  it('fails with DEPLOYMENT_MISMATCH when the vertex is not in the rebuilt graph or the parallelism differs', async () => {
+    const job = await runJob(
+      (env) => {
+        env.fromCollection([1]).sinkTo(new CollectingSink());
+      },
+      { deploy: (d) => ({ ...d, parallelism: 3 }) },
+    );
+    await job.whenAllTerminal();
+    const failure = job.changes.get(job.task(job.jobGraph.vertices[0]!.name))!.at(-1)!.failure!;
+    expect(failure.code).toBe('DEPLOYMENT_MISMATCH');
+    expect(failure.message).toContain('was deployed with parallelism 3 but has 1 here');
+
+    const missing = await runJob(
+      (env) => {
+        env.fromCollection([1]).sinkTo(new CollectingSink());
+      },
+      { deploy: (d) => ({ ...d, vertexId: 'f'.repeat(32) }) },
+    );
+    await missing.whenAllTerminal();
+    const notFound = missing.changes.get(missing.task(missing.jobGraph.vertices[0]!.name))!.at(-1)!.failure!;
+    expect(notFound.code).toBe('DEPLOYMENT_MISMATCH');
+    expect(notFound.message).toContain(`vertex ${'f'.repeat(32)} is not in job`);
+  });
+});

@@ -1,0 +1,72 @@
+import type { Clock } from '@weir/common';
+import type { TaskInput } from '../input/task-input.ts';
+import type { OutputAvailability } from '../network/output-availability.ts';
+import type { PendingWork } from '../operators/pending-work.ts';
+import type { Mailbox } from './mailbox.ts';
+
+/** Records between two looks at the clock. */
+const CLOCK_CHECK_EVERY = 256;
+/** Give the event loop a turn (gRPC, credits, timers) after this many records... */
+const YIELD_EVERY_RECORDS = 4096;
+/** ...or this many milliseconds, whichever comes first. */
+const YIELD_EVERY_MS = 5;
+
+export type LoopOutcome = 'end-of-input' | 'stopped';
+
+/**
+ * The task's main loop, Flink's mailbox model: between any two records it runs the queued
+ * mail, then waits if a sink write is pending or the output is full, else takes one record.
+ * Nothing on the per-record path allocates or awaits.
+ */
+export class TaskLoop {
+  #stopped = false;
+
+  constructor(
+    private readonly mailbox: Mailbox,
+    private readonly input: TaskInput,
+    private readonly output: OutputAvailability,
+    private readonly work: PendingWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Makes the loop return 'stopped' before its next record. */
+  stop(): void {
+    this.#stopped = true;
+    this.mailbox.put(() => {});
+  }
+
+  async run(): Promise<LoopOutcome> {
+    const { mailbox, input, output, work, clock } = this;
+    let sinceYield = 0;
+    let sliceStart = clock.now();
+    for (;;) {
+      if (mailbox.hasMail) mailbox.runAll();
+      if (this.#stopped) return 'stopped';
+      if (work.count !== 0) {
+        await mailbox.waitFor(work.drain());
+        continue;
+      }
+      if (output.blocked !== 0) {
+        await mailbox.waitFor(output.whenAvailable());
+        continue;
+      }
+      const status = input.emitNext();
+      if (status === 'more-available') {
+        if (++sinceYield % CLOCK_CHECK_EVERY === 0 && (sinceYield >= YIELD_EVERY_RECORDS || clock.now() - sliceStart >= YIELD_EVERY_MS)) {
+          await yieldToEventLoop();
+          sinceYield = 0;
+          sliceStart = clock.now();
+        }
+        continue;
+      }
+      if (status === 'end-of-input') return 'end-of-input';
+      await mailbox.waitFor(input.whenAvailable());
+      sinceYield = 0;
+      sliceStart = clock.now();
+    }
+  }
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

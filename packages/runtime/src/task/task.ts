@@ -1,0 +1,125 @@
+import type { JobGraph, StreamGraph } from '@weir/api';
+import { isTerminalTaskState, WeirError, CommonErrorCode, type Clock, type Logger, type TaskState } from '@weir/common';
+import { RuntimeErrorCode } from '../errors.ts';
+import type { NetworkEnvironment } from '../network/types.ts';
+import type { TaskDeploymentDescriptor, TaskStateChange } from './deployment.ts';
+import { Deploying, type LifecycleState } from './lifecycle.ts';
+import { TaskRuntime, type TaskNetworkStats } from './task-runtime.ts';
+
+export interface TaskOptions {
+  deployment: TaskDeploymentDescriptor;
+  /** Rebuilt by the TaskManager from the job bundle. */
+  graph: StreamGraph;
+  /** Defaults to buildJobGraph(graph). */
+  jobGraph?: JobGraph;
+  network: NetworkEnvironment;
+  logger: Logger;
+  clock?: Clock;
+  /** DEPLOYING (the initial state, not reported) -> INITIALIZING -> RUNNING -> FINISHED | FAILED; CANCELING -> CANCELED on cancel. */
+  onStateChange(change: TaskStateChange): void;
+}
+
+class TaskCanceled extends Error {}
+
+/** One subtask: its operator chain, inputs and outputs, run on this process's event loop. */
+export class Task {
+  #lifecycle: LifecycleState = new Deploying();
+  readonly #runtime: TaskRuntime;
+  readonly #options: TaskOptions;
+  readonly #canceled: Promise<never>;
+  #signalCancel: ((reason: TaskCanceled) => void) | undefined;
+  readonly #terminated: Promise<void>;
+  #signalTerminated: (() => void) | undefined;
+
+  constructor(options: TaskOptions) {
+    this.#options = options;
+    this.#canceled = new Promise<never>((_, reject) => (this.#signalCancel = reject));
+    this.#canceled.catch(() => {});
+    this.#terminated = new Promise((resolve) => (this.#signalTerminated = resolve));
+    this.#runtime = new TaskRuntime(options, (promise) => Promise.race([promise, this.#canceled]));
+  }
+
+  get state(): TaskState {
+    return this.#lifecycle.state;
+  }
+
+  /** Buffer counts of this task's channels, for tests and metrics. */
+  get networkStats(): TaskNetworkStats {
+    return this.#runtime.stats;
+  }
+
+  /** Runs the task asynchronously to its end; never throws: a failure is reported as FAILED. */
+  start(): void {
+    if (!this.#transition((s) => s.start())) return;
+    void this.#run();
+  }
+
+  /** Resolves once the task is CANCELED, or at once when it already ended. */
+  cancel(): Promise<void> {
+    if (isTerminalTaskState(this.state)) return this.#terminated;
+    this.#signalCancel!(new TaskCanceled('task canceled'));
+    this.#transition((s) => s.cancelRequested());
+    this.#runtime.stop();
+    return this.#terminated;
+  }
+
+  async #run(): Promise<void> {
+    let failure: unknown;
+    let finished = false;
+    try {
+      await this.#runtime.setUp();
+      this.#transition((s) => s.initialized());
+      if ((await this.#runtime.run()) === 'end-of-input') {
+        await this.#runtime.finish();
+        finished = true;
+      }
+    } catch (err) {
+      failure = err;
+    }
+    const canceling = this.state === 'CANCELING';
+    try {
+      await this.#runtime.tearDown(finished ? undefined : this.#releaseCause(canceling, failure));
+    } catch (err) {
+      this.#options.logger.warn({ err }, 'task clean-up failed');
+    }
+    if (canceling) this.#transition((s) => s.cleanedUp());
+    else if (finished) this.#transition((s) => s.finished());
+    else this.#fail(failure);
+  }
+
+  #releaseCause(canceling: boolean, failure: unknown): WeirError {
+    const label = this.#runtime.label;
+    // The first line only: the producer's stack says nothing about the consumer.
+    const why = canceling ? 'was canceled' : `failed: ${(failure instanceof Error ? failure.message : String(failure)).split('\n')[0]}`;
+    return new WeirError(RuntimeErrorCode.PARTITION_RELEASED, `the producer ${label} ${why}`);
+  }
+
+  #fail(failure: unknown): void {
+    let message: string;
+    let code: string;
+    if (failure instanceof WeirError) {
+      message = failure.message;
+      code = failure.code;
+    } else {
+      const error = failure instanceof Error ? failure : new Error(String(failure));
+      message = `${this.#runtime.label} failed: ${error.message}${error.stack === undefined ? '' : `\n${error.stack}`}`;
+      code = CommonErrorCode.INTERNAL;
+    }
+    this.#options.logger.error({ err: failure, code }, 'task failed');
+    this.#transition((s) => s.failed(), { message, code });
+  }
+
+  #transition(event: (state: LifecycleState) => LifecycleState, failure?: TaskStateChange['failure']): boolean {
+    const next = event(this.#lifecycle);
+    if (next === this.#lifecycle) return false;
+    this.#lifecycle = next;
+    this.#options.logger.info({ state: next.state }, 'task state changed');
+    try {
+      this.#options.onStateChange(failure === undefined ? { state: next.state } : { state: next.state, failure });
+    } catch (err) {
+      this.#options.logger.error({ err }, 'onStateChange threw');
+    }
+    if (isTerminalTaskState(next.state)) this.#signalTerminated!();
+    return true;
+  }
+}

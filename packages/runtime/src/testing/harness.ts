@@ -1,0 +1,177 @@
+import {
+  buildJobGraph,
+  buildStreamGraph,
+  type JobGraph,
+  type Sink,
+  type SinkWriter,
+  type StreamExecutionEnvironment,
+  type StreamGraph,
+} from '@weir/api';
+import { createLogger, isTerminalTaskState, type Clock, type TaskState } from '@weir/common';
+import { PartitionRegistry } from '../network/partition-registry.ts';
+import type { ChannelListener, NetworkEnvironment, PartitionId, RemoteConnector, SubpartitionId, Subscription } from '../network/types.ts';
+import type { TaskDeploymentDescriptor, TaskStateChange } from '../task/deployment.ts';
+import { Task } from '../task/task.ts';
+
+/** Stands in for the gRPC DataExchange: routes to the producer TaskManager's registry, copying every payload as the wire would. */
+export class CopyingRemoteConnector implements RemoteConnector {
+  copiedBuffers = 0;
+
+  constructor(private readonly registries: ReadonlyMap<string, PartitionRegistry>) {}
+
+  connect(dataAddress: string, id: SubpartitionId, initialCredit: number, listener: ChannelListener): Subscription {
+    const registry = this.registries.get(dataAddress);
+    if (registry === undefined) throw new Error(`no TaskManager at ${dataAddress}`);
+    return registry.subscribe(id, initialCredit, {
+      onItem: (item) => {
+        if (item.kind !== 'buffer') return listener.onItem(item);
+        this.copiedBuffers++;
+        listener.onItem({ kind: 'buffer', payload: Uint8Array.from(item.payload), recordCount: item.recordCount });
+      },
+      onError: (error) => listener.onError(error),
+    });
+  }
+}
+
+export interface RunningJob {
+  readonly graph: StreamGraph;
+  readonly jobGraph: JobGraph;
+  /** By vertex name, then subtask index. */
+  readonly tasks: ReadonlyMap<string, readonly Task[]>;
+  readonly changes: ReadonlyMap<Task, readonly TaskStateChange[]>;
+  readonly registries: readonly PartitionRegistry[];
+  /** Every partition the tasks registered. */
+  readonly registered: readonly PartitionId[];
+  readonly connector: CopyingRemoteConnector;
+  task(vertexName: string, subtask?: number): Task;
+  /** Resolves when every task is FINISHED, CANCELED or FAILED. */
+  whenAllTerminal(): Promise<void>;
+}
+
+export interface JobOptions {
+  /** Subtask i runs on TaskManager i % taskManagers; channels across TaskManagers go through the copying connector. */
+  taskManagers?: number;
+  clock?: Clock;
+  registryTimeoutMs?: number;
+  /** Start consumers before their producers, as a TaskManager may. */
+  consumersFirst?: boolean;
+  /** Change the deployment of a task before it starts. */
+  deploy?: (d: TaskDeploymentDescriptor) => TaskDeploymentDescriptor;
+}
+
+export const silentLogger = createLogger('runtime-test');
+silentLogger.level = 'silent';
+
+/**
+ * Runs a job in this process as a TaskManager would, one Task per subtask, each with its
+ * own freshly built graph (so no function instance is shared between subtasks).
+ */
+export async function runJob(main: (env: StreamExecutionEnvironment) => void, options: JobOptions = {}): Promise<RunningJob> {
+  const defaults = { parallelism: 1, maxParallelism: -1, bufferTimeoutMs: 100 };
+  const graph = await buildStreamGraph(main, [], defaults);
+  const jobGraph = buildJobGraph(graph);
+  const tmCount = options.taskManagers ?? 1;
+  const registries = Array.from({ length: tmCount }, () => new PartitionRegistry({ clock: options.clock, subscribeTimeoutMs: options.registryTimeoutMs }));
+  const registered: PartitionId[] = [];
+  for (const registry of registries) {
+    const register = registry.register.bind(registry);
+    registry.register = (partition) => {
+      registered.push(partition.id);
+      register(partition);
+    };
+  }
+  const byAddress = new Map(registries.map((r, i) => [`tm-${i}:6121`, r]));
+  const connector = new CopyingRemoteConnector(byAddress);
+  const networks: NetworkEnvironment[] = registries.map((partitions, i) => ({ taskManagerId: `tm-${i}`, partitions, remote: connector }));
+  const tasks = new Map<string, Task[]>();
+  const changes = new Map<Task, TaskStateChange[]>();
+  const all: Task[] = [];
+  for (const vertex of jobGraph.vertices) {
+    const list: Task[] = [];
+    for (let subtask = 0; subtask < vertex.parallelism; subtask++) {
+      let deployment: TaskDeploymentDescriptor = {
+        jobId: 'job-1',
+        attempt: 0,
+        jobName: jobGraph.jobName,
+        vertexId: vertex.id,
+        subtaskIndex: subtask,
+        parallelism: vertex.parallelism,
+        inputs: vertex.inputs.map((edge) => ({
+          sourceVertexId: edge.sourceVertexId,
+          producers: Array.from({ length: jobGraph.vertices.find((v) => v.id === edge.sourceVertexId)!.parallelism }, (_, p) => ({
+            subtaskIndex: p,
+            taskManagerId: `tm-${p % tmCount}`,
+            dataAddress: `tm-${p % tmCount}:6121`,
+          })),
+        })),
+      };
+      if (options.deploy !== undefined) deployment = options.deploy(deployment);
+      const seen: TaskStateChange[] = [];
+      const task: Task = new Task({
+        deployment,
+        graph: await buildStreamGraph(main, [], defaults),
+        network: networks[subtask % tmCount]!,
+        logger: silentLogger,
+        clock: options.clock,
+        onStateChange: (change) => seen.push(change),
+      });
+      changes.set(task, seen);
+      list.push(task);
+      all.push(task);
+    }
+    tasks.set(vertex.name, list);
+  }
+  for (const task of options.consumersFirst === true ? [...all].reverse() : all) task.start();
+  return {
+    graph,
+    jobGraph,
+    tasks,
+    changes,
+    registries,
+    registered,
+    connector,
+    task(name, subtask = 0) {
+      const task = tasks.get(name)?.[subtask];
+      if (task === undefined) throw new Error(`no task ${name} [${subtask}]; tasks: ${[...tasks.keys()].join(', ')}`);
+      return task;
+    },
+    whenAllTerminal: () => waitUntil(() => all.every((t) => isTerminalTaskState(t.state))),
+  };
+}
+
+/** Polls on the event loop (setImmediate, no timers) until `done` holds. */
+export async function waitUntil(done: () => boolean, maxTurns = 2_000_000): Promise<void> {
+  for (let i = 0; i < maxTurns; i++) {
+    if (done()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('condition not reached');
+}
+
+/** A sink collecting every record with the subtask that wrote it; `onWrite` may return a promise to slow the sink down. */
+export class CollectingSink<T> implements Sink<T> {
+  readonly records: { subtask: number; record: T }[] = [];
+  readonly events: string[] = [];
+
+  constructor(private readonly onWrite?: (record: T) => void | Promise<void>) {}
+
+  createWriter(context: { subtaskIndex: number }): SinkWriter<T> {
+    const subtask = context.subtaskIndex;
+    return {
+      write: (record) => {
+        this.records.push({ subtask, record });
+        return this.onWrite?.(record);
+      },
+      flush: (endOfInput) => void this.events.push(`flush(${endOfInput}) ${subtask}`),
+      close: () => void this.events.push(`close ${subtask}`),
+    };
+  }
+
+  values(): T[] {
+    return this.records.map((r) => r.record);
+  }
+}
+
+export function states(changes: readonly TaskStateChange[] | undefined): TaskState[] {
+  return (changes ?? []).map((c) => c.state);
+}

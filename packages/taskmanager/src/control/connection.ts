@@ -1,0 +1,70 @@
+import type { Clock, Logger } from '@weir/common';
+import type { RegisterTaskManager, TaskManagerServiceClient } from '@weir/rpc';
+import { ReconnectBackoff } from './backoff.ts';
+import { Closed } from './closed.ts';
+import { Connecting } from './connecting.ts';
+import type { ControlContext, ControlState, ControlStateName, HeartbeatTiming, TaskControl } from './context.ts';
+import { JobManagerSession } from './session.ts';
+
+export interface JobManagerConnectionOptions {
+  readonly client: TaskManagerServiceClient;
+  readonly jobManagerAddress: string;
+  readonly registration: RegisterTaskManager;
+  readonly heartbeat: HeartbeatTiming;
+  readonly tasks: TaskControl;
+  readonly logger: Logger;
+  readonly clock: Clock;
+}
+
+/**
+ * The TaskManager's control stream to the JobManager: register, heartbeats, deploy and
+ * cancel, and, when the JobManager is lost, cancel every task and reconnect, forever.
+ * Each event goes to the current state, which returns the next one.
+ */
+export class JobManagerConnection {
+  readonly #context: ControlContext;
+  #state: ControlState = new Closed();
+
+  constructor(options: JobManagerConnectionOptions) {
+    this.#context = {
+      logger: options.logger,
+      clock: options.clock,
+      jobManagerAddress: options.jobManagerAddress,
+      registration: options.registration,
+      configuredHeartbeat: options.heartbeat,
+      backoff: new ReconnectBackoff(),
+      tasks: options.tasks,
+      openSession: () => {
+        const session: JobManagerSession = new JobManagerSession(options.client, options.jobManagerAddress, {
+          onMessage: (message) => this.#dispatch(session, (state) => state.onMessage(message)),
+          onClosed: (reason) => this.#dispatch(session, (state) => state.onSessionClosed(reason)),
+        });
+        return session;
+      },
+      startTimer: (timer, delayMs) => options.clock.setTimeout(() => this.#transition(this.#state.onTimer(timer)), delayMs),
+    };
+  }
+
+  get state(): ControlStateName {
+    return this.#state.name;
+  }
+
+  start(): void {
+    this.#transition(new Connecting(this.#context));
+  }
+
+  close(): void {
+    this.#transition(this.#state.close());
+  }
+
+  #dispatch(session: JobManagerSession, event: (state: ControlState) => ControlState): void {
+    if (this.#state.session !== session) return;
+    this.#transition(event(this.#state));
+  }
+
+  #transition(next: ControlState): void {
+    if (next === this.#state) return;
+    this.#state.exit();
+    this.#state = next;
+  }
+}

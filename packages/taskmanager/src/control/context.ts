@@ -1,0 +1,56 @@
+import type { Clock, Logger, TimerHandle, WeirError } from '@weir/common';
+import type {
+  CancelTask__Output,
+  DeployTask__Output,
+  JobManagerMessage__Output,
+  RegisterTaskManager,
+  TaskStatusUpdate,
+} from '@weir/rpc';
+import type { ReconnectBackoff } from './backoff.ts';
+import type { JobManagerSession } from './session.ts';
+
+export type ControlTimer = 'registration-timeout' | 'send-heartbeat' | 'heartbeat-timeout' | 'reconnect';
+
+export interface HeartbeatTiming {
+  readonly intervalMs: number;
+  readonly timeoutMs: number;
+}
+
+/** What the control stream does with the JobManager's task commands. */
+export interface TaskControl {
+  /** `report` sends a status on the stream that deployed the task, and drops it once that stream is gone. */
+  deploy(message: DeployTask__Output, report: (update: TaskStatusUpdate) => void): void;
+  cancel(message: CancelTask__Output): void;
+  /** The JobManager is lost: a TaskManager without one cancels all its tasks. */
+  cancelAll(): void;
+}
+
+/** What the control-stream states share. */
+export interface ControlContext {
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly jobManagerAddress: string;
+  readonly registration: RegisterTaskManager;
+  /** Used until the JobManager's `registered` names its own timing. */
+  readonly configuredHeartbeat: HeartbeatTiming;
+  readonly backoff: ReconnectBackoff;
+  readonly tasks: TaskControl;
+  openSession(): JobManagerSession;
+  /** Fires `onTimer(timer)` on the state current then. */
+  startTimer(timer: ControlTimer, delayMs: number): TimerHandle;
+}
+
+export type ControlStateName = 'connecting' | 'registered' | 'backoff' | 'closed';
+
+/** One state of the control stream; every event returns the next state (or this one). */
+export interface ControlState {
+  readonly name: ControlStateName;
+  /** The stream this state listens to; events of any other stream are dropped. */
+  readonly session: JobManagerSession | undefined;
+  onMessage(message: JobManagerMessage__Output): ControlState;
+  onSessionClosed(reason: WeirError): ControlState;
+  onTimer(timer: ControlTimer): ControlState;
+  close(): ControlState;
+  /** Called when the machine leaves this state: stop its timers. */
+  exit(): void;
+}

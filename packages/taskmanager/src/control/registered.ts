@@ -1,0 +1,81 @@
+import { describeError, WeirError, type TimerHandle } from '@weir/common';
+import type { JobManagerMessage__Output } from '@weir/rpc';
+import { TaskManagerErrorCode } from '../errors.ts';
+import { Backoff } from './backoff-state.ts';
+import { Closed } from './closed.ts';
+import type { ControlContext, ControlState, ControlTimer, HeartbeatTiming } from './context.ts';
+import type { JobManagerSession } from './session.ts';
+
+/** Registered: heartbeats flow both ways and the JobManager deploys and cancels tasks here. */
+export class Registered implements ControlState {
+  readonly name = 'registered';
+  readonly session: JobManagerSession;
+  readonly #context: ControlContext;
+  readonly #timing: HeartbeatTiming;
+  #heartbeatTimer: TimerHandle;
+  #silenceTimer: TimerHandle;
+
+  constructor(context: ControlContext, session: JobManagerSession, timing: HeartbeatTiming) {
+    this.#context = context;
+    this.session = session;
+    this.#timing = timing;
+    this.#heartbeatTimer = context.startTimer('send-heartbeat', timing.intervalMs);
+    this.#silenceTimer = context.startTimer('heartbeat-timeout', timing.timeoutMs);
+  }
+
+  onMessage(message: JobManagerMessage__Output): ControlState {
+    // Any message shows the JobManager is alive, not only its heartbeats.
+    this.#context.clock.clearTimeout(this.#silenceTimer);
+    this.#silenceTimer = this.#context.startTimer('heartbeat-timeout', this.#timing.timeoutMs);
+    if (message.kind === 'deploy' && message.deploy) {
+      const session = this.session;
+      this.#context.tasks.deploy(message.deploy, (update) => session.send({ taskStatus: update }));
+    } else if (message.kind === 'cancel' && message.cancel) {
+      this.#context.tasks.cancel(message.cancel);
+    } else if (message.kind !== 'heartbeat') {
+      this.#context.logger.debug({ kind: message.kind }, 'ignored a control message');
+    }
+    return this;
+  }
+
+  onSessionClosed(reason: WeirError): ControlState {
+    return this.#lost(reason);
+  }
+
+  onTimer(timer: ControlTimer): ControlState {
+    if (timer === 'send-heartbeat') {
+      this.session.send({ heartbeat: { timestampMs: this.#context.clock.now() } });
+      this.#heartbeatTimer = this.#context.startTimer('send-heartbeat', this.#timing.intervalMs);
+      return this;
+    }
+    if (timer === 'heartbeat-timeout') {
+      return this.#lost(
+        new WeirError(
+          TaskManagerErrorCode.JOBMANAGER_UNREACHABLE,
+          `no heartbeat from the JobManager at ${this.#context.jobManagerAddress} for ${this.#timing.timeoutMs} ms`,
+        ),
+      );
+    }
+    return this;
+  }
+
+  close(): ControlState {
+    this.session.end();
+    return new Closed();
+  }
+
+  exit(): void {
+    this.#context.clock.clearTimeout(this.#heartbeatTimer);
+    this.#context.clock.clearTimeout(this.#silenceTimer);
+  }
+
+  #lost(reason: WeirError): ControlState {
+    this.session.end();
+    this.#context.logger.warn(
+      { jobManager: this.#context.jobManagerAddress, reason: describeError(reason) },
+      'lost the JobManager, cancelling all tasks',
+    );
+    this.#context.tasks.cancelAll();
+    return new Backoff(this.#context, reason);
+  }
+}

@@ -1,0 +1,120 @@
+import { WeirError, type Logger } from '@weir/common';
+import {
+  createDataExchangeClient,
+  fromServiceError,
+  type ConsumerMessage,
+  type DataExchangeClient,
+  type ProducerMessage__Output,
+  type grpc,
+} from '@weir/rpc';
+import {
+  describeSubpartition,
+  type ChannelListener,
+  type RemoteConnector,
+  type SubpartitionId,
+  type Subscription,
+} from '@weir/runtime';
+import { TaskManagerErrorCode } from '../errors.ts';
+import { fromProducerMessage, toSubscribeRequest } from './wire.ts';
+
+/** Reads subpartitions of producers in other TaskManagers over DataExchange.Subscribe, one client per address. */
+export class GrpcRemoteConnector implements RemoteConnector {
+  readonly #clients = new Map<string, DataExchangeClient>();
+  readonly #logger: Logger;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  connect(dataAddress: string, id: SubpartitionId, initialCredit: number, listener: ChannelListener): Subscription {
+    const call = this.#clientFor(dataAddress).Subscribe();
+    return new RemoteSubscription(call, dataAddress, id, initialCredit, listener, this.#logger);
+  }
+
+  /** Closes every client; calls still open on them fail. */
+  close(): void {
+    for (const client of this.#clients.values()) client.close();
+    this.#clients.clear();
+  }
+
+  #clientFor(address: string): DataExchangeClient {
+    let client = this.#clients.get(address);
+    if (client === undefined) {
+      client = createDataExchangeClient(address);
+      this.#clients.set(address, client);
+    }
+    return client;
+  }
+}
+
+type SubscribeCall = grpc.ClientDuplexStream<ConsumerMessage, ProducerMessage__Output>;
+
+class RemoteSubscription implements Subscription {
+  readonly #call: SubscribeCall;
+  readonly #address: string;
+  readonly #id: SubpartitionId;
+  readonly #listener: ChannelListener;
+  readonly #logger: Logger;
+  #endOfPartition = false;
+  /** Set once the consumer closed or the listener heard its error: nothing reaches the listener after. */
+  #done = false;
+
+  constructor(
+    call: SubscribeCall,
+    address: string,
+    id: SubpartitionId,
+    initialCredit: number,
+    listener: ChannelListener,
+    logger: Logger,
+  ) {
+    this.#call = call;
+    this.#address = address;
+    this.#id = id;
+    this.#listener = listener;
+    this.#logger = logger;
+    call.on('data', (message: ProducerMessage__Output) => this.#onMessage(message));
+    call.on('error', (error: grpc.ServiceError) => this.#fail(fromServiceError(error, address)));
+    // 'end' comes after every message was delivered, unlike 'status'.
+    call.on('end', () => this.#onEnd());
+    call.write({ subscribe: toSubscribeRequest(id, initialCredit) });
+  }
+
+  addCredit(buffers: number): void {
+    if (this.#done || this.#endOfPartition) return;
+    this.#call.write({ credit: { buffers } });
+  }
+
+  close(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#call.cancel();
+  }
+
+  #onMessage(message: ProducerMessage__Output): void {
+    if (this.#done) return;
+    const item = fromProducerMessage(message);
+    if (item === undefined) {
+      this.#logger.debug({ address: this.#address, kind: message.kind }, 'ignored a producer message of unknown kind');
+      return;
+    }
+    if (item.kind === 'end-of-partition') this.#endOfPartition = true;
+    this.#listener.onItem(item);
+  }
+
+  #onEnd(): void {
+    if (this.#endOfPartition) return;
+    this.#fail(
+      new WeirError(
+        TaskManagerErrorCode.PRODUCER_STREAM_ENDED,
+        `the producer at ${this.#address} ended subpartition ${describeSubpartition(this.#id)} before end of partition`,
+      ),
+    );
+  }
+
+  #fail(error: Error): void {
+    // After end of partition the consumer has all it needs; a late transport error is no news to it.
+    if (this.#done || this.#endOfPartition) return;
+    this.#done = true;
+    this.#listener.onError(error);
+  }
+}

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock, TaskState, WeirError } from '@weir/common';
+import type { TaskStatusUpdate } from '@weir/rpc';
+import type { RemoteConnector } from '@weir/runtime';
+import { FakeRegistry } from '../testing/fake-registry.ts';
+import { fakeTaskFactory } from '../testing/fake-task.ts';
+import { deployMessage, oneVertexJob } from '../testing/jobs.ts';
+import { silentLogger } from '../testing/logger.ts';
+import { Deployer } from './deployer.ts';
+import type { JobLoader, LoadedJob } from './types.ts';
+
+const remote: RemoteConnector = {
+  connect: () => {
+    throw new Error('not used');
+  },
+};
+
+/** A loader whose result the test hands out when it likes. */
+function manualLoader() {
+  const pending: { resolve: (job: LoadedJob) => void; reject: (error: unknown) => void }[] = [];
+  const loadJob: JobLoader = () => new Promise((resolve, reject) => pending.push({ resolve, reject }));
+  return { pending, loadJob };
+}
+
+function setup(loadJob: JobLoader = async () => oneVertexJob()) {
+  const registry = new FakeRegistry();
+  const factory = fakeTaskFactory();
+  const deployer = new Deployer({
+    network: { taskManagerId: 'tm-1', partitions: registry, remote },
+    loadJob,
+    createTask: factory.createTask,
+    logger: silentLogger(),
+    clock: new ManualClock(),
+  });
+  const updates: TaskStatusUpdate[] = [];
+  const states = () => updates.map((update) => update.state);
+  return { registry, factory, deployer, updates, states, report: (update: TaskStatusUpdate) => updates.push(update) };
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('Deployer', () => {
+  it('starts the task with the deployment and reports each state once, in order', async () => {
+    const { factory, deployer, updates, states, report } = setup();
+    deployer.deploy(deployMessage({ subtask: 1 }), report);
+    await flush();
+
+    const task = factory.tasks[0]!;
+    expect(task.started).toBe(true);
+    expect(task.options.deployment).toEqual({
+      jobId: 'job-1',
+      attempt: 0,
+      jobName: 'test job',
+      vertexId: 'vertex-a',
+      subtaskIndex: 1,
+      inputs: [
+        {
+          sourceVertexId: 'vertex-0',
+          producers: [
+            { subtaskIndex: 0, taskManagerId: 'tm-a', dataAddress: 'a:1' },
+            { subtaskIndex: 1, taskManagerId: 'tm-b', dataAddress: 'b:2' },
+          ],
+        },
+      ],
+    });
+    expect(task.options.network.taskManagerId).toBe('tm-1');
+    task.options.onStateChange({ state: TaskState.RUNNING });
+    task.fail('Map (2/2) failed: boom', 'USER_FUNCTION_FAILED');
+
+    expect(states()).toEqual(['DEPLOYING', 'INITIALIZING', 'RUNNING', 'FAILED']);
+    expect(updates[3]).toEqual({
+      task: { jobId: 'job-1', attempt: 0, vertexId: 'vertex-a', subtaskIndex: 1 },
+      state: 'FAILED',
+      failureCause: 'Map (2/2) failed: boom',
+      failureCode: 'USER_FUNCTION_FAILED',
+    });
+    expect(updates[0]!.failureCause).toBe('');
+    expect(deployer.taskCount).toBe(0);
+  });
+
+  it('releases an attempt once its last task here ended, not before', async () => {
+    const { registry, factory, deployer, report } = setup();
+    deployer.deploy(deployMessage({ subtask: 0 }), report);
+    deployer.deploy(deployMessage({ subtask: 1 }), report);
+    deployer.deploy(deployMessage({ attempt: 1, subtask: 0 }), report);
+    await flush();
+
+    factory.tasks[0]!.finish();
+    await flush();
+    expect(registry.released).toEqual([]);
+    factory.tasks[1]!.finish();
+    await flush();
+    expect(registry.released).toEqual(['job-1/0']);
+    await factory.tasks[2]!.cancel();
+    await flush();
+    expect(registry.released).toEqual(['job-1/0', 'job-1/1']);
+  });
+
+  it('cancels a task that is still loading at once and never starts it', async () => {
+    const { pending, loadJob } = manualLoader();
+    const { factory, deployer, states, report } = setup(loadJob);
+    deployer.deploy(deployMessage(), report);
+    deployer.cancel({ task: { jobId: 'job-1', attempt: 0, vertexId: 'vertex-a', subtaskIndex: 0 } });
+    expect(states()).toEqual(['DEPLOYING', 'CANCELED']);
+
+    pending[0]!.resolve(oneVertexJob());
+    await flush();
+    expect(factory.tasks).toEqual([]);
+    expect(states()).toEqual(['DEPLOYING', 'CANCELED']);
+  });
+
+  it('cancels running tasks on request and all of them on cancelAll', async () => {
+    const { factory, deployer, states, report } = setup();
+    deployer.deploy(deployMessage({ subtask: 0 }), report);
+    deployer.deploy(deployMessage({ subtask: 1 }), report);
+    await flush();
+    deployer.cancel({ task: { jobId: 'job-1', attempt: 0, vertexId: 'vertex-a', subtaskIndex: 7 } });
+    expect(factory.tasks.map((task) => task.cancelled)).toEqual([false, false]);
+
+    await deployer.cancelAll();
+    expect(factory.tasks.map((task) => task.cancelled)).toEqual([true, true]);
+    expect(deployer.taskCount).toBe(0);
+    expect(states().filter((state) => state === 'CANCELED')).toHaveLength(2);
+  });
+
+  it('ignores a second deploy of a task that is still running', async () => {
+    const { factory, deployer, states, report } = setup();
+    deployer.deploy(deployMessage(), report);
+    deployer.deploy(deployMessage(), report);
+    await flush();
+    expect(factory.tasks).toHaveLength(1);
+    expect(states()).toEqual(['DEPLOYING', 'INITIALIZING', 'RUNNING']);
+  });
+
+  it.each([
+    [
+      'the loader fails with a WeirError',
+      async () => {
+        throw new WeirError('BUNDLE_FETCH_FAILED', 'cannot fetch job bundle hash from the JobManager: gone');
+      },
+      'deploying vertex-a (1/2) of job job-1 attempt 0 failed: cannot fetch job bundle hash from the JobManager: gone',
+      'BUNDLE_FETCH_FAILED',
+    ],
+    [
+      'the vertex is missing',
+      async () => oneVertexJob('other-vertex'),
+      'deploying vertex-a (1/2) of job job-1 attempt 0 failed: the job graph built here from job.js has no vertex vertex-a (it has other-vertex); a job must build the same graph from the same args in every process',
+      'VERTEX_NOT_FOUND',
+    ],
+    [
+      'the parallelism differs',
+      async () => oneVertexJob('vertex-a', 3),
+      'deploying vertex-a (1/2) of job job-1 attempt 0 failed: vertex Source -> Sink has parallelism 3 in the graph built here but was scheduled with 2; a job must build the same graph from the same args in every process',
+      'PARALLELISM_MISMATCH',
+    ],
+  ])('reports FAILED before starting when %s', async (_case, loadJob, message, code) => {
+    const { registry, factory, deployer, updates, report } = setup(loadJob);
+    deployer.deploy(deployMessage(), report);
+    await flush();
+    expect(factory.tasks).toEqual([]);
+    expect(updates.map((update) => [update.state, update.failureCause, update.failureCode])).toEqual([
+      ['DEPLOYING', '', ''],
+      ['FAILED', message, code],
+    ]);
+    expect(registry.released).toEqual(['job-1/0']);
+  });
+
+  it('reports an unexpected loader error as INTERNAL with its stack', async () => {
+    const { updates, deployer, report } = setup(async () => {
+      throw new TypeError('x is not a function');
+    });
+    deployer.deploy(deployMessage(), report);
+    await flush();
+    expect(updates[1]!.failureCode).toBe('INTERNAL');
+    expect(updates[1]!.failureCause).toMatch(
+      /^deploying vertex-a \(1\/2\) of job job-1 attempt 0 failed: TypeError: x is not a function\n\s+at /,
+    );
+  });
+});

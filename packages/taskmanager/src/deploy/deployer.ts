@@ -1,0 +1,131 @@
+import { CommonErrorCode, TaskState, WeirError, type Clock, type Logger } from '@weir/common';
+import type { JobGraph } from '@weir/api';
+import type { CancelTask__Output, DeployTask__Output, TaskKey__Output, TaskStatusUpdate } from '@weir/rpc';
+import type { NetworkEnvironment } from '@weir/runtime';
+import type { TaskControl } from '../control/context.ts';
+import { TaskManagerErrorCode } from '../errors.ts';
+import { DeployedTask } from './deployed-task.ts';
+import { attemptId, describeTask, taskId, toDeploymentDescriptor } from './task-key.ts';
+import type { JobLoader, TaskFactory } from './types.ts';
+
+export interface DeployerOptions {
+  readonly network: NetworkEnvironment;
+  readonly loadJob: JobLoader;
+  readonly createTask: TaskFactory;
+  readonly logger: Logger;
+  readonly clock: Clock;
+}
+
+/** Runs the tasks the JobManager deploys here, and releases a job attempt's partitions once all its tasks here ended. */
+export class Deployer implements TaskControl {
+  readonly #options: DeployerOptions;
+  readonly #tasks = new Map<string, DeployedTask>();
+
+  constructor(options: DeployerOptions) {
+    this.#options = options;
+  }
+
+  /** Tasks not yet terminal. */
+  get taskCount(): number {
+    return this.#tasks.size;
+  }
+
+  deploy(message: DeployTask__Output, report: (update: TaskStatusUpdate) => void): void {
+    const key = message.task;
+    if (key === null) {
+      this.#options.logger.warn({ bundleHash: message.bundleHash }, 'ignored a deploy without a task key');
+      return;
+    }
+    const id = taskId(key);
+    if (this.#tasks.has(id)) {
+      this.#options.logger.warn({ task: id }, 'ignored a second deploy of a task that is still running');
+      return;
+    }
+    const logger = this.#options.logger.child({
+      jobId: key.jobId,
+      attempt: key.attempt,
+      vertexId: key.vertexId,
+      subtask: key.subtaskIndex,
+    });
+    const task = new DeployedTask(key, logger, report, () => this.#ended(id, key));
+    this.#tasks.set(id, task);
+    logger.info({ bundleHash: message.bundleHash }, 'deploying task');
+    task.onStateChange({ state: TaskState.DEPLOYING });
+    void this.#start(task, message, key);
+  }
+
+  cancel(message: CancelTask__Output): void {
+    const task = message.task === null ? undefined : this.#tasks.get(taskId(message.task));
+    if (task === undefined) {
+      this.#options.logger.debug({ task: message.task }, 'ignored cancel of a task not running here');
+      return;
+    }
+    void task.cancel();
+  }
+
+  cancelAll(): Promise<void> {
+    return Promise.all([...this.#tasks.values()].map((task) => task.cancel())).then(() => undefined);
+  }
+
+  async #start(task: DeployedTask, message: DeployTask__Output, key: TaskKey__Output): Promise<void> {
+    try {
+      const { graph, jobGraph } = await this.#options.loadJob(message);
+      checkVertex(jobGraph, message, key);
+      if (task.isTerminal) return;
+      const runnable = this.#options.createTask({
+        deployment: toDeploymentDescriptor(message, key),
+        graph,
+        jobGraph,
+        network: this.#options.network,
+        logger: task.logger,
+        clock: this.#options.clock,
+        onStateChange: (change) => task.onStateChange(change),
+      });
+      task.attach(runnable);
+      runnable.start();
+    } catch (error) {
+      const failure = failureBeforeStart(error, key, message.parallelism);
+      task.logger.warn({ failure: failure.message, code: failure.code }, 'task failed before it started');
+      task.onStateChange({ state: TaskState.FAILED, failure });
+    }
+  }
+
+  #ended(id: string, key: TaskKey__Output): void {
+    this.#tasks.delete(id);
+    // Deferred so the task has returned from its final state change before its partitions go.
+    queueMicrotask(() => {
+      const attempt = attemptId(key);
+      for (const other of this.#tasks.values()) if (attemptId(other.key) === attempt) return;
+      this.#options.logger.debug({ jobId: key.jobId, attempt: key.attempt }, 'releasing the partitions of a job attempt');
+      try {
+        this.#options.network.partitions.releaseAttempt(key.jobId, key.attempt);
+      } catch (error) {
+        // Out of a microtask an exception would end the process, and with it every other job's tasks.
+        this.#options.logger.error({ err: error, jobId: key.jobId, attempt: key.attempt }, 'releasing the partitions of a job attempt failed');
+      }
+    });
+  }
+}
+
+function checkVertex(jobGraph: JobGraph, message: DeployTask__Output, key: TaskKey__Output): void {
+  const vertex = jobGraph.vertices.find((candidate) => candidate.id === key.vertexId);
+  if (vertex === undefined) {
+    throw new WeirError(
+      TaskManagerErrorCode.VERTEX_NOT_FOUND,
+      `the job graph built here from ${message.entryName} has no vertex ${key.vertexId} (it has ${jobGraph.vertices.map((v) => v.id).join(', ')}); a job must build the same graph from the same args in every process`,
+    );
+  }
+  if (vertex.parallelism !== message.parallelism) {
+    throw new WeirError(
+      TaskManagerErrorCode.PARALLELISM_MISMATCH,
+      `vertex ${vertex.name} has parallelism ${vertex.parallelism} in the graph built here but was scheduled with ${message.parallelism}; a job must build the same graph from the same args in every process`,
+    );
+  }
+}
+
+function failureBeforeStart(error: unknown, key: TaskKey__Output, parallelism: number): { message: string; code: string } {
+  const where = `deploying ${describeTask(key, parallelism)} failed`;
+  if (error instanceof WeirError) return { message: `${where}: ${error.message}`, code: error.code };
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return { message: `${where}: ${detail}`, code: CommonErrorCode.INTERNAL };
+}

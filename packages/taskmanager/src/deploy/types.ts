@@ -1,0 +1,20 @@
+import type { JobGraph, StreamGraph } from '@weir/api';
+import type { DeployTask__Output } from '@weir/rpc';
+import type { TaskOptions } from '@weir/runtime';
+
+/** The graphs a task needs, rebuilt from the job bundle with the deploy's args and defaults. */
+export interface LoadedJob {
+  readonly graph: StreamGraph;
+  readonly jobGraph: JobGraph;
+}
+
+/** Rebuilds the job of a deploy; called once per task, so no two subtasks share function instances. */
+export type JobLoader = (message: DeployTask__Output) => Promise<LoadedJob>;
+
+/** What the TaskManager needs of a running task (@weir/runtime's Task). */
+export interface RunnableTask {
+  start(): void;
+  cancel(): Promise<void>;
+}
+
+export type TaskFactory = (options: TaskOptions) => RunnableTask;

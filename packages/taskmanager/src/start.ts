@@ -1,0 +1,20 @@
+import { createLogger, systemClock, type Clock, type Logger, type WeirConfig } from '@weir/common';
+import { PartitionRegistry, Task } from '@weir/runtime';
+import { bundleJobLoader } from './deploy/job-loader.ts';
+import { TaskManager, type TaskManagerHandle } from './task-manager.ts';
+
+/** Starts a TaskManager process's services: what `weir taskmanager` runs. */
+export async function startTaskManager(
+  config: WeirConfig,
+  options: { logger?: Logger; clock?: Clock } = {},
+): Promise<TaskManagerHandle> {
+  const logger = options.logger ?? createLogger('taskmanager');
+  const clock = options.clock ?? systemClock;
+  return TaskManager.start(config, {
+    logger,
+    clock,
+    partitions: new PartitionRegistry({ clock, logger: logger.child({ scope: 'partitions' }) }),
+    createTask: (taskOptions) => new Task(taskOptions),
+    createJobLoader: bundleJobLoader,
+  });
+}

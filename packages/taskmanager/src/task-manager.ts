@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock, Logger, WeirConfig } from '@weir/common';
+import type { PartitionRegistryLike } from '@weir/runtime';
+import { JobManagerConnection } from './control/connection.ts';
+import type { ControlStateName } from './control/context.ts';
+import { createJobManagerClient } from './control/jobmanager-client.ts';
+import { startDataServer, type DataServer } from './data/data-server.ts';
+import { GrpcRemoteConnector } from './data/remote-connector.ts';
+import { BundleCache, fetchBundleFrom } from './deploy/bundle-cache.ts';
+import { Deployer } from './deploy/deployer.ts';
+import type { JobLoader, TaskFactory } from './deploy/types.ts';
+
+export interface TaskManagerHandle {
+  readonly taskManagerId: string;
+  /** host:port other TaskManagers read this one's partitions at. */
+  readonly dataAddress: string;
+  /** Cancels all tasks and stops the servers and the control stream. */
+  close(): Promise<void>;
+}
+
+/** The parts a TaskManager runs with; tests substitute doubles for the runtime's. */
+export interface TaskManagerParts {
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly partitions: PartitionRegistryLike;
+  readonly createTask: TaskFactory;
+  readonly createJobLoader: (bundles: BundleCache) => JobLoader;
+}
+
+/** A running TaskManager: data server, control stream and the tasks it was given. */
+export class TaskManager implements TaskManagerHandle {
+  readonly taskManagerId: string;
+  readonly dataAddress: string;
+  readonly #logger: Logger;
+  readonly #dataServer: DataServer;
+  readonly #remote: GrpcRemoteConnector;
+  readonly #connection: JobManagerConnection;
+  readonly #deployer: Deployer;
+  readonly #closeClient: () => void;
+  #closing: Promise<void> | undefined;
+
+  private constructor(fields: {
+    taskManagerId: string;
+    dataAddress: string;
+    logger: Logger;
+    dataServer: DataServer;
+    remote: GrpcRemoteConnector;
+    connection: JobManagerConnection;
+    deployer: Deployer;
+    closeClient: () => void;
+  }) {
+    this.taskManagerId = fields.taskManagerId;
+    this.dataAddress = fields.dataAddress;
+    this.#logger = fields.logger;
+    this.#dataServer = fields.dataServer;
+    this.#remote = fields.remote;
+    this.#connection = fields.connection;
+    this.#deployer = fields.deployer;
+    this.#closeClient = fields.closeClient;
+  }
+
+  /** Binds the data server (a port in use rejects with BIND_FAILED), then connects to the JobManager in the background. */
+  static async start(config: WeirConfig, parts: TaskManagerParts): Promise<TaskManager> {
+    const dataServer = await startDataServer(
+      config['taskmanager.bind-host'],
+      config['taskmanager.data.port'],
+      parts.partitions,
+      parts.logger.child({ scope: 'data-exchange' }),
+    );
+    const host = config['taskmanager.host'];
+    const dataAddress = `${host}:${dataServer.port}`;
+    const taskManagerId = config['taskmanager.resource-id'] || `${host}:${dataServer.port}-${randomBytes(3).toString('hex')}`;
+    const logger = parts.logger.child({ taskManagerId });
+    const jobManagerAddress = `${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`;
+    const client = createJobManagerClient(jobManagerAddress);
+    const remote = new GrpcRemoteConnector(logger);
+    const deployer = new Deployer({
+      network: { taskManagerId, partitions: parts.partitions, remote },
+      loadJob: parts.createJobLoader(new BundleCache(fetchBundleFrom(client, jobManagerAddress))),
+      createTask: parts.createTask,
+      logger,
+      clock: parts.clock,
+    });
+    const connection = new JobManagerConnection({
+      client,
+      jobManagerAddress,
+      registration: {
+        taskManagerId,
+        dataAddress,
+        slots: config['taskmanager.numberOfTaskSlots'],
+        pid: process.pid,
+      },
+      heartbeat: { intervalMs: config['heartbeat.interval'], timeoutMs: config['heartbeat.timeout'] },
+      tasks: deployer,
+      logger,
+      clock: parts.clock,
+    });
+    logger.info(
+      { dataAddress, jobManager: jobManagerAddress, slots: config['taskmanager.numberOfTaskSlots'] },
+      'TaskManager started',
+    );
+    connection.start();
+    return new TaskManager({
+      taskManagerId,
+      dataAddress,
+      logger,
+      dataServer,
+      remote,
+      connection,
+      deployer,
+      closeClient: () => client.close(),
+    });
+  }
+
+  get connectionState(): ControlStateName {
+    return this.#connection.state;
+  }
+
+  /** Tasks deployed here that are not terminal yet. */
+  get taskCount(): number {
+    return this.#deployer.taskCount;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    this.#connection.close();
+    await this.#deployer.cancelAll();
+    this.#remote.close();
+    this.#dataServer.close();
+    this.#closeClient();
+    this.#logger.info('TaskManager stopped');
+  }
+}

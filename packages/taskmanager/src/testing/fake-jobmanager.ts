@@ -1,0 +1,99 @@
+import { WeirError } from '@weir/common';
+import {
+  bindServer,
+  createServer,
+  services,
+  toServiceError,
+  type grpc,
+  type Heartbeat__Output,
+  type JobManagerMessage,
+  type RegisterTaskManager__Output,
+  type TaskStatusUpdate__Output,
+  type TaskManagerMessage__Output,
+  type TaskManagerServiceHandlers,
+} from '@weir/rpc';
+import { DEFAULT_BUNDLE, DEFAULT_BUNDLE_HASH } from './jobs.ts';
+
+type ControlCall = grpc.ServerDuplexStream<TaskManagerMessage__Output, JobManagerMessage>;
+
+/** One TaskManager's control stream as the fake JobManager sees it. */
+export class FakeControlStream {
+  readonly received: TaskManagerMessage__Output[] = [];
+  cancelled = false;
+  readonly #call: ControlCall;
+
+  constructor(call: ControlCall) {
+    this.#call = call;
+    call.on('data', (message: TaskManagerMessage__Output) => this.received.push(message));
+    call.on('cancelled', () => {
+      this.cancelled = true;
+    });
+    call.on('error', () => {
+      this.cancelled = true;
+    });
+  }
+
+  send(message: JobManagerMessage): void {
+    this.#call.write(message);
+  }
+
+  end(): void {
+    this.#call.end();
+  }
+
+  get registers(): RegisterTaskManager__Output[] {
+    return this.received.flatMap((message) => (message.register ? [message.register] : []));
+  }
+
+  get heartbeats(): Heartbeat__Output[] {
+    return this.received.flatMap((message) => (message.heartbeat ? [message.heartbeat] : []));
+  }
+
+  get statuses(): TaskStatusUpdate__Output[] {
+    return this.received.flatMap((message) => (message.taskStatus ? [message.taskStatus] : []));
+  }
+}
+
+/** A JobManager double on a real gRPC server: records control streams and serves bundles by hash. */
+export class FakeJobManager {
+  readonly streams: FakeControlStream[] = [];
+  readonly bundleRequests: string[] = [];
+  readonly bundles = new Map<string, Uint8Array>([[DEFAULT_BUNDLE_HASH, DEFAULT_BUNDLE]]);
+  readonly #server: grpc.Server;
+  port = 0;
+
+  constructor() {
+    this.#server = createServer();
+    const handlers: TaskManagerServiceHandlers = {
+      Connect: (call) => {
+        this.streams.push(new FakeControlStream(call));
+      },
+      FetchBundle: (call, callback) => {
+        const hash = call.request.bundleHash;
+        this.bundleRequests.push(hash);
+        const bundle = this.bundles.get(hash);
+        if (bundle === undefined) {
+          callback(toServiceError(new WeirError('BUNDLE_NOT_FOUND', `no job bundle with SHA-256 ${hash}`)));
+        } else {
+          callback(null, { bundle });
+        }
+      },
+    };
+    this.#server.addService(services.TaskManagerService, handlers);
+  }
+
+  async start(port = 0): Promise<this> {
+    this.port = await bindServer(this.#server, '127.0.0.1', port);
+    return this;
+  }
+
+  get latest(): FakeControlStream {
+    const stream = this.streams.at(-1);
+    if (stream === undefined) throw new Error('no TaskManager connected yet');
+    return stream;
+  }
+
+  stop(): void {
+    this.#server.forceShutdown();
+  }
+}

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { JobGraph, StreamGraph } from '@weir/api';
+import type { DeployTask__Output } from '@weir/rpc';
+import type { LoadedJob } from '../deploy/types.ts';
+
+/** The bundle deploys name unless a test says otherwise; FakeJobManager serves it. */
+export const DEFAULT_BUNDLE = Buffer.from('exports.default = function job() {};', 'utf8');
+export const DEFAULT_BUNDLE_HASH = createHash('sha256').update(DEFAULT_BUNDLE).digest('hex');
+
+/** A one-vertex job, built by hand: what a JobLoader double returns. */
+export function oneVertexJob(vertexId = 'vertex-a', parallelism = 2): LoadedJob {
+  const graph: StreamGraph = {
+    jobName: 'test job',
+    nodes: [],
+    config: { parallelism, maxParallelism: 128, bufferTimeoutMs: 100 },
+  };
+  const jobGraph: JobGraph = {
+    jobName: 'test job',
+    vertices: [
+      { id: vertexId, name: 'Source -> Sink', parallelism, maxParallelism: 128, operators: [], inputs: [], outputs: [] },
+    ],
+    bufferTimeoutMs: 100,
+  };
+  return { graph, jobGraph };
+}
+
+export function deployMessage(overrides: { jobId?: string; attempt?: number; vertexId?: string; subtask?: number; bundleHash?: string; parallelism?: number } = {}): DeployTask__Output {
+  return {
+    task: {
+      jobId: overrides.jobId ?? 'job-1',
+      attempt: overrides.attempt ?? 0,
+      vertexId: overrides.vertexId ?? 'vertex-a',
+      subtaskIndex: overrides.subtask ?? 0,
+    },
+    jobName: 'test job',
+    bundleHash: overrides.bundleHash ?? DEFAULT_BUNDLE_HASH,
+    entryName: 'job.js',
+    args: ['a'],
+    defaults: { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100 },
+    parallelism: overrides.parallelism ?? 2,
+    inputs: [
+      {
+        sourceVertexId: 'vertex-0',
+        producers: [
+          { subtaskIndex: 0, taskManagerId: 'tm-a', dataAddress: 'a:1' },
+          { subtaskIndex: 1, taskManagerId: 'tm-b', dataAddress: 'b:2' },
+        ],
+      },
+    ],
+  };
+}
