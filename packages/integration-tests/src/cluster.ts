@@ -68,7 +68,7 @@ export class ProcessCluster {
       this.taskManagerEnv,
     );
     this.taskManagers.push(tm);
-    await tm.waitForOutput(/registered/i);
+    await tm.waitForOutput(/registered with the JobManager/);
     return tm;
   }
 

@@ -16,7 +16,13 @@ export const RuntimeErrorCode = {
   KEY_GROUP_OUT_OF_RANGE: 'KEY_GROUP_OUT_OF_RANGE',
   /** No producer registered the subscribed subpartition within the subscribe timeout. */
   PARTITION_NOT_FOUND: 'PARTITION_NOT_FOUND',
-  /** The producer's partition was released (it failed, was cancelled, or its attempt ended) before the end of partition. */
+  /**
+   * The producer was cancelled before its end of partition. A consumer that sees it cancels
+   * itself instead of failing (Flink's CancelTaskException): cancellation spreading through
+   * the graph is not a failure of the job.
+   */
+  PRODUCER_CANCELED: 'PRODUCER_CANCELED',
+  /** The producer's partition was released (it failed, or its attempt ended) before the end of partition. */
   PARTITION_RELEASED: 'PARTITION_RELEASED',
   /** A partition with the same (job, attempt, producer, consumer vertex) is already registered. */
   DUPLICATE_PARTITION: 'DUPLICATE_PARTITION',

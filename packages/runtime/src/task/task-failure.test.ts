@@ -52,6 +52,17 @@ describe('task failure and cancel', () => {
     expect(producer!.state).toBe('CANCELED');
   });
 
+  it('cancels, not fails, a consumer whose producer was cancelled first', async () => {
+    const job = await runJob((env) => {
+      env.fromSource(idleAfter([1, 2, 3], []), 'numbers').rebalance().sinkTo(new CollectingSink());
+    });
+    const [producer, consumer] = job.jobGraph.vertices.map((v) => job.task(v.name));
+    await waitUntil(() => consumer!.state === 'RUNNING');
+    await producer!.cancel();
+    await job.whenAllTerminal();
+    expect(states(job.changes.get(consumer!))).toEqual(['INITIALIZING', 'RUNNING', 'CANCELING', 'CANCELED']);
+  });
+
   it('fails a consumer whose producer failed, with the input it came from and the producer failure', async () => {
     const job = await runJob((env) => {
       env

@@ -1,5 +1,5 @@
 import type { JobGraph, StreamGraph } from '@weir/api';
-import { isTerminalTaskState, WeirError, CommonErrorCode, type Clock, type Logger, type TaskState } from '@weir/common';
+import { isTerminalTaskState, isWeirError, WeirError, CommonErrorCode, type Clock, type Logger, type TaskState } from '@weir/common';
 import { RuntimeErrorCode } from '../errors.ts';
 import type { NetworkEnvironment } from '../network/types.ts';
 import type { TaskDeploymentDescriptor, TaskStateChange } from './deployment.ts';
@@ -75,6 +75,7 @@ export class Task {
       }
     } catch (err) {
       failure = err;
+      if (isWeirError(err, RuntimeErrorCode.PRODUCER_CANCELED)) this.#transition((s) => s.cancelRequested());
     }
     const canceling = this.state === 'CANCELING';
     try {
@@ -89,9 +90,10 @@ export class Task {
 
   #releaseCause(canceling: boolean, failure: unknown): WeirError {
     const label = this.#runtime.label;
+    if (canceling) return new WeirError(RuntimeErrorCode.PRODUCER_CANCELED, `the producer ${label} was canceled`);
     // The first line only: the producer's stack says nothing about the consumer.
-    const why = canceling ? 'was canceled' : `failed: ${(failure instanceof Error ? failure.message : String(failure)).split('\n')[0]}`;
-    return new WeirError(RuntimeErrorCode.PARTITION_RELEASED, `the producer ${label} ${why}`);
+    const why = (failure instanceof Error ? failure.message : String(failure)).split('\n')[0];
+    return new WeirError(RuntimeErrorCode.PARTITION_RELEASED, `the producer ${label} failed: ${why}`);
   }
 
   #fail(failure: unknown): void {

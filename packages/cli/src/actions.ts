@@ -1,0 +1,20 @@
+import { cancelCommand } from './commands/cancel.ts';
+import { clusterStartCommand } from './commands/cluster-start.ts';
+import { infoCommand } from './commands/info.ts';
+import { listCommand } from './commands/list.ts';
+import { runCommand } from './commands/run.ts';
+import { jobManagerCommand, taskManagerCommand } from './commands/serve.ts';
+import type { CliContext } from './context.ts';
+import type { CliActions } from './program.ts';
+
+export function cliActions(context: CliContext): CliActions {
+  return {
+    jobmanager: (args) => jobManagerCommand(args, context),
+    taskmanager: (args) => taskManagerCommand(args, context),
+    run: (args) => runCommand(args, context),
+    list: (args) => listCommand(args, context),
+    info: (args) => infoCommand(args, context),
+    cancel: (args) => cancelCommand(args, context),
+    clusterStart: (args) => clusterStartCommand(args, context),
+  };
+}

@@ -1,0 +1,86 @@
+import { WeirError } from '@weir/common';
+import {
+  createJobServiceClient,
+  fromServiceError,
+  grpc,
+  RpcErrorCode,
+  type CancelJobResponse__Output,
+  type JobDetails__Output,
+  type JobServiceClient,
+  type JobStatusUpdate__Output,
+  type JobSummary__Output,
+  type ListJobsResponse__Output,
+  type SubmitJobRequest,
+  type SubmitJobResponse__Output,
+} from '@weir/rpc';
+import { CliErrorCode } from '../errors.ts';
+
+/** Submitting waits for the JobManager to evaluate the job; other calls are quick lookups. */
+const SUBMIT_TIMEOUT_MS = 120_000;
+const CALL_TIMEOUT_MS = 15_000;
+
+/** The JobService as promises, with the errors a person can act on. */
+export class JobClient {
+  readonly #client: JobServiceClient;
+
+  private constructor(readonly address: string) {
+    this.#client = createJobServiceClient(address);
+  }
+
+  static connect(address: string): JobClient {
+    return new JobClient(address);
+  }
+
+  submit(request: SubmitJobRequest): Promise<SubmitJobResponse__Output> {
+    return this.#unary(SUBMIT_TIMEOUT_MS, (options, callback) => this.#client.submitJob(request, options, callback));
+  }
+
+  async list(): Promise<JobSummary__Output[]> {
+    const response = await this.#unary<ListJobsResponse__Output>(CALL_TIMEOUT_MS, (options, callback) => this.#client.listJobs({}, options, callback));
+    return response.jobs;
+  }
+
+  get(jobId: string): Promise<JobDetails__Output> {
+    return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.getJob({ jobId }, options, callback));
+  }
+
+  async cancel(jobId: string): Promise<string> {
+    const response = await this.#unary<CancelJobResponse__Output>(CALL_TIMEOUT_MS, (options, callback) => this.#client.cancelJob({ jobId }, options, callback));
+    return response.status;
+  }
+
+  /** The job's status now and at every change, until it is terminal. */
+  async *watch(jobId: string): AsyncGenerator<JobStatusUpdate__Output> {
+    const stream = this.#client.watchJob({ jobId });
+    try {
+      for await (const update of stream) yield update as JobStatusUpdate__Output;
+    } catch (err) {
+      throw this.#error(err as grpc.ServiceError);
+    } finally {
+      stream.cancel();
+    }
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+
+  #unary<T>(
+    timeoutMs: number,
+    call: (options: grpc.CallOptions, callback: (err: grpc.ServiceError | null, value?: T) => void) => void,
+  ): Promise<T> {
+    return new Promise((resolve, reject) => {
+      call({ deadline: Date.now() + timeoutMs }, (err, value) => (err ? reject(this.#error(err)) : resolve(value as T)));
+    });
+  }
+
+  #error(err: grpc.ServiceError): WeirError {
+    const error = fromServiceError(err, this.address);
+    if (error.code !== RpcErrorCode.UNAVAILABLE) return error;
+    return new WeirError(
+      CliErrorCode.JOBMANAGER_UNREACHABLE,
+      `cannot reach the JobManager at ${this.address}: is it running? start one with \`pnpm weir cluster start\``,
+      { cause: err },
+    );
+  }
+}

@@ -1,0 +1,63 @@
+import { createServer, type Server } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, systemClock, WeirError } from '@weir/common';
+import { describe, expect, it } from 'vitest';
+import { LocalCluster, type LocalClusterOptions } from './local-cluster.ts';
+
+const logger = createLogger('local-cluster-test');
+logger.level = 'silent';
+
+function options(dynamic: Record<string, string>, lines: string[]): LocalClusterOptions {
+  const dir = mkdtempSync(join(tmpdir(), 'weir-local-cluster-'));
+  return {
+    taskManagers: 1,
+    slots: 1,
+    dir,
+    dynamic,
+    env: { ...process.env, WEIR_LOG_LEVEL: 'warn' },
+    cwd: dir,
+    clock: systemClock,
+    logger,
+    onLine: (name, stream, line) => lines.push(`${name} ${stream} ${line}`),
+    startTimeoutMs: 60_000,
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<WeirError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(WeirError);
+    return err as WeirError;
+  }
+  throw new Error('expected LocalCluster.start to fail');
+}
+
+describe('LocalCluster', () => {
+  it('rejects a bad config before starting any process', async () => {
+    const lines: string[] = [];
+    const error = await rejection(LocalCluster.start(options({ 'jobmanager.rpc.prot': '1' }, lines)));
+    expect(error.code).toBe('INVALID_CONFIG');
+    expect(lines).toEqual([]);
+  });
+
+  it('fails with the JobManager exit, and its error line, when the JobManager cannot start', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const lines: string[] = [];
+    try {
+      const dynamic = { 'jobmanager.rpc.address': '127.0.0.1', 'jobmanager.bind-host': '127.0.0.1', 'jobmanager.rpc.port': String(port) };
+      const error = await rejection(LocalCluster.start(options(dynamic, lines)));
+      expect(error.code).toBe('CLUSTER_PROCESS_FAILED');
+      expect(error.message).toBe('the JobManager did not start: the JobManager exited with code 1');
+      expect(lines).toContain(
+        `jobmanager stderr error: cannot listen on 127.0.0.1:${port}: port ${port} is already in use; stop what uses it or choose another port in the config`,
+      );
+    } finally {
+      taken.close();
+    }
+  });
+});

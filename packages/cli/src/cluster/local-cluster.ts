@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import { loadConfig, type Clock, type Logger } from '@weir/common';
+import { weirCommand } from '../child-command.ts';
+import { describeExit } from '../supervisor/child-exit.ts';
+import { RestartPolicy } from '../supervisor/restart-policy.ts';
+import { ProcessSupervisor, type ChildSpec } from '../supervisor/supervisor.ts';
+import { waitForJobManager } from './wait-for-jobmanager.ts';
+
+/** Like docker compose's `restart: on-failure`, a dead TaskManager comes back after a pause. */
+export const TASKMANAGER_RESTART_DELAY_MS = 2_000;
+
+export interface LocalClusterOptions {
+  readonly taskManagers: number;
+  readonly slots: number;
+  /** Absolute directory for the processes' local files: `<dir>/jobmanager`, `<dir>/taskmanager-1`, … */
+  readonly dir: string;
+  /** Absolute path of the config file every process loads, if any. */
+  readonly configFile?: string;
+  /** `-D` properties for every process. */
+  readonly dynamic: Readonly<Record<string, string>>;
+  /** Environment of every process; its WEIR_* variables are config too. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Working directory of the processes, against which relative paths in the config resolve. */
+  readonly cwd: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  onLine(name: string, stream: 'stdout' | 'stderr', line: string): void;
+  /** How long to wait for the JobManager to answer. */
+  readonly startTimeoutMs?: number;
+}
+
+/**
+ * A JobManager and N TaskManagers as child processes of this one, each started with the
+ * same `weir jobmanager|taskmanager` command as in production, the same config, and its own
+ * local directories under `dir`.
+ */
+export class LocalCluster {
+  private constructor(
+    readonly jobManagerAddress: string,
+    readonly supervisor: ProcessSupervisor,
+    /** Resolves with a reason if the JobManager exits while the cluster is not stopping. */
+    readonly jobManagerLost: Promise<string>,
+  ) {}
+
+  static async start(options: LocalClusterOptions): Promise<LocalCluster> {
+    const config = loadConfig({ file: options.configFile, env: options.env, dynamic: options.dynamic });
+    let onJobManagerLost: (reason: string) => void = () => {};
+    const jobManagerLost = new Promise<string>((resolve) => (onJobManagerLost = resolve));
+    const supervisor = new ProcessSupervisor({
+      clock: options.clock,
+      logger: options.logger,
+      onLine: options.onLine,
+      onGiveUp: (name, exit) => {
+        if (name === 'jobmanager') onJobManagerLost(`the JobManager ${describeExit(exit)}`);
+      },
+    });
+    const cluster = new LocalCluster(`${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`, supervisor, jobManagerLost);
+    try {
+      supervisor.start(childSpec('jobmanager', 'jobmanager', options, { 'blob.storage.directory': join(options.dir, 'jobmanager', 'blobs') }, RestartPolicy.never()));
+      await waitForJobManager(config['jobmanager.rpc.address'], config['jobmanager.rpc.port'], {
+        clock: options.clock,
+        timeoutMs: options.startTimeoutMs ?? 60_000,
+        gaveUp: jobManagerLost,
+      });
+      for (let i = 1; i <= options.taskManagers; i++) {
+        const name = `taskmanager-${i}`;
+        const own = { 'taskmanager.numberOfTaskSlots': String(options.slots), 'blob.storage.directory': join(options.dir, name, 'blobs') };
+        supervisor.start(childSpec('taskmanager', name, options, own, RestartPolicy.onFailure(TASKMANAGER_RESTART_DELAY_MS)));
+      }
+    } catch (err) {
+      await supervisor.stopAll();
+      throw err;
+    }
+    return cluster;
+  }
+
+  stop(): Promise<void> {
+    return this.supervisor.stopAll();
+  }
+}
+
+/**
+ * `weir jobmanager|taskmanager` with the cluster's config file and -D properties, then the
+ * process's own -D properties (its local dirs), which win.
+ */
+function childSpec(
+  role: 'jobmanager' | 'taskmanager',
+  name: string,
+  options: LocalClusterOptions,
+  own: Readonly<Record<string, string>>,
+  restart: RestartPolicy,
+): ChildSpec {
+  const config = options.configFile === undefined ? [] : ['--config', options.configFile];
+  const properties = Object.entries({ ...options.dynamic, ...own }).flatMap(([key, value]) => ['-D', `${key}=${value}`]);
+  return { name, ...weirCommand([role, ...config, ...properties]), cwd: options.cwd, env: options.env, restart };
+}

@@ -1,0 +1,245 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WeirError } from '@weir/common';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../cluster/free-port.ts';
+import { captureContext } from '../testing/capture-context.ts';
+import { startFakeJobService, type FakeJobService } from '../testing/fake-job-service.ts';
+import { cancelCommand } from './cancel.ts';
+import { infoCommand } from './info.ts';
+import { listCommand } from './list.ts';
+import { runCommand, type RunArgs } from './run.ts';
+
+const JOB_ID = 'a'.repeat(32);
+let service: FakeJobService;
+
+beforeEach(async () => {
+  service = await startFakeJobService();
+});
+
+afterEach(async () => {
+  await service.close();
+});
+
+function jobFile(): { dir: string; name: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'weir-run-'));
+  writeFileSync(join(dir, 'count.ts'), "import { Types } from '@weir/api';\nexport default function job(env: unknown) { return [env, Types]; }\n");
+  return { dir, name: 'count.ts' };
+}
+
+function runArgs(overrides: Partial<RunArgs> = {}): RunArgs {
+  return { dynamic: {}, jobManager: service.address, job: 'count.ts', args: [], detached: false, ...overrides };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<WeirError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(WeirError);
+    return err as WeirError;
+  }
+  throw new Error('expected the command to fail');
+}
+
+describe('weir run', () => {
+  it('submits the bundled job from the user directory and follows it to FINISHED', async () => {
+    const { dir } = jobFile();
+    service.submitResult = JOB_ID;
+    service.updates[JOB_ID] = [
+      { jobId: JOB_ID, status: 'CREATED' },
+      { jobId: JOB_ID, status: 'RUNNING' },
+      { jobId: JOB_ID, status: 'RUNNING' },
+      { jobId: JOB_ID, status: 'FINISHED' },
+    ];
+    const context = captureContext({ INIT_CWD: dir });
+    await runCommand(runArgs({ args: ['in.txt', 'out'], parallelism: 3 }), context);
+    expect(service.submitted).toHaveLength(1);
+    expect(service.submitted[0]!.entryName).toBe('count.ts');
+    expect(service.submitted[0]!.args).toEqual(['in.txt', 'out']);
+    expect(service.submitted[0]!.parallelism).toBe(3);
+    expect(service.submitted[0]!.bundle.toString()).toContain('require("@weir/api")');
+    expect(context.stdout).toEqual([
+      `Job has been submitted with JobID ${JOB_ID}`,
+      `2025-01-02 03:04:05 UTC  Job ${JOB_ID} is CREATED`,
+      `2025-01-02 03:04:05 UTC  Job ${JOB_ID} is RUNNING`,
+      `2025-01-02 03:04:05 UTC  Job ${JOB_ID} is FINISHED`,
+      `Job ${JOB_ID} has finished.`,
+    ]);
+  });
+
+  it('returns right after submitting when detached, with parallelism 0 meaning the cluster default', async () => {
+    const { dir } = jobFile();
+    const context = captureContext({ INIT_CWD: dir });
+    await runCommand(runArgs({ detached: true }), context);
+    expect(service.submitted[0]!.parallelism).toBe(0);
+    expect(context.stdout).toEqual([`Job has been submitted with JobID ${'f'.repeat(32)}`]);
+  });
+
+  it('fails with the cause when the job fails', async () => {
+    const { dir } = jobFile();
+    service.submitResult = JOB_ID;
+    service.updates[JOB_ID] = [{ jobId: JOB_ID, status: 'FAILED', failureCause: 'split (1/2): TypeError: boom' }];
+    const error = await rejection(runCommand(runArgs(), captureContext({ INIT_CWD: dir })));
+    expect(error.code).toBe('JOB_FAILED');
+    expect(error.message).toBe(`job ${JOB_ID} failed: split (1/2): TypeError: boom`);
+  });
+
+  it('fails when the job is canceled', async () => {
+    const { dir } = jobFile();
+    service.submitResult = JOB_ID;
+    service.updates[JOB_ID] = [{ jobId: JOB_ID, status: 'CANCELED' }];
+    const error = await rejection(runCommand(runArgs(), captureContext({ INIT_CWD: dir })));
+    expect(error.code).toBe('JOB_CANCELED');
+    expect(error.message).toBe(`job ${JOB_ID} was canceled`);
+  });
+
+  it('fails when the status stream ends before the job does', async () => {
+    const { dir } = jobFile();
+    service.submitResult = JOB_ID;
+    service.updates[JOB_ID] = [{ jobId: JOB_ID, status: 'RUNNING' }];
+    const error = await rejection(runCommand(runArgs(), captureContext({ INIT_CWD: dir })));
+    expect(error.code).toBe('WATCH_LOST');
+    expect(error.message).toBe(
+      `lost track of job ${JOB_ID} while it was RUNNING: the JobManager ended the status stream; see \`weir info ${JOB_ID}\``,
+    );
+  });
+
+  it("passes the JobManager's INVALID_JOB error through", async () => {
+    const { dir } = jobFile();
+    service.submitResult = new WeirError('INVALID_JOB', 'job count.ts has no default export function');
+    const error = await rejection(runCommand(runArgs(), captureContext({ INIT_CWD: dir })));
+    expect(error.code).toBe('INVALID_JOB');
+    expect(error.message).toBe('job count.ts has no default export function');
+  });
+
+  it('uses the configured JobManager address without -m', async () => {
+    const { dir } = jobFile();
+    const [host, port] = service.address.split(':');
+    const context = captureContext({ INIT_CWD: dir, WEIR_JOBMANAGER_RPC_ADDRESS: host, WEIR_JOBMANAGER_RPC_PORT: port });
+    await runCommand(runArgs({ jobManager: undefined, detached: true }), context);
+    expect(service.submitted).toHaveLength(1);
+  });
+});
+
+describe('weir list, info, cancel', () => {
+  it('lists jobs oldest first', async () => {
+    service.jobs.push(
+      { jobId: 'b'.repeat(32), name: 'second', status: 'RUNNING', startTimeMs: Date.UTC(2025, 0, 2, 10, 0, 0) },
+      { jobId: 'a'.repeat(32), name: 'word-count', status: 'FINISHED', startTimeMs: Date.UTC(2025, 0, 1, 9, 30, 0) },
+    );
+    const context = captureContext();
+    await listCommand({ dynamic: {}, jobManager: service.address }, context);
+    expect(context.stdout).toEqual([
+      'JOB ID                            NAME        STATUS    START TIME',
+      `${'a'.repeat(32)}  word-count  FINISHED  2025-01-01 09:30:00 UTC`,
+      `${'b'.repeat(32)}  second      RUNNING   2025-01-02 10:00:00 UTC`,
+    ]);
+  });
+
+  it('says so when there are no jobs', async () => {
+    const context = captureContext();
+    await listCommand({ dynamic: {}, jobManager: service.address }, context);
+    expect(context.stdout).toEqual(['No jobs.']);
+  });
+
+  it('shows a job with its vertices, operators, inputs and subtasks', async () => {
+    service.details[JOB_ID] = {
+      summary: { jobId: JOB_ID, name: 'word-count', status: 'FAILED', startTimeMs: Date.UTC(2025, 0, 1, 9, 30, 0), endTimeMs: Date.UTC(2025, 0, 1, 9, 31, 0) },
+      failureCause: 'count (2/2): Error: disk full',
+      attempt: 1,
+      vertices: [
+        {
+          vertexId: 'v1',
+          name: 'lines -> split',
+          parallelism: 2,
+          maxParallelism: 128,
+          operators: [
+            { operatorId: '0'.repeat(32), uid: 'lines', name: 'lines' },
+            { operatorId: '1'.repeat(32), uid: '', name: 'split' },
+          ],
+          inputs: [],
+          subtasks: [
+            { index: 0, state: 'FINISHED', taskManagerId: 'tm-1' },
+            { index: 1, state: 'FINISHED', taskManagerId: 'tm-2' },
+          ],
+        },
+        {
+          vertexId: 'v2',
+          name: 'count',
+          parallelism: 2,
+          maxParallelism: 128,
+          operators: [{ operatorId: '2'.repeat(32), uid: 'count', name: 'count' }],
+          inputs: [{ sourceVertexId: 'v1', partitioner: 'hash' }],
+          subtasks: [
+            { index: 0, state: 'CANCELED', taskManagerId: 'tm-1' },
+            { index: 1, state: 'FAILED', taskManagerId: 'tm-2', failureCause: 'Error: disk full' },
+          ],
+        },
+      ],
+    };
+    const context = captureContext();
+    await infoCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID }, context);
+    expect(context.stdout).toEqual([
+      `Job ${JOB_ID} (word-count)`,
+      '  status:   FAILED (attempt 1)',
+      '  started:  2025-01-01 09:30:00 UTC',
+      '  ended:    2025-01-01 09:31:00 UTC',
+      '  failure:  count (2/2): Error: disk full',
+      '',
+      'Vertex lines -> split [v1]: parallelism 2, max parallelism 128',
+      '  operators:',
+      '    OPERATOR  UID    ID',
+      `    lines     lines  ${'0'.repeat(32)}`,
+      `    split     -      ${'1'.repeat(32)}`,
+      '  inputs:',
+      '    none (source)',
+      '  subtasks:',
+      '    #  STATE     TASKMANAGER  FAILURE',
+      '    0  FINISHED  tm-1',
+      '    1  FINISHED  tm-2',
+      '',
+      'Vertex count [v2]: parallelism 2, max parallelism 128',
+      '  operators:',
+      '    OPERATOR  UID    ID',
+      `    count     count  ${'2'.repeat(32)}`,
+      '  inputs:',
+      '    lines -> split (hash)',
+      '  subtasks:',
+      '    #  STATE     TASKMANAGER  FAILURE',
+      '    0  CANCELED  tm-1',
+      '    1  FAILED    tm-2         Error: disk full',
+    ]);
+  });
+
+  it.each([
+    ['CANCELLING', `Cancelling job ${JOB_ID}: it is CANCELLING; \`weir info ${JOB_ID}\` shows when it is CANCELED.`],
+    ['CANCELED', `Cancelled job ${JOB_ID}.`],
+    ['FINISHED', `Job ${JOB_ID} had already ended: FINISHED.`],
+  ])('cancels a job and reports %s', async (status, line) => {
+    service.details[JOB_ID] = { summary: { jobId: JOB_ID, name: 'x', status: 'RUNNING' }, vertices: [] };
+    service.cancelStatus = status;
+    const context = captureContext();
+    await cancelCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID }, context);
+    expect(service.cancelled).toEqual([JOB_ID]);
+    expect(context.stdout).toEqual([line]);
+  });
+
+  it("passes the JobManager's error for an unknown job through", async () => {
+    const error = await rejection(infoCommand({ dynamic: {}, jobManager: service.address, jobId: 'nope' }, captureContext()));
+    expect(error.code).toBe('JOB_NOT_FOUND');
+    expect(error.message).toBe('no job with ID nope; `weir list` shows the jobs');
+  });
+
+  it('says how to start a JobManager when none answers', async () => {
+    const address = `127.0.0.1:${await freePort()}`;
+    const error = await rejection(listCommand({ dynamic: {}, jobManager: address }, captureContext()));
+    expect(error.code).toBe('JOBMANAGER_UNREACHABLE');
+    expect(error.message).toBe(`cannot reach the JobManager at ${address}: is it running? start one with \`pnpm weir cluster start\``);
+  });
+
+  it('rejects a bad config before calling anyone', async () => {
+    const error = await rejection(listCommand({ dynamic: { 'jobmanager.rpc.prot': '1' } }, captureContext()));
+    expect(error.code).toBe('INVALID_CONFIG');
+  });
+});

@@ -1,0 +1,12 @@
+import type { CliContext } from '../context.ts';
+import { formatJobDetails } from '../format/job-details.ts';
+import { withJobClient, type ClientArgs } from './client-args.ts';
+
+export interface JobArgs extends ClientArgs {
+  readonly jobId: string;
+}
+
+export async function infoCommand(args: JobArgs, context: CliContext): Promise<void> {
+  const details = await withJobClient(args, context, (client) => client.get(args.jobId));
+  for (const line of formatJobDetails(details)) context.out(line);
+}

@@ -1,0 +1,54 @@
+import { JobStatus, WeirError } from '@weir/common';
+import { bundleJob } from '../bundle.ts';
+import type { JobClient } from '../client/job-client.ts';
+import type { CliContext } from '../context.ts';
+import { CliErrorCode } from '../errors.ts';
+import { formatTime } from '../format/time.ts';
+import { resolveUserPath } from '../user-cwd.ts';
+import { withJobClient, type ClientArgs } from './client-args.ts';
+
+export interface RunArgs extends ClientArgs {
+  readonly job: string;
+  readonly args: readonly string[];
+  /** `-p`: the job's default parallelism; unset keeps the cluster's. */
+  readonly parallelism?: number;
+  readonly detached: boolean;
+}
+
+/** `weir run`: bundle, submit, and unless detached follow the job until it ends. */
+export async function runCommand(args: RunArgs, context: CliContext): Promise<void> {
+  const bundle = await bundleJob(resolveUserPath(args.job, context.env));
+  await withJobClient(args, context, async (client) => {
+    const { jobId } = await client.submit({
+      bundle: Buffer.from(bundle.code),
+      entryName: bundle.entryName,
+      args: [...args.args],
+      parallelism: args.parallelism ?? 0,
+    });
+    context.out(`Job has been submitted with JobID ${jobId}`);
+    if (!args.detached) await followJob(client, jobId, context);
+  });
+}
+
+/** Prints every status change; resolves on FINISHED, throws on FAILED, CANCELED or a lost stream. */
+export async function followJob(client: JobClient, jobId: string, context: CliContext): Promise<void> {
+  let last: string | undefined;
+  for await (const update of client.watch(jobId)) {
+    if (update.status !== last) context.out(`${formatTime(context.clock.now())}  Job ${jobId} is ${update.status}`);
+    last = update.status;
+    if (update.status === JobStatus.FINISHED) {
+      context.out(`Job ${jobId} has finished.`);
+      return;
+    }
+    if (update.status === JobStatus.FAILED) {
+      throw new WeirError(CliErrorCode.JOB_FAILED, `job ${jobId} failed: ${update.failureCause || 'no cause reported'}`);
+    }
+    if (update.status === JobStatus.CANCELED) {
+      throw new WeirError(CliErrorCode.JOB_CANCELED, `job ${jobId} was canceled`);
+    }
+  }
+  throw new WeirError(
+    CliErrorCode.WATCH_LOST,
+    `lost track of job ${jobId} while it was ${last ?? 'unknown'}: the JobManager ended the status stream; see \`weir info ${jobId}\``,
+  );
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@weir/common';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { parseArgv } from './testing/parse-argv.ts';
+
+const repoFile = (path: string): string => readFileSync(fileURLToPath(new URL(`../../../${path}`, import.meta.url)), 'utf8');
+
+interface Service {
+  command?: string | string[];
+  environment?: Record<string, string | number | boolean | null> | string[];
+  ports?: string[];
+  restart?: string;
+  container_name?: string;
+}
+
+const compose = parse(repoFile('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
+
+function commandOf(service: Service): string[] {
+  if (service.command === undefined) return [];
+  return Array.isArray(service.command) ? service.command : service.command.split(/\s+/);
+}
+
+function environmentOf(service: Service): Record<string, string> {
+  const env = service.environment ?? {};
+  if (Array.isArray(env)) return Object.fromEntries(env.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value === null ? '' : String(value)]));
+}
+
+const weirServices = Object.entries(compose.services).filter(([, service]) => commandOf(service)[0] === 'weir');
+
+describe('docker-compose.yml', () => {
+  it('runs a jobmanager and a taskmanager service with weir', () => {
+    expect(weirServices.map(([name]) => name).sort()).toEqual(['jobmanager', 'taskmanager']);
+  });
+
+  it.each(weirServices)('%s runs a command the CLI accepts', (name, service) => {
+    const parsed = parseArgv(commandOf(service).slice(1));
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.calls.map(([action]) => action)).toEqual([name]);
+  });
+
+  it.each(weirServices)('%s sets only known config keys, with valid values', (_name, service) => {
+    const [[, args]] = parseArgv(commandOf(service).slice(1)).calls as [[string, { dynamic: Record<string, string> }]];
+    // The image's entrypoint adds the container's address.
+    const env = { ...environmentOf(service), WEIR_TASKMANAGER_HOST: '172.18.0.5' };
+    const config = loadConfig({ env, dynamic: args.dynamic });
+    expect(config['jobmanager.rpc.address']).toBe('jobmanager');
+    expect(config['jobmanager.rpc.port']).toBe(6123);
+  });
+
+  it('publishes the JobManager port it configures', () => {
+    const jobManager = compose.services.jobmanager!;
+    expect(jobManager.ports).toContain(`6123:${environmentOf(jobManager).WEIR_JOBMANAGER_RPC_PORT}`);
+  });
+
+  it('lets taskmanager scale and come back after a crash', () => {
+    const taskManager = compose.services.taskmanager!;
+    expect(taskManager.container_name).toBeUndefined();
+    expect(taskManager.ports).toBeUndefined();
+    expect(taskManager.restart).toBe('on-failure');
+  });
+
+  it('has the entrypoint set taskmanager.host, since compose cannot', () => {
+    expect(repoFile('deploy/entrypoint.sh')).toContain('export WEIR_TASKMANAGER_HOST');
+  });
+
+  it('builds the image with the pnpm of package.json and the frozen lockfile', () => {
+    const dockerfile = repoFile('deploy/Dockerfile');
+    const packageManager = (JSON.parse(repoFile('package.json')) as { packageManager: string }).packageManager;
+    expect(dockerfile).toContain(`npm install -g ${packageManager}`);
+    expect(dockerfile).toContain('pnpm install --frozen-lockfile');
+  });
+});

@@ -1,0 +1,11 @@
+import type { Clock } from '@weir/common';
+
+/** What a command needs from the process, injected so tests run commands in-process. */
+export interface CliContext {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly clock: Clock;
+  /** Writes one line to stdout. */
+  out(line: string): void;
+  /** Writes one line to stderr. */
+  err(line: string): void;
+}

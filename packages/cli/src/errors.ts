@@ -1,0 +1,21 @@
+/** Codes of the errors the `weir` command throws itself; the JobManager's codes pass through unchanged. */
+export const CliErrorCode = {
+  /** A command-line argument has a value the command cannot use (`-m` that is not host:port, `-D` without `=`). */
+  BAD_ARGUMENT: 'BAD_ARGUMENT',
+  /** `weir run` was given a job file that does not exist. */
+  JOB_FILE_NOT_FOUND: 'JOB_FILE_NOT_FOUND',
+  /** esbuild could not bundle the job module (syntax error, unresolvable import). */
+  BUNDLE_FAILED: 'BUNDLE_FAILED',
+  /** No JobManager answers at the address (connection refused, timeout). */
+  JOBMANAGER_UNREACHABLE: 'JOBMANAGER_UNREACHABLE',
+  /** An attached `weir run` saw its job end FAILED. */
+  JOB_FAILED: 'JOB_FAILED',
+  /** An attached `weir run` saw its job end CANCELED. */
+  JOB_CANCELED: 'JOB_CANCELED',
+  /** The status stream of a watched job ended before the job reached a terminal status. */
+  WATCH_LOST: 'WATCH_LOST',
+  /** A local-cluster process that must keep running (the JobManager) exited, or did not come up in time. */
+  CLUSTER_PROCESS_FAILED: 'CLUSTER_PROCESS_FAILED',
+  /** The demo's job did not finish in time, or its output differs from the counts computed from its input. */
+  DEMO_FAILED: 'DEMO_FAILED',
+} as const;

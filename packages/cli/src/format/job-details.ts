@@ -1,0 +1,52 @@
+import type { JobDetails__Output, JobSummary__Output, VertexInfo__Output } from '@weir/rpc';
+import { formatTable } from './table.ts';
+import { formatTime } from './time.ts';
+
+/** `weir list`: one row per job, oldest first. */
+export function formatJobList(jobs: readonly JobSummary__Output[]): string[] {
+  if (jobs.length === 0) return ['No jobs.'];
+  const sorted = [...jobs].sort((a, b) => a.startTimeMs - b.startTimeMs);
+  return formatTable(
+    ['JOB ID', 'NAME', 'STATUS', 'START TIME'],
+    sorted.map((job) => [job.jobId, job.name, job.status, formatTime(job.startTimeMs)]),
+  );
+}
+
+/** `weir info`: the job, then per vertex its operators, inputs and where each subtask runs. */
+export function formatJobDetails(details: JobDetails__Output): string[] {
+  const summary = details.summary;
+  const lines = [
+    `Job ${summary?.jobId ?? '?'} (${summary?.name ?? '?'})`,
+    `  status:   ${summary?.status ?? '?'} (attempt ${details.attempt})`,
+    `  started:  ${formatTime(summary?.startTimeMs ?? 0)}`,
+    `  ended:    ${formatTime(summary?.endTimeMs ?? 0)}`,
+  ];
+  if (details.failureCause !== '') lines.push(`  failure:  ${details.failureCause}`);
+  const names = new Map(details.vertices.map((vertex) => [vertex.vertexId, vertex.name]));
+  for (const vertex of details.vertices) lines.push('', ...formatVertex(vertex, names));
+  return lines;
+}
+
+function formatVertex(vertex: VertexInfo__Output, names: ReadonlyMap<string, string>): string[] {
+  const inputs =
+    vertex.inputs.length === 0
+      ? ['    none (source)']
+      : vertex.inputs.map((input) => `    ${names.get(input.sourceVertexId) ?? input.sourceVertexId} (${input.partitioner})`);
+  const subtasks = formatTable(
+    ['#', 'STATE', 'TASKMANAGER', 'FAILURE'],
+    vertex.subtasks.map((subtask) => [String(subtask.index), subtask.state, subtask.taskManagerId || '-', subtask.failureCause]),
+  );
+  const operators = formatTable(
+    ['OPERATOR', 'UID', 'ID'],
+    vertex.operators.map((operator) => [operator.name, operator.uid || '-', operator.operatorId]),
+  );
+  return [
+    `Vertex ${vertex.name} [${vertex.vertexId}]: parallelism ${vertex.parallelism}, max parallelism ${vertex.maxParallelism}`,
+    '  operators:',
+    ...operators.map((line) => `    ${line}`),
+    '  inputs:',
+    ...inputs,
+    '  subtasks:',
+    ...subtasks.map((line) => `    ${line}`),
+  ];
+}

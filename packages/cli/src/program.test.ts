@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgv as parse } from './testing/parse-argv.ts';
+
+describe('weir command line', () => {
+  it('parses jobmanager and taskmanager with config options', () => {
+    expect(parse(['jobmanager']).calls).toEqual([['jobmanager', { config: undefined, dynamic: {} }]]);
+    expect(parse(['taskmanager', '-c', 'conf/weir.yaml', '-D', 'taskmanager.numberOfTaskSlots=4', '-Dtaskmanager.host=tm-1']).calls).toEqual([
+      ['taskmanager', { config: 'conf/weir.yaml', dynamic: { 'taskmanager.numberOfTaskSlots': '4', 'taskmanager.host': 'tm-1' } }],
+    ]);
+  });
+
+  it('keeps everything after the first = in a -D value and lets a later -D win', () => {
+    expect(parse(['jobmanager', '-D', 'taskmanager.resource-id=a=b', '-D', 'taskmanager.resource-id=c']).calls).toEqual([
+      ['jobmanager', { config: undefined, dynamic: { 'taskmanager.resource-id': 'c' } }],
+    ]);
+    expect(parse(['jobmanager', '-D', 'taskmanager.resource-id=a=b']).calls[0]![1]).toEqual({
+      config: undefined,
+      dynamic: { 'taskmanager.resource-id': 'a=b' },
+    });
+  });
+
+  it('parses run with its options and the job arguments after --', () => {
+    expect(parse(['run', 'jobs/wc.ts', '-m', 'jm:7000', '-p', '2', '-d', '--', 'in.txt', '--out', 'dir']).calls).toEqual([
+      [
+        'run',
+        { config: undefined, dynamic: {}, jobManager: 'jm:7000', job: 'jobs/wc.ts', args: ['in.txt', '--out', 'dir'], parallelism: 2, detached: true },
+      ],
+    ]);
+  });
+
+  it('runs attached with no parallelism and no args by default', () => {
+    expect(parse(['run', 'job.ts']).calls).toEqual([
+      ['run', { config: undefined, dynamic: {}, jobManager: undefined, job: 'job.ts', args: [], parallelism: undefined, detached: false }],
+    ]);
+    expect(parse(['run', 'job.ts', '--detached']).calls[0]![1]).toMatchObject({ detached: true });
+  });
+
+  it('parses list, info and cancel', () => {
+    expect(parse(['list', '-m', '[::1]:6123']).calls).toEqual([['list', { config: undefined, dynamic: {}, jobManager: '[::1]:6123' }]]);
+    expect(parse(['info', 'abc123']).calls).toEqual([['info', { config: undefined, dynamic: {}, jobManager: undefined, jobId: 'abc123' }]]);
+    expect(parse(['cancel', 'abc123', '--jobmanager', 'localhost:6123']).calls).toEqual([
+      ['cancel', { config: undefined, dynamic: {}, jobManager: 'localhost:6123', jobId: 'abc123' }],
+    ]);
+  });
+
+  it('parses cluster start with defaults and overrides', () => {
+    expect(parse(['cluster', 'start']).calls).toEqual([
+      ['clusterStart', { config: undefined, dynamic: {}, taskManagers: 2, slots: 2, dir: '.weir/cluster' }],
+    ]);
+    expect(parse(['cluster', 'start', '--taskmanagers', '3', '--slots', '4', '--dir', '/tmp/c', '-c', 'w.yaml', '-D', 'heartbeat.timeout=5s']).calls).toEqual([
+      ['clusterStart', { config: 'w.yaml', dynamic: { 'heartbeat.timeout': '5s' }, taskManagers: 3, slots: 4, dir: '/tmp/c' }],
+    ]);
+  });
+
+  it.each([
+    [['run'], "commander.missingArgument: error: missing required argument 'job'"],
+    [['run', 'job.ts', '-p', '0'], "commander.invalidArgument: error: option '-p, --parallelism <n>' argument '0' is invalid. expected a whole number of 1 or more"],
+    [['list', '-m', 'localhost'], "commander.invalidArgument: error: option '-m, --jobmanager <host:port>' argument 'localhost' is invalid. expected host:port with a port from 0 to 65535, such as localhost:6123"],
+    [['list', '-m', 'localhost:70000'], "commander.invalidArgument: error: option '-m, --jobmanager <host:port>' argument 'localhost:70000' is invalid. expected host:port with a port from 0 to 65535, such as localhost:6123"],
+    [['jobmanager', '-D', 'novalue'], "commander.invalidArgument: error: option '-D <key=value>' argument 'novalue' is invalid. expected key=value, such as -D jobmanager.rpc.port=6123"],
+    [['info'], "commander.missingArgument: error: missing required argument 'jobId'"],
+    [['cluster', 'start', '--taskmanagers', 'two'], "commander.invalidArgument: error: option '--taskmanagers <n>' argument 'two' is invalid. expected a whole number of 1 or more"],
+    [['savepoint'], "commander.unknownCommand: error: unknown command 'savepoint'"],
+    [['list', '--bogus'], "commander.unknownOption: error: unknown option '--bogus'"],
+  ])('rejects %j', (argv, expected) => {
+    const result = parse(argv);
+    expect(result.calls).toEqual([]);
+    expect(result.error).toBe(expected);
+  });
+});

@@ -1,0 +1,98 @@
+import { Command, Option } from 'commander';
+import { collectProperty, parseAddress, parsePositiveInt } from './argument-parsers.ts';
+import type { ClientArgs } from './commands/client-args.ts';
+import type { ClusterStartArgs } from './commands/cluster-start.ts';
+import type { JobArgs } from './commands/info.ts';
+import type { RunArgs } from './commands/run.ts';
+import type { ConfigArgs } from './config-args.ts';
+
+/** What each command does once its arguments are parsed; main.ts wires the real ones, tests record calls. */
+export interface CliActions {
+  jobmanager(args: ConfigArgs): Promise<void>;
+  taskmanager(args: ConfigArgs): Promise<void>;
+  run(args: RunArgs): Promise<void>;
+  list(args: ClientArgs): Promise<void>;
+  info(args: JobArgs): Promise<void>;
+  cancel(args: JobArgs): Promise<void>;
+  clusterStart(args: ClusterStartArgs): Promise<void>;
+}
+
+interface ConfigOptions {
+  config?: string;
+  D?: Record<string, string>;
+}
+
+interface ClientOptions extends ConfigOptions {
+  jobmanager?: string;
+}
+
+function withConfig(command: Command): Command {
+  return command
+    .option('-c, --config <file>', 'YAML config file (default: $WEIR_CONFIG)')
+    .option('-D <key=value>', 'set a config key; repeatable', collectProperty);
+}
+
+function withClient(command: Command): Command {
+  return withConfig(command).option('-m, --jobmanager <host:port>', 'JobManager address (default: jobmanager.rpc.address:jobmanager.rpc.port)', parseAddress);
+}
+
+function configArgs(options: ConfigOptions): ConfigArgs {
+  return { config: options.config, dynamic: options.D ?? {} };
+}
+
+function clientArgs(options: ClientOptions): ClientArgs {
+  return { ...configArgs(options), jobManager: options.jobmanager };
+}
+
+/** The `weir` command line, without side effects until an action runs. */
+export function buildProgram(actions: CliActions): Command {
+  const program = new Command('weir')
+    .description('Weir: a Flink-style distributed stream processor for TypeScript')
+    .showHelpAfterError();
+
+  withConfig(program.command('jobmanager').description('run a JobManager until SIGTERM or Ctrl-C')).action((options: ConfigOptions) =>
+    actions.jobmanager(configArgs(options)),
+  );
+
+  withConfig(program.command('taskmanager').description('run a TaskManager until SIGTERM or Ctrl-C')).action((options: ConfigOptions) =>
+    actions.taskmanager(configArgs(options)),
+  );
+
+  withClient(
+    program
+      .command('run')
+      .description('bundle a job module, submit it and (unless detached) follow it until it ends')
+      .argument('<job>', 'job module (.ts or .js) whose default export builds the job')
+      .argument('[args...]', "the job's arguments; put them after -- when they start with -")
+      .option('-p, --parallelism <n>', 'default parallelism of the job', parsePositiveInt)
+      .option('-d, --detached', 'return once the job is submitted', false),
+  ).action((job: string, jobArgs: string[], options: ClientOptions & { parallelism?: number; detached: boolean }) =>
+    actions.run({ ...clientArgs(options), job, args: jobArgs, parallelism: options.parallelism, detached: options.detached }),
+  );
+
+  withClient(program.command('list').description('list the jobs of the cluster')).action((options: ClientOptions) =>
+    actions.list(clientArgs(options)),
+  );
+
+  withClient(program.command('info').description("show a job's status, vertices and subtasks").argument('<jobId>')).action(
+    (jobId: string, options: ClientOptions) => actions.info({ ...clientArgs(options), jobId }),
+  );
+
+  withClient(program.command('cancel').description('cancel a job').argument('<jobId>')).action((jobId: string, options: ClientOptions) =>
+    actions.cancel({ ...clientArgs(options), jobId }),
+  );
+
+  const cluster = program.command('cluster').description('a local cluster of child processes');
+  withConfig(
+    cluster
+      .command('start')
+      .description('run a JobManager and N TaskManagers in the foreground; Ctrl-C stops them')
+      .addOption(new Option('--taskmanagers <n>', 'number of TaskManagers').argParser(parsePositiveInt).default(2))
+      .addOption(new Option('--slots <n>', 'slots per TaskManager (taskmanager.numberOfTaskSlots)').argParser(parsePositiveInt).default(2))
+      .option('--dir <dir>', 'directory for the processes\' local files', '.weir/cluster'),
+  ).action((options: ConfigOptions & { taskmanagers: number; slots: number; dir: string }) =>
+    actions.clusterStart({ ...configArgs(options), taskManagers: options.taskmanagers, slots: options.slots, dir: options.dir }),
+  );
+
+  return program;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseValue } from './value-types.ts';
+
+describe('parseValue', () => {
+  it.each([
+    ['string', 'host-1', 'host-1'],
+    ['string', 42, '42'],
+    ['string', '', ''],
+    ['port', 6123, 6123],
+    ['port', '6123', 6123],
+    ['port', 0, 0],
+    ['port', 65535, 65535],
+    ['int', '-1', -1],
+    ['int', 7, 7],
+    ['positiveInt', '3', 3],
+    ['duration', 500, 500],
+    ['duration', '500', 500],
+    ['duration', '10s', 10_000],
+  ] as const)('%s accepts %j as %j', (type, raw, expected) => {
+    expect(parseValue(type, raw)).toBe(expected);
+  });
+
+  it.each([
+    ['string', null],
+    ['string', ['a']],
+    ['port', 65536],
+    ['port', -1],
+    ['port', '61 23'],
+    ['port', 1.5],
+    ['int', 'ten'],
+    ['int', ''],
+    ['int', true],
+    ['positiveInt', 0],
+    ['positiveInt', '-2'],
+    ['duration', -1],
+    ['duration', 'soon'],
+    ['duration', 2.5],
+  ] as const)('%s rejects %j', (type, raw) => {
+    expect(parseValue(type, raw)).toBeUndefined();
+  });
+});

@@ -1,0 +1,36 @@
+import { DURATION_UNITS, parseDuration } from './duration.ts';
+import type { ConfigType } from './options.ts';
+
+/** What each type accepts, worded for error messages. */
+export const ACCEPTS: Readonly<Record<ConfigType, string>> = {
+  string: 'a string',
+  port: 'a port number from 0 to 65535',
+  int: 'a whole number',
+  positiveInt: 'a whole number of 1 or more',
+  duration: `a duration: a whole number of milliseconds or a number with a unit (${DURATION_UNITS.join(', ')}), e.g. 500ms, 10s, 2min, 1h`,
+};
+
+/**
+ * The value `raw` stands for as `type`, or undefined when `type` does not accept it. YAML
+ * gives numbers and booleans, the environment and `-D` give strings; both are accepted where
+ * the text means the same.
+ */
+export function parseValue(type: ConfigType, raw: unknown): string | number | undefined {
+  if (type === 'string') return typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined;
+  if (type === 'duration') {
+    if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw >= 0 ? raw : undefined;
+    return typeof raw === 'string' ? parseDuration(raw) : undefined;
+  }
+  const n = parseInteger(raw);
+  if (n === undefined) return undefined;
+  if (type === 'port') return n >= 0 && n <= 65_535 ? n : undefined;
+  if (type === 'positiveInt') return n >= 1 ? n : undefined;
+  return n;
+}
+
+function parseInteger(raw: unknown): number | undefined {
+  if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw : undefined;
+  if (typeof raw !== 'string' || !/^\s*-?\d+\s*$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return Number.isSafeInteger(n) ? n : undefined;
+}

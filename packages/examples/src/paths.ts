@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+
+const here = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
+
+/** Absolute paths of the example job modules, for `weir run`, the demo, tests and benchmarks. */
+export const exampleJobs = {
+  /** Args: `<input file> <output dir>`; FileSource → split → keyBy → count in ValueState → FileSink. */
+  wordCount: here('../jobs/word-count.ts'),
+  /** Args: `<count> <output dir>`; DataGeneratorSource of 0..count-1 → keyBy(n mod 10) → running sum → FileSink. */
+  generatorSum: here('../jobs/generator-sum.ts'),
+} as const;
+
+/** Absolute paths of the example inputs. */
+export const exampleData = {
+  /** The first chapter of A Tale of Two Cities (public domain), about 950 words. */
+  taleOfTwoCities: here('../data/tale-of-two-cities.txt'),
+} as const;
