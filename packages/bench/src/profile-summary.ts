@@ -20,15 +20,23 @@ export function summarizeProfiles(dir: string, top = 15): string[] {
     const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
     const selfHits = new Map<string, number>();
     let total = 0;
+    let idle = 0;
     for (const node of profile.nodes) {
       const hits = node.hitCount ?? 0;
-      total += hits;
       const { functionName, url, lineNumber } = node.callFrame;
+      if (functionName === '(idle)') {
+        idle += hits;
+        continue;
+      }
+      total += hits;
       const where = url ? `${basename(url)}:${lineNumber + 1}` : '';
       const name = `${functionName || '(anonymous)'} ${where}`.trim();
       selfHits.set(name, (selfHits.get(name) ?? 0) + hits);
     }
-    lines.push(`  profile ${file} (${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s):`);
+    // Threads that mostly idled (tsx's module-loader worker) say nothing about the job.
+    if (total < idle / 4) continue;
+    const seconds = (profile.endTime - profile.startTime) / 1e6;
+    lines.push(`  profile ${file}: ${seconds.toFixed(1)} s, ${((100 * total) / (total + idle)).toFixed(0)}% busy; share of busy time:`);
     for (const [name, hits] of [...selfHits].sort((a, b) => b[1] - a[1]).slice(0, top)) {
       lines.push(`    ${((100 * hits) / total).toFixed(1).padStart(5)}%  ${name}`);
     }

@@ -16,7 +16,7 @@ describe('murmur3', () => {
   });
 
   it('hashes a string the same as its UTF-8 bytes, ASCII or not', () => {
-    for (const s of ['word', 'héllo wörld', '日本語', 'x'.repeat(5000)]) {
+    for (const s of ['', 'a', 'ab', 'abc', 'word', 'abcde', 'user-1234', 'abcdé', 'héllo wörld', '日本語', 'x'.repeat(5000)]) {
       expect(hashKey(s)).toBe(murmur3(Buffer.from(s, 'utf8')));
     }
   });

@@ -136,8 +136,37 @@ export function murmur3(bytes: Uint8Array, length = bytes.length): number {
 
 const stringScratch = Buffer.allocUnsafe(4096);
 
-/** murmur3 of a string's UTF-8 bytes without allocating: the per-record path of keyBy. */
+/**
+ * murmur3 of a string's UTF-8 bytes. ASCII strings (the usual keys) are hashed straight from
+ * their char codes, which are their UTF-8 bytes; others go through a scratch buffer.
+ */
 function hashString(s: string): number {
+  const n = s.length;
+  const blocks = n & ~3;
+  let h = 0;
+  let i = 0;
+  for (; i < blocks; i += 4) {
+    const c0 = s.charCodeAt(i);
+    const c1 = s.charCodeAt(i + 1);
+    const c2 = s.charCodeAt(i + 2);
+    const c3 = s.charCodeAt(i + 3);
+    if ((c0 | c1 | c2 | c3) > 0x7f) return hashNonAscii(s);
+    h = mixH(h, mixK(c0 | (c1 << 8) | (c2 << 16) | (c3 << 24)));
+  }
+  const tail = n & 3;
+  if (tail > 0) {
+    let k = 0;
+    for (let j = tail - 1; j >= 0; j--) {
+      const c = s.charCodeAt(i + j);
+      if (c > 0x7f) return hashNonAscii(s);
+      k = (k << 8) | c;
+    }
+    h ^= mixK(k);
+  }
+  return finalize(h, n);
+}
+
+function hashNonAscii(s: string): number {
   if (s.length * 3 > stringScratch.length) return murmur3(Buffer.from(s, 'utf8'));
   return murmur3(stringScratch, stringScratch.write(s, 0, 'utf8'));
 }

@@ -10,8 +10,8 @@ export interface ClusterOptions {
   readonly slots: number;
   /** Extra config keys for every process, as `-D key=value`. */
   readonly config?: Readonly<Record<string, string | number>>;
-  /** Extra environment for the TaskManager processes (NODE_OPTIONS=--cpu-prof for a profile, say). */
-  readonly taskManagerEnv?: NodeJS.ProcessEnv;
+  /** Extra node flags for the TaskManager processes (--cpu-prof for a profile, say). */
+  readonly taskManagerNodeArgs?: readonly string[];
 }
 
 /**
@@ -30,7 +30,7 @@ export class ProcessCluster {
     readonly jobManagerAddress: string,
     private readonly configArgs: readonly string[],
     readonly slots: number,
-    private readonly taskManagerEnv: NodeJS.ProcessEnv,
+    private readonly taskManagerNodeArgs: readonly string[],
   ) {}
 
   static async start(options: ClusterOptions): Promise<ProcessCluster> {
@@ -47,7 +47,7 @@ export class ProcessCluster {
     };
     const configArgs = Object.entries(config).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
     const jobManager = new WeirProcess('jobmanager', ['jobmanager', ...configArgs], join(dir, 'jobmanager.log'));
-    const cluster = new ProcessCluster(dir, jobManager, `127.0.0.1:${port}`, configArgs, options.slots, options.taskManagerEnv ?? {});
+    const cluster = new ProcessCluster(dir, jobManager, `127.0.0.1:${port}`, configArgs, options.slots, options.taskManagerNodeArgs ?? []);
     try {
       await cluster.#waitForJobManager();
       await Promise.all(Array.from({ length: options.taskManagers }, () => cluster.startTaskManager()));
@@ -65,7 +65,7 @@ export class ProcessCluster {
       `taskmanager-${index}`,
       ['taskmanager', ...this.configArgs, '-D', `taskmanager.numberOfTaskSlots=${this.slots}`, '-D', `taskmanager.resource-id=tm-${index}`],
       join(this.dir, `taskmanager-${index}.log`),
-      this.taskManagerEnv,
+      this.taskManagerNodeArgs,
     );
     this.taskManagers.push(tm);
     await tm.waitForOutput(/registered with the JobManager/);

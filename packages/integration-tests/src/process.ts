@@ -7,8 +7,8 @@ export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..'
 const cliMain = join(repoRoot, 'packages/cli/src/main.ts');
 
 /** `node --import tsx packages/cli/src/main.ts <args>`: the same command `pnpm weir` and the Docker image run. */
-export function weirCommand(args: readonly string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: ['--import', 'tsx', cliMain, ...args] };
+export function weirCommand(args: readonly string[], nodeArgs: readonly string[] = []): { command: string; args: string[] } {
+  return { command: process.execPath, args: [...nodeArgs, '--import', 'tsx', cliMain, ...args] };
 }
 
 export interface RunResult {
@@ -50,13 +50,14 @@ export class WeirProcess {
     readonly name: string,
     args: readonly string[],
     logFile: string,
-    env: NodeJS.ProcessEnv = {},
+    /** Flags for node itself, such as --cpu-prof (which NODE_OPTIONS does not allow). */
+    nodeArgs: readonly string[] = [],
   ) {
-    const { command, args: argv } = weirCommand(args);
+    const { command, args: argv } = weirCommand(args, nodeArgs);
     this.#log = createWriteStream(logFile, { flags: 'a' });
     this.#child = spawn(command, argv, {
       cwd: repoRoot,
-      env: { ...process.env, WEIR_LOG_LEVEL: 'info', ...env },
+      env: { ...process.env, WEIR_LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const capture = (d: Buffer): void => {

@@ -59,7 +59,7 @@ export const shuffle: Scenario = {
     const cluster = await ProcessCluster.start({
       taskManagers: 2,
       slots: 1,
-      taskManagerEnv: profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {},
+      taskManagerNodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     });
     try {
       const submit = await cluster.weir(['run', '--detached', writeJobFile(JOB)]);
