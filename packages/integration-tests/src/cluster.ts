@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJobServiceClient, type JobServiceClient } from '@weir/rpc';
-import { freePort } from './ports.ts';
+import { freePort } from '@weir/cli';
 import { runWeir, WeirProcess, type RunResult } from './process.ts';
 
 export interface ClusterOptions {

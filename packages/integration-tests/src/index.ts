@@ -1,4 +1,3 @@
 export * from './cluster.ts';
 export * from './process.ts';
-export * from './ports.ts';
 export * from './jobs.ts';

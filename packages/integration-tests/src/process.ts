@@ -2,14 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { weirCommand } from '@weir/cli';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-const cliMain = join(repoRoot, 'packages/cli/src/main.ts');
-
-/** `node --import tsx packages/cli/src/main.ts <args>`: the same command `pnpm weir` and the Docker image run. */
-export function weirCommand(args: readonly string[], nodeArgs: readonly string[] = []): { command: string; args: string[] } {
-  return { command: process.execPath, args: [...nodeArgs, '--import', 'tsx', cliMain, ...args] };
-}
 
 export interface RunResult {
   readonly code: number | null;
