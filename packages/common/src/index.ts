@@ -7,3 +7,4 @@ export * from './bundle.ts';
 export * from './config/options.ts';
 export * from './config/load.ts';
 export { envVarName } from './config/env.ts';
+export * from './checkpoint/types.ts';

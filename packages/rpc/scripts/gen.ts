@@ -19,6 +19,18 @@ for (const file of walk(out)) {
   writeFileSync(file, readFileSync(file, 'utf8').replaceAll(`${protoRoot}/`, 'proto/'));
 }
 
+// messages.ts re-exports every message type, so other packages import them from @weir/rpc.
+const messageDir = join(out, 'weir/v1');
+const exportsLines = readdirSync(messageDir)
+  .map((f) => f.replace(/\.ts$/, ''))
+  .filter((name) => !/(Service|DataExchange)$/.test(name))
+  .sort()
+  .map((name) => `export type { ${name}, ${name}__Output } from './generated/weir/v1/${name}.ts';`);
+writeFileSync(
+  join(here, '../src/messages.ts'),
+  ['// Message types, generated from proto/ by `pnpm gen:proto`. `X` is what you send; `X__Output` what you receive (defaults filled in).', ...exportsLines, ''].join('\n'),
+);
+
 function* walk(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);

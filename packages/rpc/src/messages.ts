@@ -1,9 +1,16 @@
 // Message types, generated from proto/ by `pnpm gen:proto`. `X` is what you send; `X__Output` what you receive (defaults filled in).
+export type { AcknowledgeCheckpoint, AcknowledgeCheckpoint__Output } from './generated/weir/v1/AcknowledgeCheckpoint.ts';
+export type { CancelCheckpointMarker, CancelCheckpointMarker__Output } from './generated/weir/v1/CancelCheckpointMarker.ts';
 export type { CancelJobResponse, CancelJobResponse__Output } from './generated/weir/v1/CancelJobResponse.ts';
 export type { CancelTask, CancelTask__Output } from './generated/weir/v1/CancelTask.ts';
+export type { CheckpointBarrier, CheckpointBarrier__Output } from './generated/weir/v1/CheckpointBarrier.ts';
+export type { CheckpointInfo, CheckpointInfo__Output } from './generated/weir/v1/CheckpointInfo.ts';
+export type { CheckpointMetrics, CheckpointMetrics__Output } from './generated/weir/v1/CheckpointMetrics.ts';
 export type { ConsumerMessage, ConsumerMessage__Output } from './generated/weir/v1/ConsumerMessage.ts';
 export type { Credit, Credit__Output } from './generated/weir/v1/Credit.ts';
+export type { DeclineCheckpoint, DeclineCheckpoint__Output } from './generated/weir/v1/DeclineCheckpoint.ts';
 export type { DeployTask, DeployTask__Output } from './generated/weir/v1/DeployTask.ts';
+export type { EndOfData, EndOfData__Output } from './generated/weir/v1/EndOfData.ts';
 export type { EndOfPartition, EndOfPartition__Output } from './generated/weir/v1/EndOfPartition.ts';
 export type { FetchBundleRequest, FetchBundleRequest__Output } from './generated/weir/v1/FetchBundleRequest.ts';
 export type { FetchBundleResponse, FetchBundleResponse__Output } from './generated/weir/v1/FetchBundleResponse.ts';
@@ -15,8 +22,10 @@ export type { JobManagerMessage, JobManagerMessage__Output } from './generated/w
 export type { JobRequest, JobRequest__Output } from './generated/weir/v1/JobRequest.ts';
 export type { JobStatusUpdate, JobStatusUpdate__Output } from './generated/weir/v1/JobStatusUpdate.ts';
 export type { JobSummary, JobSummary__Output } from './generated/weir/v1/JobSummary.ts';
+export type { ListCheckpointsResponse, ListCheckpointsResponse__Output } from './generated/weir/v1/ListCheckpointsResponse.ts';
 export type { ListJobsRequest, ListJobsRequest__Output } from './generated/weir/v1/ListJobsRequest.ts';
 export type { ListJobsResponse, ListJobsResponse__Output } from './generated/weir/v1/ListJobsResponse.ts';
+export type { NotifyCheckpoint, NotifyCheckpoint__Output } from './generated/weir/v1/NotifyCheckpoint.ts';
 export type { OperatorInfo, OperatorInfo__Output } from './generated/weir/v1/OperatorInfo.ts';
 export type { ProducerLocation, ProducerLocation__Output } from './generated/weir/v1/ProducerLocation.ts';
 export type { ProducerMessage, ProducerMessage__Output } from './generated/weir/v1/ProducerMessage.ts';
@@ -27,8 +36,11 @@ export type { SubmitJobRequest, SubmitJobRequest__Output } from './generated/wei
 export type { SubmitJobResponse, SubmitJobResponse__Output } from './generated/weir/v1/SubmitJobResponse.ts';
 export type { SubscribeRequest, SubscribeRequest__Output } from './generated/weir/v1/SubscribeRequest.ts';
 export type { SubtaskInfo, SubtaskInfo__Output } from './generated/weir/v1/SubtaskInfo.ts';
+export type { TaskCheckpointing, TaskCheckpointing__Output } from './generated/weir/v1/TaskCheckpointing.ts';
 export type { TaskKey, TaskKey__Output } from './generated/weir/v1/TaskKey.ts';
 export type { TaskManagerMessage, TaskManagerMessage__Output } from './generated/weir/v1/TaskManagerMessage.ts';
+export type { TaskRestore, TaskRestore__Output } from './generated/weir/v1/TaskRestore.ts';
 export type { TaskStatusUpdate, TaskStatusUpdate__Output } from './generated/weir/v1/TaskStatusUpdate.ts';
+export type { TriggerCheckpoint, TriggerCheckpoint__Output } from './generated/weir/v1/TriggerCheckpoint.ts';
 export type { VertexInfo, VertexInfo__Output } from './generated/weir/v1/VertexInfo.ts';
 export type { VertexInput, VertexInput__Output } from './generated/weir/v1/VertexInput.ts';

@@ -40,6 +40,12 @@ export interface SourceReader<T> {
   pollNext(output: ReaderOutput<T>): InputStatus;
   /** Resolves when pollNext may have records again after NOTHING_AVAILABLE. */
   isAvailable(): Promise<void>;
+  /**
+   * The reader's position between two records, for checkpoint `checkpointId`: everything
+   * emitted so far is before it. Must be MessagePack-serializable. A reader without it
+   * cannot be restored to a position and restarts from its beginning.
+   */
+  snapshotState?(checkpointId: number): unknown;
   close?(): void | Promise<void>;
 }
 
@@ -47,7 +53,12 @@ export interface Source<T> {
   readonly boundedness: Boundedness;
   /** The type of the records, when the source knows it. */
   readonly producedType?: TypeInformation<T>;
-  createReader(context: ConnectorContext): SourceReader<T>;
+  /**
+   * `restoredState`: the `snapshotState` results this subtask resumes from (one per reader
+   * of the checkpoint it takes over: exactly one at an unchanged parallelism), or undefined
+   * for a fresh start.
+   */
+  createReader(context: ConnectorContext, restoredState?: readonly unknown[]): SourceReader<T>;
 }
 
 /**
@@ -58,9 +69,30 @@ export interface Source<T> {
 export interface SinkWriter<T> {
   write(record: T): void | Promise<void>;
   flush(endOfInput: boolean): void | Promise<void>;
+  /**
+   * Exactly-once sinks (two-phase commit): at checkpoint `checkpointId`, after `flush(false)`,
+   * hand over what that checkpoint must commit once it completes (e.g. the part files closed
+   * for it), MessagePack-serializable. The runtime keeps them in the checkpoint and passes
+   * them to the Committer when the checkpoint completes, or on restore from it.
+   */
+  prepareCommit?(checkpointId: number): unknown[] | Promise<unknown[]>;
+  /** The writer's own state for checkpoint `checkpointId` (e.g. a part counter), MessagePack-serializable. */
+  snapshotState?(checkpointId: number): unknown;
   close(): void | Promise<void>;
 }
 
+/** Makes prepared committables visible. Must be idempotent: a restore may commit again what was committed before a failure. */
+export interface Committer<C> {
+  commit(committables: readonly C[]): void | Promise<void>;
+}
+
 export interface Sink<T> {
-  createWriter(context: ConnectorContext): SinkWriter<T> | Promise<SinkWriter<T>>;
+  /**
+   * `restoredState`: the writer states this subtask resumes from. On restore the runtime
+   * first commits the committables the restored checkpoint promised, then creates the writer,
+   * which discards whatever else the failed attempt left behind (uncommitted part files).
+   */
+  createWriter(context: ConnectorContext, restoredState?: readonly unknown[]): SinkWriter<T> | Promise<SinkWriter<T>>;
+  /** Present on exactly-once sinks, whose writers implement prepareCommit. */
+  createCommitter?(context: ConnectorContext): Committer<unknown>;
 }

@@ -102,4 +102,40 @@ export interface ExecutionConfig {
   readonly maxParallelism: number;
   /** Flush partially filled output buffers after this many ms; 0 flushes after every record, -1 only when full. */
   readonly bufferTimeoutMs: number;
+  /** What the job set with enableCheckpointing and getCheckpointConfig(); undefined when it did not call enableCheckpointing. */
+  readonly checkpointing: CheckpointSettings | undefined;
+  /** env.setStateBackend(...); undefined leaves it to the cluster's state.backend. */
+  readonly stateBackend: StateBackendSettings | undefined;
+  /** env.setRestartStrategy(...); undefined leaves it to the cluster's restart-strategy.*. */
+  readonly restartStrategy: RestartStrategySettings | undefined;
 }
+
+/** Only what the job set: an undefined field falls back to the cluster's execution.checkpointing.* key. */
+export interface CheckpointSettings {
+  readonly intervalMs: number;
+  readonly mode?: 'EXACTLY_ONCE' | 'AT_LEAST_ONCE';
+  readonly minPauseMs?: number;
+  readonly timeoutMs?: number;
+  readonly maxConcurrent?: number;
+  readonly tolerableFailures?: number;
+  readonly externalizedCleanup?: 'NO_EXTERNALIZED_CHECKPOINTS' | 'DELETE_ON_CANCELLATION' | 'RETAIN_ON_CANCELLATION';
+}
+
+export type StateBackendSettings =
+  /** MemoryStateBackend: heap state, snapshots inline in the acknowledgement and `_metadata`. */
+  | { readonly kind: 'memory'; readonly maxStateSize: number }
+  /** FsStateBackend: heap state, snapshots as files below `checkpointDir` (else state.checkpoints.dir). */
+  | { readonly kind: 'filesystem'; readonly checkpointDir: string | undefined; readonly asyncSnapshots: boolean };
+
+export type RestartStrategySettings =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'fixed-delay'; readonly attempts: number; readonly delayMs: number }
+  | {
+      readonly kind: 'exponential-delay';
+      readonly initialBackoffMs: number;
+      readonly maxBackoffMs: number;
+      readonly multiplier: number;
+      readonly resetThresholdMs: number;
+      readonly jitter: number;
+    }
+  | { readonly kind: 'failure-rate'; readonly maxFailuresPerInterval: number; readonly intervalMs: number; readonly delayMs: number };

@@ -163,3 +163,12 @@ describe('loadConfig validation', () => {
     expect(errorOf({ file }).message).toBe(`config key heartbeat.timeout is set twice in file ${file} (once nested, once dotted); keep one`);
   });
 });
+
+describe('enum keys', () => {
+  it('name the values they accept', () => {
+    expect(() => loadConfig({ dynamic: { 'execution.checkpointing.mode': 'ONCE' } })).toThrow(
+      'invalid value "ONCE" for config key execution.checkpointing.mode (from -D execution.checkpointing.mode=ONCE): expected one of EXACTLY_ONCE, AT_LEAST_ONCE',
+    );
+    expect(loadConfig({ env: { WEIR_S3_PATH_STYLE_ACCESS: 'false' } })['s3.path-style-access']).toBe(false);
+  });
+});

@@ -3,8 +3,8 @@ import { CommonErrorCode, WeirError } from '../errors.ts';
 import { closestKey } from './closest-key.ts';
 import type { ConfigEntry } from './entry.ts';
 import { readEnv } from './env.ts';
-import { ConfigOptions, defaultConfig, type ConfigKey, type WeirConfig } from './options.ts';
-import { ACCEPTS, parseValue } from './value-types.ts';
+import { ConfigOptions, defaultConfig, type ConfigKey, type ConfigOption, type WeirConfig } from './options.ts';
+import { accepts, parseValue } from './value-types.ts';
 import { readConfigFile } from './yaml-file.ts';
 
 export interface LoadConfigOptions {
@@ -27,19 +27,19 @@ export function loadConfig(options: LoadConfigOptions = {}): WeirConfig {
     ...readEnv(options.env ?? {}),
     ...Object.entries(options.dynamic ?? {}).map(([key, raw]) => ({ key, raw, origin: `-D ${key}=${raw}` })),
   ];
-  const config: Record<string, string | number> = { ...defaultConfig() };
+  const config: Record<string, string | number | boolean> = { ...defaultConfig() };
   for (const entry of entries) config[entry.key] = validate(entry);
   return Object.freeze(config) as WeirConfig;
 }
 
-function validate(entry: ConfigEntry): string | number {
+function validate(entry: ConfigEntry): string | number | boolean {
   if (!Object.hasOwn(ConfigOptions, entry.key)) throw unknownKey(entry);
-  const type = ConfigOptions[entry.key as ConfigKey].type;
-  const value = parseValue(type, entry.raw);
+  const option: ConfigOption = ConfigOptions[entry.key as ConfigKey];
+  const value = parseValue(option.type, entry.raw, option.values);
   if (value === undefined) {
     throw new WeirError(
       CommonErrorCode.INVALID_CONFIG,
-      `invalid value ${JSON.stringify(entry.raw) ?? String(entry.raw)} for config key ${entry.key} (from ${entry.origin}): expected ${ACCEPTS[type]}`,
+      `invalid value ${JSON.stringify(entry.raw) ?? String(entry.raw)} for config key ${entry.key} (from ${entry.origin}): expected ${accepts(option)}`,
     );
   }
   return value;

@@ -20,25 +20,64 @@ export const ConfigOptions = {
   'parallelism.default': { type: 'positiveInt', default: 1, doc: 'Parallelism of operators and jobs that set none.' },
   'pipeline.max-parallelism': { type: 'int', default: -1, doc: 'Default max parallelism (key groups); -1 derives it from the parallelism as Flink does.' },
   'execution.buffer-timeout': { type: 'duration', default: 100, doc: 'Flush output buffers that are not full after this long.' },
+  'execution.checkpointing.interval': { type: 'duration', default: 0, doc: 'Take a checkpoint this often; 0 leaves checkpointing to the job (env.enableCheckpointing).' },
+  'execution.checkpointing.mode': { type: 'enum', values: ['EXACTLY_ONCE', 'AT_LEAST_ONCE'], default: 'EXACTLY_ONCE', doc: 'Aligned barriers (exactly-once) or a barrier tracker that never blocks (at-least-once).' },
+  'execution.checkpointing.timeout': { type: 'duration', default: 600_000, doc: 'A checkpoint not complete after this long is expired and discarded.' },
+  'execution.checkpointing.min-pause': { type: 'duration', default: 0, doc: 'Least time from the completion of one checkpoint to the trigger of the next.' },
+  'execution.checkpointing.max-concurrent-checkpoints': { type: 'positiveInt', default: 1, doc: 'Checkpoints that may be in progress at once.' },
+  'execution.checkpointing.tolerable-failed-checkpoints': { type: 'int', default: 0, doc: 'Consecutive failed checkpoints tolerated before the job fails over.' },
+  'execution.checkpointing.externalized-checkpoint-retention': {
+    type: 'enum',
+    values: ['NO_EXTERNALIZED_CHECKPOINTS', 'DELETE_ON_CANCELLATION', 'RETAIN_ON_CANCELLATION'],
+    default: 'NO_EXTERNALIZED_CHECKPOINTS',
+    doc: 'What happens to retained checkpoints when the job ends: deleted (NO_EXTERNALIZED), kept only on failure (DELETE_ON_CANCELLATION), kept on cancel and failure (RETAIN_ON_CANCELLATION).',
+  },
+  'state.backend': { type: 'enum', values: ['hashmap', 'memory', 'filesystem'], default: 'hashmap', doc: 'Where keyed state lives and how it is snapshotted: hashmap/filesystem (heap, files in state.checkpoints.dir), memory (heap, snapshots inline in _metadata).' },
+  'state.checkpoints.dir': { type: 'string', default: '', doc: 'Checkpoint directory: a local path, file:// or s3:// URL. Each job writes below <dir>/<jobId>.' },
+  'state.checkpoints.num-retained': { type: 'positiveInt', default: 1, doc: 'Completed checkpoints kept; older ones are subsumed and deleted.' },
+  'restart-strategy.type': { type: 'enum', values: ['none', 'fixed-delay', 'exponential-delay', 'failure-rate', 'default'], default: 'default', doc: 'How a failed job restarts; default: fixed-delay without limit when checkpointing is on, none otherwise (as Flink).' },
+  'restart-strategy.fixed-delay.attempts': { type: 'int', default: 1, doc: 'Restarts before the job fails for good.' },
+  'restart-strategy.fixed-delay.delay': { type: 'duration', default: 1_000, doc: 'Pause before each restart.' },
+  'restart-strategy.exponential-delay.initial-backoff': { type: 'duration', default: 1_000, doc: 'First restart delay.' },
+  'restart-strategy.exponential-delay.max-backoff': { type: 'duration', default: 60_000, doc: 'Largest restart delay.' },
+  'restart-strategy.exponential-delay.backoff-multiplier': { type: 'number', default: 2, doc: 'Factor the delay grows by per restart.' },
+  'restart-strategy.exponential-delay.reset-backoff-threshold': { type: 'duration', default: 3_600_000, doc: 'Running this long without failure resets the delay.' },
+  'restart-strategy.exponential-delay.jitter-factor': { type: 'number', default: 0.1, doc: 'Random share added to or taken from each delay.' },
+  'restart-strategy.failure-rate.max-failures-per-interval': { type: 'positiveInt', default: 1, doc: 'Failures within the interval before the job fails for good.' },
+  'restart-strategy.failure-rate.failure-rate-interval': { type: 'duration', default: 60_000, doc: 'Window over which failures are counted.' },
+  'restart-strategy.failure-rate.delay': { type: 'duration', default: 1_000, doc: 'Pause before each restart.' },
+  's3.endpoint': { type: 'string', default: '', doc: 'S3 endpoint URL (MinIO, s3rver); empty uses AWS.' },
+  's3.access-key': { type: 'string', default: '', doc: 'S3 access key.' },
+  's3.secret-key': { type: 'string', default: '', doc: 'S3 secret key.' },
+  's3.region': { type: 'string', default: 'us-east-1', doc: 'S3 region.' },
+  's3.path-style-access': { type: 'boolean', default: true, doc: 'Address buckets as endpoint/bucket (MinIO, s3rver) rather than bucket.endpoint.' },
 } as const satisfies Record<string, ConfigOption>;
 
-export type ConfigType = 'string' | 'port' | 'int' | 'positiveInt' | 'duration';
+export type ConfigType = 'string' | 'port' | 'int' | 'positiveInt' | 'duration' | 'number' | 'boolean' | 'enum';
 
 export interface ConfigOption {
   readonly type: ConfigType;
-  readonly default: string | number;
+  /** The accepted values of an `enum` key. */
+  readonly values?: readonly string[];
+  readonly default: string | number | boolean;
   readonly doc: string;
 }
 
 export type ConfigKey = keyof typeof ConfigOptions;
 
-type ValueOf<T extends ConfigType> = T extends 'string' ? string : number;
+type ValueOf<O> = O extends { readonly type: 'enum'; readonly values: readonly (infer V)[] }
+  ? V
+  : O extends { readonly type: 'string' }
+    ? string
+    : O extends { readonly type: 'boolean' }
+      ? boolean
+      : number;
 
 /** A validated configuration: every key present, with its default when not set. */
-export type WeirConfig = { readonly [K in ConfigKey]: ValueOf<(typeof ConfigOptions)[K]['type']> };
+export type WeirConfig = { readonly [K in ConfigKey]: ValueOf<(typeof ConfigOptions)[K]> };
 
 export function defaultConfig(): WeirConfig {
-  const config: Record<string, string | number> = {};
+  const config: Record<string, string | number | boolean> = {};
   for (const [key, option] of Object.entries(ConfigOptions)) config[key] = option.default;
   return config as WeirConfig;
 }

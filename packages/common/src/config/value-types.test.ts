@@ -39,3 +39,17 @@ describe('parseValue', () => {
     expect(parseValue(type, raw)).toBeUndefined();
   });
 });
+
+describe('parseValue for number, boolean and enum keys', () => {
+  it('accepts what the type means and nothing else', () => {
+    expect(parseValue('number', '1.5')).toBe(1.5);
+    expect(parseValue('number', 2)).toBe(2);
+    expect(parseValue('number', '-1')).toBeUndefined();
+    expect(parseValue('number', 'fast')).toBeUndefined();
+    expect(parseValue('boolean', 'true')).toBe(true);
+    expect(parseValue('boolean', false)).toBe(false);
+    expect(parseValue('boolean', 'yes')).toBeUndefined();
+    expect(parseValue('enum', 'AT_LEAST_ONCE', ['EXACTLY_ONCE', 'AT_LEAST_ONCE'])).toBe('AT_LEAST_ONCE');
+    expect(parseValue('enum', 'at_least_once', ['EXACTLY_ONCE', 'AT_LEAST_ONCE'])).toBeUndefined();
+  });
+});

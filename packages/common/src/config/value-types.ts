@@ -1,5 +1,5 @@
 import { DURATION_UNITS, parseDuration } from './duration.ts';
-import type { ConfigType } from './options.ts';
+import type { ConfigOption, ConfigType } from './options.ts';
 
 /** What each type accepts, worded for error messages. */
 export const ACCEPTS: Readonly<Record<ConfigType, string>> = {
@@ -8,14 +8,31 @@ export const ACCEPTS: Readonly<Record<ConfigType, string>> = {
   int: 'a whole number',
   positiveInt: 'a whole number of 1 or more',
   duration: `a duration: a whole number of milliseconds or a number with a unit (${DURATION_UNITS.join(', ')}), e.g. 500ms, 10s, 2min, 1h`,
+  number: 'a number of 0 or more, e.g. 1.5',
+  boolean: 'true or false',
+  enum: 'one of the listed values',
 };
+
+/** What a key accepts, worded for error messages: its type's wording, or its values for an enum. */
+export function accepts(option: ConfigOption): string {
+  return option.type === 'enum' ? `one of ${(option.values ?? []).join(', ')}` : ACCEPTS[option.type];
+}
 
 /**
  * The value `raw` stands for as `type`, or undefined when `type` does not accept it. YAML
  * gives numbers and booleans, the environment and `-D` give strings; both are accepted where
  * the text means the same.
  */
-export function parseValue(type: ConfigType, raw: unknown): string | number | undefined {
+export function parseValue(type: ConfigType, raw: unknown, values: readonly string[] = []): string | number | boolean | undefined {
+  if (type === 'boolean') {
+    if (typeof raw === 'boolean') return raw;
+    return raw === 'true' ? true : raw === 'false' ? false : undefined;
+  }
+  if (type === 'enum') return typeof raw === 'string' && values.includes(raw) ? raw : undefined;
+  if (type === 'number') {
+    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+    return Number.isFinite(n) && n >= 0 ? n : undefined;
+  }
   if (type === 'string') return typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined;
   if (type === 'duration') {
     if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw >= 0 ? raw : undefined;

@@ -1,9 +1,12 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { CancelCheckpointMarker as _weir_v1_CancelCheckpointMarker, CancelCheckpointMarker__Output as _weir_v1_CancelCheckpointMarker__Output } from './weir/v1/CancelCheckpointMarker.ts';
+import type { CheckpointBarrier as _weir_v1_CheckpointBarrier, CheckpointBarrier__Output as _weir_v1_CheckpointBarrier__Output } from './weir/v1/CheckpointBarrier.ts';
 import type { ConsumerMessage as _weir_v1_ConsumerMessage, ConsumerMessage__Output as _weir_v1_ConsumerMessage__Output } from './weir/v1/ConsumerMessage.ts';
 import type { Credit as _weir_v1_Credit, Credit__Output as _weir_v1_Credit__Output } from './weir/v1/Credit.ts';
 import type { DataExchangeClient as _weir_v1_DataExchangeClient, DataExchangeDefinition as _weir_v1_DataExchangeDefinition } from './weir/v1/DataExchange.ts';
+import type { EndOfData as _weir_v1_EndOfData, EndOfData__Output as _weir_v1_EndOfData__Output } from './weir/v1/EndOfData.ts';
 import type { EndOfPartition as _weir_v1_EndOfPartition, EndOfPartition__Output as _weir_v1_EndOfPartition__Output } from './weir/v1/EndOfPartition.ts';
 import type { ProducerMessage as _weir_v1_ProducerMessage, ProducerMessage__Output as _weir_v1_ProducerMessage__Output } from './weir/v1/ProducerMessage.ts';
 import type { RecordBuffer as _weir_v1_RecordBuffer, RecordBuffer__Output as _weir_v1_RecordBuffer__Output } from './weir/v1/RecordBuffer.ts';
@@ -16,9 +19,12 @@ type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> 
 export interface ProtoGrpcType {
   weir: {
     v1: {
+      CancelCheckpointMarker: MessageTypeDefinition<_weir_v1_CancelCheckpointMarker, _weir_v1_CancelCheckpointMarker__Output>
+      CheckpointBarrier: MessageTypeDefinition<_weir_v1_CheckpointBarrier, _weir_v1_CheckpointBarrier__Output>
       ConsumerMessage: MessageTypeDefinition<_weir_v1_ConsumerMessage, _weir_v1_ConsumerMessage__Output>
       Credit: MessageTypeDefinition<_weir_v1_Credit, _weir_v1_Credit__Output>
       DataExchange: SubtypeConstructor<typeof grpc.Client, _weir_v1_DataExchangeClient> & { service: _weir_v1_DataExchangeDefinition }
+      EndOfData: MessageTypeDefinition<_weir_v1_EndOfData, _weir_v1_EndOfData__Output>
       EndOfPartition: MessageTypeDefinition<_weir_v1_EndOfPartition, _weir_v1_EndOfPartition__Output>
       ProducerMessage: MessageTypeDefinition<_weir_v1_ProducerMessage, _weir_v1_ProducerMessage__Output>
       RecordBuffer: MessageTypeDefinition<_weir_v1_RecordBuffer, _weir_v1_RecordBuffer__Output>

@@ -2,11 +2,13 @@ import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { CancelJobResponse as _weir_v1_CancelJobResponse, CancelJobResponse__Output as _weir_v1_CancelJobResponse__Output } from './weir/v1/CancelJobResponse.ts';
+import type { CheckpointInfo as _weir_v1_CheckpointInfo, CheckpointInfo__Output as _weir_v1_CheckpointInfo__Output } from './weir/v1/CheckpointInfo.ts';
 import type { JobDetails as _weir_v1_JobDetails, JobDetails__Output as _weir_v1_JobDetails__Output } from './weir/v1/JobDetails.ts';
 import type { JobRequest as _weir_v1_JobRequest, JobRequest__Output as _weir_v1_JobRequest__Output } from './weir/v1/JobRequest.ts';
 import type { JobServiceClient as _weir_v1_JobServiceClient, JobServiceDefinition as _weir_v1_JobServiceDefinition } from './weir/v1/JobService.ts';
 import type { JobStatusUpdate as _weir_v1_JobStatusUpdate, JobStatusUpdate__Output as _weir_v1_JobStatusUpdate__Output } from './weir/v1/JobStatusUpdate.ts';
 import type { JobSummary as _weir_v1_JobSummary, JobSummary__Output as _weir_v1_JobSummary__Output } from './weir/v1/JobSummary.ts';
+import type { ListCheckpointsResponse as _weir_v1_ListCheckpointsResponse, ListCheckpointsResponse__Output as _weir_v1_ListCheckpointsResponse__Output } from './weir/v1/ListCheckpointsResponse.ts';
 import type { ListJobsRequest as _weir_v1_ListJobsRequest, ListJobsRequest__Output as _weir_v1_ListJobsRequest__Output } from './weir/v1/ListJobsRequest.ts';
 import type { ListJobsResponse as _weir_v1_ListJobsResponse, ListJobsResponse__Output as _weir_v1_ListJobsResponse__Output } from './weir/v1/ListJobsResponse.ts';
 import type { OperatorInfo as _weir_v1_OperatorInfo, OperatorInfo__Output as _weir_v1_OperatorInfo__Output } from './weir/v1/OperatorInfo.ts';
@@ -24,11 +26,13 @@ export interface ProtoGrpcType {
   weir: {
     v1: {
       CancelJobResponse: MessageTypeDefinition<_weir_v1_CancelJobResponse, _weir_v1_CancelJobResponse__Output>
+      CheckpointInfo: MessageTypeDefinition<_weir_v1_CheckpointInfo, _weir_v1_CheckpointInfo__Output>
       JobDetails: MessageTypeDefinition<_weir_v1_JobDetails, _weir_v1_JobDetails__Output>
       JobRequest: MessageTypeDefinition<_weir_v1_JobRequest, _weir_v1_JobRequest__Output>
       JobService: SubtypeConstructor<typeof grpc.Client, _weir_v1_JobServiceClient> & { service: _weir_v1_JobServiceDefinition }
       JobStatusUpdate: MessageTypeDefinition<_weir_v1_JobStatusUpdate, _weir_v1_JobStatusUpdate__Output>
       JobSummary: MessageTypeDefinition<_weir_v1_JobSummary, _weir_v1_JobSummary__Output>
+      ListCheckpointsResponse: MessageTypeDefinition<_weir_v1_ListCheckpointsResponse, _weir_v1_ListCheckpointsResponse__Output>
       ListJobsRequest: MessageTypeDefinition<_weir_v1_ListJobsRequest, _weir_v1_ListJobsRequest__Output>
       ListJobsResponse: MessageTypeDefinition<_weir_v1_ListJobsResponse, _weir_v1_ListJobsResponse__Output>
       OperatorInfo: MessageTypeDefinition<_weir_v1_OperatorInfo, _weir_v1_OperatorInfo__Output>

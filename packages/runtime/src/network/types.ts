@@ -25,6 +25,12 @@ export interface SubpartitionId {
 export type ChannelItem =
   /** MessagePack encoding of an array of `recordCount` records. */
   | { readonly kind: 'buffer'; readonly payload: Uint8Array; readonly recordCount: number }
+  /** Everything before belongs to checkpoint `checkpointId`, nothing after. */
+  | { readonly kind: 'barrier'; readonly checkpointId: number; readonly timestamp: number }
+  /** The producer aborted checkpoint `checkpointId`: do not wait for its barrier here. */
+  | { readonly kind: 'cancel-checkpoint'; readonly checkpointId: number }
+  /** No more records; with checkpointing the channel stays open for the final checkpoint's barrier. */
+  | { readonly kind: 'end-of-data' }
   /** Nothing more will come on this subpartition. */
   | { readonly kind: 'end-of-partition' };
 

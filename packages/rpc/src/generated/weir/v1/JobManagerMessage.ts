@@ -4,13 +4,17 @@ import type { Registered as _weir_v1_Registered, Registered__Output as _weir_v1_
 import type { Heartbeat as _weir_v1_Heartbeat, Heartbeat__Output as _weir_v1_Heartbeat__Output } from '../../weir/v1/Heartbeat.ts';
 import type { DeployTask as _weir_v1_DeployTask, DeployTask__Output as _weir_v1_DeployTask__Output } from '../../weir/v1/DeployTask.ts';
 import type { CancelTask as _weir_v1_CancelTask, CancelTask__Output as _weir_v1_CancelTask__Output } from '../../weir/v1/CancelTask.ts';
+import type { TriggerCheckpoint as _weir_v1_TriggerCheckpoint, TriggerCheckpoint__Output as _weir_v1_TriggerCheckpoint__Output } from '../../weir/v1/TriggerCheckpoint.ts';
+import type { NotifyCheckpoint as _weir_v1_NotifyCheckpoint, NotifyCheckpoint__Output as _weir_v1_NotifyCheckpoint__Output } from '../../weir/v1/NotifyCheckpoint.ts';
 
 export interface JobManagerMessage {
   'registered'?: (_weir_v1_Registered | null);
   'heartbeat'?: (_weir_v1_Heartbeat | null);
   'deploy'?: (_weir_v1_DeployTask | null);
   'cancel'?: (_weir_v1_CancelTask | null);
-  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel";
+  'triggerCheckpoint'?: (_weir_v1_TriggerCheckpoint | null);
+  'notifyCheckpoint'?: (_weir_v1_NotifyCheckpoint | null);
+  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel"|"triggerCheckpoint"|"notifyCheckpoint";
 }
 
 export interface JobManagerMessage__Output {
@@ -18,5 +22,7 @@ export interface JobManagerMessage__Output {
   'heartbeat'?: (_weir_v1_Heartbeat__Output | null);
   'deploy'?: (_weir_v1_DeployTask__Output | null);
   'cancel'?: (_weir_v1_CancelTask__Output | null);
-  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel";
+  'triggerCheckpoint'?: (_weir_v1_TriggerCheckpoint__Output | null);
+  'notifyCheckpoint'?: (_weir_v1_NotifyCheckpoint__Output | null);
+  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel"|"triggerCheckpoint"|"notifyCheckpoint";
 }

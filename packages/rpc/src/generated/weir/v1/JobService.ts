@@ -6,6 +6,7 @@ import type { CancelJobResponse as _weir_v1_CancelJobResponse, CancelJobResponse
 import type { JobDetails as _weir_v1_JobDetails, JobDetails__Output as _weir_v1_JobDetails__Output } from '../../weir/v1/JobDetails.ts';
 import type { JobRequest as _weir_v1_JobRequest, JobRequest__Output as _weir_v1_JobRequest__Output } from '../../weir/v1/JobRequest.ts';
 import type { JobStatusUpdate as _weir_v1_JobStatusUpdate, JobStatusUpdate__Output as _weir_v1_JobStatusUpdate__Output } from '../../weir/v1/JobStatusUpdate.ts';
+import type { ListCheckpointsResponse as _weir_v1_ListCheckpointsResponse, ListCheckpointsResponse__Output as _weir_v1_ListCheckpointsResponse__Output } from '../../weir/v1/ListCheckpointsResponse.ts';
 import type { ListJobsRequest as _weir_v1_ListJobsRequest, ListJobsRequest__Output as _weir_v1_ListJobsRequest__Output } from '../../weir/v1/ListJobsRequest.ts';
 import type { ListJobsResponse as _weir_v1_ListJobsResponse, ListJobsResponse__Output as _weir_v1_ListJobsResponse__Output } from '../../weir/v1/ListJobsResponse.ts';
 import type { SubmitJobRequest as _weir_v1_SubmitJobRequest, SubmitJobRequest__Output as _weir_v1_SubmitJobRequest__Output } from '../../weir/v1/SubmitJobRequest.ts';
@@ -29,6 +30,15 @@ export interface JobServiceClient extends grpc.Client {
   getJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
   getJob(argument: _weir_v1_JobRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
   getJob(argument: _weir_v1_JobRequest, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
+  
+  ListCheckpoints(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ListCheckpointsResponse__Output>): grpc.ClientUnaryCall;
+  ListCheckpoints(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_ListCheckpointsResponse__Output>): grpc.ClientUnaryCall;
+  ListCheckpoints(argument: _weir_v1_JobRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ListCheckpointsResponse__Output>): grpc.ClientUnaryCall;
+  ListCheckpoints(argument: _weir_v1_JobRequest, callback: grpc.requestCallback<_weir_v1_ListCheckpointsResponse__Output>): grpc.ClientUnaryCall;
+  listCheckpoints(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ListCheckpointsResponse__Output>): grpc.ClientUnaryCall;
+  listCheckpoints(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_ListCheckpointsResponse__Output>): grpc.ClientUnaryCall;
+  listCheckpoints(argument: _weir_v1_JobRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ListCheckpointsResponse__Output>): grpc.ClientUnaryCall;
+  listCheckpoints(argument: _weir_v1_JobRequest, callback: grpc.requestCallback<_weir_v1_ListCheckpointsResponse__Output>): grpc.ClientUnaryCall;
   
   ListJobs(argument: _weir_v1_ListJobsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ListJobsResponse__Output>): grpc.ClientUnaryCall;
   ListJobs(argument: _weir_v1_ListJobsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_ListJobsResponse__Output>): grpc.ClientUnaryCall;
@@ -60,6 +70,8 @@ export interface JobServiceHandlers extends grpc.UntypedServiceImplementation {
   
   GetJob: grpc.handleUnaryCall<_weir_v1_JobRequest__Output, _weir_v1_JobDetails>;
   
+  ListCheckpoints: grpc.handleUnaryCall<_weir_v1_JobRequest__Output, _weir_v1_ListCheckpointsResponse>;
+  
   ListJobs: grpc.handleUnaryCall<_weir_v1_ListJobsRequest__Output, _weir_v1_ListJobsResponse>;
   
   SubmitJob: grpc.handleUnaryCall<_weir_v1_SubmitJobRequest__Output, _weir_v1_SubmitJobResponse>;
@@ -71,6 +83,7 @@ export interface JobServiceHandlers extends grpc.UntypedServiceImplementation {
 export interface JobServiceDefinition extends grpc.ServiceDefinition {
   CancelJob: MethodDefinition<_weir_v1_JobRequest, _weir_v1_CancelJobResponse, _weir_v1_JobRequest__Output, _weir_v1_CancelJobResponse__Output>
   GetJob: MethodDefinition<_weir_v1_JobRequest, _weir_v1_JobDetails, _weir_v1_JobRequest__Output, _weir_v1_JobDetails__Output>
+  ListCheckpoints: MethodDefinition<_weir_v1_JobRequest, _weir_v1_ListCheckpointsResponse, _weir_v1_JobRequest__Output, _weir_v1_ListCheckpointsResponse__Output>
   ListJobs: MethodDefinition<_weir_v1_ListJobsRequest, _weir_v1_ListJobsResponse, _weir_v1_ListJobsRequest__Output, _weir_v1_ListJobsResponse__Output>
   SubmitJob: MethodDefinition<_weir_v1_SubmitJobRequest, _weir_v1_SubmitJobResponse, _weir_v1_SubmitJobRequest__Output, _weir_v1_SubmitJobResponse__Output>
   WatchJob: MethodDefinition<_weir_v1_JobRequest, _weir_v1_JobStatusUpdate, _weir_v1_JobRequest__Output, _weir_v1_JobStatusUpdate__Output>

@@ -2,15 +2,24 @@
 
 import type { RecordBuffer as _weir_v1_RecordBuffer, RecordBuffer__Output as _weir_v1_RecordBuffer__Output } from '../../weir/v1/RecordBuffer.ts';
 import type { EndOfPartition as _weir_v1_EndOfPartition, EndOfPartition__Output as _weir_v1_EndOfPartition__Output } from '../../weir/v1/EndOfPartition.ts';
+import type { CheckpointBarrier as _weir_v1_CheckpointBarrier, CheckpointBarrier__Output as _weir_v1_CheckpointBarrier__Output } from '../../weir/v1/CheckpointBarrier.ts';
+import type { CancelCheckpointMarker as _weir_v1_CancelCheckpointMarker, CancelCheckpointMarker__Output as _weir_v1_CancelCheckpointMarker__Output } from '../../weir/v1/CancelCheckpointMarker.ts';
+import type { EndOfData as _weir_v1_EndOfData, EndOfData__Output as _weir_v1_EndOfData__Output } from '../../weir/v1/EndOfData.ts';
 
 export interface ProducerMessage {
   'buffer'?: (_weir_v1_RecordBuffer | null);
   'endOfPartition'?: (_weir_v1_EndOfPartition | null);
-  'kind'?: "buffer"|"endOfPartition";
+  'barrier'?: (_weir_v1_CheckpointBarrier | null);
+  'cancelCheckpoint'?: (_weir_v1_CancelCheckpointMarker | null);
+  'endOfData'?: (_weir_v1_EndOfData | null);
+  'kind'?: "buffer"|"endOfPartition"|"barrier"|"cancelCheckpoint"|"endOfData";
 }
 
 export interface ProducerMessage__Output {
   'buffer'?: (_weir_v1_RecordBuffer__Output | null);
   'endOfPartition'?: (_weir_v1_EndOfPartition__Output | null);
-  'kind'?: "buffer"|"endOfPartition";
+  'barrier'?: (_weir_v1_CheckpointBarrier__Output | null);
+  'cancelCheckpoint'?: (_weir_v1_CancelCheckpointMarker__Output | null);
+  'endOfData'?: (_weir_v1_EndOfData__Output | null);
+  'kind'?: "buffer"|"endOfPartition"|"barrier"|"cancelCheckpoint"|"endOfData";
 }

@@ -3,17 +3,23 @@
 import type { RegisterTaskManager as _weir_v1_RegisterTaskManager, RegisterTaskManager__Output as _weir_v1_RegisterTaskManager__Output } from '../../weir/v1/RegisterTaskManager.ts';
 import type { Heartbeat as _weir_v1_Heartbeat, Heartbeat__Output as _weir_v1_Heartbeat__Output } from '../../weir/v1/Heartbeat.ts';
 import type { TaskStatusUpdate as _weir_v1_TaskStatusUpdate, TaskStatusUpdate__Output as _weir_v1_TaskStatusUpdate__Output } from '../../weir/v1/TaskStatusUpdate.ts';
+import type { AcknowledgeCheckpoint as _weir_v1_AcknowledgeCheckpoint, AcknowledgeCheckpoint__Output as _weir_v1_AcknowledgeCheckpoint__Output } from '../../weir/v1/AcknowledgeCheckpoint.ts';
+import type { DeclineCheckpoint as _weir_v1_DeclineCheckpoint, DeclineCheckpoint__Output as _weir_v1_DeclineCheckpoint__Output } from '../../weir/v1/DeclineCheckpoint.ts';
 
 export interface TaskManagerMessage {
   'register'?: (_weir_v1_RegisterTaskManager | null);
   'heartbeat'?: (_weir_v1_Heartbeat | null);
   'taskStatus'?: (_weir_v1_TaskStatusUpdate | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus";
+  'acknowledgeCheckpoint'?: (_weir_v1_AcknowledgeCheckpoint | null);
+  'declineCheckpoint'?: (_weir_v1_DeclineCheckpoint | null);
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint";
 }
 
 export interface TaskManagerMessage__Output {
   'register'?: (_weir_v1_RegisterTaskManager__Output | null);
   'heartbeat'?: (_weir_v1_Heartbeat__Output | null);
   'taskStatus'?: (_weir_v1_TaskStatusUpdate__Output | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus";
+  'acknowledgeCheckpoint'?: (_weir_v1_AcknowledgeCheckpoint__Output | null);
+  'declineCheckpoint'?: (_weir_v1_DeclineCheckpoint__Output | null);
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint";
 }

@@ -1,0 +1,17 @@
+// Original file: proto/weir/v1/job_service.proto
+
+import type { CheckpointInfo as _weir_v1_CheckpointInfo, CheckpointInfo__Output as _weir_v1_CheckpointInfo__Output } from '../../weir/v1/CheckpointInfo.ts';
+
+export interface ListCheckpointsResponse {
+  'checkpoints'?: (_weir_v1_CheckpointInfo)[];
+  'completed'?: (number);
+  'failed'?: (number);
+  'restoredFrom'?: (number);
+}
+
+export interface ListCheckpointsResponse__Output {
+  'checkpoints': (_weir_v1_CheckpointInfo__Output)[];
+  'completed': (number);
+  'failed': (number);
+  'restoredFrom': (number);
+}
