@@ -5,9 +5,11 @@ import type { Long } from '@grpc/proto-loader';
 export interface TaskRestore {
   'checkpointId'?: (number | string | Long);
   'state'?: (Buffer | Uint8Array | string);
+  'checkpointPath'?: (string);
 }
 
 export interface TaskRestore__Output {
   'checkpointId': (number);
   'state': (Buffer);
+  'checkpointPath': (string);
 }
