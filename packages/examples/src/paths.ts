@@ -8,6 +8,8 @@ export const exampleJobs = {
   wordCount: here('../jobs/word-count.ts'),
   /** Args: `<count> <output dir>`; DataGeneratorSource of 0..count-1 → keyBy(n mod 10) → running sum → FileSink. */
   generatorSum: here('../jobs/generator-sum.ts'),
+  /** Args: `<count> <records/s> <output dir>`; checkpointed running sums per key → exactly-once FileSink (the demo's recovery job). */
+  runningSums: here('../jobs/running-sums.ts'),
 } as const;
 
 /** Absolute paths of the example inputs. */

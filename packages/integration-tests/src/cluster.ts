@@ -72,6 +72,18 @@ export class ProcessCluster {
     return tm;
   }
 
+  /** SIGKILLs a TaskManager (the first live one unless given) and waits until it is gone. */
+  async killTaskManager(tm: WeirProcess | undefined = this.taskManagers.find((p) => p.running)): Promise<WeirProcess> {
+    if (tm === undefined) throw new Error('no live TaskManager to kill');
+    tm.kill('SIGKILL');
+    await tm.exited;
+    return tm;
+  }
+
+  get liveTaskManagers(): WeirProcess[] {
+    return this.taskManagers.filter((p) => p.running);
+  }
+
   get client(): JobServiceClient {
     this.#client ??= createJobServiceClient(this.jobManagerAddress);
     return this.#client;

@@ -1,3 +1,4 @@
 export * from './cluster.ts';
 export * from './process.ts';
 export * from './jobs.ts';
+export * from './checkpoints.ts';

@@ -2,13 +2,14 @@ import { jobIdFrom, ProcessCluster, writeJobFile } from '@weir/integration-tests
 import { timeRunningToFinished } from '../job-timing.ts';
 import type { Scenario } from '../scenario.ts';
 
-const RECORDS = 10_000_000;
+export const RECORDS = 10_000_000;
 const KEYS = 10_000;
 
 /** The record both the job and the baseline make from an index. */
 const RECORD_EXPRESSION = `({ key: 'user-' + (i % ${KEYS}), amount: i % 100 })`;
 
-const JOB = `
+/** The shuffle job; `args[0]`, when given, is a checkpoint interval in ms. */
+export const SHUFFLE_JOB = `
 import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor, Types, type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
 import { DataGeneratorSource, RateLimiterStrategy, DiscardingSink } from '@weir/connectors';
 
@@ -26,8 +27,10 @@ class Count extends KeyedProcessFunction<string, Event, number> {
   }
 }
 
-export default function shuffle(env: StreamExecutionEnvironment) {
+export default function shuffle(env: StreamExecutionEnvironment, args: string[]) {
   env.setParallelism(2);
+  // args[0]: checkpoint interval in ms (checkpointing off when absent).
+  if (args[0]) env.enableCheckpointing(Number(args[0]));
   env.fromSource(new DataGeneratorSource((i: number): Event => ${RECORD_EXPRESSION}, ${RECORDS}, RateLimiterStrategy.noOp()), 'generator').uid('generator')
     .keyBy((e: Event) => e.key)
     .process(new Count()).uid('count')
@@ -62,7 +65,7 @@ export const shuffle: Scenario = {
       taskManagerNodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     });
     try {
-      const submit = await cluster.weir(['run', '--detached', writeJobFile(JOB)]);
+      const submit = await cluster.weir(['run', '--detached', writeJobFile(SHUFFLE_JOB)]);
       if (submit.code !== 0) throw new Error(`submit failed: ${submit.stderr}`);
       const ms = await timeRunningToFinished(cluster.client, jobIdFrom(submit.stdout));
       const weir = RECORDS / (ms / 1000);

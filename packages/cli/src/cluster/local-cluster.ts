@@ -55,8 +55,10 @@ export class LocalCluster {
       },
     });
     const cluster = new LocalCluster(`${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`, supervisor, jobManagerLost);
+    // Local-disk checkpoints by default, so a job that enables checkpointing needs no setup.
+    const checkpoints = config['state.checkpoints.dir'] === '' ? { 'state.checkpoints.dir': join(options.dir, 'checkpoints') } : {};
     try {
-      supervisor.start(childSpec('jobmanager', 'jobmanager', options, { 'blob.storage.directory': join(options.dir, 'jobmanager', 'blobs') }, RestartPolicy.never()));
+      supervisor.start(childSpec('jobmanager', 'jobmanager', options, { ...checkpoints, 'blob.storage.directory': join(options.dir, 'jobmanager', 'blobs') }, RestartPolicy.never()));
       await waitForJobManager(config['jobmanager.rpc.address'], config['jobmanager.rpc.port'], {
         clock: options.clock,
         timeoutMs: options.startTimeoutMs ?? 60_000,
@@ -64,7 +66,7 @@ export class LocalCluster {
       });
       for (let i = 1; i <= options.taskManagers; i++) {
         const name = `taskmanager-${i}`;
-        const own = { 'taskmanager.numberOfTaskSlots': String(options.slots), 'blob.storage.directory': join(options.dir, name, 'blobs') };
+        const own = { ...checkpoints, 'taskmanager.numberOfTaskSlots': String(options.slots), 'blob.storage.directory': join(options.dir, name, 'blobs') };
         supervisor.start(childSpec('taskmanager', name, options, own, RestartPolicy.onFailure(TASKMANAGER_RESTART_DELAY_MS)));
       }
     } catch (err) {

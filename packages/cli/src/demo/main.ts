@@ -1,5 +1,5 @@
 import { runMain } from '../run-main.ts';
 import { systemContext } from '../system-context.ts';
-import { wordCountDemo } from './word-count-demo.ts';
+import { demo } from './demo.ts';
 
-await runMain(() => wordCountDemo(systemContext()));
+await runMain(() => demo(systemContext()));

@@ -11,17 +11,20 @@ import { LocalCluster } from '../cluster/local-cluster.ts';
 import { followJob } from '../commands/run.ts';
 import type { CliContext } from '../context.ts';
 import { CliErrorCode } from '../errors.ts';
+import { recoveryDemo } from './recovery-demo.ts';
 
 const PARALLELISM = 2;
 const JOB_TIMEOUT_MS = 180_000;
 
 /**
  * `pnpm demo`: a local cluster of one JobManager and two TaskManagers runs the word-count
- * example at parallelism 2; the demo checks the committed output against counts it computes
- * itself from the input, and stops the cluster whatever happens. Process logs go to a file
+ * example at parallelism 2 and checks the committed output against counts it computes itself
+ * from the input; then it runs the checkpointed running-sums example, kills a TaskManager
+ * mid-run and checks the output is exactly-once (recovery-demo.ts). It stops the cluster
+ * whatever happens. Process logs go to a file
  * that is kept, with the output, when the demo fails.
  */
-export async function wordCountDemo(context: CliContext): Promise<void> {
+export async function demo(context: CliContext): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weir-demo-'));
   const log = createWriteStream(join(dir, 'cluster.log'));
   const logger = createLogger('demo');
@@ -35,7 +38,13 @@ export async function wordCountDemo(context: CliContext): Promise<void> {
       taskManagers: 2,
       slots: 2,
       dir: join(dir, 'cluster'),
-      dynamic: { 'jobmanager.rpc.address': '127.0.0.1', 'jobmanager.rpc.port': String(port), 'taskmanager.host': '127.0.0.1' },
+      dynamic: {
+        'jobmanager.rpc.address': '127.0.0.1',
+        'jobmanager.rpc.port': String(port),
+        'taskmanager.host': '127.0.0.1',
+        'heartbeat.interval': '1s',
+        'heartbeat.timeout': '5s',
+      },
       env: { ...context.env },
       cwd: dir,
       clock: context.clock,
@@ -45,6 +54,7 @@ export async function wordCountDemo(context: CliContext): Promise<void> {
     const output = join(dir, 'output');
     await runWordCount(cluster, exampleData.taleOfTwoCities, output, context);
     verify(exampleData.taleOfTwoCities, output, context);
+    await recoveryDemo(cluster, join(dir, 'running-sums'), context);
     passed = true;
   } finally {
     await cluster?.stop();
