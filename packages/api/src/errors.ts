@@ -21,5 +21,27 @@ export const ApiErrorCode = {
    * different parallelism, streams of different environments meet, or a stream is unioned with itself.
    */
   INVALID_GRAPH: 'INVALID_GRAPH',
+  /**
+   * A checkpoint setting is out of range: an interval or timeout below 10 ms, a negative min
+   * pause, max concurrent checkpoints below 1, tolerable failures below 0, a mode or an
+   * externalized-checkpoint cleanup that is not one of CheckpointingMode / ExternalizedCheckpointCleanup.
+   */
+  INVALID_CHECKPOINT_CONFIG: 'INVALID_CHECKPOINT_CONFIG',
+  /**
+   * A state backend cannot work as given: a MemoryStateBackend size not a whole number of
+   * bytes >= 1, an FsStateBackend path that is empty or of an unsupported scheme, or
+   * setStateBackend() got something that is not a state backend.
+   */
+  INVALID_STATE_BACKEND: 'INVALID_STATE_BACKEND',
+  /**
+   * A RestartStrategies factory got an argument out of range, or setRestartStrategy() got
+   * something that a RestartStrategies factory did not make.
+   */
+  INVALID_RESTART_STRATEGY: 'INVALID_RESTART_STRATEGY',
+  /**
+   * A fromElements/fromCollection reader was restored from a position outside its slice, or
+   * from the states of several (or no) readers: a changed parallelism, not supported yet.
+   */
+  INVALID_SOURCE_STATE: 'INVALID_SOURCE_STATE',
 } as const;
 export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];

@@ -58,7 +58,23 @@ export {
   type Source,
   type SinkWriter,
   type Sink,
+  type Committer,
 } from './connector/types.ts';
+
+export {
+  isCheckpointedFunction,
+  isCheckpointListener,
+  type CheckpointedFunction,
+  type CheckpointListener,
+  type FunctionInitializationContext,
+  type FunctionSnapshotContext,
+  type OperatorStateStore,
+} from './functions/checkpointing.ts';
+
+export { CheckpointingMode, ExternalizedCheckpointCleanup } from './checkpoint/checkpointing-mode.ts';
+export { CheckpointConfig, MIN_CHECKPOINT_INTERVAL_MS } from './checkpoint/checkpoint-config.ts';
+export { StateBackend, MemoryStateBackend, FsStateBackend, HashMapStateBackend, DEFAULT_MAX_STATE_SIZE } from './checkpoint/state-backend.ts';
+export { RestartStrategies, RestartStrategyConfiguration } from './checkpoint/restart-strategies.ts';
 
 export {
   PartitionerKind,
@@ -68,6 +84,9 @@ export {
   type StreamEdge,
   type OperatorSpec,
   type ExecutionConfig,
+  type CheckpointSettings,
+  type StateBackendSettings,
+  type RestartStrategySettings,
 } from './graph/stream-graph.ts';
 export type { JobGraph, JobVertex, JobEdge, JobOperator } from './graph/job-graph.ts';
 export { buildStreamGraph } from './graph/build-stream-graph.ts';

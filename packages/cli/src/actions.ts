@@ -1,4 +1,5 @@
 import { cancelCommand } from './commands/cancel.ts';
+import { checkpointsCommand } from './commands/checkpoints.ts';
 import { clusterStartCommand } from './commands/cluster-start.ts';
 import { infoCommand } from './commands/info.ts';
 import { listCommand } from './commands/list.ts';
@@ -15,6 +16,7 @@ export function cliActions(context: CliContext): CliActions {
     list: (args) => listCommand(args, context),
     info: (args) => infoCommand(args, context),
     cancel: (args) => cancelCommand(args, context),
+    checkpoints: (args) => checkpointsCommand(args, context),
     clusterStart: (args) => clusterStartCommand(args, context),
   };
 }

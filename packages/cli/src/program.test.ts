@@ -43,6 +43,13 @@ describe('weir command line', () => {
     ]);
   });
 
+  it('parses checkpoints with a job ID and an optional JobManager', () => {
+    expect(parse(['checkpoints', 'abc123', '-m', 'jm:6123']).calls).toEqual([
+      ['checkpoints', { config: undefined, dynamic: {}, jobManager: 'jm:6123', jobId: 'abc123' }],
+    ]);
+    expect(parse(['checkpoints']).error).toBe("commander.missingArgument: error: missing required argument 'jobId'");
+  });
+
   it('parses cluster start with defaults and overrides', () => {
     expect(parse(['cluster', 'start']).calls).toEqual([
       ['clusterStart', { config: undefined, dynamic: {}, taskManagers: 2, slots: 2, dir: '.weir/cluster' }],

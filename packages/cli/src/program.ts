@@ -14,6 +14,7 @@ export interface CliActions {
   list(args: ClientArgs): Promise<void>;
   info(args: JobArgs): Promise<void>;
   cancel(args: JobArgs): Promise<void>;
+  checkpoints(args: JobArgs): Promise<void>;
   clusterStart(args: ClusterStartArgs): Promise<void>;
 }
 
@@ -80,6 +81,10 @@ export function buildProgram(actions: CliActions): Command {
 
   withClient(program.command('cancel').description('cancel a job').argument('<jobId>')).action((jobId: string, options: ClientOptions) =>
     actions.cancel({ ...clientArgs(options), jobId }),
+  );
+
+  withClient(program.command('checkpoints').description("show a job's checkpoints, newest first").argument('<jobId>')).action(
+    (jobId: string, options: ClientOptions) => actions.checkpoints({ ...clientArgs(options), jobId }),
   );
 
   const cluster = program.command('cluster').description('a local cluster of child processes');

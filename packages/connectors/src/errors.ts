@@ -8,5 +8,17 @@ export const ConnectorErrorCode = {
   IO_ERROR: 'IO_ERROR',
   /** A reader was restored from a position that is not one of this reader's (such as another subtask's). */
   INVALID_POSITION: 'INVALID_POSITION',
+  /**
+   * A source reader was restored from the states of several readers, or of none: a restore at
+   * another parallelism, which DataGeneratorSource and FileSource cannot redistribute yet.
+   */
+  RESCALE_NOT_SUPPORTED: 'RESCALE_NOT_SUPPORTED',
+  /** A FileSink writer state or committable from a checkpoint is not of the shape a FileSink writes. */
+  INVALID_RESTORED_STATE: 'INVALID_RESTORED_STATE',
+  /**
+   * A FileSink committer found neither the pending nor the final file of a part it must commit:
+   * the hidden pending file was deleted, or the output directory is not shared by all TaskManagers.
+   */
+  LOST_PART_FILE: 'LOST_PART_FILE',
 } as const;
 export type ConnectorErrorCode = (typeof ConnectorErrorCode)[keyof typeof ConnectorErrorCode];

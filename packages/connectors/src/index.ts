@@ -6,6 +6,8 @@ export { FileSourceReader, type FileSourcePosition } from './file/file-source-re
 export { TextLineInputFormat } from './file/text-line-input-format.ts';
 export { PrintSink } from './sink/print-sink.ts';
 export { DiscardingSink } from './sink/discarding-sink.ts';
-export { FileSink, FileSinkBuilder, FileSinkWriter } from './sink/file/file-sink.ts';
+export { FileSink, FileSinkBuilder } from './sink/file/file-sink.ts';
+export { FileSinkWriter, type FileSinkWriterState } from './sink/file/file-sink-writer.ts';
+export { FileSinkCommitter, type FileSinkCommittable } from './sink/file/file-sink-committer.ts';
 export { SimpleStringEncoder, type Encoder } from './sink/file/encoder.ts';
 export { DefaultRollingPolicy, DefaultRollingPolicyBuilder } from './sink/file/rolling-policy.ts';

@@ -1,5 +1,7 @@
 import { WeirError, isGloballyTerminal, type JobStatus } from '@weir/common';
-import type { TaskStatusUpdate__Output } from '@weir/rpc';
+import type { AcknowledgeCheckpoint__Output, DeclineCheckpoint__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import type { Storage } from '@weir/storage';
+import { parseAcknowledge, parseDecline, type CheckpointTask } from './checkpoint/checkpoint-messages.ts';
 import { JobManagerErrorCode } from './errors.ts';
 import { JobMaster, type JobMasterDeps } from './job/job-master.ts';
 import type { JobSpec } from './job/job-spec.ts';
@@ -11,8 +13,9 @@ export class Dispatcher {
 
   constructor(private readonly deps: JobMasterDeps) {}
 
-  submit(spec: JobSpec): JobMaster {
-    const master = new JobMaster(spec, { ...this.deps, logger: this.deps.logger.child({ jobId: spec.jobId }) });
+  /** Starts the job; `checkpointRoot` is its opened checkpoint directory when its settings name one. */
+  submit(spec: JobSpec, checkpointRoot?: Storage): JobMaster {
+    const master = new JobMaster(spec, { ...this.deps, logger: this.deps.logger.child({ jobId: spec.jobId }) }, checkpointRoot);
     this.#jobs.set(spec.jobId, master);
     master.onStatusChange((status) => {
       // A job that ends frees its slots, which a job still waiting for slots may now get.
@@ -62,11 +65,40 @@ export class Dispatcher {
     master.taskUpdate(update);
   }
 
+  acknowledgeCheckpoint(taskManagerId: string, message: AcknowledgeCheckpoint__Output): void {
+    const parsed = parseAcknowledge(taskManagerId, message);
+    if (typeof parsed === 'string') {
+      this.deps.logger.warn({ taskManagerId }, `ignoring a checkpoint acknowledgement: ${parsed}`);
+      return;
+    }
+    const master = this.#jobOf(parsed);
+    if (master === undefined) return;
+    if ('reason' in parsed) master.declineCheckpoint(parsed);
+    else master.acknowledgeCheckpoint(parsed);
+  }
+
+  declineCheckpoint(taskManagerId: string, message: DeclineCheckpoint__Output): void {
+    const parsed = parseDecline(taskManagerId, message);
+    if (typeof parsed === 'string') {
+      this.deps.logger.warn({ taskManagerId }, `ignoring a checkpoint decline: ${parsed}`);
+      return;
+    }
+    this.#jobOf(parsed)?.declineCheckpoint(parsed);
+  }
+
   taskManagerLost(taskManagerId: string, cause: WeirError): void {
     for (const master of this.#jobs.values()) master.taskManagerLost(taskManagerId, cause);
   }
 
   shutDown(): void {
     for (const master of this.#jobs.values()) master.shutDown();
+  }
+
+  #jobOf(task: CheckpointTask): JobMaster | undefined {
+    const master = this.#jobs.get(task.jobId);
+    if (master === undefined) {
+      this.deps.logger.warn({ taskManagerId: task.taskManagerId, jobId: task.jobId, checkpointId: task.checkpointId }, 'ignoring a checkpoint message of an unknown job');
+    }
+    return master;
   }
 }

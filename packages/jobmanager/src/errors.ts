@@ -1,6 +1,6 @@
 /** Codes of the errors the JobManager throws or records as a job's failure cause. */
 export const JobManagerErrorCode = {
-  /** A client named a job ID the JobManager does not know (GetJob, CancelJob, WatchJob). */
+  /** A client named a job ID the JobManager does not know (GetJob, CancelJob, WatchJob, ListCheckpoints). */
   JOB_NOT_FOUND: 'JOB_NOT_FOUND',
   /** FetchBundle asked for a SHA-256 no submitted job had. */
   BUNDLE_NOT_FOUND: 'BUNDLE_NOT_FOUND',
@@ -16,5 +16,16 @@ export const JobManagerErrorCode = {
   REGISTRATION_EXPECTED: 'REGISTRATION_EXPECTED',
   /** A `register` message lacked an ID or data address, or offered no slots; the call ends with it. */
   INVALID_REGISTRATION: 'INVALID_REGISTRATION',
+  /**
+   * SubmitJob: the job's checkpointing, state backend or restart strategy settings (or the
+   * cluster keys they fall back to) cannot work, such as a filesystem backend without a directory.
+   */
+  INVALID_JOB_SETTINGS: 'INVALID_JOB_SETTINGS',
+  /** More consecutive checkpoints failed than execution.checkpointing.tolerable-failed-checkpoints allows; the cause of the failover. */
+  CHECKPOINT_FAILURE_THRESHOLD: 'CHECKPOINT_FAILURE_THRESHOLD',
+  /** Checkpoints were completed but none of the retained ones can be read back; the job fails instead of restarting without its state. */
+  NO_USABLE_CHECKPOINT: 'NO_USABLE_CHECKPOINT',
+  /** The checkpoint to restore was taken at another parallelism or max parallelism than the job has now (rescaling comes later). */
+  RESTORE_MISMATCH: 'RESTORE_MISMATCH',
 } as const;
 export type JobManagerErrorCode = (typeof JobManagerErrorCode)[keyof typeof JobManagerErrorCode];

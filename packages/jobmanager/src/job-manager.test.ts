@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import {
   type TaskManagerServiceClient,
   type grpc,
 } from '@weir/rpc';
+import { pathToFileURL } from 'node:url';
 import { startJobManager, type JobManagerHandle } from './job-manager.ts';
 import { silentLogger } from './test-fixtures.ts';
 
@@ -61,6 +63,14 @@ class FakeTaskManager {
     return value;
   }
 
+  /** The next message that is not a heartbeat. */
+  async nextNotHeartbeat(): Promise<JobManagerMessage__Output> {
+    for (;;) {
+      const message = await this.next();
+      if (message.kind !== 'heartbeat') return message;
+    }
+  }
+
   /** Resolves with the WeirError the stream ended with. */
   async failure(): Promise<unknown> {
     try {
@@ -73,6 +83,11 @@ class FakeTaskManager {
   status(task: { jobId: string; attempt: number; vertexId: string; subtaskIndex: number }, state: string): void {
     this.call.write({ taskStatus: { task, state } });
   }
+}
+
+/** Polls `condition` until it holds; the test's own timeout bounds the wait. */
+async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /** A WatchJob call: each update as "STATUS" or "STATUS: cause". */
@@ -257,6 +272,78 @@ describe('startJobManager over gRPC', () => {
     const err = await quiet.failure();
     expect(isWeirError(err, 'TASK_MANAGER_LOST')).toBe(true);
     expect((err as Error).message).toBe('TaskManager tm-quiet lost: heartbeat timeout');
+  });
+
+  it('takes a checkpoint with the tasks of a job over the control stream, lists it, and deletes it when the job finishes', async () => {
+    await jm.close();
+    const checkpoints = join(await mkdtemp(join(tmpdir(), 'weir-jm-cp-')), 'checkpoints');
+    jm = await startJobManager(
+      { ...config, 'execution.checkpointing.interval': 1_000, 'state.checkpoints.dir': checkpoints },
+      { logger: silentLogger(), clock },
+    );
+    jobs.close();
+    tms.close();
+    jobs = createJobServiceClient(`127.0.0.1:${jm.port}`);
+    tms = createTaskManagerServiceClient(`127.0.0.1:${jm.port}`);
+    const tm = new FakeTaskManager(tms);
+    tm.register('tm-1', 2);
+    await tm.next();
+
+    const { jobId } = await unary(jobs.SubmitJob.bind(jobs), { bundle: doublerBundle, entryName: 'doubler.js', parallelism: 2 });
+    const deploys = [await tm.nextNotHeartbeat(), await tm.nextNotHeartbeat(), await tm.nextNotHeartbeat()].map((m) => m.deploy!);
+    const jobDir = join(checkpoints, jobId);
+    expect(deploys.map((d) => d.checkpointing)).toEqual(
+      Array(3).fill({ mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: pathToFileURL(jobDir).href, maxInlineBytes: 0, asyncSnapshots: true }),
+    );
+    expect(deploys.map((d) => d.restore)).toEqual([null, null, null]);
+    for (const d of deploys) tm.status(d.task!, 'RUNNING');
+    await waitFor(async () => (await unary(jobs.GetJob.bind(jobs), { jobId })).vertices.every((v) => v.subtasks.every((s) => s.state === 'RUNNING')));
+
+    clock.advance(1_000);
+    const trigger = (await tm.nextNotHeartbeat()).triggerCheckpoint!;
+    expect([trigger.task, trigger.checkpointId]).toEqual([deploys[0]!.task, 1]);
+    for (const d of deploys) {
+      tm.call.write({
+        acknowledgeCheckpoint: {
+          task: d.task!,
+          checkpointId: 1,
+          state: Buffer.from(JSON.stringify({ operators: {} })),
+          metrics: { syncMs: 1, asyncMs: 2, alignmentMs: d.inputs.length * 5, stateBytes: 100 },
+        },
+      });
+    }
+    const notified = [await tm.nextNotHeartbeat(), await tm.nextNotHeartbeat(), await tm.nextNotHeartbeat()].map((m) => m.notifyCheckpoint!);
+    expect(notified.map((n) => [n.task, n.checkpointId, n.completed])).toEqual(deploys.map((d) => [d.task, 1, true]));
+    const metadata = JSON.parse(await readFile(join(jobDir, 'chk-1', '_metadata'), 'utf8'));
+    expect(metadata).toMatchObject({ version: 1, jobId, checkpointId: 1, jobName: 'doubler ' });
+
+    const history = await unary(jobs.ListCheckpoints.bind(jobs), { jobId });
+    expect(history).toEqual({
+      checkpoints: [
+        {
+          checkpointId: 1,
+          status: 'COMPLETED',
+          triggerTimeMs: 1_000,
+          durationMs: 0,
+          stateBytes: 300,
+          alignmentMs: 5,
+          syncMs: 1,
+          acknowledged: 3,
+          totalTasks: 3,
+          failureReason: '',
+          externalPath: pathToFileURL(join(jobDir, 'chk-1')).href,
+          retained: true,
+        },
+      ],
+      completed: 1,
+      failed: 0,
+      restoredFrom: 0,
+    });
+
+    for (const d of deploys) tm.status(d.task!, 'FINISHED');
+    await waitFor(async () => !existsSync(jobDir));
+    const missing = await unary(jobs.ListCheckpoints.bind(jobs), { jobId: 'f00' }).catch((e: unknown) => e);
+    expect(isWeirError(missing, 'JOB_NOT_FOUND')).toBe(true);
   });
 
   it('refuses to start on a port already in use with BIND_FAILED naming the port', async () => {

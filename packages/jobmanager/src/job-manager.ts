@@ -1,5 +1,6 @@
 import { createLogger, systemClock, type Clock, type Logger, type WeirConfig } from '@weir/common';
 import { bindServer, createServer, services } from '@weir/rpc';
+import { openStorage, s3SettingsFromConfig } from '@weir/storage';
 import { BlobStore } from './blob/blob-store.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { TaskManagerRegistry } from './registry/task-manager-registry.ts';
@@ -43,6 +44,8 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
         dispatcher.taskManagerLost(tm.id, cause);
       },
       taskStatus: (taskManagerId, update) => dispatcher.taskStatus(taskManagerId, update),
+      acknowledgeCheckpoint: (taskManagerId, message) => dispatcher.acknowledgeCheckpoint(taskManagerId, message),
+      declineCheckpoint: (taskManagerId, message) => dispatcher.declineCheckpoint(taskManagerId, message),
     },
   );
   const dispatcher = new Dispatcher({
@@ -52,7 +55,8 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
     gateway: registry,
     slotRequestTimeoutMs: config['slot.request.timeout'],
   });
-  const submitter = new JobSubmitter(apiJobPlanner, blobStore, dispatcher, config, logger);
+  const s3 = s3SettingsFromConfig(config);
+  const submitter = new JobSubmitter(apiJobPlanner, blobStore, dispatcher, config, logger, (url) => openStorage(url, s3));
 
   const server = createServer();
   server.addService(services.JobService, jobServiceHandlers(dispatcher, submitter, logger));

@@ -1,4 +1,4 @@
-import { ManualClock, WeirError, type JobStatus, type TaskState } from '@weir/common';
+import { ManualClock, WeirError, type JobStatus, type Logger, type TaskState } from '@weir/common';
 import type { JobGraph } from '@weir/api';
 import { Dispatcher } from './dispatcher.ts';
 import { SlotPool } from './scheduler/slot-pool.ts';
@@ -7,11 +7,11 @@ import { FakeGateway, jobGraph, silentLogger, vertex } from './test-fixtures.ts'
 export const SLOT_TIMEOUT = 5_000;
 
 /** A Dispatcher over a SlotPool and fake TaskManagers, with a ManualClock: the JobMaster tests' world. */
-export function cluster(taskManagers: Record<string, number>) {
+export function cluster(taskManagers: Record<string, number>, logger: Logger = silentLogger()) {
   const clock = new ManualClock(1_000);
   const slotPool = new SlotPool();
   const gateway = new FakeGateway();
-  const dispatcher = new Dispatcher({ clock, logger: silentLogger(), slotPool, gateway, slotRequestTimeoutMs: SLOT_TIMEOUT });
+  const dispatcher = new Dispatcher({ clock, logger, slotPool, gateway, slotRequestTimeoutMs: SLOT_TIMEOUT });
   const addTaskManager = (id: string, slots: number) => {
     gateway.connected.add(id);
     slotPool.addTaskManager(id, `${id}:7000`, slots);

@@ -2,6 +2,7 @@ import { createLogger, type Logger, type WeirError } from '@weir/common';
 import type { JobGraph, JobVertex, PartitionerKind } from '@weir/api';
 import type { JobManagerMessage, TaskKey } from '@weir/rpc';
 import type { JobSpec } from './job/job-spec.ts';
+import type { JobSettings } from './settings/job-settings.ts';
 import type { TaskManagerGateway } from './job/task-manager-gateway.ts';
 import type { TaskManagerConnection } from './registry/task-manager-connection.ts';
 
@@ -11,6 +12,17 @@ export function silentLogger(): Logger {
   const logger = createLogger('jobmanager-test');
   logger.level = 'silent';
   return logger;
+}
+
+/** A silent logger whose children are itself, recording the message of every warning. */
+export function capturingLogger(): { logger: Logger; warnings: string[] } {
+  const logger = silentLogger();
+  const warnings: string[] = [];
+  logger.child = (() => logger) as unknown as Logger['child'];
+  logger.warn = ((first: unknown, message?: string) => {
+    warnings.push(typeof first === 'string' ? first : (message ?? ''));
+  }) as Logger['warn'];
+  return { logger, warnings };
 }
 
 export function vertex(
@@ -40,8 +52,12 @@ export function jobGraph(...vertices: JobVertex[]): JobGraph {
   return { jobName: 'test job', vertices, bufferTimeoutMs: 100 };
 }
 
-export function jobSpec(graph: JobGraph, jobId = 'job-1'): JobSpec {
+/** No checkpoints and no restarts: what a job gets when neither it nor the cluster asks for more. */
+export const PLAIN_JOB_SETTINGS: JobSettings = { checkpointing: undefined, restartStrategy: { kind: 'none' } };
+
+export function jobSpec(graph: JobGraph, jobId = 'job-1', settings: JobSettings = PLAIN_JOB_SETTINGS): JobSpec {
   return {
+    settings,
     jobId,
     jobGraph: graph,
     bundleHash: 'hash-1',

@@ -12,6 +12,13 @@ export const RuntimeErrorCode = {
   STATE_NO_CURRENT_KEY: 'STATE_NO_CURRENT_KEY',
   /** Two state descriptors of one operator share a name but not a kind. */
   STATE_DESCRIPTOR_MISMATCH: 'STATE_DESCRIPTOR_MISMATCH',
+  /** A user function asked for operator list state whose name starts with '$', which the runtime keeps for itself. */
+  STATE_NAME_RESERVED: 'STATE_NAME_RESERVED',
+  /**
+   * Restoring from a checkpoint failed: a state handle could not be read (file missing,
+   * storage down, no storage for a file handle) or its bytes could not be decoded. The task FAILS.
+   */
+  CHECKPOINT_RESTORE_FAILED: 'CHECKPOINT_RESTORE_FAILED',
   /** A record's key belongs to a key group that this subtask does not own (records were routed wrongly). */
   KEY_GROUP_OUT_OF_RANGE: 'KEY_GROUP_OUT_OF_RANGE',
   /** No producer registered the subscribed subpartition within the subscribe timeout. */

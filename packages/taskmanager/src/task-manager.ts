@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock, Logger, WeirConfig } from '@weir/common';
 import type { PartitionRegistryLike } from '@weir/runtime';
+import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
 import { JobManagerConnection } from './control/connection.ts';
 import type { ControlStateName } from './control/context.ts';
 import { createJobManagerClient } from './control/jobmanager-client.ts';
@@ -36,6 +37,7 @@ export class TaskManager implements TaskManagerHandle {
   readonly #remote: GrpcRemoteConnector;
   readonly #connection: JobManagerConnection;
   readonly #deployer: Deployer;
+  readonly #storages: StoragePool;
   readonly #closeClient: () => void;
   #closing: Promise<void> | undefined;
 
@@ -47,6 +49,7 @@ export class TaskManager implements TaskManagerHandle {
     remote: GrpcRemoteConnector;
     connection: JobManagerConnection;
     deployer: Deployer;
+    storages: StoragePool;
     closeClient: () => void;
   }) {
     this.taskManagerId = fields.taskManagerId;
@@ -56,6 +59,7 @@ export class TaskManager implements TaskManagerHandle {
     this.#remote = fields.remote;
     this.#connection = fields.connection;
     this.#deployer = fields.deployer;
+    this.#storages = fields.storages;
     this.#closeClient = fields.closeClient;
   }
 
@@ -74,10 +78,12 @@ export class TaskManager implements TaskManagerHandle {
     const jobManagerAddress = `${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`;
     const client = createJobManagerClient(jobManagerAddress);
     const remote = new GrpcRemoteConnector(logger);
+    const storages = new StoragePool(s3SettingsFromConfig(config));
     const deployer = new Deployer({
       network: { taskManagerId, partitions: parts.partitions, remote },
       loadJob: parts.createJobLoader(new BundleCache(fetchBundleFrom(client, jobManagerAddress))),
       createTask: parts.createTask,
+      storages,
       logger,
       clock: parts.clock,
     });
@@ -108,6 +114,7 @@ export class TaskManager implements TaskManagerHandle {
       remote,
       connection,
       deployer,
+      storages,
       closeClient: () => client.close(),
     });
   }
@@ -129,6 +136,7 @@ export class TaskManager implements TaskManagerHandle {
   async #close(): Promise<void> {
     this.#connection.close();
     await this.#deployer.cancelAll();
+    this.#storages.close();
     this.#remote.close();
     this.#dataServer.close();
     this.#closeClient();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputStatus } from '../connector/types.ts';
+import { errorOf } from '../testing/fixtures.ts';
 import { CollectionSource, type CollectionSourceReader } from './collection-source.ts';
 
 function drain<T>(reader: CollectionSourceReader<T>): T[] {
@@ -30,11 +31,28 @@ describe('CollectionSource', () => {
     expect(out).toEqual([1, 2]);
   });
 
-  it('restores a reader at a snapshotted position', () => {
+  it('snapshots the next index and a restored reader continues exactly there', () => {
     const source = new CollectionSource([1, 2, 3, 4]);
     const reader = source.createReader(context(1, 2));
+    expect(reader.snapshotState()).toBe(2);
     reader.pollNext({ collect: () => {} });
-    expect(reader.snapshotPosition()).toBe(3);
-    expect(drain(source.restoreReader(context(1, 2), reader.snapshotPosition()))).toEqual([4]);
+    expect(reader.snapshotState()).toBe(3);
+    expect(drain(source.createReader(context(1, 2), [reader.snapshotState()]))).toEqual([4]);
+    expect(drain(source.createReader(context(1, 2), [4]))).toEqual([]);
+  });
+
+  it('rejects a position outside its slice and a restore from several readers', () => {
+    const source = new CollectionSource([1, 2, 3, 4]);
+    expect(errorOf(() => source.createReader(context(0, 2), [3]))).toEqual({
+      code: 'INVALID_SOURCE_STATE',
+      message: 'position 3 is not one of collection source reader 0 of 2, which covers [0, 2]',
+    });
+    expect(errorOf(() => source.createReader(context(0, 2), ['1'])).code).toBe('INVALID_SOURCE_STATE');
+    expect(errorOf(() => source.createReader(context(0, 1), [0, 2]))).toEqual({
+      code: 'INVALID_SOURCE_STATE',
+      message:
+        'a collection source reader resumes from exactly one reader state, got 2: changing the parallelism of a fromElements/fromCollection source ' +
+        'across a restore is not supported yet; restore it at the parallelism of the checkpoint',
+    });
   });
 });

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isWeirError } from '@weir/common';
 import { StreamExecutionEnvironment } from './stream-execution-environment.ts';
 import { WatermarkStrategy } from './watermark-strategy.ts';
 import { RichMapFunction } from '../functions/types.ts';
-import { environment, testSink, testSource } from '../testing/fixtures.ts';
-
-function errorOf(fn: () => unknown): { code: string; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (isWeirError(err)) return { code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('expected a WeirError');
-}
+import { environment, errorOf, testSink, testSource } from '../testing/fixtures.ts';
 
 class MyMapper extends RichMapFunction<string, string> {
   override map(value: string): string {

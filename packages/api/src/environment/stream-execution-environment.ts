@@ -1,4 +1,8 @@
 import { WeirError } from '@weir/common';
+import { CheckpointConfig } from '../checkpoint/checkpoint-config.ts';
+import type { CheckpointingMode } from '../checkpoint/checkpointing-mode.ts';
+import { RestartStrategyConfiguration } from '../checkpoint/restart-strategies.ts';
+import { StateBackend } from '../checkpoint/state-backend.ts';
 import { ApiErrorCode } from '../errors.ts';
 import type { Source } from '../connector/types.ts';
 import type { StreamGraph } from '../graph/stream-graph.ts';
@@ -32,6 +36,9 @@ export class StreamExecutionEnvironment {
   #maxParallelism: number;
   #bufferTimeoutMs: number;
   #jobName: string | undefined;
+  readonly #checkpointConfig = new CheckpointConfig();
+  #stateBackend: StateBackend | undefined;
+  #restartStrategy: RestartStrategyConfiguration | undefined;
 
   constructor(defaults: EnvironmentDefaults = DEFAULT_ENVIRONMENT) {
     this.#parallelism = requireParallelism(defaults.parallelism, 'the environment defaults');
@@ -68,6 +75,50 @@ export class StreamExecutionEnvironment {
 
   getBufferTimeout(): number {
     return this.#bufferTimeoutMs;
+  }
+
+  /** Takes a checkpoint every `intervalMs` (at least 10 ms); without `mode` the cluster's execution.checkpointing.mode applies. */
+  enableCheckpointing(intervalMs: number, mode?: CheckpointingMode): this {
+    this.#checkpointConfig.setCheckpointInterval(intervalMs);
+    if (mode !== undefined) this.#checkpointConfig.setCheckpointingMode(mode);
+    return this;
+  }
+
+  /** The job's checkpoint settings; usable before enableCheckpointing, which is what turns checkpointing on. */
+  getCheckpointConfig(): CheckpointConfig {
+    return this.#checkpointConfig;
+  }
+
+  /** Without one the cluster's state.backend applies. */
+  setStateBackend(backend: StateBackend): this {
+    if (!(backend instanceof StateBackend)) {
+      throw new WeirError(
+        ApiErrorCode.INVALID_STATE_BACKEND,
+        `setStateBackend() takes a state backend such as new HashMapStateBackend(), new FsStateBackend(path) or new MemoryStateBackend(), got ${String(backend)}`,
+      );
+    }
+    this.#stateBackend = backend;
+    return this;
+  }
+
+  getStateBackend(): StateBackend | undefined {
+    return this.#stateBackend;
+  }
+
+  /** Without one the cluster's restart-strategy.* keys apply. */
+  setRestartStrategy(strategy: RestartStrategyConfiguration): this {
+    if (!(strategy instanceof RestartStrategyConfiguration)) {
+      throw new WeirError(
+        ApiErrorCode.INVALID_RESTART_STRATEGY,
+        `setRestartStrategy() takes what a RestartStrategies factory makes, such as RestartStrategies.fixedDelayRestart(3, 1000), got ${String(strategy)}`,
+      );
+    }
+    this.#restartStrategy = strategy;
+    return this;
+  }
+
+  getRestartStrategy(): RestartStrategyConfiguration | undefined {
+    return this.#restartStrategy;
   }
 
   fromSource<T>(source: Source<T>, sourceName: string): SingleOutputStreamOperator<T>;
@@ -123,6 +174,9 @@ export class StreamExecutionEnvironment {
       parallelism: this.#parallelism,
       maxParallelism: this.#maxParallelism,
       bufferTimeoutMs: this.#bufferTimeoutMs,
+      checkpointing: this.#checkpointConfig.toSettings(),
+      stateBackend: this.#stateBackend?.settings,
+      restartStrategy: this.#restartStrategy?.settings,
     });
   }
 }

@@ -9,6 +9,7 @@ import {
   type JobServiceClient,
   type JobStatusUpdate__Output,
   type JobSummary__Output,
+  type ListCheckpointsResponse__Output,
   type ListJobsResponse__Output,
   type SubmitJobRequest,
   type SubmitJobResponse__Output,
@@ -47,6 +48,11 @@ export class JobClient {
   async cancel(jobId: string): Promise<string> {
     const response = await this.#unary<CancelJobResponse__Output>(CALL_TIMEOUT_MS, (options, callback) => this.#client.cancelJob({ jobId }, options, callback));
     return response.status;
+  }
+
+  /** The job's checkpoint history, newest first, with its counts. */
+  checkpoints(jobId: string): Promise<ListCheckpointsResponse__Output> {
+    return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.listCheckpoints({ jobId }, options, callback));
   }
 
   /** The job's status now and at every change, until it is terminal. */

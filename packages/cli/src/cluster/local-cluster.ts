@@ -56,7 +56,7 @@ export class LocalCluster {
     });
     const cluster = new LocalCluster(`${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`, supervisor, jobManagerLost);
     // Local-disk checkpoints by default, so a job that enables checkpointing needs no setup.
-    const checkpoints = config['state.checkpoints.dir'] === '' ? { 'state.checkpoints.dir': join(options.dir, 'checkpoints') } : {};
+    const checkpoints: Record<string, string> = config['state.checkpoints.dir'] === '' ? { 'state.checkpoints.dir': join(options.dir, 'checkpoints') } : {};
     try {
       supervisor.start(childSpec('jobmanager', 'jobmanager', options, { ...checkpoints, 'blob.storage.directory': join(options.dir, 'jobmanager', 'blobs') }, RestartPolicy.never()));
       await waitForJobManager(config['jobmanager.rpc.address'], config['jobmanager.rpc.port'], {

@@ -8,6 +8,7 @@ import {
   type JobServiceHandlers,
   type JobStatusUpdate,
   type JobSummary,
+  type ListCheckpointsResponse,
   type SubmitJobRequest__Output,
 } from '@weir/rpc';
 
@@ -24,6 +25,8 @@ export interface FakeJobs {
   readonly cancelled: string[];
   /** Status CancelJob answers with. */
   cancelStatus: string;
+  /** What ListCheckpoints answers, per job. */
+  readonly checkpoints: Record<string, ListCheckpointsResponse>;
 }
 
 export interface FakeJobService extends FakeJobs {
@@ -33,7 +36,7 @@ export interface FakeJobService extends FakeJobs {
 
 /** A JobService on 127.0.0.1 that serves canned data, for testing the CLI without a JobManager. */
 export async function startFakeJobService(): Promise<FakeJobService> {
-  const state: FakeJobs = { jobs: [], details: {}, updates: {}, submitted: [], submitResult: 'f'.repeat(32), cancelled: [], cancelStatus: 'CANCELLING' };
+  const state: FakeJobs = { jobs: [], details: {}, updates: {}, submitted: [], submitResult: 'f'.repeat(32), cancelled: [], cancelStatus: 'CANCELLING', checkpoints: {} };
   const notFound = (jobId: string) => toServiceError(new WeirError('JOB_NOT_FOUND', `no job with ID ${jobId}; \`weir list\` shows the jobs`));
   const server = createServer();
   const handlers: JobServiceHandlers = {
@@ -54,6 +57,11 @@ export async function startFakeJobService(): Promise<FakeJobService> {
       if (state.details[call.request.jobId] === undefined) return callback(notFound(call.request.jobId));
       state.cancelled.push(call.request.jobId);
       callback(null, { status: state.cancelStatus });
+    },
+    ListCheckpoints(call, callback) {
+      const checkpoints = state.checkpoints[call.request.jobId];
+      if (checkpoints === undefined) callback(notFound(call.request.jobId));
+      else callback(null, checkpoints);
     },
     WatchJob(call) {
       const updates = state.updates[call.request.jobId];

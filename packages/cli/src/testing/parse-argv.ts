@@ -23,6 +23,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     list: record('list'),
     info: record('info'),
     cancel: record('cancel'),
+    checkpoints: record('checkpoints'),
     clusterStart: record('clusterStart'),
   });
   let error = '';

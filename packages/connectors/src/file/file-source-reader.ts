@@ -1,4 +1,6 @@
+import { WeirError } from '@weir/common';
 import { InputStatus, type ConnectorContext, type ReaderOutput, type SourceReader } from '@weir/api';
+import { ConnectorErrorCode } from '../errors.ts';
 import { readBlocks } from './file-blocks.ts';
 import { filesOfSubtask, listFiles } from './file-enumeration.ts';
 import type { LineBlock, TextLineInputFormat } from './text-line-input-format.ts';
@@ -22,8 +24,8 @@ const MAX_QUEUED_BLOCKS = 2;
 export class FileSourceReader implements SourceReader<string> {
   readonly #queue: LineBlock[] = [];
   #current: LineBlock | undefined;
-  /** The end of the last block polled to its end, or the restored position. */
-  #consumed: FileSourcePosition | undefined;
+  /** The end of the last block polled to its end, or the restored position; null before anything was read. */
+  #consumed: FileSourcePosition | null;
   #listing: Promise<string[]> | undefined;
   #pump: Promise<void> | undefined;
   #pumpDone = false;
@@ -36,7 +38,7 @@ export class FileSourceReader implements SourceReader<string> {
     private readonly path: string,
     private readonly format: TextLineInputFormat,
     private readonly context: ConnectorContext,
-    restoreFrom: FileSourcePosition | undefined,
+    restoreFrom: FileSourcePosition | null,
   ) {
     this.#consumed = restoreFrom;
   }
@@ -84,8 +86,8 @@ export class FileSourceReader implements SourceReader<string> {
     });
   }
 
-  /** Undefined until the first block is polled to its end on a fresh reader: start from the beginning. */
-  snapshotPosition(): FileSourcePosition | undefined {
+  /** Null until the first block is polled to its end on a fresh reader: start from the beginning. */
+  snapshotState(): FileSourcePosition | null {
     const block = this.#current;
     return block !== undefined ? { file: block.file, offset: block.nextLineOffset() } : this.#consumed;
   }
@@ -116,9 +118,16 @@ export class FileSourceReader implements SourceReader<string> {
   async #run(listing: Promise<string[]>): Promise<void> {
     const files = filesOfSubtask(await listing, this.context.subtaskIndex, this.context.parallelism);
     const from = this.#consumed;
+    if (from !== null && !files.includes(from.file)) {
+      throw new WeirError(
+        ConnectorErrorCode.INVALID_POSITION,
+        `file source reader ${this.context.subtaskIndex} of ${this.context.parallelism} cannot resume in ${from.file}: it is not one of its files; ` +
+          'the input changed since the checkpoint (files added, removed or renamed), which a restore cannot follow',
+      );
+    }
     for (const file of files) {
-      if (from !== undefined && file < from.file) continue;
-      const offset = from !== undefined && file === from.file ? from.offset : 0;
+      if (from !== null && file < from.file) continue;
+      const offset = from !== null && file === from.file ? from.offset : 0;
       for await (const block of readBlocks(file, offset, this.format)) {
         while (this.#queue.length >= MAX_QUEUED_BLOCKS && !this.#closed) {
           await new Promise<void>((resolve) => (this.#onSpace = resolve));

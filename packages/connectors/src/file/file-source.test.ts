@@ -76,21 +76,65 @@ describe('FileSource', () => {
     expect(await drain(source(file).createReader(context(0, 1)))).toEqual(['short', `${prefix}€tail`, '日本語', long, '🙂']);
   });
 
-  it('snapshots (file, byte offset of the next line) and restores there', async () => {
+  it('snapshots (file, byte offset of the next line) and a restored reader continues exactly there', async () => {
     await writeFile(join(dir, 'a.txt'), 'héllo\nwörld\nlast\n');
     await writeFile(join(dir, 'b.txt'), 'b1\nb2\n');
     const src = source(dir);
     const reader = src.createReader(context(0, 1));
-    expect(reader.snapshotPosition()).toBeUndefined();
+    expect(reader.snapshotState()).toBeNull();
     expect(await drain(reader, 2)).toEqual(['héllo', 'wörld']);
-    const position = reader.snapshotPosition();
+    const position = reader.snapshotState();
     expect(position).toEqual({ file: join(dir, 'a.txt'), offset: 14 });
     await reader.close();
-    const restored = src.restoreReader(context(0, 1), position);
-    expect(restored.snapshotPosition()).toEqual(position);
+    const restored = src.createReader(context(0, 1), [position]);
+    expect(restored.snapshotState()).toEqual(position);
     expect(await drain(restored)).toEqual(['last', 'b1', 'b2']);
-    expect(restored.snapshotPosition()).toEqual({ file: join(dir, 'b.txt'), offset: 6 });
-    expect(await drain(src.restoreReader(context(0, 1), { file: join(dir, 'a.txt'), offset: 19 }))).toEqual(['b1', 'b2']);
+    expect(restored.snapshotState()).toEqual({ file: join(dir, 'b.txt'), offset: 6 });
+    expect(await drain(src.createReader(context(0, 1), [{ file: join(dir, 'a.txt'), offset: 19 }]))).toEqual(['b1', 'b2']);
+    expect(await drain(src.createReader(context(0, 1), [restored.snapshotState()]))).toEqual([]);
+  });
+
+  it('restores a reader that had read nothing (null, or undefined after MessagePack) from the beginning', async () => {
+    await writeFile(join(dir, 'a.txt'), 'one\ntwo\n');
+    const src = source(dir);
+    expect(await drain(src.createReader(context(0, 1), [null]))).toEqual(['one', 'two']);
+    expect(await drain(src.createReader(context(0, 1), [undefined]))).toEqual(['one', 'two']);
+  });
+
+  it('rejects a restore from several or no reader states, and a malformed position', async () => {
+    await writeFile(join(dir, 'a.txt'), 'one\n');
+    const src = source(dir);
+    expect(() => src.createReader(context(0, 1), [null, null])).toThrow(
+      'a FileSource reader resumes from exactly one reader state, got 2: changing the parallelism of a FileSource restore is not supported yet; ' +
+        'restore it at the parallelism of the checkpoint',
+    );
+    expect(() => src.createReader(context(0, 1), [])).toThrow(/got 0/);
+    try {
+      src.createReader(context(0, 1), [{ file: 'a.txt', offset: -1 }]);
+      expect.unreachable();
+    } catch (err) {
+      expect(isWeirError(err, 'INVALID_POSITION')).toBe(true);
+      expect((err as Error).message).toBe(
+        'a FileSource reader resumes from { file, offset } (the start of the next line) or null, got {"file":"a.txt","offset":-1}',
+      );
+    }
+  });
+
+  it('fails a restored reader whose file is no longer one of its files', async () => {
+    await writeFile(join(dir, 'a.txt'), 'a1\n');
+    await writeFile(join(dir, 'b.txt'), 'b1\n');
+    const reader = source(dir).createReader(context(0, 2), [{ file: join(dir, 'b.txt'), offset: 0 }]);
+    try {
+      await drain(reader);
+      expect.unreachable();
+    } catch (err) {
+      expect(isWeirError(err, 'INVALID_POSITION')).toBe(true);
+      expect((err as Error).message).toBe(
+        `file source reader 0 of 2 cannot resume in ${join(dir, 'b.txt')}: it is not one of its files; ` +
+          'the input changed since the checkpoint (files added, removed or renamed), which a restore cannot follow',
+      );
+    }
+    await reader.close();
   });
 
   it('fails start() with FILE_NOT_FOUND for a missing path, and pollNext after it', async () => {

@@ -1,6 +1,7 @@
 import { WeirError } from '@weir/common';
 import { Boundedness, Types, type ConnectorContext, type Source, type TypeInformation } from '@weir/api';
 import { ConnectorErrorCode } from '../errors.ts';
+import { FRESH_START, singleReaderState } from '../restored-state.ts';
 import { FileSourceReader, type FileSourcePosition } from './file-source-reader.ts';
 import { TextLineInputFormat } from './text-line-input-format.ts';
 
@@ -28,14 +29,24 @@ export class FileSource implements Source<string> {
     return new FileSourceBuilder(() => new FileSource(path, format));
   }
 
-  createReader(context: ConnectorContext): FileSourceReader {
-    return this.restoreReader(context, undefined);
+  /** `restoredState`: exactly one state, the position a predecessor's `snapshotState()` returned, or undefined to start. */
+  createReader(context: ConnectorContext, restoredState?: readonly unknown[]): FileSourceReader {
+    const state = singleReaderState(restoredState, 'FileSource');
+    return new FileSourceReader(this.path, this.format, context, state === FRESH_START ? null : requirePosition(state));
   }
+}
 
-  /** A reader that continues at a position its predecessor's `snapshotPosition()` returned (undefined: from the start). */
-  restoreReader(context: ConnectorContext, position: FileSourcePosition | undefined): FileSourceReader {
-    return new FileSourceReader(this.path, this.format, context, position);
+/** null (or undefined, as MessagePack may give it back) is the position before anything was read. */
+function requirePosition(state: unknown): FileSourcePosition | null {
+  if (state === null || state === undefined) return null;
+  const { file, offset } = state as Partial<FileSourcePosition>;
+  if (typeof file !== 'string' || file.length === 0 || typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
+    throw new WeirError(
+      ConnectorErrorCode.INVALID_POSITION,
+      `a FileSource reader resumes from { file, offset } (the start of the next line) or null, got ${JSON.stringify(state)}`,
+    );
   }
+  return { file, offset };
 }
 
 export class FileSourceBuilder {

@@ -49,22 +49,58 @@ describe('DataGeneratorSource', () => {
     expect(drain(source.createReader(context(1, 3)), 4)).toEqual([1, 4, 7, 10]);
   });
 
-  it('restores a reader at its snapshotted position', () => {
+  it('snapshots the next index and a restored reader continues exactly there', () => {
     const source = new DataGeneratorSource((i) => i, 10, RateLimiterStrategy.noOp());
     const reader = source.createReader(context(1, 2));
+    expect(reader.snapshotState()).toBe(5);
     expect(drain(reader, 2)).toEqual([5, 6]);
-    expect(reader.snapshotPosition()).toBe(7);
-    expect(drain(source.restoreReader(context(1, 2), reader.snapshotPosition()))).toEqual([7, 8, 9]);
+    expect(reader.snapshotState()).toBe(7);
+    const restored = source.createReader(context(1, 2), [reader.snapshotState()]);
+    expect(restored.snapshotState()).toBe(7);
+    expect(drain(restored)).toEqual([7, 8, 9]);
+    expect(restored.snapshotState()).toBe(10);
+    expect(drain(source.createReader(context(1, 2), [restored.snapshotState()]))).toEqual([]);
 
     const unbounded = new DataGeneratorSource((i) => i, Number.POSITIVE_INFINITY, RateLimiterStrategy.noOp());
-    expect(drain(unbounded.restoreReader(context(1, 3), 7), 2)).toEqual([7, 10]);
+    const first = unbounded.createReader(context(1, 3));
+    expect(drain(first, 2)).toEqual([1, 4]);
+    expect(drain(unbounded.createReader(context(1, 3), [first.snapshotState()]), 2)).toEqual([7, 10]);
   });
 
-  it('rejects a position of another reader', () => {
+  it('rejects a position of another reader and a state that is not a number', () => {
     const source = new DataGeneratorSource((i) => i, 10, RateLimiterStrategy.noOp());
-    expect(() => source.restoreReader(context(0, 2), 6)).toThrow(/position 6 is not one of generator reader 0 of 2, which covers \[0, 5\]/);
+    const bad = (fn: () => unknown): { code: string; message: string } => {
+      try {
+        fn();
+      } catch (err) {
+        if (isWeirError(err)) return { code: err.code, message: err.message };
+      }
+      throw new Error('expected a WeirError');
+    };
+    expect(bad(() => source.createReader(context(0, 2), [6]))).toEqual({
+      code: 'INVALID_POSITION',
+      message: 'position 6 is not one of generator reader 0 of 2, which covers [0, 5]',
+    });
+    expect(bad(() => source.createReader(context(0, 2), [{ next: 1 }])).message).toBe(
+      'position {"next":1} is not one of generator reader 0 of 2, which covers [0, 5]',
+    );
+    expect(bad(() => source.createReader(context(0, 2), [null])).code).toBe('INVALID_POSITION');
     const unbounded = new DataGeneratorSource((i) => i, Number.POSITIVE_INFINITY, RateLimiterStrategy.noOp());
-    expect(() => unbounded.restoreReader(context(1, 3), 6)).toThrow(/covers 1, 4, \.\.\./);
+    expect(bad(() => unbounded.createReader(context(1, 3), [6])).message).toBe('position 6 is not one of generator reader 1 of 3, which covers 1, 4, ...');
+  });
+
+  it.each([[[]], [[3, 8]]])('rejects a restore from %j reader states: a changed parallelism', (states) => {
+    const source = new DataGeneratorSource((i) => i, 10, RateLimiterStrategy.noOp());
+    try {
+      source.createReader(context(0, 1), states);
+      expect.unreachable();
+    } catch (err) {
+      expect(isWeirError(err, 'RESCALE_NOT_SUPPORTED')).toBe(true);
+      expect((err as Error).message).toBe(
+        `a DataGeneratorSource reader resumes from exactly one reader state, got ${states.length}: ` +
+          'changing the parallelism of a DataGeneratorSource restore is not supported yet; restore it at the parallelism of the checkpoint',
+      );
+    }
   });
 
   it.each([-1, 1.5, Number.NaN, Number.NEGATIVE_INFINITY])('rejects count %s', (count) => {

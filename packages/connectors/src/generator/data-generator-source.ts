@@ -9,6 +9,7 @@ import {
   type TypeInformation,
 } from '@weir/api';
 import { ConnectorErrorCode } from '../errors.ts';
+import { FRESH_START, singleReaderState } from '../restored-state.ts';
 import { RateLimiterStrategy, type RateLimiter } from './rate-limiter.ts';
 
 /** Makes the record of one index; must be deterministic for a restored reader to continue the same sequence. */
@@ -48,18 +49,20 @@ export class DataGeneratorSource<T> implements Source<T> {
     this.producedType = type;
   }
 
-  createReader(context: ConnectorContext): DataGeneratorSourceReader<T> {
-    return this.restoreReader(context, this.#range(context).start);
-  }
-
-  /** A reader that continues at `nextIndex`, a position its predecessor's `snapshotPosition()` returned. */
-  restoreReader(context: ConnectorContext, nextIndex: number): DataGeneratorSourceReader<T> {
+  /** `restoredState`: exactly one state, the next index a predecessor's `snapshotState()` returned, or undefined to start. */
+  createReader(context: ConnectorContext, restoredState?: readonly unknown[]): DataGeneratorSourceReader<T> {
     const { start, end, step } = this.#range(context);
-    const belongs = Number.isSafeInteger(nextIndex) && nextIndex >= start && (step === 1 ? nextIndex <= end : (nextIndex - start) % step === 0);
+    const state = singleReaderState(restoredState, 'DataGeneratorSource');
+    const nextIndex = state === FRESH_START ? start : state;
+    const belongs =
+      typeof nextIndex === 'number' &&
+      Number.isSafeInteger(nextIndex) &&
+      nextIndex >= start &&
+      (step === 1 ? nextIndex <= end : (nextIndex - start) % step === 0);
     if (!belongs) {
       throw new WeirError(
         ConnectorErrorCode.INVALID_POSITION,
-        `position ${nextIndex} is not one of generator reader ${context.subtaskIndex} of ${context.parallelism}, which covers ` +
+        `position ${typeof nextIndex === 'number' ? nextIndex : JSON.stringify(nextIndex) ?? 'undefined'} is not one of generator reader ${context.subtaskIndex} of ${context.parallelism}, which covers ` +
           (step === 1 ? `[${start}, ${end}]` : `${start}, ${start + step}, ...`),
       );
     }
@@ -96,7 +99,8 @@ export class DataGeneratorSourceReader<T> implements SourceReader<T> {
     return this.limiter.whenAvailable();
   }
 
-  snapshotPosition(): number {
+  /** The index of the next record: everything before it was emitted. */
+  snapshotState(): number {
     return this.nextIndex;
   }
 

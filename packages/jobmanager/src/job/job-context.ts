@@ -1,31 +1,57 @@
-import { TaskState, WeirError, isTerminalTaskState, type Logger } from '@weir/common';
+import { CommonErrorCode, TaskState, WeirError, describeError, isTerminalTaskState, type Clock, type Logger } from '@weir/common';
+import type { TaskCheckpointing } from '@weir/rpc';
+import type { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
+import type { RestoreOutcome, RestorePoint } from '../checkpoint/restore-point.ts';
 import { JobManagerErrorCode } from '../errors.ts';
+import type { RestartDecision, RestartStrategy } from '../restart/restart-strategy.ts';
 import { planDeployments } from '../scheduler/deployment.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
 import { Execution, type SubtaskExecution } from './execution.ts';
 import { requiredSlots, type JobSpec } from './job-spec.ts';
+import { JobTimer, type JobTimers } from './job-timers.ts';
 import type { TaskManagerGateway } from './task-manager-gateway.ts';
+import { subtaskName } from './task-name.ts';
 import type { TaskUpdate } from './task-update.ts';
 
-/** What the job's states act on: its slots, its subtasks and their TaskManagers, its failure cause. */
+export interface JobContextDeps {
+  readonly slotPool: SlotPool;
+  readonly gateway: TaskManagerGateway;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly timers: JobTimers;
+  readonly slotRequestTimeoutMs: number;
+  readonly restartStrategy: RestartStrategy;
+  /** Set when the job takes checkpoints. */
+  readonly checkpoints: CheckpointCoordinator | undefined;
+  /** What every DeployTask carries when the job takes checkpoints. */
+  readonly taskCheckpointing: TaskCheckpointing | undefined;
+  /** Hands what a new attempt restores back to the job's event queue. */
+  readonly restoreLoaded: (attempt: number, outcome: RestoreOutcome) => void;
+}
+
+/** What the job's states act on: its attempts, slots, subtasks and their TaskManagers, restarts, failure cause. */
 export class JobContext {
-  readonly attempt = 0;
+  #attempt = 0;
+  #restarts = 0;
   #execution: Execution | undefined;
   #rootCause: WeirError | undefined;
+  #restore: RestorePoint | undefined;
 
   constructor(
     readonly spec: JobSpec,
-    private readonly slotPool: SlotPool,
-    private readonly gateway: TaskManagerGateway,
-    private readonly logger: Logger,
+    private readonly deps: JobContextDeps,
   ) {}
 
-  /** The deployed subtasks; undefined until slots were found. */
+  get attempt(): number {
+    return this.#attempt;
+  }
+
+  /** The current attempt's deployed subtasks; undefined until slots were found. */
   get execution(): Execution | undefined {
     return this.#execution;
   }
 
-  /** The first failure of the job; later ones (such as inputs failing because of it) are consequences. */
+  /** The first failure of the current attempt; later ones (such as inputs failing because of it) are consequences. */
   get rootCause(): WeirError | undefined {
     return this.#rootCause;
   }
@@ -36,34 +62,100 @@ export class JobContext {
 
   /** Takes the job's slots and deploys every subtask; false, with nothing taken, when too few slots are free. */
   tryDeploy(): boolean {
-    const slots = this.slotPool.allocate(this.spec.jobId, requiredSlots(this.spec.jobGraph));
+    const { slotPool, gateway, logger } = this.deps;
+    const slots = slotPool.allocate(this.spec.jobId, requiredSlots(this.spec.jobGraph));
     if (slots === undefined) return false;
-    const deployments = planDeployments(this.spec, this.attempt, slots);
+    this.deps.timers.stop(JobTimer.SLOT_REQUEST);
+    const deployments = planDeployments(this.spec, this.#attempt, slots, {
+      checkpointing: this.deps.taskCheckpointing,
+      restore: this.#restore,
+    });
     this.#execution = new Execution(
-      this.attempt,
-      deployments.map((d) => ({
-        vertexId: d.vertexId,
-        index: d.subtaskIndex,
-        taskManagerId: d.taskManagerId,
-        state: TaskState.DEPLOYING,
-        failureCause: '',
-      })),
+      this.#attempt,
+      deployments.map((d) => ({ vertexId: d.vertexId, index: d.subtaskIndex, taskManagerId: d.taskManagerId, state: TaskState.DEPLOYING, failureCause: '' })),
     );
     for (const d of deployments) {
-      this.logger.debug({ vertexId: d.vertexId, subtask: d.subtaskIndex, taskManagerId: d.taskManagerId }, 'deploying subtask');
-      this.gateway.send(d.taskManagerId, { deploy: d.message });
+      logger.debug({ vertexId: d.vertexId, subtask: d.subtaskIndex, taskManagerId: d.taskManagerId }, 'deploying subtask');
+      gateway.send(d.taskManagerId, { deploy: d.message });
     }
-    this.logger.info({ slots: slots.map((s) => `${s.taskManagerId}/${s.slotIndex}`), attempt: this.attempt }, 'job deployed');
+    logger.info(
+      { slots: slots.map((s) => `${s.taskManagerId}/${s.slotIndex}`), attempt: this.#attempt, checkpointId: this.#restore?.checkpointId },
+      'job deployed',
+    );
     return true;
+  }
+
+  /** Starts the slot request timeout of an attempt that found too few free slots. */
+  awaitSlots(): void {
+    this.deps.timers.start(JobTimer.SLOT_REQUEST, this.deps.slotRequestTimeoutMs);
   }
 
   /** The failure of a job that waited in vain for slots, with the cluster's current numbers. */
   slotShortage(): WeirError {
     const needed = requiredSlots(this.spec.jobGraph);
-    const { free, total, taskManagers } = this.slotPool.stats();
+    const { free, total, taskManagers } = this.deps.slotPool.stats();
     return new WeirError(
       JobManagerErrorCode.NOT_ENOUGH_SLOTS,
       `not enough task slots: the job needs ${needed} slots (its highest parallelism) and the cluster has ${free} free of ${total} (${taskManagers} TaskManagers)`,
+    );
+  }
+
+  /**
+   * Asks the restart strategy what follows the current attempt's failure. A restart starts
+   * the restart delay; giving up after restarts makes the root cause say so.
+   */
+  decideRestart(): RestartDecision {
+    const { restartStrategy, clock, logger, timers } = this.deps;
+    const decision = restartStrategy.onFailure(clock.now());
+    const cause = this.#rootCause;
+    if (decision.kind === 'restart') {
+      logger.info({ attempt: this.#attempt, delayMs: decision.delayMs, strategy: restartStrategy.name, cause: cause?.message }, 'restarting the job after a failure');
+      timers.start(JobTimer.RESTART_DELAY, decision.delayMs);
+    } else if (restartStrategy.name !== 'none' && cause !== undefined) {
+      this.#rootCause = new WeirError(
+        cause.code,
+        `restart strategy ${restartStrategy.name} gave up after ${this.#restarts} restarts: ${cause.message}`,
+        { cause },
+      );
+    }
+    return decision;
+  }
+
+  /** Starts the next attempt: frees the last one's slots and loads what it restores; the outcome comes back as an event. */
+  beginAttempt(): void {
+    this.#attempt++;
+    this.#restarts++;
+    this.#execution = undefined;
+    this.#rootCause = undefined;
+    this.#restore = undefined;
+    this.deps.slotPool.release(this.spec.jobId);
+    const attempt = this.#attempt;
+    const checkpoints = this.deps.checkpoints;
+    if (checkpoints === undefined) {
+      this.deps.restoreLoaded(attempt, { kind: 'fresh' });
+      return;
+    }
+    checkpoints.restoreOutcome().then(
+      (outcome) => this.deps.restoreLoaded(attempt, outcome),
+      (err: unknown) =>
+        this.deps.restoreLoaded(attempt, {
+          kind: 'retry',
+          cause: new WeirError(CommonErrorCode.INTERNAL, `could not look up the checkpoint to restore: ${describeError(err)}`, { cause: err }),
+        }),
+    );
+  }
+
+  /** The attempt starts from `point`, or empty when undefined. */
+  restoreFrom(point: RestorePoint | undefined): void {
+    this.#restore = point;
+    if (point === undefined) {
+      this.deps.logger.info({ attempt: this.#attempt }, 'restarting without state: no checkpoint was completed');
+      return;
+    }
+    this.deps.checkpoints?.restored(point);
+    this.deps.logger.info(
+      { attempt: this.#attempt, checkpointId: point.checkpointId, path: point.checkpointPath || undefined },
+      `restarting from checkpoint ${point.checkpointId}`,
     );
   }
 
@@ -79,7 +171,7 @@ export class JobContext {
     if (subtask.state === TaskState.CANCELING && !isTerminalTaskState(update.state)) return undefined;
     subtask.state = update.state;
     if (update.state === TaskState.FAILED) subtask.failureCause = withCode(update.failureCause, update.failureCode);
-    this.logger.debug({ vertexId: subtask.vertexId, subtask: subtask.index, state: subtask.state }, 'subtask state changed');
+    this.deps.logger.debug({ vertexId: subtask.vertexId, subtask: subtask.index, state: subtask.state }, 'subtask state changed');
     return subtask;
   }
 
@@ -98,8 +190,8 @@ export class JobContext {
     for (const subtask of this.#execution?.running() ?? []) {
       if (subtask.state === TaskState.CANCELING) continue;
       subtask.state = TaskState.CANCELING;
-      this.gateway.send(subtask.taskManagerId, {
-        cancel: { task: { jobId: this.spec.jobId, attempt: this.attempt, vertexId: subtask.vertexId, subtaskIndex: subtask.index } },
+      this.deps.gateway.send(subtask.taskManagerId, {
+        cancel: { task: { jobId: this.spec.jobId, attempt: this.#attempt, vertexId: subtask.vertexId, subtaskIndex: subtask.index } },
       });
     }
   }
@@ -114,8 +206,7 @@ export class JobContext {
 
   /** The job-level cause for a subtask that failed or was canceled without being asked to. */
   taskFailure(subtask: SubtaskExecution, update: TaskUpdate): WeirError {
-    const vertex = this.spec.jobGraph.vertices.find((v) => v.id === subtask.vertexId)!;
-    const task = `${vertex.name} (${subtask.index + 1}/${vertex.parallelism})`;
+    const task = subtaskName(this.spec.jobGraph, subtask.vertexId, subtask.index);
     if (subtask.state === TaskState.CANCELED) {
       return new WeirError(
         JobManagerErrorCode.TASK_FAILED,

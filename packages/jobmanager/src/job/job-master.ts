@@ -1,8 +1,18 @@
-import { JobStatus, isGloballyTerminal, type Clock, type Logger, type TimerHandle, type WeirError } from '@weir/common';
+import { CheckpointFailureReason, JobStatus, isGloballyTerminal, type Clock, type Logger, type WeirError } from '@weir/common';
+import type { TaskCheckpointing } from '@weir/rpc';
+import type { Storage } from '@weir/storage';
+import { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
+import type { CheckpointHistoryView } from '../checkpoint/checkpoint-history.ts';
+import type { CheckpointAck, CheckpointDecline } from '../checkpoint/checkpoint-messages.ts';
+import { JobCheckpointStorage } from '../checkpoint/checkpoint-storage.ts';
+import type { RestoreOutcome } from '../checkpoint/restore-point.ts';
+import { createRestartStrategy } from '../restart/create-restart-strategy.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
+import type { CheckpointingSettings } from '../settings/job-settings.ts';
 import type { SubtaskExecution } from './execution.ts';
 import { JobContext } from './job-context.ts';
 import type { JobSpec } from './job-spec.ts';
+import { JobTimer, JobTimers } from './job-timers.ts';
 import { CreatedState } from './states/created.ts';
 import type { JobState } from './states/job-state.ts';
 import type { TaskManagerGateway } from './task-manager-gateway.ts';
@@ -19,29 +29,63 @@ export interface JobMasterDeps {
 
 export type JobStatusListener = (status: JobStatus) => void;
 
+const EMPTY_HISTORY: CheckpointHistoryView = { checkpoints: [], completed: 0, failed: 0, restoredFrom: 0 };
+
 /**
  * Runs one job: feeds events to its current state and does the bookkeeping every transition
- * needs (slot timer, slots, end time, status listeners). Events are handled one at a time:
- * one raised while another is being handled (a TaskManager answering a cancel at once, say)
- * waits for it.
+ * needs (timers, slots, checkpoint coordinator, end time, status listeners). Events are
+ * handled one at a time: one raised while another is being handled (a TaskManager answering
+ * a cancel at once, say) waits for it.
  */
 export class JobMaster {
   readonly startTimeMs: number;
   readonly #ctx: JobContext;
   readonly #deps: JobMasterDeps;
+  readonly #timers: JobTimers;
+  readonly #checkpoints: CheckpointCoordinator | undefined;
   readonly #listeners = new Set<JobStatusListener>();
   readonly #pending: ((state: JobState) => JobState)[] = [];
   #handling = false;
   #state: JobState = new CreatedState();
   #endTimeMs = 0;
-  #slotTimer: TimerHandle | undefined;
 
+  /** `checkpointRoot` is the opened checkpoint directory (below which the job writes `<jobId>/`), when its settings name one. */
   constructor(
     readonly spec: JobSpec,
     deps: JobMasterDeps,
+    checkpointRoot?: Storage,
   ) {
     this.#deps = deps;
-    this.#ctx = new JobContext(spec, deps.slotPool, deps.gateway, deps.logger);
+    this.#timers = new JobTimers(deps.clock, (timer) =>
+      this.#handle((s) => (timer === JobTimer.SLOT_REQUEST ? s.onSlotRequestTimeout(this.#ctx) : s.onRestartDelayElapsed(this.#ctx))),
+    );
+    const checkpointing = spec.settings.checkpointing;
+    const storage = checkpointing !== undefined && checkpointRoot !== undefined ? new JobCheckpointStorage(checkpointRoot, spec.jobId, deps.logger) : undefined;
+    this.#checkpoints =
+      checkpointing === undefined
+        ? undefined
+        : new CheckpointCoordinator({
+            jobId: spec.jobId,
+            jobGraph: spec.jobGraph,
+            settings: checkpointing,
+            storage,
+            clock: deps.clock,
+            logger: deps.logger,
+            gateway: deps.gateway,
+            failJob: (cause) => this.#handle((s) => s.onGlobalFailure(this.#ctx, cause)),
+          });
+    this.#ctx = new JobContext(spec, {
+      slotPool: deps.slotPool,
+      gateway: deps.gateway,
+      logger: deps.logger,
+      clock: deps.clock,
+      timers: this.#timers,
+      slotRequestTimeoutMs: deps.slotRequestTimeoutMs,
+      restartStrategy: createRestartStrategy(spec.settings.restartStrategy),
+      checkpoints: this.#checkpoints,
+      taskCheckpointing: checkpointing === undefined ? undefined : taskCheckpointing(checkpointing, storage),
+      restoreLoaded: (attempt, outcome) => this.#restoreLoaded(attempt, outcome),
+    });
     this.startTimeMs = deps.clock.now();
   }
 
@@ -72,16 +116,23 @@ export class JobMaster {
     return this.#ctx.execution?.all() ?? [];
   }
 
+  /** The job's checkpoints, newest first; empty for a job without checkpointing. */
+  checkpoints(): CheckpointHistoryView {
+    return this.#checkpoints?.view() ?? EMPTY_HISTORY;
+  }
+
   /** Starts waiting for slots, deploying at once if there are enough. */
   start(): void {
     this.#deps.logger.info(
-      { jobName: this.spec.jobGraph.jobName, vertices: this.spec.jobGraph.vertices.length },
+      {
+        jobName: this.spec.jobGraph.jobName,
+        vertices: this.spec.jobGraph.vertices.length,
+        checkpointIntervalMs: this.spec.settings.checkpointing?.intervalMs,
+        restartStrategy: this.spec.settings.restartStrategy.kind,
+      },
       'job submitted',
     );
-    this.#slotTimer = this.#deps.clock.setTimeout(
-      () => this.#handle((s) => s.onSlotRequestTimeout(this.#ctx)),
-      this.#deps.slotRequestTimeoutMs,
-    );
+    this.#timers.start(JobTimer.SLOT_REQUEST, this.#deps.slotRequestTimeoutMs);
     this.slotsMayBeAvailable();
   }
 
@@ -101,22 +152,35 @@ export class JobMaster {
     this.#handle((s) => s.onTaskManagerLost(this.#ctx, taskManagerId, cause));
   }
 
+  acknowledgeCheckpoint(ack: CheckpointAck): void {
+    this.#checkpoints?.acknowledge(ack);
+  }
+
+  declineCheckpoint(decline: CheckpointDecline): void {
+    this.#checkpoints?.decline(decline);
+  }
+
   /** Asks the job to cancel and returns its status after that. */
   cancel(): JobStatus {
     this.#handle((s) => s.onCancel(this.#ctx));
     return this.status;
   }
 
-  /** Stops the job's timer for the JobManager's shutdown, so it neither fires later nor keeps the process alive. */
+  /** Stops the job's timers for the JobManager's shutdown, so nothing fires later or keeps the process alive; checkpoints stay. */
   shutDown(): void {
-    if (this.#slotTimer !== undefined) this.#deps.clock.clearTimeout(this.#slotTimer);
-    this.#slotTimer = undefined;
+    this.#timers.stopAll();
+    this.#checkpoints?.suspend();
   }
 
   /** Calls `listener` with every status change from now on; returns the unsubscribe function. */
   onStatusChange(listener: JobStatusListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  #restoreLoaded(attempt: number, outcome: RestoreOutcome): void {
+    if (attempt !== this.#ctx.attempt) return;
+    this.#handle((s) => s.onRestoreLoaded(this.#ctx, outcome));
   }
 
   #handle(event: (state: JobState) => JobState): void {
@@ -136,20 +200,18 @@ export class JobMaster {
   #enter(state: JobState): void {
     const previous = this.#state.status;
     this.#state = state;
-    if (state.status !== JobStatus.CREATED && this.#slotTimer !== undefined) {
-      this.#deps.clock.clearTimeout(this.#slotTimer);
-      this.#slotTimer = undefined;
-    }
+    if (previous === state.status) return;
+    this.#steerCheckpoints(previous, state.status);
     if (isGloballyTerminal(state.status)) {
       this.#endTimeMs = this.#deps.clock.now();
+      this.#timers.stopAll();
       this.#deps.slotPool.release(this.spec.jobId);
     }
-    if (previous === state.status) return;
     const cause = this.#ctx.rootCause;
     if (state.status === JobStatus.FAILED || state.status === JobStatus.FAILING) {
-      this.#deps.logger.warn({ from: previous, to: state.status, code: cause?.code, cause: cause?.message }, 'job status changed');
+      this.#deps.logger.warn({ from: previous, to: state.status, attempt: this.#ctx.attempt, code: cause?.code, cause: cause?.message }, 'job status changed');
     } else {
-      this.#deps.logger.info({ from: previous, to: state.status }, 'job status changed');
+      this.#deps.logger.info({ from: previous, to: state.status, attempt: this.#ctx.attempt }, 'job status changed');
     }
     for (const listener of [...this.#listeners]) {
       try {
@@ -159,4 +221,27 @@ export class JobMaster {
       }
     }
   }
+
+  /** Checkpoints are taken while an attempt runs; a failover aborts the pending ones, the job's end applies the retention policy. */
+  #steerCheckpoints(previous: JobStatus, status: JobStatus): void {
+    const checkpoints = this.#checkpoints;
+    if (checkpoints === undefined) return;
+    if (status === JobStatus.RUNNING) {
+      checkpoints.start(this.#ctx.execution!);
+    } else if (previous === JobStatus.RUNNING) {
+      checkpoints.stop(status === JobStatus.FAILING ? CheckpointFailureReason.TASK_FAILURE : CheckpointFailureReason.JOB_ENDED);
+    }
+    if (isGloballyTerminal(status)) void checkpoints.jobEnded(status);
+  }
+}
+
+/** How tasks snapshot: the filesystem backend writes below the job's checkpoint directory, the memory backend inline. */
+function taskCheckpointing(settings: CheckpointingSettings, storage: JobCheckpointStorage | undefined): TaskCheckpointing {
+  return {
+    mode: settings.mode,
+    backend: settings.backend,
+    checkpointDir: settings.backend === 'filesystem' ? (storage?.url ?? '') : '',
+    maxInlineBytes: settings.maxInlineBytes,
+    asyncSnapshots: settings.asyncSnapshots,
+  };
 }

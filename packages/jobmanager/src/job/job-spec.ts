@@ -1,4 +1,5 @@
 import type { JobGraph } from '@weir/api';
+import type { JobSettings } from '../settings/job-settings.ts';
 
 /** The defaults a job's graph was built with; every task rebuilds its graph with the same. */
 export interface JobDefaults {
@@ -18,6 +19,8 @@ export interface JobSpec {
   readonly entryName: string;
   readonly args: readonly string[];
   readonly defaults: JobDefaults;
+  /** Checkpointing and restart strategy, resolved at submission. */
+  readonly settings: JobSettings;
 }
 
 /** Slots the job needs with slot sharing: its highest vertex parallelism. */

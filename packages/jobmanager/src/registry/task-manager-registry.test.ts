@@ -18,6 +18,8 @@ function setup() {
       events.push(`status from ${id}`);
       updates.push(update);
     },
+    acknowledgeCheckpoint: (id, message) => events.push(`ack ${message.checkpointId} from ${id}`),
+    declineCheckpoint: (id, message) => events.push(`decline ${message.checkpointId} from ${id}: ${message.reasonCode}`),
   });
   return { clock, events, updates, registry };
 }
@@ -99,6 +101,15 @@ describe('TaskManagerRegistry', () => {
     clock.advance(TIMEOUT - 1);
     expect(events).toEqual(['registered tm-1 2@tm-1:7000', 'status from tm-1']);
     expect(updates).toEqual([update]);
+  });
+
+  it('passes checkpoint acknowledgements and declines on', () => {
+    const { events, registry } = setup();
+    const session = registry.register(registration('tm-1'), new FakeConnection());
+    const task = { jobId: 'j', attempt: 0, vertexId: 'v', subtaskIndex: 0 };
+    session.received({ kind: 'acknowledgeCheckpoint', acknowledgeCheckpoint: { task, checkpointId: 3, state: Buffer.from('{}'), metrics: null } });
+    session.received({ kind: 'declineCheckpoint', declineCheckpoint: { task, checkpointId: 4, reasonCode: 'CHECKPOINT_DECLINED', message: 'no' } });
+    expect(events).toEqual(['registered tm-1 2@tm-1:7000', 'ack 3 from tm-1', 'decline 4 from tm-1: CHECKPOINT_DECLINED']);
   });
 
   it('refuses a registration without ID, data address or slots', () => {

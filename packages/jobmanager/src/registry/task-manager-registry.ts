@@ -1,5 +1,11 @@
 import { WeirError, type Logger } from '@weir/common';
-import type { JobManagerMessage, RegisterTaskManager__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import type {
+  AcknowledgeCheckpoint__Output,
+  DeclineCheckpoint__Output,
+  JobManagerMessage,
+  RegisterTaskManager__Output,
+  TaskStatusUpdate__Output,
+} from '@weir/rpc';
 import { JobManagerErrorCode } from '../errors.ts';
 import type { TaskManagerGateway } from '../job/task-manager-gateway.ts';
 import type { TaskManagerConnection, TaskManagerInfo } from './task-manager-connection.ts';
@@ -18,6 +24,8 @@ export interface RegistryListener {
   registered(taskManager: TaskManagerInfo): void;
   lost(taskManager: TaskManagerInfo, cause: WeirError): void;
   taskStatus(taskManagerId: string, update: TaskStatusUpdate__Output): void;
+  acknowledgeCheckpoint(taskManagerId: string, message: AcknowledgeCheckpoint__Output): void;
+  declineCheckpoint(taskManagerId: string, message: DeclineCheckpoint__Output): void;
 }
 
 /** The connected TaskManagers by ID: registration, heartbeats, loss. */
@@ -42,6 +50,8 @@ export class TaskManagerRegistry implements TaskManagerGateway {
       heartbeatTimedOut: (s) => this.#lose(s, LossReason.HEARTBEAT_TIMEOUT),
       closed: (s) => this.#lose(s, LossReason.CONNECTION_CLOSED),
       taskStatus: (s, update) => this.listener.taskStatus(s.id, update),
+      acknowledgeCheckpoint: (s, message) => this.listener.acknowledgeCheckpoint(s.id, message),
+      declineCheckpoint: (s, message) => this.listener.declineCheckpoint(s.id, message),
       unexpected: (s, what) => this.logger.warn({ taskManagerId: s.id }, `ignoring ${what}`),
     });
     this.#sessions.set(info.id, session);

@@ -1,10 +1,12 @@
 import type { Clock, TimerHandle } from '@weir/common';
-import type { TaskManagerMessage__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import type { AcknowledgeCheckpoint__Output, DeclineCheckpoint__Output, TaskManagerMessage__Output, TaskStatusUpdate__Output } from '@weir/rpc';
 import type { TaskManagerConnection, TaskManagerInfo } from './task-manager-connection.ts';
 
 export interface SessionEvents {
   heartbeatTimedOut(session: TaskManagerSession): void;
   taskStatus(session: TaskManagerSession, update: TaskStatusUpdate__Output): void;
+  acknowledgeCheckpoint(session: TaskManagerSession, message: AcknowledgeCheckpoint__Output): void;
+  declineCheckpoint(session: TaskManagerSession, message: DeclineCheckpoint__Output): void;
   closed(session: TaskManagerSession): void;
   unexpected(session: TaskManagerSession, what: string): void;
 }
@@ -54,6 +56,8 @@ export class TaskManagerSession {
     if (this.#stopped) return;
     this.#armTimeout();
     if (message.kind === 'taskStatus' && message.taskStatus) this.events.taskStatus(this, message.taskStatus);
+    else if (message.kind === 'acknowledgeCheckpoint' && message.acknowledgeCheckpoint) this.events.acknowledgeCheckpoint(this, message.acknowledgeCheckpoint);
+    else if (message.kind === 'declineCheckpoint' && message.declineCheckpoint) this.events.declineCheckpoint(this, message.declineCheckpoint);
     else if (message.kind === 'register') this.events.unexpected(this, 'a second register message on the same stream');
   }
 

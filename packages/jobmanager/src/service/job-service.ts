@@ -3,9 +3,10 @@ import { toServiceError, type JobRequest__Output, type JobServiceHandlers, type 
 import type { Dispatcher } from '../dispatcher.ts';
 import type { JobMaster } from '../job/job-master.ts';
 import type { JobSubmitter } from '../submit/job-submitter.ts';
+import { toListCheckpointsResponse } from './checkpoint-views.ts';
 import { toJobDetails, toJobStatusUpdate, toJobSummary } from './job-views.ts';
 
-/** The JobService the CLI calls: submit, list, get, cancel, watch. */
+/** The JobService the CLI calls: submit, list, get, cancel, watch, list checkpoints. */
 export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitter, logger: Logger): JobServiceHandlers {
   return {
     SubmitJob(call, callback) {
@@ -33,6 +34,14 @@ export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitt
     CancelJob(call, callback) {
       try {
         callback(null, { status: dispatcher.cancel(call.request.jobId) });
+      } catch (err) {
+        callback(toServiceError(err));
+      }
+    },
+
+    ListCheckpoints(call, callback) {
+      try {
+        callback(null, toListCheckpointsResponse(dispatcher.get(call.request.jobId)));
       } catch (err) {
         callback(toServiceError(err));
       }

@@ -20,7 +20,7 @@ export const apiJobPlanner: JobPlanner = {
       if (jobGraph.vertices.length === 0) {
         throw new WeirError(CommonErrorCode.INVALID_JOB, `job ${entryName} defines no operators; add a source and a sink`);
       }
-      return { jobGraph, operatorsWithoutUid: api.operatorsWithoutUid(streamGraph).map((node) => node.name) };
+      return { jobGraph, operatorsWithoutUid: api.operatorsWithoutUid(streamGraph).map((node) => node.name), executionConfig: streamGraph.config };
     } catch (err) {
       if (err instanceof WeirError) throw err;
       throw new WeirError(CommonErrorCode.INVALID_JOB, `job ${entryName} could not be built: ${(err as Error).message}`, { cause: err });

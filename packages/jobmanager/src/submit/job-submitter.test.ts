@@ -2,18 +2,22 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { CommonErrorCode, JobStatus, ManualClock, WeirError, defaultConfig, type WeirConfig } from '@weir/common';
+import type { ExecutionConfig } from '@weir/api';
+import { CommonErrorCode, JobStatus, ManualClock, WeirError, defaultConfig, isWeirError, type WeirConfig } from '@weir/common';
 import { BlobStore } from '../blob/blob-store.ts';
 import { Dispatcher } from '../dispatcher.ts';
 import type { JobDefaults } from '../job/job-spec.ts';
 import { SlotPool } from '../scheduler/slot-pool.ts';
 import { FakeGateway, jobGraph, silentLogger, vertex } from '../test-fixtures.ts';
+import { MemoryStorage } from '../testing/memory-storage.ts';
 import type { JobPlan, JobPlanner } from './job-planner.ts';
 import { JobSubmitter } from './job-submitter.ts';
 
 const config: WeirConfig = { ...defaultConfig(), 'parallelism.default': 3, 'pipeline.max-parallelism': 256, 'execution.buffer-timeout': 50 };
 
-async function setup(plan: (defaults: JobDefaults) => Promise<JobPlan>) {
+const plain: ExecutionConfig = { parallelism: 1, maxParallelism: -1, bufferTimeoutMs: 100, checkpointing: undefined, stateBackend: undefined, restartStrategy: undefined };
+
+async function setup(plan: (defaults: JobDefaults) => Promise<JobPlan>, clusterConfig: WeirConfig = config) {
   const dir = await mkdtemp(join(tmpdir(), 'weir-submit-'));
   const blobStore = await BlobStore.open(dir);
   const logger = silentLogger();
@@ -26,15 +30,20 @@ async function setup(plan: (defaults: JobDefaults) => Promise<JobPlan>) {
       return plan(defaults);
     },
   };
+  const opened: string[] = [];
+  const openStorage = (url: string) => {
+    opened.push(url);
+    return new MemoryStorage(`memory://${url}`);
+  };
   const warn = vi.spyOn(logger, 'warn');
-  return { dir, blobStore, dispatcher, calls, warn, submitter: new JobSubmitter(planner, blobStore, dispatcher, config, logger) };
+  return { dir, blobStore, dispatcher, calls, warn, opened, submitter: new JobSubmitter(planner, blobStore, dispatcher, clusterConfig, logger, openStorage) };
 }
 
 const request = (parallelism: number) => ({ bundle: Buffer.from('bundle code'), entryName: 'wc.ts', args: ['a'], parallelism });
 
 describe('JobSubmitter', () => {
   it('plans with the request parallelism or the configured default, stores the bundle and starts the job', async () => {
-    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [] }));
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain }));
     const response = await s.submitter.submit(request(0));
     await s.submitter.submit(request(5));
     expect(s.calls.map((c) => [c.code, c.entryName, c.args, c.defaults])).toEqual([
@@ -46,12 +55,14 @@ describe('JobSubmitter', () => {
     const job = s.dispatcher.get(response.jobId!);
     expect(job.status).toBe(JobStatus.CREATED);
     expect(s.blobStore.get(job.spec.bundleHash).toString()).toBe('bundle code');
+    expect(job.spec.settings).toEqual({ checkpointing: undefined, restartStrategy: { kind: 'none' } });
+    expect(s.opened).toEqual([]);
     expect(s.dispatcher.list()).toHaveLength(2);
     expect(s.warn).not.toHaveBeenCalled();
   });
 
   it('warns once per job about operators without uid, naming them', async () => {
-    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: ['Map', 'Sink: print'] }));
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: ['Map', 'Sink: print'], executionConfig: plain }));
     const { jobId } = await s.submitter.submit(request(1));
     expect(s.warn).toHaveBeenCalledTimes(1);
     expect(s.warn.mock.calls[0]).toEqual([
@@ -66,6 +77,30 @@ describe('JobSubmitter', () => {
       throw error;
     });
     await expect(s.submitter.submit(request(1))).rejects.toBe(error);
+    expect(s.dispatcher.list()).toEqual([]);
+    expect(await readdir(s.dir)).toEqual([]);
+  });
+
+  it("resolves the job's checkpointing over the cluster's and opens the checkpoint directory", async () => {
+    const executionConfig: ExecutionConfig = {
+      ...plain,
+      checkpointing: { intervalMs: 500, mode: 'AT_LEAST_ONCE' },
+      stateBackend: { kind: 'filesystem', checkpointDir: 's3://bucket/cp', asyncSnapshots: true },
+    };
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig }));
+    const { jobId } = await s.submitter.submit(request(1));
+    const job = s.dispatcher.get(jobId!);
+    expect(job.spec.settings.checkpointing).toMatchObject({ intervalMs: 500, mode: 'AT_LEAST_ONCE', backend: 'filesystem', directory: 's3://bucket/cp' });
+    expect(job.spec.settings.restartStrategy).toEqual({ kind: 'fixed-delay', attempts: Number.MAX_SAFE_INTEGER, delayMs: 1_000 });
+    expect(s.opened).toEqual(['s3://bucket/cp']);
+  });
+
+  it('rejects a filesystem backend without a directory before storing anything', async () => {
+    const executionConfig: ExecutionConfig = { ...plain, checkpointing: { intervalMs: 500 }, stateBackend: { kind: 'filesystem', checkpointDir: undefined, asyncSnapshots: true } };
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig }));
+    const err = await s.submitter.submit(request(1)).catch((e: unknown) => e);
+    expect(isWeirError(err, 'INVALID_JOB_SETTINGS')).toBe(true);
+    expect((err as Error).message).toBe('FsStateBackend needs a checkpoint directory: pass a path or set state.checkpoints.dir');
     expect(s.dispatcher.list()).toEqual([]);
     expect(await readdir(s.dir)).toEqual([]);
   });

@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger, WeirConfig } from '@weir/common';
 import type { SubmitJobRequest__Output, SubmitJobResponse } from '@weir/rpc';
+import type { Storage } from '@weir/storage';
 import type { BlobStore } from '../blob/blob-store.ts';
 import type { Dispatcher } from '../dispatcher.ts';
 import type { JobDefaults } from '../job/job-spec.ts';
+import { resolveJobSettings } from '../settings/resolve-job-settings.ts';
 import type { JobPlanner } from './job-planner.ts';
 
-/** Handles SubmitJob: plan the job, keep its bundle, hand it to a new JobMaster. */
+/** Opens the Storage a checkpoint directory URL (or local path) names; throws INVALID_STORAGE_URL for one it cannot. */
+export type StorageOpener = (url: string) => Storage;
+
+/** Handles SubmitJob: plan the job, resolve its settings, keep its bundle, hand it to a new JobMaster. */
 export class JobSubmitter {
   constructor(
     private readonly planner: JobPlanner,
@@ -14,11 +19,13 @@ export class JobSubmitter {
     private readonly dispatcher: Dispatcher,
     private readonly config: WeirConfig,
     private readonly logger: Logger,
+    private readonly openStorage: StorageOpener,
   ) {}
 
   /**
-   * Nothing is stored and no job exists unless planning succeeds, so a bad bundle leaves
-   * the JobManager as it was; its error goes back to the client as it is.
+   * Nothing is stored and no job exists unless planning and the job's settings succeed, so a
+   * bad bundle or an unusable checkpoint setup leaves the JobManager as it was; the error goes
+   * back to the client as it is.
    */
   async submit(request: SubmitJobRequest__Output): Promise<SubmitJobResponse> {
     const entryName = request.entryName || 'job.js';
@@ -28,7 +35,16 @@ export class JobSubmitter {
       bufferTimeoutMs: this.config['execution.buffer-timeout'],
     };
     const plan = await this.planner.plan(request.bundle.toString('utf8'), entryName, request.args, defaults);
-    const bundleHash = await this.blobStore.put(request.bundle);
+    const settings = resolveJobSettings(plan.executionConfig, this.config);
+    const directory = settings.checkpointing?.directory;
+    const checkpointRoot = directory === undefined ? undefined : this.openStorage(directory);
+    let bundleHash: string;
+    try {
+      bundleHash = await this.blobStore.put(request.bundle);
+    } catch (err) {
+      checkpointRoot?.close();
+      throw err;
+    }
     const jobId = randomBytes(16).toString('hex');
     if (plan.operatorsWithoutUid.length > 0) {
       this.logger.warn(
@@ -36,7 +52,7 @@ export class JobSubmitter {
         `operators without uid: ${plan.operatorsWithoutUid.join(', ')}; their state cannot be restored once the job changes, set .uid() on each`,
       );
     }
-    this.dispatcher.submit({ jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...request.args], defaults });
+    this.dispatcher.submit({ jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...request.args], defaults, settings }, checkpointRoot);
     return { jobId, jobName: plan.jobGraph.jobName };
   }
 }

@@ -1,8 +1,9 @@
-import type { ChannelItem } from '../network/types.ts';
+import type { CheckpointBarrierHandler } from '../checkpoint/barrier/barrier-handler.ts';
+import type { ChannelEvent } from '../network/channel-events.ts';
 import type { InputChannel } from './input-channel.ts';
 import type { InputGate } from './input-gate.ts';
 
-export type ChannelEvent = Exclude<ChannelItem, { kind: 'buffer' }>;
+export type { ChannelEvent };
 
 /**
  * Sees every event taken from a channel, in channel order, before the operators see the
@@ -13,11 +14,28 @@ export interface ChannelEventHandler {
   onEvent(channel: InputChannel, event: ChannelEvent): void;
 }
 
-/** The only event so far: end of partition finishes its channel. */
-export class EndOfPartitionHandler implements ChannelEventHandler {
-  constructor(private readonly gate: InputGate) {}
+/** Ends channels in the gate and hands checkpoint events to the barrier handler (none when checkpointing is off). */
+export class TaskEventHandler implements ChannelEventHandler {
+  constructor(
+    private readonly gate: InputGate,
+    private readonly barriers: CheckpointBarrierHandler | undefined,
+  ) {}
 
   onEvent(channel: InputChannel, event: ChannelEvent): void {
-    if (event.kind === 'end-of-partition') this.gate.channelFinished(channel);
+    switch (event.kind) {
+      case 'end-of-data':
+        this.gate.channelDataEnded(channel);
+        return;
+      case 'end-of-partition':
+        this.gate.channelFinished(channel);
+        this.barriers?.processEndOfPartition(channel);
+        return;
+      case 'barrier':
+        this.barriers?.processBarrier(channel, event.checkpointId, event.timestamp);
+        return;
+      case 'cancel-checkpoint':
+        this.barriers?.processCancellation(channel, event.checkpointId);
+        return;
+    }
   }
 }

@@ -18,6 +18,10 @@ export class InputChannel implements ChannelListener {
   #closed = false;
   /** Maintained by the gate: the channel sits in its queue of channels with data. */
   queuedInGate = false;
+  /** Held back by checkpoint alignment: the gate takes nothing from it, so its buffers keep their credit. */
+  blocked = false;
+  /** End of data or end of partition came: no more records on this channel. */
+  dataEnded = false;
   finished = false;
 
   constructor(
@@ -33,6 +37,11 @@ export class InputChannel implements ChannelListener {
 
   get hasData(): boolean {
     return this.#queue.length !== 0;
+  }
+
+  /** Items received but not taken yet, in channel order (what an unaligned checkpoint would persist). */
+  get queued(): readonly ChannelItem[] {
+    return this.#queue;
   }
 
   /** Buffers received whose credit has not gone back yet: queued here or being processed. */

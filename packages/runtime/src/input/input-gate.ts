@@ -9,6 +9,7 @@ export class InputGate implements ChannelOwner {
   readonly channels: InputChannel[] = [];
   readonly #available: InputChannel[] = [];
   #open = 0;
+  #dataEnded = 0;
   #waiter: Promise<void> | undefined;
   #wake: (() => void) | undefined;
 
@@ -19,8 +20,19 @@ export class InputGate implements ChannelOwner {
     this.#open++;
   }
 
+  /** Every channel delivered its end of partition. */
   get isFinished(): boolean {
     return this.#open === 0;
+  }
+
+  /** Every channel delivered end of data or end of partition: no more records will come. */
+  get isDataEnded(): boolean {
+    return this.#dataEnded === this.channels.length;
+  }
+
+  /** Channels that have not delivered their end of partition. */
+  get openChannels(): number {
+    return this.#open;
   }
 
   get unacknowledgedBuffers(): number {
@@ -37,14 +49,39 @@ export class InputGate implements ChannelOwner {
   }
 
   channelHasData(channel: InputChannel): void {
-    if (channel.queuedInGate || channel.finished || !channel.hasData) return;
+    if (channel.queuedInGate || channel.blocked || channel.finished || !channel.hasData) return;
     channel.queuedInGate = true;
     this.#available.push(channel);
     this.#signal();
   }
 
+  /** Takes nothing more from `channel` until `unblock`; its queued buffers keep their credit, so its producer stops. */
+  block(channel: InputChannel): void {
+    if (channel.blocked) return;
+    channel.blocked = true;
+    if (!channel.queuedInGate) return;
+    channel.queuedInGate = false;
+    this.#available.splice(this.#available.indexOf(channel), 1);
+  }
+
+  unblockAll(): void {
+    for (const channel of this.channels) {
+      if (!channel.blocked) continue;
+      channel.blocked = false;
+      this.channelHasData(channel);
+    }
+  }
+
+  channelDataEnded(channel: InputChannel): void {
+    if (channel.dataEnded) return;
+    channel.dataEnded = true;
+    this.#dataEnded++;
+    this.#signal();
+  }
+
   channelFinished(channel: InputChannel): void {
     if (channel.finished) return;
+    this.channelDataEnded(channel);
     channel.finished = true;
     channel.close();
     this.#open--;

@@ -6,10 +6,15 @@ import { inputFailure } from './input-failure.ts';
 import type { InputGate } from './input-gate.ts';
 import type { TaskInput } from './task-input.ts';
 
+const NEVER: Promise<void> = new Promise(() => {});
+
 /**
  * A task's input from other tasks: takes buffers from the gate, decodes each once, and
  * hands its records to the chain one per `emitNext`, so the task can stop between any two
  * records (output full, a sink's pending write, mail). Events go to the event handler.
+ * `ended` says when an empty gate means END_OF_INPUT rather than NOTHING_AVAILABLE: once
+ * every channel ended its data while running, once every channel delivered its end of
+ * partition (and the final checkpoint completed) while finishing.
  */
 export class NetworkInput implements TaskInput {
   #records: unknown[] | undefined;
@@ -22,6 +27,7 @@ export class NetworkInput implements TaskInput {
     /** The head operator's collector per input index. */
     private readonly targets: readonly Collector<unknown>[],
     private readonly events: ChannelEventHandler,
+    private readonly ended: () => boolean,
   ) {}
 
   emitNext(): InputStatus {
@@ -39,19 +45,23 @@ export class NetworkInput implements TaskInput {
   }
 
   whenAvailable(): Promise<void> {
-    return this.gate.whenAvailable();
+    // A finished gate has nothing more to wake the task: only mail (a checkpoint's notification) can.
+    return this.gate.isFinished ? NEVER : this.gate.whenAvailable();
   }
 
   #takeNext(): InputStatus {
     const gate = this.gate;
     const channel = gate.pollChannel();
-    if (channel === undefined) return gate.isFinished ? 'end-of-input' : 'nothing-available';
+    if (channel === undefined) return this.ended() ? 'end-of-input' : 'nothing-available';
     const item = channel.poll()!;
-    gate.channelHasData(channel);
     if (item.kind !== 'buffer') {
+      // The handler may block the channel (alignment) before it goes back into the gate's FIFO.
       this.events.onEvent(channel, item);
-      return gate.isFinished ? 'end-of-input' : 'more-available';
+      gate.channelHasData(channel);
+      // At once, before the next event: a barrier behind the last end of data belongs after the operators finished.
+      return this.ended() ? 'end-of-input' : 'more-available';
     }
+    gate.channelHasData(channel);
     let records: unknown[];
     try {
       records = decodeRecords(item.payload);

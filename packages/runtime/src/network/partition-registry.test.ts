@@ -1,5 +1,6 @@
 import { isWeirError, ManualClock } from '@weir/common';
 import { describe, expect, it } from 'vitest';
+import { END_OF_PARTITION } from './channel-events.ts';
 import { OutputAvailability } from './output-availability.ts';
 import { PartitionRegistry } from './partition-registry.ts';
 import { ResultPartition } from './result-partition.ts';
@@ -38,7 +39,7 @@ describe('PartitionRegistry', () => {
     registry.register(partition);
     partition.subpartitions[0]!.addBuffer(Uint8Array.of(0x90), 2);
     partition.subpartitions[0]!.addBuffer(Uint8Array.of(0x90), 3);
-    partition.subpartitions[0]!.addEndOfPartition();
+    partition.subpartitions[0]!.addEvent(END_OF_PARTITION);
     expect(listener.items).toEqual(['buffer:1', 'buffer:2']);
     subscription.addCredit(1);
     expect(listener.items).toEqual(['buffer:1', 'buffer:2', 'buffer:3', 'end-of-partition']);

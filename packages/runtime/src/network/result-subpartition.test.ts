@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { END_OF_PARTITION } from './channel-events.ts';
 import { OutputAvailability } from './output-availability.ts';
 import { ResultSubpartition } from './result-subpartition.ts';
 import type { ChannelItem } from './types.ts';
@@ -17,7 +18,7 @@ describe('ResultSubpartition', () => {
   it('sends buffers only against credit, and events right behind them without credit', () => {
     const { subpartition, received, ends } = setUp(10);
     for (let i = 1; i <= 3; i++) subpartition.addBuffer(buffer(i), i);
-    subpartition.addEndOfPartition();
+    subpartition.addEvent(END_OF_PARTITION);
     const subscription = subpartition.subscribe(1, { onItem: (item) => received.push(item), onError: () => {} });
     expect(received.map((i) => (i.kind === 'buffer' ? i.recordCount : i.kind))).toEqual([1]);
     subscription.addCredit(1);

@@ -1,9 +1,8 @@
 import { WeirError } from '@weir/common';
 import { RuntimeErrorCode } from '../errors.ts';
+import type { ChannelEvent } from './channel-events.ts';
 import type { OutputAvailability } from './output-availability.ts';
 import type { ChannelItem, ChannelListener, Subscription } from './types.ts';
-
-const END_OF_PARTITION: ChannelItem = { kind: 'end-of-partition' };
 
 /**
  * The queue of finished buffers for one consumer subtask. Buffers go to the subscriber only
@@ -43,9 +42,10 @@ export class ResultSubpartition {
     this.#dispatch();
   }
 
-  addEndOfPartition(): void {
+  /** Queues an event (barrier, end of data, end of partition...) behind the buffers before it; events need no credit. */
+  addEvent(event: ChannelEvent): void {
     if (this.#released) return;
-    this.#queue.push(END_OF_PARTITION);
+    this.#queue.push(event);
     this.#dispatch();
   }
 

@@ -4,8 +4,9 @@ import type { FailureWrapper } from './operator-failure.ts';
 
 /**
  * One operator of a chain. Records enter through `inputs` (plain collectors, so chained
- * operators call each other directly); `open` runs before the first record, `finish` at end
- * of input, `close` at the end, also after a failure or on cancel.
+ * operators call each other directly); `open` runs before the first record (restored state is
+ * in place by then), `finish` at end of input, `close` at the end, also after a failure or
+ * on cancel. The checkpoint hooks run between two records, on the task's loop.
  */
 export interface ChainOperator {
   readonly label: string;
@@ -14,6 +15,14 @@ export interface ChainOperator {
   open(): Promise<void>;
   finish(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The synchronous part of a checkpoint: brings the operator's lists up to date (a
+   * CheckpointedFunction's snapshotState, the reader's position, the sink's flush and
+   * prepareCommit). The runtime captures the state right after.
+   */
+  snapshotState(checkpointId: number, timestamp: number): Promise<void>;
+  notifyCheckpointComplete(checkpointId: number): Promise<void>;
+  notifyCheckpointAborted(checkpointId: number): Promise<void>;
 }
 
 export const discardingCollector: Collector<unknown> = { collect() {} };
@@ -60,12 +69,19 @@ interface MaybeRich {
 }
 
 /**
- * Gives a user function its runtime context and opens it. Duck-typed rather than
- * `instanceof RichFunction`: an object that has the lifecycle methods gets them called.
+ * Gives a user function its runtime context, runs `initialize` (operator state), and opens
+ * it. Duck-typed rather than `instanceof RichFunction`: an object that has the lifecycle
+ * methods gets them called.
  */
-export async function openFunction(fn: unknown, context: RuntimeContext, failures: FailureWrapper): Promise<void> {
+export async function openFunction(
+  fn: unknown,
+  context: RuntimeContext,
+  failures: FailureWrapper,
+  initialize: () => Promise<void>,
+): Promise<void> {
   const rich = fn as MaybeRich;
   if (typeof rich.setRuntimeContext === 'function') rich.setRuntimeContext(context);
+  await initialize();
   if (typeof rich.open === 'function') await failures.call(() => rich.open!());
 }
 

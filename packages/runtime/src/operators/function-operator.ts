@@ -1,5 +1,6 @@
 import type { Collector, KeySelector } from '@weir/api';
 import { closeFunction, KeyedInput, openFunction, type ChainOperator } from './chain-operator.ts';
+import { initializeFunctionState, notifyListener, snapshotFunctionState } from './checkpoint-hooks.ts';
 import type { OperatorContext } from './operator-context.ts';
 
 /** An operator around one user function: opens and closes it. */
@@ -16,11 +17,24 @@ export abstract class FunctionOperator<F> implements ChainOperator {
   }
 
   async open(): Promise<void> {
-    await openFunction(this.fn, this.context.runtimeContext, this.context.failures);
+    await openFunction(this.fn, this.context.runtimeContext, this.context.failures, () => initializeFunctionState(this.fn, this.context));
     this.context.keyed?.keys.clearCurrentKey();
   }
 
   async finish(): Promise<void> {}
+
+  async snapshotState(checkpointId: number, timestamp: number): Promise<void> {
+    this.context.keyed?.keys.clearCurrentKey();
+    snapshotFunctionState(this.fn, this.context.failures, checkpointId, timestamp);
+  }
+
+  notifyCheckpointComplete(checkpointId: number): Promise<void> {
+    return notifyListener(this.fn, this.context.failures, checkpointId, true);
+  }
+
+  notifyCheckpointAborted(checkpointId: number): Promise<void> {
+    return notifyListener(this.fn, this.context.failures, checkpointId, false);
+  }
 
   async close(): Promise<void> {
     this.context.keyed?.keys.clearCurrentKey();

@@ -1,17 +1,25 @@
 import type { ConnectorContext } from '@weir/api';
 import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
+import type { OperatorStateStore } from '../state/operator-state-store.ts';
 import type { OperatorRuntimeContext } from '../task/runtime-context.ts';
 import type { PendingWork } from './pending-work.ts';
 import type { FailureWrapper } from './operator-failure.ts';
 
 /** What the chain builder hands every operator it creates. */
 export interface OperatorContext {
+  readonly operatorId: string;
   readonly label: string;
   readonly subtaskIndex: number;
   readonly failures: FailureWrapper;
   readonly runtimeContext: OperatorRuntimeContext;
   /** Set when the operator runs on a KeyedStream. */
   readonly keyed: KeyedStateBackend | undefined;
+  /** Operator (non-keyed) state: CheckpointedFunction lists and the runtime's own ($source-reader, $sink-writer...). */
+  readonly lists: OperatorStateStore;
+  /** The task starts from a checkpoint: its state is in `keyed` and `lists` before `open`. */
+  readonly restored: boolean;
+  /** Checkpointing is on for the job: sinks commit on completed checkpoints, not at end of input. */
+  readonly checkpointing: boolean;
   readonly connector: ConnectorContext;
   /** Where a sink parks the promise of a slow write, for the task to await before the next record. */
   readonly work: PendingWork;

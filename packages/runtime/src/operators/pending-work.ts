@@ -1,17 +1,25 @@
 /**
  * Asynchronous work that must complete before the task takes the next record: a sink's
- * `write` that returned a promise. The task loop checks `count` between records (a field
- * read, nothing allocated) and awaits `drain()` only when it is not zero.
+ * `write` that returned a promise, or a step (a checkpoint's synchronous part, a checkpoint
+ * notification) that starts only once everything queued before it completed. The task loop
+ * checks `count` between records (a field read, nothing allocated) and awaits `drain()` only
+ * when it is not zero.
  */
 export class PendingWork {
   count = 0;
-  readonly #promises: Promise<void>[] = [];
+  readonly #queue: (Promise<void> | (() => Promise<void>))[] = [];
   #draining: Promise<void> | undefined;
 
   add(promise: Promise<void>): void {
     // Handled here so a rejection is never "unhandled"; drain() still rethrows it.
     promise.catch(() => {});
-    this.#promises.push(promise);
+    this.#queue.push(promise);
+    this.count++;
+  }
+
+  /** Queues `step`, to start when the work before it is done (while draining). */
+  addStep(step: () => Promise<void>): void {
+    this.#queue.push(step);
     this.count++;
   }
 
@@ -29,9 +37,17 @@ export class PendingWork {
   }
 
   async #drainAll(): Promise<void> {
-    while (this.#promises.length > 0) {
-      await this.#promises[0];
-      this.#promises.shift();
+    const queue = this.#queue;
+    while (queue.length > 0) {
+      let head = queue[0]!;
+      if (typeof head === 'function') {
+        head = head();
+        head.catch(() => {});
+        // Kept in place as its promise: a failed step keeps failing later drains instead of running again.
+        queue[0] = head;
+      }
+      await head;
+      queue.shift();
       this.count--;
     }
   }

@@ -1,4 +1,5 @@
 import type { Collector } from '@weir/api';
+import { END_OF_PARTITION, type ChannelEvent } from '../network/channel-events.ts';
 import type { ResultPartition } from '../network/result-partition.ts';
 import type { ChannelSelector } from './channel-selectors.ts';
 import type { FlushTimer } from './flush-timer.ts';
@@ -9,20 +10,39 @@ export interface RecordWriter extends Collector<unknown> {
   readonly partition: ResultPartition;
   /** Turns every partial batch into a buffer (buffer timeout, end of input). */
   flush(): void;
+  /** Flushes, then queues `event` on every subpartition, behind the records before it (barriers, end of data). */
+  broadcastEvent(event: ChannelEvent): void;
   /** Flushes, then queues the end of partition on every subpartition. */
   finish(): void;
 }
 
+abstract class PartitionRecordWriter implements RecordWriter {
+  constructor(readonly partition: ResultPartition) {}
+
+  abstract collect(record: unknown): void;
+  abstract flush(): void;
+
+  broadcastEvent(event: ChannelEvent): void {
+    this.flush();
+    for (const s of this.partition.subpartitions) s.addEvent(event);
+  }
+
+  finish(): void {
+    this.broadcastEvent(END_OF_PARTITION);
+  }
+}
+
 /** FORWARD, REBALANCE and HASH: each record goes to the one subpartition its selector picks. */
-export class SelectingRecordWriter implements RecordWriter {
+export class SelectingRecordWriter extends PartitionRecordWriter {
   readonly #batches: OutputBatch[];
 
   constructor(
-    readonly partition: ResultPartition,
+    partition: ResultPartition,
     private readonly selector: ChannelSelector,
     timer: FlushTimer,
     targetBytes: number,
   ) {
+    super(partition);
     this.#batches = partition.subpartitions.map((s) => new OutputBatch(s, timer, targetBytes));
   }
 
@@ -33,22 +53,14 @@ export class SelectingRecordWriter implements RecordWriter {
   flush(): void {
     for (const batch of this.#batches) batch.flush();
   }
-
-  finish(): void {
-    this.flush();
-    for (const s of this.partition.subpartitions) s.addEndOfPartition();
-  }
 }
 
 /** BROADCAST: one batch, encoded once, and the same payload queued in every subpartition. */
-export class BroadcastRecordWriter implements RecordWriter {
+export class BroadcastRecordWriter extends PartitionRecordWriter {
   readonly #batch: OutputBatch;
 
-  constructor(
-    readonly partition: ResultPartition,
-    timer: FlushTimer,
-    targetBytes: number,
-  ) {
+  constructor(partition: ResultPartition, timer: FlushTimer, targetBytes: number) {
+    super(partition);
     const everyone: BufferTarget = {
       addBuffer(payload, recordCount) {
         for (const s of partition.subpartitions) s.addBuffer(payload, recordCount);
@@ -63,10 +75,5 @@ export class BroadcastRecordWriter implements RecordWriter {
 
   flush(): void {
     this.#batch.flush();
-  }
-
-  finish(): void {
-    this.flush();
-    for (const s of this.partition.subpartitions) s.addEndOfPartition();
   }
 }

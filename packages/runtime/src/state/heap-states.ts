@@ -26,6 +26,9 @@ export class HeapValueState<T> implements ValueState<T> {
   }
 }
 
+const copyList = <T>(list: T[]): T[] => list.slice();
+const copyMap = <K, V>(map: Map<K, V>): Map<K, V> => new Map(map);
+
 export class HeapListState<T> implements ListState<T> {
   constructor(private readonly table: StateTable<T[]>) {}
 
@@ -34,21 +37,21 @@ export class HeapListState<T> implements ListState<T> {
   }
 
   add(value: T): void {
-    const list = this.table.get();
-    if (list === undefined) this.table.put([value]);
+    const list = this.table.getContainerForUpdate(copyList);
+    if (list === undefined) this.table.putContainer([value]);
     else list.push(value);
   }
 
   addAll(values: readonly T[]): void {
     if (values.length === 0) return;
-    const list = this.table.get();
-    if (list === undefined) this.table.put([...values]);
+    const list = this.table.getContainerForUpdate(copyList);
+    if (list === undefined) this.table.putContainer([...values]);
     else for (const v of values) list.push(v);
   }
 
   update(values: readonly T[]): void {
     if (values.length === 0) this.table.remove();
-    else this.table.put([...values]);
+    else this.table.putContainer([...values]);
   }
 
   clear(): void {
@@ -74,9 +77,10 @@ export class HeapMapState<K, V> implements MapState<K, V> {
   }
 
   remove(key: K): void {
-    const map = this.table.get();
-    if (map === undefined) return;
-    map.delete(normalizeKey(key));
+    const normalized = normalizeKey(key);
+    if (this.table.get()?.has(normalized) !== true) return;
+    const map = this.table.getContainerForUpdate(copyMap)!;
+    map.delete(normalized);
     if (map.size === 0) this.table.remove();
   }
 
@@ -109,8 +113,8 @@ export class HeapMapState<K, V> implements MapState<K, V> {
   }
 
   #map(): Map<unknown, [K, V]> {
-    let map = this.table.get();
-    if (map === undefined) this.table.put((map = new Map()));
+    let map = this.table.getContainerForUpdate(copyMap);
+    if (map === undefined) this.table.putContainer((map = new Map()));
     return map;
   }
 }

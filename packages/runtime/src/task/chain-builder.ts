@@ -8,16 +8,30 @@ import { createRecordWriter, type RecordWriterContext } from '../output/create-r
 import type { RecordWriter } from '../output/record-writers.ts';
 import { KeyContext } from '../state/key-context.ts';
 import { KeyedStateBackend } from '../state/keyed-state-backend.ts';
+import { OperatorStateStore } from '../state/operator-state-store.ts';
 import { OperatorRuntimeContext, type SubtaskInfo } from './runtime-context.ts';
+
+/** The state of one operator of the chain, by operator ID: what a checkpoint captures and a restore fills. */
+export interface OperatorStates {
+  readonly operatorId: string;
+  readonly label: string;
+  readonly keyed: KeyedStateBackend | undefined;
+  readonly lists: OperatorStateStore;
+}
 
 export interface OperatorChain {
   /** Head first. */
   readonly operators: readonly ChainOperator[];
+  /** Parallel to `operators`. */
+  readonly states: readonly OperatorStates[];
   readonly writers: readonly RecordWriter[];
 }
 
 export interface ChainContext extends RecordWriterContext {
   readonly work: PendingWork;
+  /** The task starts from a checkpoint. */
+  readonly restored: boolean;
+  readonly checkpointing: boolean;
 }
 
 /**
@@ -26,7 +40,7 @@ export interface ChainContext extends RecordWriterContext {
  * edge that leaves from this operator.
  */
 export function buildChain(context: ChainContext): OperatorChain {
-  const { graph, vertex, subtaskIndex, jobId, attempt, work } = context;
+  const { graph, vertex, subtaskIndex, jobId, attempt, work, restored, checkpointing } = context;
   const parallelism = vertex.parallelism;
   const subtask: SubtaskInfo = {
     jobId,
@@ -39,10 +53,12 @@ export function buildChain(context: ChainContext): OperatorChain {
   const connector: ConnectorContext = { jobId, subtaskIndex, parallelism, attemptNumber: attempt };
   const keyGroups = keyGroupRangeForSubtask(vertex.maxParallelism, parallelism, subtaskIndex);
   const operators: ChainOperator[] = [];
+  const states: OperatorStates[] = [];
   const writers: RecordWriter[] = [];
   let next: Collector<unknown> | undefined;
   for (let i = vertex.operators.length - 1; i >= 0; i--) {
-    const node = graph.nodes[vertex.operators[i]!.nodeId]!;
+    const { nodeId, operatorId } = vertex.operators[i]!;
+    const node = graph.nodes[nodeId]!;
     const label = `${node.name} (${subtaskIndex + 1}/${parallelism})`;
     const failures = new FailureWrapper(label);
     const targets: Collector<unknown>[] = next === undefined ? [] : [next];
@@ -57,17 +73,23 @@ export function buildChain(context: ChainContext): OperatorChain {
     const keyed = isKeyed(node.spec)
       ? new KeyedStateBackend(new KeyContext(vertex.maxParallelism, keyGroups, label), label)
       : undefined;
+    const lists = new OperatorStateStore(label);
     const operator = createOperator(node.spec, outputOf(targets), {
+      operatorId,
       label,
       subtaskIndex,
       failures,
       runtimeContext: new OperatorRuntimeContext(subtask, node.name, keyed),
       keyed,
+      lists,
+      restored,
+      checkpointing,
       connector,
       work,
     });
     operators.unshift(operator);
+    states.unshift({ operatorId, label, keyed, lists });
     next = operator.inputs[0];
   }
-  return { operators, writers };
+  return { operators, states, writers };
 }

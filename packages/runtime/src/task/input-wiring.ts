@@ -1,8 +1,6 @@
-import type { Collector, JobGraph, JobVertex } from '@weir/api';
-import { EndOfPartitionHandler } from '../input/channel-event-handler.ts';
+import type { JobGraph, JobVertex } from '@weir/api';
 import { InputChannel } from '../input/input-channel.ts';
 import type { InputGate } from '../input/input-gate.ts';
-import { NetworkInput } from '../input/network-input.ts';
 import type { NetworkEnvironment, SubpartitionId } from '../network/types.ts';
 import type { TaskDeploymentDescriptor } from './deployment.ts';
 
@@ -19,8 +17,7 @@ export function connectInputs(
   jobGraph: JobGraph,
   deployment: TaskDeploymentDescriptor,
   network: NetworkEnvironment,
-  heads: readonly Collector<unknown>[],
-): NetworkInput {
+): void {
   vertex.inputs.forEach((edge, i) => {
     const producerName = jobGraph.vertices.find((v) => v.id === edge.sourceVertexId)?.name ?? edge.sourceVertexId;
     for (const producer of deployment.inputs[i]!.producers) {
@@ -41,5 +38,4 @@ export function connectInputs(
       );
     }
   });
-  return new NetworkInput(gate, heads, new EndOfPartitionHandler(gate));
 }

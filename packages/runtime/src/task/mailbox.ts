@@ -1,7 +1,8 @@
 /**
  * Actions for the task to run between two records, on the task's own loop: the buffer
- * timeout's flush, a cancel, an input channel's failure (and, later, checkpoint triggers).
- * Mail also wakes the loop from any wait, so an idle or backpressured task still reacts.
+ * timeout's flush, a cancel, an input channel's failure, checkpoint triggers and
+ * notifications. Mail also wakes the loop from any wait, so an idle or backpressured task
+ * still reacts.
  */
 export class Mailbox {
   readonly #mails: (() => void)[] = [];

@@ -23,11 +23,16 @@ export class TaskLoop {
 
   constructor(
     private readonly mailbox: Mailbox,
-    private readonly input: TaskInput,
+    private input: TaskInput,
     private readonly output: OutputAvailability,
     private readonly work: PendingWork,
     private readonly clock: Clock,
   ) {}
+
+  /** The input of the next `run`: after end of data, the task runs on with an input that only takes events. */
+  setInput(input: TaskInput): void {
+    this.input = input;
+  }
 
   /** Makes the loop return 'stopped' before its next record. */
   stop(): void {

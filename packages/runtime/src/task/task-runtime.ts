@@ -1,9 +1,18 @@
 import { buildJobGraph, type JobVertex } from '@weir/api';
-import { systemClock, type Clock, type Logger } from '@weir/common';
+import { CheckpointFailureReason, systemClock, type Clock, type Logger } from '@weir/common';
+import { AlignedBarrierHandler } from '../checkpoint/barrier/aligned-barrier-handler.ts';
+import type { CheckpointBarrierHandler } from '../checkpoint/barrier/barrier-handler.ts';
+import { BarrierTracker } from '../checkpoint/barrier/barrier-tracker.ts';
+import { restoreOperatorState } from '../checkpoint/restore/restore-operator-state.ts';
+import { SubtaskCheckpointer } from '../checkpoint/subtask-checkpointer.ts';
+import { TaskEventHandler } from '../input/channel-event-handler.ts';
+import { EndedSourceInput } from '../input/ended-source-input.ts';
 import { InputGate } from '../input/input-gate.ts';
 import { inputFailure } from '../input/input-failure.ts';
+import { NetworkInput } from '../input/network-input.ts';
 import { SourceInput } from '../input/source-input.ts';
 import type { TaskInput } from '../input/task-input.ts';
+import { END_OF_DATA } from '../network/channel-events.ts';
 import { OutputAvailability } from '../network/output-availability.ts';
 import type { ResultPartition } from '../network/result-partition.ts';
 import type { ChainOperator } from '../operators/chain-operator.ts';
@@ -12,11 +21,11 @@ import { SourceOperator } from '../operators/source-operator.ts';
 import { BUFFER_TARGET_BYTES } from '../output/create-record-writer.ts';
 import { neverFlushTimer, TimeoutFlushTimer, type FlushTimer } from '../output/flush-timer.ts';
 import type { RecordWriter } from '../output/record-writers.ts';
-import { buildChain } from './chain-builder.ts';
+import { buildChain, type OperatorChain } from './chain-builder.ts';
 import { resolveVertex } from './deployment-check.ts';
 import { connectInputs } from './input-wiring.ts';
 import { Mailbox } from './mailbox.ts';
-import { TaskLoop, type LoopOutcome } from './task-loop.ts';
+import { TaskLoop } from './task-loop.ts';
 import type { TaskOptions } from './task.ts';
 
 /** Awaits a promise unless the task gets cancelled first (then rejects). */
@@ -31,8 +40,10 @@ export interface TaskNetworkStats {
 
 /**
  * Everything a running task is made of, and the steps of its life: set up (chain, partitions,
- * open operators, inputs), run the loop, finish at end of input, tear down. The Task drives
- * these steps and owns the lifecycle; this class owns the resources.
+ * restored state, open operators, inputs), run the loop to the end of data, end the input
+ * (operators finish, end of data downstream), run on until the final checkpoint completed
+ * and every input ended, end the partitions, tear down. The Task drives these steps and owns
+ * the lifecycle; this class owns the resources.
  */
 export class TaskRuntime {
   readonly mailbox = new Mailbox();
@@ -52,6 +63,12 @@ export class TaskRuntime {
   /** Opened operators, in opening order (tail first), until closed. */
   #opened: ChainOperator[] = [];
   #loop: TaskLoop | undefined;
+  #chain: OperatorChain | undefined;
+  #checkpointer: SubtaskCheckpointer | undefined;
+  #barriers: CheckpointBarrierHandler | undefined;
+  #isSource = false;
+  /** Past the final checkpoint: no more checkpoints are taken. */
+  #finishing = false;
 
   constructor(
     private readonly options: TaskOptions,
@@ -77,7 +94,7 @@ export class TaskRuntime {
   }
 
   async setUp(): Promise<void> {
-    const { deployment, graph, network } = this.options;
+    const { deployment, graph, network, checkpointing, restore } = this.options;
     const jobGraph = this.options.jobGraph ?? buildJobGraph(graph);
     const vertex = resolveVertex(deployment, graph, jobGraph);
     this.#vertex = vertex;
@@ -94,11 +111,33 @@ export class TaskRuntime {
       timer: this.#timer,
       targetBytes: timeoutMs === 0 ? 0 : BUFFER_TARGET_BYTES,
       work: this.#work,
+      restored: restore !== undefined,
+      checkpointing: checkpointing !== undefined,
     });
+    this.#chain = chain;
     this.#writers = chain.writers;
     for (const writer of chain.writers) {
       network.partitions.register(writer.partition);
       this.#registered.push(writer.partition);
+    }
+    if (restore !== undefined) {
+      for (const state of chain.states) await this.untilCanceled(restoreOperatorState(restore, state));
+      this.#logger.info({ checkpointId: restore.checkpointId }, 'state restored');
+    }
+    if (checkpointing !== undefined) {
+      this.#checkpointer = new SubtaskCheckpointer({
+        settings: checkpointing,
+        subtaskIndex: deployment.subtaskIndex,
+        label: this.label,
+        operators: chain.operators,
+        states: chain.states,
+        writers: chain.writers,
+        work: this.#work,
+        clock: this.#clock,
+        logger: this.#logger,
+        onAck: (ack) => this.options.onCheckpointAck?.(ack),
+        onDecline: (decline) => this.options.onCheckpointDecline?.(decline),
+      });
     }
     // Tail first: an operator is open before anything can send it records.
     for (let i = chain.operators.length - 1; i >= 0; i--) {
@@ -107,37 +146,81 @@ export class TaskRuntime {
       await this.untilCanceled(operator.open());
     }
     const head = chain.operators[0]!;
-    const input: TaskInput =
-      head instanceof SourceOperator
-        ? new SourceInput(head)
-        : connectInputs(this.#gate, vertex, jobGraph, deployment, network, head.inputs);
+    let input: TaskInput;
+    if (head instanceof SourceOperator) {
+      this.#isSource = true;
+      input = new SourceInput(head);
+    } else {
+      connectInputs(this.#gate, vertex, jobGraph, deployment, network);
+      this.#barriers = this.#barrierHandler();
+      input = this.#networkInput(() => this.#gate.isDataEnded);
+    }
     this.#loop = new TaskLoop(this.mailbox, input, this.#availability, this.#work, this.#clock);
   }
 
-  run(): Promise<LoopOutcome> {
-    return this.#loop!.run();
+  /**
+   * Runs to the end: 'finished' once the final checkpoint (with checkpointing) completed,
+   * every input delivered its end of partition, and every consumer took this task's.
+   */
+  async run(): Promise<'finished' | 'stopped'> {
+    const loop = this.#loop!;
+    if ((await loop.run()) === 'stopped') return 'stopped';
+    await this.#endInput();
+    const checkpointer = this.#checkpointer;
+    const finalCheckpointDone = (): boolean => checkpointer === undefined || checkpointer.finalCheckpointCompleted;
+    if (this.#isSource) loop.setInput(new EndedSourceInput(finalCheckpointDone));
+    else loop.setInput(this.#networkInput(() => this.#gate.isFinished && finalCheckpointDone()));
+    if ((await loop.run()) === 'stopped') return 'stopped';
+    this.#finishing = true;
+    // Triggers that came in after the loop's last look at its mail are declined now.
+    this.mailbox.runAll();
+    await this.#endPartitions();
+    return 'finished';
   }
 
   stop(): void {
     this.#loop?.stop();
   }
 
-  /** End of input: finish the operators (sinks flush), close them, end every partition and wait until consumers took it all. */
-  async finish(): Promise<void> {
-    await this.untilCanceled(this.#work.drain());
-    for (let i = this.#opened.length - 1; i >= 0; i--) await this.untilCanceled(this.#opened[i]!.finish());
-    await this.untilCanceled(this.#work.drain());
-    // Head first, as opened last; an operator leaves the list once closed, so clean-up skips it.
-    for (let operator = this.#opened.pop(); operator !== undefined; operator = this.#opened.pop()) {
-      await this.untilCanceled(operator.close());
+  /** A source task's checkpoint trigger: taken between two records, or declined TASK_NOT_READY. */
+  triggerCheckpoint(checkpointId: number, timestamp: number): void {
+    const checkpointer = this.#checkpointer;
+    const why =
+      checkpointer === undefined
+        ? 'checkpointing is not enabled for it'
+        : !this.#isSource
+          ? 'it is not a source task (other tasks take checkpoints when their barriers arrive)'
+          : undefined;
+    if (why !== undefined) {
+      this.declineNotReady(checkpointId, why);
+      return;
     }
-    this.#timer.cancel();
-    for (const writer of this.#writers) writer.finish();
-    await this.untilCanceled(Promise.all(this.#registered.map((p) => p.whenFullyConsumed())));
+    this.mailbox.put(() => {
+      if (this.#finishing) this.declineNotReady(checkpointId, 'it has finished');
+      else checkpointer!.triggerCheckpoint(checkpointId, timestamp, 0);
+    });
+  }
+
+  declineNotReady(checkpointId: number, why: string): void {
+    const message = `${this.label} cannot take checkpoint ${checkpointId}: ${why}`;
+    this.#logger.info({ checkpointId }, message);
+    queueMicrotask(() => this.options.onCheckpointDecline?.({ checkpointId, reason: CheckpointFailureReason.TASK_NOT_READY, message }));
+  }
+
+  notifyCheckpointComplete(checkpointId: number): void {
+    const checkpointer = this.#checkpointer;
+    if (checkpointer !== undefined) this.mailbox.put(() => checkpointer.notifyComplete(checkpointId));
+  }
+
+  notifyCheckpointAborted(checkpointId: number): void {
+    const checkpointer = this.#checkpointer;
+    if (checkpointer !== undefined) this.mailbox.put(() => checkpointer.notifyAborted(checkpointId));
   }
 
   /** Ends whatever is still live; after a failure or a cancel, subscribers get `releaseCause` and operators are closed best effort. */
   async tearDown(releaseCause: Error | undefined): Promise<void> {
+    this.#finishing = true;
+    this.#checkpointer?.close();
     this.#timer.cancel();
     this.stop();
     this.#gate.close();
@@ -152,6 +235,39 @@ export class TaskRuntime {
         this.#logger.warn({ err, operator: operator.label }, 'closing an operator failed during clean-up');
       }
     }
+  }
+
+  /** End of data: the operators finish (sinks flush), and end of data goes downstream behind the last records. */
+  async #endInput(): Promise<void> {
+    await this.untilCanceled(this.#work.drain());
+    for (let i = this.#opened.length - 1; i >= 0; i--) await this.untilCanceled(this.#opened[i]!.finish());
+    await this.untilCanceled(this.#work.drain());
+    for (const writer of this.#writers) writer.broadcastEvent(END_OF_DATA);
+    this.#checkpointer?.dataEnded();
+  }
+
+  /** Closes the operators, ends every partition and waits until consumers took it all. */
+  async #endPartitions(): Promise<void> {
+    await this.untilCanceled(this.#work.drain());
+    // Head first, as opened last; an operator leaves the list once closed, so clean-up skips it.
+    for (let operator = this.#opened.pop(); operator !== undefined; operator = this.#opened.pop()) {
+      await this.untilCanceled(operator.close());
+    }
+    this.#timer.cancel();
+    for (const writer of this.#writers) writer.finish();
+    await this.untilCanceled(Promise.all(this.#registered.map((p) => p.whenFullyConsumed())));
+  }
+
+  #networkInput(ended: () => boolean): NetworkInput {
+    return new NetworkInput(this.#gate, this.#chain!.operators[0]!.inputs, new TaskEventHandler(this.#gate, this.#barriers), ended);
+  }
+
+  #barrierHandler(): CheckpointBarrierHandler | undefined {
+    const { checkpointing } = this.options;
+    const checkpointer = this.#checkpointer;
+    if (checkpointing === undefined || checkpointer === undefined) return undefined;
+    const context = { gate: this.#gate, clock: this.#clock, actions: checkpointer };
+    return checkpointing.mode === 'EXACTLY_ONCE' ? new AlignedBarrierHandler(context) : new BarrierTracker(context);
   }
 
   #flushAll(): void {

@@ -1,5 +1,6 @@
 import type { JobGraph, StreamGraph } from '@weir/api';
-import { isTerminalTaskState, isWeirError, WeirError, CommonErrorCode, type Clock, type Logger, type TaskState } from '@weir/common';
+import { isTerminalTaskState, isWeirError, WeirError, CommonErrorCode, TaskState, type Clock, type Logger } from '@weir/common';
+import type { CheckpointAck, CheckpointDecline, TaskCheckpointing, TaskRestore } from '../checkpoint/types.ts';
 import { RuntimeErrorCode } from '../errors.ts';
 import type { NetworkEnvironment } from '../network/types.ts';
 import type { TaskDeploymentDescriptor, TaskStateChange } from './deployment.ts';
@@ -17,6 +18,14 @@ export interface TaskOptions {
   clock?: Clock;
   /** DEPLOYING (the initial state, not reported) -> INITIALIZING -> RUNNING -> FINISHED | FAILED; CANCELING -> CANCELED on cancel. */
   onStateChange(change: TaskStateChange): void;
+  /** Undefined: checkpointing is off (end of input ends the task at once). */
+  checkpointing?: TaskCheckpointing;
+  /** The state to start from. */
+  restore?: TaskRestore;
+  /** The task took checkpoint `ack.checkpointId`; called on the event loop, after the barrier went downstream. */
+  onCheckpointAck?(ack: CheckpointAck): void;
+  /** The task will not complete a checkpoint (never called re-entrantly from triggerCheckpoint). */
+  onCheckpointDecline?(decline: CheckpointDecline): void;
 }
 
 class TaskCanceled extends Error {}
@@ -48,6 +57,24 @@ export class Task {
     return this.#runtime.stats;
   }
 
+  /**
+   * Source tasks: take checkpoint `checkpointId` between two records. Other tasks, or a task
+   * that is not RUNNING, decline it with CHECKPOINT_TASK_NOT_READY.
+   */
+  triggerCheckpoint(checkpointId: number, timestamp: number): void {
+    if (this.state === TaskState.RUNNING) this.#runtime.triggerCheckpoint(checkpointId, timestamp);
+    else this.#runtime.declineNotReady(checkpointId, `it is ${this.state}`);
+  }
+
+  /** Checkpoint `checkpointId` completed: sinks commit, CheckpointListeners are told, a finishing task may end. */
+  notifyCheckpointComplete(checkpointId: number): void {
+    if (this.state === TaskState.RUNNING) this.#runtime.notifyCheckpointComplete(checkpointId);
+  }
+
+  notifyCheckpointAborted(checkpointId: number): void {
+    if (this.state === TaskState.RUNNING) this.#runtime.notifyCheckpointAborted(checkpointId);
+  }
+
   /** Runs the task asynchronously to its end; never throws: a failure is reported as FAILED. */
   start(): void {
     if (!this.#transition((s) => s.start())) return;
@@ -69,10 +96,7 @@ export class Task {
     try {
       await this.#runtime.setUp();
       this.#transition((s) => s.initialized());
-      if ((await this.#runtime.run()) === 'end-of-input') {
-        await this.#runtime.finish();
-        finished = true;
-      }
+      finished = (await this.#runtime.run()) === 'finished';
     } catch (err) {
       failure = err;
       if (isWeirError(err, RuntimeErrorCode.PRODUCER_CANCELED)) this.#transition((s) => s.cancelRequested());

@@ -8,6 +8,7 @@ import {
   type StreamGraph,
 } from '@weir/api';
 import { createLogger, isTerminalTaskState, type Clock, type TaskState } from '@weir/common';
+import type { CheckpointAck, CheckpointDecline, TaskCheckpointing, TaskRestore } from '../checkpoint/types.ts';
 import { PartitionRegistry } from '../network/partition-registry.ts';
 import type { ChannelListener, NetworkEnvironment, PartitionId, RemoteConnector, SubpartitionId, Subscription } from '../network/types.ts';
 import type { TaskDeploymentDescriptor, TaskStateChange } from '../task/deployment.ts';
@@ -44,8 +45,21 @@ export interface RunningJob {
   readonly registered: readonly PartitionId[];
   readonly connector: CopyingRemoteConnector;
   task(vertexName: string, subtask?: number): Task;
+  /** Every task with its vertex ID and subtask index, in deployment order. */
+  readonly deployed: readonly DeployedTask[];
+  /** Acknowledgements by checkpoint ID, then task. */
+  readonly acks: ReadonlyMap<number, ReadonlyMap<Task, CheckpointAck>>;
+  readonly declines: readonly { readonly task: Task; readonly decline: CheckpointDecline }[];
   /** Resolves when every task is FINISHED, CANCELED or FAILED. */
   whenAllTerminal(): Promise<void>;
+}
+
+export interface DeployedTask {
+  readonly vertexId: string;
+  readonly subtask: number;
+  /** The vertex has no inputs: checkpoints are triggered here. */
+  readonly isSource: boolean;
+  readonly task: Task;
 }
 
 export interface JobOptions {
@@ -57,6 +71,12 @@ export interface JobOptions {
   consumersFirst?: boolean;
   /** Change the deployment of a task before it starts. */
   deploy?: (d: TaskDeploymentDescriptor) => TaskDeploymentDescriptor;
+  /** Turns checkpointing on for every task. */
+  checkpointing?: TaskCheckpointing;
+  /** The state a task starts from. */
+  restore?: (vertexId: string, subtask: number) => TaskRestore | undefined;
+  /** Job attempt number (tasks of a restored job run as a new attempt). */
+  attempt?: number;
 }
 
 export const silentLogger = createLogger('runtime-test');
@@ -86,12 +106,15 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
   const tasks = new Map<string, Task[]>();
   const changes = new Map<Task, TaskStateChange[]>();
   const all: Task[] = [];
+  const deployed: DeployedTask[] = [];
+  const acks = new Map<number, Map<Task, CheckpointAck>>();
+  const declines: { task: Task; decline: CheckpointDecline }[] = [];
   for (const vertex of jobGraph.vertices) {
     const list: Task[] = [];
     for (let subtask = 0; subtask < vertex.parallelism; subtask++) {
       let deployment: TaskDeploymentDescriptor = {
         jobId: 'job-1',
-        attempt: 0,
+        attempt: options.attempt ?? 0,
         jobName: jobGraph.jobName,
         vertexId: vertex.id,
         subtaskIndex: subtask,
@@ -107,6 +130,7 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
       };
       if (options.deploy !== undefined) deployment = options.deploy(deployment);
       const seen: TaskStateChange[] = [];
+      const restore = options.restore?.(vertex.id, subtask);
       const task: Task = new Task({
         deployment,
         graph: await buildStreamGraph(main, [], defaults),
@@ -114,10 +138,19 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
         logger: silentLogger,
         clock: options.clock,
         onStateChange: (change) => seen.push(change),
+        ...(options.checkpointing === undefined ? {} : { checkpointing: options.checkpointing }),
+        ...(restore === undefined ? {} : { restore }),
+        onCheckpointAck: (ack) => {
+          let byTask = acks.get(ack.checkpointId);
+          if (byTask === undefined) acks.set(ack.checkpointId, (byTask = new Map()));
+          byTask.set(task, ack);
+        },
+        onCheckpointDecline: (decline) => declines.push({ task, decline }),
       });
       changes.set(task, seen);
       list.push(task);
       all.push(task);
+      deployed.push({ vertexId: vertex.id, subtask, isSource: vertex.inputs.length === 0, task });
     }
     tasks.set(vertex.name, list);
   }
@@ -130,6 +163,9 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
     registries,
     registered,
     connector,
+    deployed,
+    acks,
+    declines,
     task(name, subtask = 0) {
       const task = tasks.get(name)?.[subtask];
       if (task === undefined) throw new Error(`no task ${name} [${subtask}]; tasks: ${[...tasks.keys()].join(', ')}`);

@@ -1,65 +1,21 @@
 import { createHash } from 'node:crypto';
 import { createServer as createNetServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultConfig, ManualClock, type WeirConfig } from '@weir/common';
+import { ManualClock } from '@weir/common';
 import { TaskManager } from '../task-manager.ts';
+import { configFor, register, START, startTaskManagerWithFakes } from '../testing/control-harness.ts';
 import { FakeJobManager } from '../testing/fake-jobmanager.ts';
 import { FakeRegistry } from '../testing/fake-registry.ts';
 import { fakeTaskFactory } from '../testing/fake-task.ts';
 import { deployMessage, oneVertexJob } from '../testing/jobs.ts';
-import { recordingLogger, type LogEntry } from '../testing/recording-logger.ts';
-
-const START = 1_000_000;
-
-function configFor(jobManagerPort: number, overrides: Partial<Record<keyof WeirConfig, string | number>> = {}): WeirConfig {
-  return {
-    ...defaultConfig(),
-    'jobmanager.rpc.address': '127.0.0.1',
-    'jobmanager.rpc.port': jobManagerPort,
-    'taskmanager.bind-host': '127.0.0.1',
-    'taskmanager.numberOfTaskSlots': 3,
-    'heartbeat.interval': 10_000,
-    'heartbeat.timeout': 30_000,
-    ...overrides,
-  } as WeirConfig;
-}
+import { recordingLogger } from '../testing/recording-logger.ts';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function startAll(options: { jobManagerPort?: number; jobManager?: boolean; config?: Partial<Record<keyof WeirConfig, string | number>> } = {}) {
-  const jobManager = new FakeJobManager();
-  if (options.jobManager !== false) {
-    await jobManager.start(options.jobManagerPort);
-    cleanups.push(() => jobManager.stop());
-  }
-  const clock = new ManualClock(START);
-  const logs: LogEntry[] = [];
-  const factory = fakeTaskFactory();
-  const registry = new FakeRegistry();
-  const taskManager = await TaskManager.start(configFor(options.jobManagerPort ?? jobManager.port, options.config), {
-    logger: recordingLogger(logs),
-    clock,
-    partitions: registry,
-    createTask: factory.createTask,
-    createJobLoader: (bundles) => async (message) => {
-      await bundles.get(message.bundleHash);
-      return oneVertexJob();
-    },
-  });
-  cleanups.push(() => taskManager.close());
-  return { jobManager, clock, logs, factory, registry, taskManager };
-}
-
-async function register(jobManager: FakeJobManager, taskManager: TaskManager, intervalMs: number, timeoutMs: number) {
-  await vi.waitFor(() => expect(jobManager.streams.at(-1)?.registers).toHaveLength(1));
-  jobManager.latest.send({
-    registered: { taskManagerId: taskManager.taskManagerId, heartbeatIntervalMs: intervalMs, heartbeatTimeoutMs: timeoutMs },
-  });
-  await vi.waitFor(() => expect(taskManager.connectionState).toBe('registered'));
-}
+const startAll = (options: Parameters<typeof startTaskManagerWithFakes>[1] = {}) => startTaskManagerWithFakes(cleanups, options);
 
 async function freePort(): Promise<number> {
   const server = createNetServer();

@@ -1,10 +1,14 @@
 import type { Clock, Logger, TimerHandle, WeirError } from '@weir/common';
 import type {
+  AcknowledgeCheckpoint,
   CancelTask__Output,
+  DeclineCheckpoint,
   DeployTask__Output,
   JobManagerMessage__Output,
+  NotifyCheckpoint__Output,
   RegisterTaskManager,
   TaskStatusUpdate,
+  TriggerCheckpoint__Output,
 } from '@weir/rpc';
 import type { ReconnectBackoff } from './backoff.ts';
 import type { JobManagerSession } from './session.ts';
@@ -16,11 +20,21 @@ export interface HeartbeatTiming {
   readonly timeoutMs: number;
 }
 
+/** What a task sends to the JobManager, on the stream that deployed it; dropped once that stream is gone. */
+export interface TaskReporter {
+  status(update: TaskStatusUpdate): void;
+  acknowledgeCheckpoint(ack: AcknowledgeCheckpoint): void;
+  declineCheckpoint(decline: DeclineCheckpoint): void;
+}
+
 /** What the control stream does with the JobManager's task commands. */
 export interface TaskControl {
-  /** `report` sends a status on the stream that deployed the task, and drops it once that stream is gone. */
-  deploy(message: DeployTask__Output, report: (update: TaskStatusUpdate) => void): void;
+  deploy(message: DeployTask__Output, reporter: TaskReporter): void;
   cancel(message: CancelTask__Output): void;
+  /** A task not running here ignores it. */
+  triggerCheckpoint(message: TriggerCheckpoint__Output): void;
+  /** A task not running here ignores it. */
+  notifyCheckpoint(message: NotifyCheckpoint__Output): void;
   /** The JobManager is lost: a TaskManager without one cancels all its tasks. */
   cancelAll(): void;
 }

@@ -3,7 +3,7 @@ import type { JobManagerMessage__Output } from '@weir/rpc';
 import { TaskManagerErrorCode } from '../errors.ts';
 import { Backoff } from './backoff-state.ts';
 import { Closed } from './closed.ts';
-import type { ControlContext, ControlState, ControlTimer, HeartbeatTiming } from './context.ts';
+import type { ControlContext, ControlState, ControlTimer, HeartbeatTiming, TaskReporter } from './context.ts';
 import type { JobManagerSession } from './session.ts';
 
 /** Registered: heartbeats flow both ways and the JobManager deploys and cancels tasks here. */
@@ -28,10 +28,13 @@ export class Registered implements ControlState {
     this.#context.clock.clearTimeout(this.#silenceTimer);
     this.#silenceTimer = this.#context.startTimer('heartbeat-timeout', this.#timing.timeoutMs);
     if (message.kind === 'deploy' && message.deploy) {
-      const session = this.session;
-      this.#context.tasks.deploy(message.deploy, (update) => session.send({ taskStatus: update }));
+      this.#context.tasks.deploy(message.deploy, sessionReporter(this.session));
     } else if (message.kind === 'cancel' && message.cancel) {
       this.#context.tasks.cancel(message.cancel);
+    } else if (message.kind === 'triggerCheckpoint' && message.triggerCheckpoint) {
+      this.#context.tasks.triggerCheckpoint(message.triggerCheckpoint);
+    } else if (message.kind === 'notifyCheckpoint' && message.notifyCheckpoint) {
+      this.#context.tasks.notifyCheckpoint(message.notifyCheckpoint);
     } else if (message.kind !== 'heartbeat') {
       this.#context.logger.debug({ kind: message.kind }, 'ignored a control message');
     }
@@ -78,4 +81,12 @@ export class Registered implements ControlState {
     this.#context.tasks.cancelAll();
     return new Backoff(this.#context, reason);
   }
+}
+
+function sessionReporter(session: JobManagerSession): TaskReporter {
+  return {
+    status: (update) => session.send({ taskStatus: update }),
+    acknowledgeCheckpoint: (ack) => session.send({ acknowledgeCheckpoint: ack }),
+    declineCheckpoint: (decline) => session.send({ declineCheckpoint: decline }),
+  };
 }

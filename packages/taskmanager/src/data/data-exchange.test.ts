@@ -96,6 +96,34 @@ describe('DataExchange over gRPC', () => {
     expect(consumer.errors).toEqual([]);
   });
 
+  it('delivers barriers, cancellation markers and end of data in order with the buffers, needing no credit', async () => {
+    const items: ChannelItem[] = [
+      buffer(0),
+      { kind: 'barrier', checkpointId: 1, timestamp: 1_700_000_000_123 },
+      buffer(1),
+      { kind: 'cancel-checkpoint', checkpointId: 1 },
+      { kind: 'barrier', checkpointId: 2, timestamp: 1_700_000_001_000 },
+      { kind: 'end-of-data' },
+      { kind: 'barrier', checkpointId: 3, timestamp: 1_700_000_002_000 },
+      { kind: 'end-of-partition' },
+    ];
+    partitions.serve(id, () => ({ items }));
+    const consumer = new Collector();
+    const subscription = connector.connect(address, id, 1, consumer.listener);
+    await vi.waitFor(() => expect(consumer.items).toHaveLength(2));
+    await settle();
+    expect(consumer.items.map((item) => item.kind)).toEqual(['buffer', 'barrier']);
+    subscription.addCredit(1);
+    await vi.waitFor(() => expect(consumer.items).toHaveLength(items.length));
+    const plain = (item: ChannelItem) => (item.kind === 'buffer' ? { ...item, payload: Array.from(item.payload) } : item);
+    expect(consumer.items.map(plain)).toEqual(items.map(plain));
+    expect(partitions.subscriptions[0]!.creditsGranted).toEqual([1, 1]);
+    await vi.waitFor(() => expect(partitions.subscriptions[0]!.closed).toBe(true));
+    subscription.close();
+    await settle();
+    expect(consumer.errors).toEqual([]);
+  });
+
   it('stops the producer when the consumer closes, and tells the consumer nothing after', async () => {
     partitions.serve(id, () => ({ items: Array.from({ length: 100 }, (_, i) => buffer(i)) }));
     const consumer = new Collector();

@@ -25,8 +25,18 @@ export function fromSubscribeRequest(request: SubscribeRequest__Output): Subpart
 }
 
 export function toProducerMessage(item: ChannelItem): ProducerMessage {
-  if (item.kind === 'buffer') return { buffer: { payload: item.payload, recordCount: item.recordCount } };
-  return { endOfPartition: {} };
+  switch (item.kind) {
+    case 'buffer':
+      return { buffer: { payload: item.payload, recordCount: item.recordCount } };
+    case 'barrier':
+      return { barrier: { checkpointId: item.checkpointId, timestampMs: item.timestamp } };
+    case 'cancel-checkpoint':
+      return { cancelCheckpoint: { checkpointId: item.checkpointId } };
+    case 'end-of-data':
+      return { endOfData: {} };
+    case 'end-of-partition':
+      return { endOfPartition: {} };
+  }
 }
 
 /** The channel item a producer message carries, or undefined for a message with no known kind (a newer peer). */
@@ -34,6 +44,13 @@ export function fromProducerMessage(message: ProducerMessage__Output): ChannelIt
   if (message.kind === 'buffer' && message.buffer) {
     return { kind: 'buffer', payload: message.buffer.payload, recordCount: message.buffer.recordCount };
   }
+  if (message.kind === 'barrier' && message.barrier) {
+    return { kind: 'barrier', checkpointId: message.barrier.checkpointId, timestamp: message.barrier.timestampMs };
+  }
+  if (message.kind === 'cancelCheckpoint' && message.cancelCheckpoint) {
+    return { kind: 'cancel-checkpoint', checkpointId: message.cancelCheckpoint.checkpointId };
+  }
+  if (message.kind === 'endOfData') return { kind: 'end-of-data' };
   if (message.kind === 'endOfPartition') return { kind: 'end-of-partition' };
   return undefined;
 }

@@ -1,29 +1,27 @@
-import { isTerminalTaskState, TaskState, type Logger } from '@weir/common';
-import type { TaskKey__Output, TaskStatusUpdate } from '@weir/rpc';
-import type { TaskStateChange } from '@weir/runtime';
+import { CheckpointFailureReason, describeError, isTerminalTaskState, TaskState, type Logger } from '@weir/common';
+import type { TaskKey__Output } from '@weir/rpc';
+import type { CheckpointAck, CheckpointDecline, TaskStateChange } from '@weir/runtime';
+import type { TaskReporter } from '../control/context.ts';
+import { toAcknowledgeCheckpoint, toDeclineCheckpoint } from './checkpoint-messages.ts';
 import type { RunnableTask } from './types.ts';
 
 /**
  * One deployed task as the TaskManager tracks it: preparing (bundle, graph), then running
- * (a RunnableTask), then terminal. Forwards each state once to the JobManager.
+ * (a RunnableTask), then terminal. Forwards each state once, and its checkpoint
+ * acknowledgements and declines, to the JobManager; passes checkpoint commands to the task.
  */
 export class DeployedTask {
   readonly key: TaskKey__Output;
   readonly logger: Logger;
-  readonly #report: (update: TaskStatusUpdate) => void;
+  readonly #reporter: TaskReporter;
   readonly #onTerminal: () => void;
   #task: RunnableTask | undefined;
   #lastState: TaskState | undefined;
 
-  constructor(
-    key: TaskKey__Output,
-    logger: Logger,
-    report: (update: TaskStatusUpdate) => void,
-    onTerminal: () => void,
-  ) {
+  constructor(key: TaskKey__Output, logger: Logger, reporter: TaskReporter, onTerminal: () => void) {
     this.key = key;
     this.logger = logger;
-    this.#report = report;
+    this.#reporter = reporter;
     this.#onTerminal = onTerminal;
   }
 
@@ -40,13 +38,57 @@ export class DeployedTask {
     // The TaskManager reports DEPLOYING itself, and the task may too: report each state once.
     if (this.isTerminal || change.state === this.#lastState) return;
     this.#lastState = change.state;
-    this.#report({
+    this.#reporter.status({
       task: this.key,
       state: change.state,
       failureCause: change.failure?.message ?? '',
       failureCode: change.failure?.code ?? '',
     });
     if (isTerminalTaskState(change.state)) this.#onTerminal();
+  }
+
+  triggerCheckpoint(checkpointId: number, timestamp: number): void {
+    this.logger.debug({ checkpointId }, 'checkpoint triggered');
+    if (this.#task === undefined) {
+      this.declineCheckpoint({
+        checkpointId,
+        reason: CheckpointFailureReason.TASK_NOT_READY,
+        message: `the task is still being deployed (${this.#lastState ?? TaskState.DEPLOYING}); checkpoints are triggered only while every task runs`,
+      });
+      return;
+    }
+    try {
+      this.#task.triggerCheckpoint(checkpointId, timestamp);
+    } catch (error) {
+      // Thrown out of the control stream's handler it would end the process, and every other task.
+      this.logger.error({ err: error, checkpointId }, 'triggering a checkpoint failed');
+      this.declineCheckpoint({
+        checkpointId,
+        reason: CheckpointFailureReason.DECLINED,
+        message: `triggering checkpoint ${checkpointId} failed: ${describeError(error)}`,
+      });
+    }
+  }
+
+  notifyCheckpoint(checkpointId: number, completed: boolean): void {
+    this.logger.debug({ checkpointId, completed }, completed ? 'checkpoint completed' : 'checkpoint aborted');
+    if (this.#task === undefined) return;
+    try {
+      if (completed) this.#task.notifyCheckpointComplete(checkpointId);
+      else this.#task.notifyCheckpointAborted(checkpointId);
+    } catch (error) {
+      this.logger.error({ err: error, checkpointId, completed }, 'notifying the task of a checkpoint failed');
+    }
+  }
+
+  acknowledgeCheckpoint(ack: CheckpointAck): void {
+    this.logger.debug({ checkpointId: ack.checkpointId, ...ack.metrics }, 'acknowledging checkpoint');
+    this.#reporter.acknowledgeCheckpoint(toAcknowledgeCheckpoint(this.key, ack));
+  }
+
+  declineCheckpoint(decline: CheckpointDecline): void {
+    this.logger.info({ checkpointId: decline.checkpointId, reason: decline.reason, detail: decline.message }, 'declining checkpoint');
+    this.#reporter.declineCheckpoint(toDeclineCheckpoint(this.key, decline));
   }
 
   /** Resolves once the task is terminal; a task still preparing is CANCELED at once and never starts. */

@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { ManualClock, TaskState, WeirError } from '@weir/common';
-import type { TaskStatusUpdate } from '@weir/rpc';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultConfig, ManualClock, TaskState, WeirError, type Logger } from '@weir/common';
+import type { AcknowledgeCheckpoint, DeclineCheckpoint, TaskStatusUpdate } from '@weir/rpc';
 import type { RemoteConnector } from '@weir/runtime';
+import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
+import type { TaskReporter } from '../control/context.ts';
 import { FakeRegistry } from '../testing/fake-registry.ts';
 import { fakeTaskFactory } from '../testing/fake-task.ts';
 import { deployMessage, oneVertexJob } from '../testing/jobs.ts';
@@ -22,19 +24,34 @@ function manualLoader() {
   return { pending, loadJob };
 }
 
-function setup(loadJob: JobLoader = async () => oneVertexJob()) {
+const pools: StoragePool[] = [];
+afterEach(() => {
+  for (const pool of pools.splice(0)) pool.close();
+});
+
+function setup(loadJob: JobLoader = async () => oneVertexJob(), logger: Logger = silentLogger()) {
   const registry = new FakeRegistry();
   const factory = fakeTaskFactory();
+  const storages = new StoragePool(s3SettingsFromConfig(defaultConfig()));
+  pools.push(storages);
   const deployer = new Deployer({
     network: { taskManagerId: 'tm-1', partitions: registry, remote },
     loadJob,
     createTask: factory.createTask,
-    logger: silentLogger(),
+    storages,
+    logger,
     clock: new ManualClock(),
   });
   const updates: TaskStatusUpdate[] = [];
+  const acks: AcknowledgeCheckpoint[] = [];
+  const declines: DeclineCheckpoint[] = [];
   const states = () => updates.map((update) => update.state);
-  return { registry, factory, deployer, updates, states, report: (update: TaskStatusUpdate) => updates.push(update) };
+  const report: TaskReporter = {
+    status: (update) => updates.push(update),
+    acknowledgeCheckpoint: (ack) => acks.push(ack),
+    declineCheckpoint: (decline) => declines.push(decline),
+  };
+  return { registry, factory, deployer, updates, acks, declines, states, report };
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));

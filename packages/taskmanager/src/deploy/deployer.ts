@@ -1,9 +1,17 @@
 import { CommonErrorCode, TaskState, WeirError, type Clock, type Logger } from '@weir/common';
 import type { JobGraph } from '@weir/api';
-import type { CancelTask__Output, DeployTask__Output, TaskKey__Output, TaskStatusUpdate } from '@weir/rpc';
+import type {
+  CancelTask__Output,
+  DeployTask__Output,
+  NotifyCheckpoint__Output,
+  TaskKey__Output,
+  TriggerCheckpoint__Output,
+} from '@weir/rpc';
 import type { NetworkEnvironment } from '@weir/runtime';
-import type { TaskControl } from '../control/context.ts';
+import type { StoragePool } from '@weir/storage';
+import type { TaskControl, TaskReporter } from '../control/context.ts';
 import { TaskManagerErrorCode } from '../errors.ts';
+import { toTaskCheckpointing, toTaskRestore } from './checkpoint-options.ts';
 import { DeployedTask } from './deployed-task.ts';
 import { attemptId, describeTask, taskId, toDeploymentDescriptor } from './task-key.ts';
 import type { JobLoader, TaskFactory } from './types.ts';
@@ -12,6 +20,8 @@ export interface DeployerOptions {
   readonly network: NetworkEnvironment;
   readonly loadJob: JobLoader;
   readonly createTask: TaskFactory;
+  /** Checkpoint directories and restore paths; the TaskManager closes the pool. */
+  readonly storages: StoragePool;
   readonly logger: Logger;
   readonly clock: Clock;
 }
@@ -30,7 +40,7 @@ export class Deployer implements TaskControl {
     return this.#tasks.size;
   }
 
-  deploy(message: DeployTask__Output, report: (update: TaskStatusUpdate) => void): void {
+  deploy(message: DeployTask__Output, reporter: TaskReporter): void {
     const key = message.task;
     if (key === null) {
       this.#options.logger.warn({ bundleHash: message.bundleHash }, 'ignored a deploy without a task key');
@@ -47,7 +57,7 @@ export class Deployer implements TaskControl {
       vertexId: key.vertexId,
       subtask: key.subtaskIndex,
     });
-    const task = new DeployedTask(key, logger, report, () => this.#ended(id, key));
+    const task = new DeployedTask(key, logger, reporter, () => this.#ended(id, key));
     this.#tasks.set(id, task);
     logger.info({ bundleHash: message.bundleHash }, 'deploying task');
     task.onStateChange({ state: TaskState.DEPLOYING });
@@ -63,6 +73,16 @@ export class Deployer implements TaskControl {
     void task.cancel();
   }
 
+  triggerCheckpoint(message: TriggerCheckpoint__Output): void {
+    const task = this.#running(message.task, message.checkpointId, 'a checkpoint trigger');
+    task?.triggerCheckpoint(message.checkpointId, message.timestampMs);
+  }
+
+  notifyCheckpoint(message: NotifyCheckpoint__Output): void {
+    const task = this.#running(message.task, message.checkpointId, 'a checkpoint notification');
+    task?.notifyCheckpoint(message.checkpointId, message.completed);
+  }
+
   cancelAll(): Promise<void> {
     return Promise.all([...this.#tasks.values()].map((task) => task.cancel())).then(() => undefined);
   }
@@ -71,6 +91,8 @@ export class Deployer implements TaskControl {
     try {
       const { graph, jobGraph } = await this.#options.loadJob(message);
       checkVertex(jobGraph, message, key);
+      const checkpointing = toTaskCheckpointing(message, this.#options.storages);
+      const restore = toTaskRestore(message, this.#options.storages);
       if (task.isTerminal) return;
       const runnable = this.#options.createTask({
         deployment: toDeploymentDescriptor(message, key),
@@ -80,6 +102,10 @@ export class Deployer implements TaskControl {
         logger: task.logger,
         clock: this.#options.clock,
         onStateChange: (change) => task.onStateChange(change),
+        checkpointing,
+        restore,
+        onCheckpointAck: (ack) => task.acknowledgeCheckpoint(ack),
+        onCheckpointDecline: (decline) => task.declineCheckpoint(decline),
       });
       task.attach(runnable);
       runnable.start();
@@ -88,6 +114,12 @@ export class Deployer implements TaskControl {
       task.logger.warn({ failure: failure.message, code: failure.code }, 'task failed before it started');
       task.onStateChange({ state: TaskState.FAILED, failure });
     }
+  }
+
+  #running(key: TaskKey__Output | null, checkpointId: number, what: string): DeployedTask | undefined {
+    const task = key === null ? undefined : this.#tasks.get(taskId(key));
+    if (task === undefined) this.#options.logger.debug({ task: key, checkpointId }, `ignored ${what} for a task not running here`);
+    return task;
   }
 
   #ended(id: string, key: TaskKey__Output): void {

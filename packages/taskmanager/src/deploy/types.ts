@@ -15,6 +15,9 @@ export type JobLoader = (message: DeployTask__Output) => Promise<LoadedJob>;
 export interface RunnableTask {
   start(): void;
   cancel(): Promise<void>;
+  triggerCheckpoint(checkpointId: number, timestamp: number): void;
+  notifyCheckpointComplete(checkpointId: number): void;
+  notifyCheckpointAborted(checkpointId: number): void;
 }
 
 export type TaskFactory = (options: TaskOptions) => RunnableTask;

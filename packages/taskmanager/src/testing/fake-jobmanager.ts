@@ -5,6 +5,8 @@ import {
   services,
   toServiceError,
   type grpc,
+  type AcknowledgeCheckpoint__Output,
+  type DeclineCheckpoint__Output,
   type Heartbeat__Output,
   type JobManagerMessage,
   type RegisterTaskManager__Output,
@@ -51,6 +53,14 @@ export class FakeControlStream {
 
   get statuses(): TaskStatusUpdate__Output[] {
     return this.received.flatMap((message) => (message.taskStatus ? [message.taskStatus] : []));
+  }
+
+  get acks(): AcknowledgeCheckpoint__Output[] {
+    return this.received.flatMap((message) => (message.acknowledgeCheckpoint ? [message.acknowledgeCheckpoint] : []));
+  }
+
+  get declines(): DeclineCheckpoint__Output[] {
+    return this.received.flatMap((message) => (message.declineCheckpoint ? [message.declineCheckpoint] : []));
   }
 }
 

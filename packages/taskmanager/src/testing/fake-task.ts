@@ -1,10 +1,20 @@
 import { TaskState } from '@weir/common';
-import type { TaskOptions } from '@weir/runtime';
+import type { CheckpointAck, CheckpointDecline, TaskOptions } from '@weir/runtime';
 import type { RunnableTask, TaskFactory } from '../deploy/types.ts';
 
-/** A task double: start reports INITIALIZING and RUNNING; the test finishes or fails it; cancel reports CANCELED. */
+/** A checkpoint command the task double received. */
+export type CheckpointCall =
+  | { readonly call: 'trigger'; readonly checkpointId: number; readonly timestamp: number }
+  | { readonly call: 'complete' | 'abort'; readonly checkpointId: number };
+
+/**
+ * A task double: start reports INITIALIZING and RUNNING; the test finishes or fails it;
+ * cancel reports CANCELED; checkpoint commands are recorded, and acknowledgements and
+ * declines go out through the options' callbacks as the runtime's would.
+ */
 export class FakeTask implements RunnableTask {
   readonly options: TaskOptions;
+  readonly checkpointCalls: CheckpointCall[] = [];
   started = false;
   cancelled = false;
 
@@ -24,6 +34,26 @@ export class FakeTask implements RunnableTask {
 
   fail(message: string, code: string): void {
     this.options.onStateChange({ state: TaskState.FAILED, failure: { message, code } });
+  }
+
+  triggerCheckpoint(checkpointId: number, timestamp: number): void {
+    this.checkpointCalls.push({ call: 'trigger', checkpointId, timestamp });
+  }
+
+  notifyCheckpointComplete(checkpointId: number): void {
+    this.checkpointCalls.push({ call: 'complete', checkpointId });
+  }
+
+  notifyCheckpointAborted(checkpointId: number): void {
+    this.checkpointCalls.push({ call: 'abort', checkpointId });
+  }
+
+  acknowledge(ack: CheckpointAck): void {
+    this.options.onCheckpointAck?.(ack);
+  }
+
+  decline(decline: CheckpointDecline): void {
+    this.options.onCheckpointDecline?.(decline);
   }
 
   async cancel(): Promise<void> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JobGraph, StreamGraph } from '@weir/api';
-import type { DeployTask__Output } from '@weir/rpc';
+import type { DeployTask__Output, TaskCheckpointing__Output, TaskRestore__Output } from '@weir/rpc';
 import type { LoadedJob } from '../deploy/types.ts';
 
 /** The bundle deploys name unless a test says otherwise; FakeJobManager serves it. */
@@ -12,7 +12,7 @@ export function oneVertexJob(vertexId = 'vertex-a', parallelism = 2): LoadedJob 
   const graph: StreamGraph = {
     jobName: 'test job',
     nodes: [],
-    config: { parallelism, maxParallelism: 128, bufferTimeoutMs: 100 },
+    config: { parallelism, maxParallelism: 128, bufferTimeoutMs: 100, checkpointing: undefined, stateBackend: undefined, restartStrategy: undefined },
   };
   const jobGraph: JobGraph = {
     jobName: 'test job',
@@ -24,7 +24,18 @@ export function oneVertexJob(vertexId = 'vertex-a', parallelism = 2): LoadedJob 
   return { graph, jobGraph };
 }
 
-export function deployMessage(overrides: { jobId?: string; attempt?: number; vertexId?: string; subtask?: number; bundleHash?: string; parallelism?: number } = {}): DeployTask__Output {
+export interface DeployOverrides {
+  jobId?: string;
+  attempt?: number;
+  vertexId?: string;
+  subtask?: number;
+  bundleHash?: string;
+  parallelism?: number;
+  checkpointing?: TaskCheckpointing__Output;
+  restore?: TaskRestore__Output;
+}
+
+export function deployMessage(overrides: DeployOverrides = {}): DeployTask__Output {
   return {
     task: {
       jobId: overrides.jobId ?? 'job-1',
@@ -47,5 +58,7 @@ export function deployMessage(overrides: { jobId?: string; attempt?: number; ver
         ],
       },
     ],
+    restore: overrides.restore ?? null,
+    checkpointing: overrides.checkpointing ?? null,
   };
 }

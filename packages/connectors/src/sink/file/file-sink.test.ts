@@ -16,6 +16,16 @@ function contents(dir: string): Record<string, string> {
   return Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
 }
 
+function errorOf(fn: () => unknown): { code: string; message: string } {
+  try {
+    fn();
+  } catch (err) {
+    if (isWeirError(err)) return { code: err.code, message: err.message };
+    throw err;
+  }
+  throw new Error('expected a WeirError');
+}
+
 describe('FileSink', () => {
   let dir: string;
   beforeEach(() => {
@@ -25,26 +35,171 @@ describe('FileSink', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes a hidden in-progress part and commits it visible at end of input', () => {
+  function sink(maxPartSize?: number): FileSink<string> {
+    const builder = FileSink.forRowFormat<string>(dir, new SimpleStringEncoder());
+    if (maxPartSize !== undefined) builder.withRollingPolicy(DefaultRollingPolicy.builder().withMaxPartSize(maxPartSize).build());
+    return builder.build();
+  }
+
+  it('keeps parts hidden until the committer commits what prepareCommit handed over', () => {
     const out = join(dir, 'out');
-    const writer = FileSink.forRowFormat<string>(out, new SimpleStringEncoder()).build().createWriter(context(1, 2));
+    const fileSink = FileSink.forRowFormat<string>(out, new SimpleStringEncoder()).build();
+    const writer = fileSink.createWriter(context(1, 2));
     writer.write('héllo');
     writer.write('world');
     writer.flush(false);
     expect(contents(out)).toEqual({ '.part-1-0.inprogress': 'héllo\nworld\n' });
-    writer.flush(true);
-    writer.close();
-    expect(contents(out)).toEqual({ 'part-1-0': 'héllo\nworld\n' });
+    const committables = writer.prepareCommit(1);
+    expect(committables).toEqual([{ pending: '.part-1-0.inprogress', final: 'part-1-0' }]);
+    expect(contents(out)).toEqual({ '.part-1-0.inprogress': 'héllo\nworld\n' });
+    writer.write('next');
+    fileSink.createCommitter(context(1, 2)).commit(committables);
+    writer.flush(false);
+    expect(contents(out)).toEqual({ 'part-1-0': 'héllo\nworld\n', '.part-1-1.inprogress': 'next\n' });
   });
 
-  it('rolls once a part reaches the max part size, without an empty last part', () => {
-    const policy = DefaultRollingPolicy.builder().withMaxPartSize(10).build();
-    const writer = FileSink.forRowFormat<string>(dir, new SimpleStringEncoder()).withRollingPolicy(policy).build().createWriter(context(0, 1));
-    for (const record of ['aaaa', 'bbbb', 'cccc', 'dddd', 'eeee', 'ffffffffffff']) writer.write(record);
-    expect(contents(dir)).toEqual({ 'part-0-0': 'aaaa\nbbbb\n', 'part-0-1': 'cccc\ndddd\n', 'part-0-2': 'eeee\nffffffffffff\n' });
+  it('hands over size rolls and the current part in order, each part once', () => {
+    const writer = sink(10).createWriter(context(0, 1));
+    expect(writer.prepareCommit(1)).toEqual([]);
+    for (const record of ['aaaa', 'bbbb', 'cccc', 'dddd', 'eeee']) writer.write(record);
+    expect(contents(dir)).toEqual({ '.part-0-0.inprogress': 'aaaa\nbbbb\n', '.part-0-1.inprogress': 'cccc\ndddd\n', '.part-0-2.inprogress': '' });
+    expect(writer.prepareCommit(2)).toEqual([
+      { pending: '.part-0-0.inprogress', final: 'part-0-0' },
+      { pending: '.part-0-1.inprogress', final: 'part-0-1' },
+      { pending: '.part-0-2.inprogress', final: 'part-0-2' },
+    ]);
+    expect(writer.prepareCommit(3)).toEqual([]);
+    writer.write('ffff');
+    expect(writer.prepareCommit(4)).toEqual([{ pending: '.part-0-3.inprogress', final: 'part-0-3' }]);
+    expect(contents(dir)).toEqual({
+      '.part-0-0.inprogress': 'aaaa\nbbbb\n',
+      '.part-0-1.inprogress': 'cccc\ndddd\n',
+      '.part-0-2.inprogress': 'eeee\n',
+      '.part-0-3.inprogress': 'ffff\n',
+    });
+  });
+
+  it('leaves only committed parts visible after a sequence of checkpoints, one aborted', () => {
+    const fileSink = sink();
+    const writer = fileSink.createWriter(context(0, 1));
+    const committer = fileSink.createCommitter(context(0, 1));
+    writer.write('a');
+    const first = writer.prepareCommit(1);
+    writer.write('b');
+    const aborted = writer.prepareCommit(2);
+    writer.write('c');
+    const third = writer.prepareCommit(3);
+    writer.write('d');
+    committer.commit(first);
+    committer.commit(third);
+    writer.flush(false);
+    expect(aborted).toEqual([{ pending: '.part-0-1.inprogress', final: 'part-0-1' }]);
+    expect(contents(dir)).toEqual({ 'part-0-0': 'a\n', '.part-0-1.inprogress': 'b\n', 'part-0-2': 'c\n', '.part-0-3.inprogress': 'd\n' });
+  });
+
+  it('rolls at end of input, into the next prepareCommit (without checkpointing, the last one)', () => {
+    const fileSink = sink();
+    const writer = fileSink.createWriter(context(0, 1));
+    writer.write('last');
     writer.flush(true);
     writer.close();
-    expect(Object.keys(contents(dir))).toEqual(['part-0-0', 'part-0-1', 'part-0-2']);
+    expect(contents(dir)).toEqual({ '.part-0-0.inprogress': 'last\n' });
+    fileSink.createCommitter(context(0, 1)).commit(writer.prepareCommit(1));
+    expect(contents(dir)).toEqual({ 'part-0-0': 'last\n' });
+  });
+
+  it('commits idempotently, and names the part when both of its files are gone', () => {
+    const fileSink = sink();
+    const writer = fileSink.createWriter(context(0, 1));
+    writer.write('x');
+    const committables = writer.prepareCommit(1);
+    const committer = fileSink.createCommitter(context(0, 1));
+    committer.commit(committables);
+    committer.commit(committables);
+    expect(contents(dir)).toEqual({ 'part-0-0': 'x\n' });
+    rmSync(join(dir, 'part-0-0'));
+    expect(errorOf(() => committer.commit(committables))).toEqual({
+      code: 'LOST_PART_FILE',
+      message:
+        `cannot commit part file ${join(dir, 'part-0-0')}: neither it nor its pending file ${join(dir, '.part-0-0.inprogress')} exists; ` +
+        'the pending file was deleted, or the sink directory is not shared by every TaskManager (it must be)',
+    });
+  });
+
+  it.each([
+    [{ pending: '../../etc/passwd', final: 'part-0-0' }],
+    [{ pending: '.part-0-1.inprogress', final: 'part-0-2' }],
+    [{ pending: '.part-0-1.inprogress' }],
+    ['part-0-1'],
+  ])('rejects the committable %j', (committable) => {
+    expect(errorOf(() => sink().createCommitter(context(0, 1)).commit([committable as never]))).toEqual({
+      code: 'INVALID_RESTORED_STATE',
+      message: `a FileSink committable is { pending: '.part-<subtask>-<n>.inprogress', final: 'part-<subtask>-<n>' }, got ${JSON.stringify(committable)}`,
+    });
+  });
+
+  it('snapshots the next part number', () => {
+    const writer = sink().createWriter(context(0, 1));
+    expect(writer.snapshotState()).toEqual({ nextPart: 0 });
+    writer.write('a');
+    writer.prepareCommit(1);
+    expect(writer.snapshotState()).toEqual({ nextPart: 1 });
+  });
+
+  it('on restore deletes the failed attempt\'s hidden parts, keeps committed ones and continues numbering', () => {
+    const fileSink = sink();
+    const committer = fileSink.createCommitter(context(0, 2));
+    const failed = fileSink.createWriter(context(0, 2));
+    failed.write('committed');
+    const completed = failed.prepareCommit(1);
+    const state = failed.snapshotState();
+    failed.write('promised by a checkpoint that never completed');
+    failed.prepareCommit(2);
+    failed.write('in progress');
+    failed.close();
+    writeFileSync(join(dir, '.part-1-0.inprogress'), 'another subtask\n');
+
+    // The runtime commits what the restored checkpoint promised, then creates the writer.
+    committer.commit(completed);
+    const restored = fileSink.createWriter(context(0, 2), [state]);
+    expect(contents(dir)).toEqual({ 'part-0-0': 'committed\n', '.part-1-0.inprogress': 'another subtask\n' });
+    restored.write('after restore');
+    committer.commit(restored.prepareCommit(3));
+    expect(contents(dir)).toEqual({ 'part-0-0': 'committed\n', 'part-0-3': 'after restore\n', '.part-1-0.inprogress': 'another subtask\n' });
+
+    // A second restore from the same checkpoint commits again, harmlessly.
+    committer.commit(completed);
+    expect(fileSink.createWriter(context(0, 2), [state]).snapshotState()).toEqual({ nextPart: 4 });
+  });
+
+  it('on restore continues after the restored part number when it is the highest', () => {
+    const writer = sink().createWriter(context(0, 1), [{ nextPart: 9 }]);
+    writer.write('x');
+    expect(writer.prepareCommit(1)).toEqual([{ pending: '.part-0-9.inprogress', final: 'part-0-9' }]);
+  });
+
+  it.each([[{}], [{ nextPart: -1 }], [{ nextPart: '3' }], [null]])('rejects the writer state %j', (state) => {
+    expect(errorOf(() => sink().createWriter(context(0, 1), [state]))).toEqual({
+      code: 'INVALID_RESTORED_STATE',
+      message: `a FileSink writer resumes from { nextPart: <whole number >= 0> }, got ${JSON.stringify(state)}`,
+    });
+  });
+
+  it('a fresh writer continues after the highest part index already present and deletes nothing', () => {
+    writeFileSync(join(dir, 'part-0-0'), 'old\n');
+    writeFileSync(join(dir, '.part-0-3.inprogress'), 'stale\n');
+    writeFileSync(join(dir, 'part-1-7'), 'other subtask\n');
+    const fileSink = sink();
+    const writer = fileSink.createWriter(context(0, 2));
+    writer.write('new');
+    writer.flush(true);
+    fileSink.createCommitter(context(0, 2)).commit(writer.prepareCommit(1));
+    expect(contents(dir)).toEqual({
+      '.part-0-3.inprogress': 'stale\n',
+      'part-0-0': 'old\n',
+      'part-0-4': 'new\n',
+      'part-1-7': 'other subtask\n',
+    });
   });
 
   it('defaults to 128 MiB parts', () => {
@@ -52,7 +207,7 @@ describe('FileSink', () => {
   });
 
   it('buffers: a part grows in 64 KiB writes, records of any size included', () => {
-    const writer = FileSink.forRowFormat<string>(dir, new SimpleStringEncoder()).build().createWriter(context(0, 1));
+    const writer = sink().createWriter(context(0, 1));
     const big = 'z'.repeat(100_000);
     writer.write('small');
     expect(readFileSync(join(dir, '.part-0-0.inprogress'), 'utf8')).toBe('');
@@ -61,7 +216,7 @@ describe('FileSink', () => {
     for (let i = 0; i < 20_000; i++) writer.write(String(i));
     writer.flush(true);
     const expected = `small\n${big}\n${Array.from({ length: 20_000 }, (_, i) => `${i}\n`).join('')}`;
-    expect(contents(dir)).toEqual({ 'part-0-0': expected });
+    expect(contents(dir)).toEqual({ '.part-0-0.inprogress': expected });
   });
 
   it('leaves the in-progress part hidden on close without end of input', () => {
@@ -71,33 +226,13 @@ describe('FileSink', () => {
     expect(contents(dir)).toEqual({ '.part-0-0.inprogress': '42\n' });
   });
 
-  it('continues after the highest part index a previous attempt left', () => {
-    writeFileSync(join(dir, 'part-0-0'), 'old\n');
-    writeFileSync(join(dir, '.part-0-3.inprogress'), 'stale\n');
-    writeFileSync(join(dir, 'part-1-7'), 'other subtask\n');
-    const writer = FileSink.forRowFormat<string>(dir, new SimpleStringEncoder()).build().createWriter(context(0, 2));
-    writer.write('new');
-    writer.flush(true);
-    expect(contents(dir)).toEqual({
-      '.part-0-3.inprogress': 'stale\n',
-      'part-0-0': 'old\n',
-      'part-0-4': 'new\n',
-      'part-1-7': 'other subtask\n',
-    });
-  });
-
   it('rejects a part size below one byte and a missing encoder', () => {
     for (const bad of [
       () => DefaultRollingPolicy.builder().withMaxPartSize(0),
       () => FileSink.forRowFormat(dir, undefined as never),
       () => FileSink.forRowFormat('', new SimpleStringEncoder()),
     ]) {
-      try {
-        bad();
-        expect.unreachable();
-      } catch (err) {
-        expect(isWeirError(err, 'INVALID_ARGUMENT')).toBe(true);
-      }
+      expect(errorOf(bad).code).toBe('INVALID_ARGUMENT');
     }
   });
 });

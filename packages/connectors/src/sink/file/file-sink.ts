@@ -1,15 +1,19 @@
 import { mkdirSync } from 'node:fs';
-import { createLogger, WeirError, type Logger } from '@weir/common';
-import type { ConnectorContext, Sink, SinkWriter } from '@weir/api';
+import { createLogger, WeirError } from '@weir/common';
+import type { ConnectorContext, Sink } from '@weir/api';
 import { ConnectorErrorCode } from '../../errors.ts';
 import type { Encoder } from './encoder.ts';
-import { commitPart, InProgressPart, nextPartIndex, type PendingPart } from './part-file.ts';
+import { FileSinkCommitter } from './file-sink-committer.ts';
+import { FileSinkWriter, type FileSinkWriterState } from './file-sink-writer.ts';
+import { deleteHiddenParts, nextPartIndex } from './part-file.ts';
 import { DefaultRollingPolicy } from './rolling-policy.ts';
 
 /**
- * Writes encoded records to part files in a directory (Flink's FileSink, row format): each
- * subtask writes `part-<subtask>-<n>`, hidden as `.part-<subtask>-<n>.inprogress` until it
- * rolls (at the policy's size, 128 MiB by default, and at end of input).
+ * Writes encoded records to part files in a directory (Flink's FileSink, row format), exactly
+ * once: each subtask writes `part-<subtask>-<n>`, hidden as `.part-<subtask>-<n>.inprogress`
+ * until a checkpoint that covers it completes and the committer renames it visible (without
+ * checkpointing, at end of input). Parts roll at the policy's size (128 MiB by default), on
+ * every checkpoint and at end of input. The directory must be shared by all TaskManagers.
  */
 export class FileSink<T> implements Sink<T> {
   private constructor(
@@ -28,15 +32,42 @@ export class FileSink<T> implements Sink<T> {
     return new FileSinkBuilder<T>((policy) => new FileSink(dir, encoder, policy));
   }
 
-  createWriter(context: ConnectorContext): FileSinkWriter<T> {
+  /**
+   * Fresh (no restoredState): numbering continues after every part already in the directory.
+   * Restored: the runtime has already committed what the restored checkpoint promised, so this
+   * subtask's hidden parts are leftovers of the failed attempt and are deleted; numbering
+   * continues after the restored state's and every part present.
+   */
+  createWriter(context: ConnectorContext, restoredState?: readonly unknown[]): FileSinkWriter<T> {
     try {
       mkdirSync(this.dir, { recursive: true });
     } catch (err) {
       throw new WeirError(ConnectorErrorCode.IO_ERROR, `cannot create FileSink directory ${this.dir}: ${(err as Error).message}`, { cause: err });
     }
     const logger = createLogger('file-sink', { jobId: context.jobId, subtask: context.subtaskIndex });
-    return new FileSinkWriter(this.dir, context.subtaskIndex, this.encoder, this.rollingPolicy, logger);
+    let firstIndex = nextPartIndex(this.dir, context.subtaskIndex);
+    if (restoredState !== undefined) {
+      for (const state of restoredState) firstIndex = Math.max(firstIndex, requireWriterState(state).nextPart);
+      const deleted = deleteHiddenParts(this.dir, context.subtaskIndex);
+      if (deleted.length > 0) logger.info({ dir: this.dir, files: deleted }, 'deleted uncommitted part files of the failed attempt');
+    }
+    return new FileSinkWriter(this.dir, context.subtaskIndex, this.encoder, this.rollingPolicy, logger, firstIndex);
   }
+
+  createCommitter(context: ConnectorContext): FileSinkCommitter {
+    return new FileSinkCommitter(this.dir, createLogger('file-sink-committer', { jobId: context.jobId, subtask: context.subtaskIndex }));
+  }
+}
+
+function requireWriterState(state: unknown): FileSinkWriterState {
+  const nextPart = (state as Partial<FileSinkWriterState> | null)?.nextPart;
+  if (typeof nextPart !== 'number' || !Number.isSafeInteger(nextPart) || nextPart < 0) {
+    throw new WeirError(
+      ConnectorErrorCode.INVALID_RESTORED_STATE,
+      `a FileSink writer resumes from { nextPart: <whole number >= 0> }, got ${JSON.stringify(state)}`,
+    );
+  }
+  return { nextPart };
 }
 
 export class FileSinkBuilder<T> {
@@ -54,55 +85,5 @@ export class FileSinkBuilder<T> {
 
   build(): FileSink<T> {
     return this.create(this.#rollingPolicy);
-  }
-}
-
-/**
- * One subtask's writer. Finishing a part takes three steps, kept apart for exactly-once:
- * roll (complete the in-progress file), pending (it waits, hidden), commit (rename it
- * visible). Until checkpoints exist a rolled part is committed at once.
- */
-export class FileSinkWriter<T> implements SinkWriter<T> {
-  #part: InProgressPart | undefined;
-  #nextIndex: number;
-
-  constructor(
-    private readonly dir: string,
-    private readonly subtask: number,
-    private readonly encoder: Encoder<T>,
-    private readonly rollingPolicy: DefaultRollingPolicy,
-    private readonly logger: Logger,
-  ) {
-    this.#nextIndex = nextPartIndex(dir, subtask);
-  }
-
-  write(record: T): void {
-    // Opened on the first record, so an idle subtask leaves no empty part file.
-    const part = (this.#part ??= InProgressPart.open(this.dir, this.subtask, this.#nextIndex++));
-    part.write(this.encoder.encode(record));
-    if (this.rollingPolicy.shouldRollOnEvent(part.size)) this.#commit(this.#roll());
-  }
-
-  flush(endOfInput: boolean): void {
-    if (endOfInput) this.#commit(this.#roll());
-    else this.#part?.flush();
-  }
-
-  /** Without end of input (a cancel, a failure) the in-progress part stays hidden and uncommitted. */
-  close(): void {
-    this.#part?.abandon();
-    this.#part = undefined;
-  }
-
-  #roll(): PendingPart | undefined {
-    const pending = this.#part?.roll();
-    this.#part = undefined;
-    return pending;
-  }
-
-  #commit(pending: PendingPart | undefined): void {
-    if (pending === undefined) return;
-    commitPart(pending);
-    this.logger.info({ file: pending.finalPath, bytes: pending.size }, 'part file committed');
   }
 }

@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../../errors.ts';
@@ -18,32 +18,38 @@ export function inProgressFileName(subtask: number, index: number): string {
 
 /**
  * The index after the highest part (visible or in progress) this subtask already has in
- * `dir`, so a restarted writer never overwrites an earlier attempt's files.
+ * `dir`, so a writer never overwrites an earlier attempt's files.
  */
 export function nextPartIndex(dir: string, subtask: number): number {
   const pattern = new RegExp(`^\\.?part-${subtask}-(\\d+)(\\.inprogress)?$`);
   let next = 0;
-  for (const name of readdirSync(dir)) {
+  for (const name of listDir(dir)) {
     const match = pattern.exec(name);
     if (match !== null) next = Math.max(next, Number(match[1]) + 1);
   }
   return next;
 }
 
-/** A part that was rolled: complete and durable on disk, still hidden until committed. */
-export interface PendingPart {
-  readonly inProgressPath: string;
-  readonly finalPath: string;
-  readonly size: number;
+/** Deletes this subtask's hidden part files (in progress or rolled, never committed) and returns their names. */
+export function deleteHiddenParts(dir: string, subtask: number): string[] {
+  const pattern = new RegExp(`^\\.part-${subtask}-\\d+\\.inprogress$`);
+  const hidden = listDir(dir).filter((name) => pattern.test(name));
+  for (const name of hidden) {
+    try {
+      rmSync(join(dir, name), { force: true });
+    } catch (err) {
+      throw ioError(`cannot delete uncommitted part file ${join(dir, name)}`, err);
+    }
+  }
+  return hidden;
 }
 
-/** Makes a pending part visible under its final name. */
-export function commitPart(part: PendingPart): void {
-  try {
-    renameSync(part.inProgressPath, part.finalPath);
-  } catch (err) {
-    throw ioError(`cannot commit part file ${part.inProgressPath} as ${part.finalPath}`, err);
-  }
+/** A part that was rolled: complete and durable on disk, still hidden until committed. */
+export interface PendingPart {
+  /** File names in the sink's directory. */
+  readonly pendingName: string;
+  readonly finalName: string;
+  readonly size: number;
 }
 
 /**
@@ -57,7 +63,8 @@ export class InProgressPart {
 
   private constructor(
     readonly inProgressPath: string,
-    readonly finalPath: string,
+    private readonly subtask: number,
+    private readonly index: number,
     private readonly fd: number,
   ) {}
 
@@ -69,7 +76,7 @@ export class InProgressPart {
     } catch (err) {
       throw ioError(`cannot create part file ${inProgressPath}`, err);
     }
-    return new InProgressPart(inProgressPath, join(dir, partFileName(subtask, index)), fd);
+    return new InProgressPart(inProgressPath, subtask, index, fd);
   }
 
   /** Bytes in the part, buffered ones included. */
@@ -106,7 +113,7 @@ export class InProgressPart {
     } catch (err) {
       throw ioError(`cannot finish part file ${this.inProgressPath}`, err);
     }
-    return { inProgressPath: this.inProgressPath, finalPath: this.finalPath, size: this.#written };
+    return { pendingName: inProgressFileName(this.subtask, this.index), finalName: partFileName(this.subtask, this.index), size: this.#written };
   }
 
   /** Closes the file without committing it: it stays hidden as in-progress. */
@@ -129,6 +136,14 @@ export class InProgressPart {
   }
 }
 
-function ioError(what: string, cause: unknown): WeirError {
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (err) {
+    throw ioError(`cannot list FileSink directory ${dir}`, err);
+  }
+}
+
+export function ioError(what: string, cause: unknown): WeirError {
   return new WeirError(ConnectorErrorCode.IO_ERROR, `${what}: ${(cause as Error).message}`, { cause });
 }

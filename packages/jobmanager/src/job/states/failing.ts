@@ -11,12 +11,12 @@ export class FailingState extends JobState {
 
   override onTaskUpdate(ctx: JobContext, update: TaskUpdate): JobState {
     if (ctx.applyTaskUpdate(update) === undefined) return this;
-    return ctx.allTasksTerminal() ? afterTasksStopped() : this;
+    return ctx.allTasksTerminal() ? afterTasksStopped(ctx) : this;
   }
 
   override onTaskManagerLost(ctx: JobContext, taskManagerId: string, cause: WeirError): JobState {
     if (ctx.failTasksOn(taskManagerId, cause).length === 0) return this;
-    return ctx.allTasksTerminal() ? afterTasksStopped() : this;
+    return ctx.allTasksTerminal() ? afterTasksStopped(ctx) : this;
   }
 
   override onCancel(): JobState {

@@ -1,4 +1,5 @@
 import type { JobStatus, WeirError } from '@weir/common';
+import type { RestoreOutcome } from '../../checkpoint/restore-point.ts';
 import type { JobContext } from '../job-context.ts';
 import type { TaskUpdate } from '../task-update.ts';
 
@@ -26,6 +27,20 @@ export abstract class JobState {
   }
 
   onCancel(_ctx: JobContext): JobState {
+    return this;
+  }
+
+  /** The job as a whole must fail over (too many failed checkpoints), whatever its tasks do. */
+  onGlobalFailure(_ctx: JobContext, _cause: WeirError): JobState {
+    return this;
+  }
+
+  onRestartDelayElapsed(_ctx: JobContext): JobState {
+    return this;
+  }
+
+  /** What the current attempt restores was looked up. */
+  onRestoreLoaded(_ctx: JobContext, _outcome: RestoreOutcome): JobState {
     return this;
   }
 }

@@ -25,6 +25,10 @@ export class RunningState extends JobState {
     return ctx.failTasksOn(taskManagerId, cause).length === 0 ? this : onFailure(ctx, cause);
   }
 
+  override onGlobalFailure(ctx: JobContext, cause: WeirError): JobState {
+    return onFailure(ctx, cause);
+  }
+
   override onCancel(ctx: JobContext): JobState {
     ctx.cancelTasks();
     return ctx.allTasksTerminal() ? new CanceledState() : new CancellingState();

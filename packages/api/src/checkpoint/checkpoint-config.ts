@@ -1,0 +1,132 @@
+import { WeirError } from '@weir/common';
+import { ApiErrorCode } from '../errors.ts';
+import type { CheckpointSettings } from '../graph/stream-graph.ts';
+import { CheckpointingMode, ExternalizedCheckpointCleanup } from './checkpointing-mode.ts';
+
+/** Flink's MINIMAL_CHECKPOINT_TIME: shorter intervals and timeouts only make checkpoints pile up. */
+export const MIN_CHECKPOINT_INTERVAL_MS = 10;
+
+/**
+ * The job's checkpoint settings (Flink's CheckpointConfig, from `env.getCheckpointConfig()`).
+ * Settings may be made before `enableCheckpointing`: they are recorded, and checkpointing is on
+ * once an interval is set. A getter returns undefined for a setting the job left alone: the
+ * cluster's `execution.checkpointing.*` key decides it.
+ */
+export class CheckpointConfig {
+  #intervalMs: number | undefined;
+  #mode: CheckpointingMode | undefined;
+  #minPauseMs: number | undefined;
+  #timeoutMs: number | undefined;
+  #maxConcurrent: number | undefined;
+  #tolerableFailures: number | undefined;
+  #externalizedCleanup: ExternalizedCheckpointCleanup | undefined;
+
+  isCheckpointingEnabled(): boolean {
+    return this.#intervalMs !== undefined;
+  }
+
+  /** -1 while checkpointing is not enabled, as in Flink. */
+  getCheckpointInterval(): number {
+    return this.#intervalMs ?? -1;
+  }
+
+  /** Enables checkpointing: one is triggered every `intervalMs` (at least 10 ms). */
+  setCheckpointInterval(intervalMs: number): this {
+    this.#intervalMs = requireAtLeast(intervalMs, MIN_CHECKPOINT_INTERVAL_MS, 'checkpoint interval', 'ms');
+    return this;
+  }
+
+  getCheckpointingMode(): CheckpointingMode | undefined {
+    return this.#mode;
+  }
+
+  setCheckpointingMode(mode: CheckpointingMode): this {
+    this.#mode = requireOneOf(mode, CheckpointingMode, 'checkpointing mode', 'CheckpointingMode');
+    return this;
+  }
+
+  getMinPauseBetweenCheckpoints(): number | undefined {
+    return this.#minPauseMs;
+  }
+
+  /** Least time from the completion of one checkpoint to the trigger of the next; 0 allows back to back. */
+  setMinPauseBetweenCheckpoints(minPauseMs: number): this {
+    this.#minPauseMs = requireAtLeast(minPauseMs, 0, 'min pause between checkpoints', 'ms');
+    return this;
+  }
+
+  getCheckpointTimeout(): number | undefined {
+    return this.#timeoutMs;
+  }
+
+  /** A checkpoint not complete this long after its trigger is expired and discarded. */
+  setCheckpointTimeout(timeoutMs: number): this {
+    this.#timeoutMs = requireAtLeast(timeoutMs, MIN_CHECKPOINT_INTERVAL_MS, 'checkpoint timeout', 'ms');
+    return this;
+  }
+
+  getMaxConcurrentCheckpoints(): number | undefined {
+    return this.#maxConcurrent;
+  }
+
+  setMaxConcurrentCheckpoints(maxConcurrent: number): this {
+    this.#maxConcurrent = requireAtLeast(maxConcurrent, 1, 'max concurrent checkpoints', 'checkpoints');
+    return this;
+  }
+
+  getTolerableCheckpointFailureNumber(): number | undefined {
+    return this.#tolerableFailures;
+  }
+
+  /** Consecutive failed checkpoints the job survives; one more fails the job over. */
+  setTolerableCheckpointFailureNumber(tolerableFailures: number): this {
+    this.#tolerableFailures = requireAtLeast(tolerableFailures, 0, 'tolerable checkpoint failure number', 'failures');
+    return this;
+  }
+
+  getExternalizedCheckpointCleanup(): ExternalizedCheckpointCleanup | undefined {
+    return this.#externalizedCleanup;
+  }
+
+  setExternalizedCheckpointCleanup(cleanup: ExternalizedCheckpointCleanup): this {
+    this.#externalizedCleanup = requireOneOf(cleanup, ExternalizedCheckpointCleanup, 'externalized checkpoint cleanup', 'ExternalizedCheckpointCleanup');
+    return this;
+  }
+
+  /** Flink's older name for setExternalizedCheckpointCleanup. */
+  enableExternalizedCheckpoints(cleanup: ExternalizedCheckpointCleanup): this {
+    return this.setExternalizedCheckpointCleanup(cleanup);
+  }
+
+  /** What goes into the StreamGraph: undefined unless an interval was set, and only the settings the job made. */
+  toSettings(): CheckpointSettings | undefined {
+    if (this.#intervalMs === undefined) return undefined;
+    return Object.freeze({
+      intervalMs: this.#intervalMs,
+      ...(this.#mode !== undefined && { mode: this.#mode }),
+      ...(this.#minPauseMs !== undefined && { minPauseMs: this.#minPauseMs }),
+      ...(this.#timeoutMs !== undefined && { timeoutMs: this.#timeoutMs }),
+      ...(this.#maxConcurrent !== undefined && { maxConcurrent: this.#maxConcurrent }),
+      ...(this.#tolerableFailures !== undefined && { tolerableFailures: this.#tolerableFailures }),
+      ...(this.#externalizedCleanup !== undefined && { externalizedCleanup: this.#externalizedCleanup }),
+    });
+  }
+}
+
+function requireAtLeast(value: number, min: number, what: string, unit: string): number {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new WeirError(ApiErrorCode.INVALID_CHECKPOINT_CONFIG, `${what} must be a whole number of ${unit} >= ${min}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function requireOneOf<V extends string>(value: V, allowed: Readonly<Record<string, V>>, what: string, constName: string): V {
+  const values = Object.values(allowed);
+  if (!values.includes(value)) {
+    throw new WeirError(
+      ApiErrorCode.INVALID_CHECKPOINT_CONFIG,
+      `${what} must be one of ${values.map((v) => `${constName}.${v}`).join(', ')}, got ${String(value)}`,
+    );
+  }
+  return value;
+}

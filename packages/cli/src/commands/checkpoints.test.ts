@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WeirError } from '@weir/common';
+import { formatBytes, formatDuration } from '../format/checkpoints.ts';
+import { captureContext } from '../testing/capture-context.ts';
+import { startFakeJobService, type FakeJobService } from '../testing/fake-job-service.ts';
+import { checkpointsCommand } from './checkpoints.ts';
+
+const JOB_ID = 'c'.repeat(32);
+const AT = Date.UTC(2025, 0, 2, 3, 4, 5);
+let service: FakeJobService;
+
+beforeEach(async () => {
+  service = await startFakeJobService();
+});
+
+afterEach(async () => {
+  await service.close();
+});
+
+describe('weir checkpoints', () => {
+  it('prints the counts, the restored checkpoint and one row per checkpoint, newest first', async () => {
+    service.checkpoints[JOB_ID] = {
+      completed: 5,
+      failed: 1,
+      restoredFrom: 4,
+      checkpoints: [
+        { checkpointId: 7, status: 'IN_PROGRESS', triggerTimeMs: AT + 2_000, durationMs: 1_250, stateBytes: 512, acknowledged: 2, totalTasks: 6 },
+        {
+          checkpointId: 6,
+          status: 'COMPLETED',
+          triggerTimeMs: AT + 1_000,
+          durationMs: 320,
+          stateBytes: 1_536,
+          alignmentMs: 12,
+          syncMs: 3,
+          acknowledged: 6,
+          totalTasks: 6,
+          retained: true,
+        },
+        {
+          checkpointId: 5,
+          status: 'FAILED',
+          triggerTimeMs: AT,
+          durationMs: 60_000,
+          acknowledged: 5,
+          totalTasks: 6,
+          failureReason: 'CHECKPOINT_EXPIRED: checkpoint 5 expired after the checkpoint timeout of 60000 ms',
+        },
+      ],
+    };
+    const context = captureContext();
+    await checkpointsCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID }, context);
+    expect(context.stdout).toEqual([
+      `Checkpoints of job ${JOB_ID}: 5 completed, 1 failed`,
+      'Restored from: checkpoint 4',
+      '',
+      'ID  STATUS       TRIGGER TIME             DURATION  STATE SIZE  ALIGNMENT  SYNC  ACKS  FAILURE',
+      '7   IN_PROGRESS  2025-01-02 03:04:07 UTC  1.3 s     512 B       0 ms       0 ms  2/6',
+      '6   COMPLETED    2025-01-02 03:04:06 UTC  320 ms    1.5 KiB     12 ms      3 ms  6/6',
+      '5   FAILED       2025-01-02 03:04:05 UTC  1m 00s    0 B         0 ms       0 ms  5/6   CHECKPOINT_EXPIRED: checkpoint 5 expired after the checkpoint timeout of 60000 ms',
+    ]);
+  });
+
+  it('says when a job has taken no checkpoints and started without state', async () => {
+    service.checkpoints[JOB_ID] = { completed: 0, failed: 0, restoredFrom: 0, checkpoints: [] };
+    const context = captureContext();
+    await checkpointsCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID }, context);
+    expect(context.stdout).toEqual([`Checkpoints of job ${JOB_ID}: 0 completed, 0 failed`, 'Restored from: none (the job started without state)', 'No checkpoints.']);
+  });
+
+  it("passes the JobManager's error for an unknown job through", async () => {
+    const error = await checkpointsCommand({ dynamic: {}, jobManager: service.address, jobId: 'nope' }, captureContext()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeirError);
+    expect((error as WeirError).code).toBe('JOB_NOT_FOUND');
+  });
+
+  it('shows sizes in binary units and durations in ms, s or minutes', () => {
+    expect([0, 1_023, 1_024, 1_536, 5 * 1024 * 1024, 3 * 1024 ** 3].map(formatBytes)).toEqual(['0 B', '1023 B', '1.0 KiB', '1.5 KiB', '5.0 MiB', '3.0 GiB']);
+    expect([0, 999, 1_000, 59_949, 60_000, 245_000].map(formatDuration)).toEqual(['0 ms', '999 ms', '1.0 s', '59.9 s', '1m 00s', '4m 05s']);
+  });
+});

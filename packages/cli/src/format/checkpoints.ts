@@ -1,0 +1,49 @@
+import type { CheckpointInfo__Output, ListCheckpointsResponse__Output } from '@weir/rpc';
+import { formatTable } from './table.ts';
+import { formatTime } from './time.ts';
+
+/** `weir checkpoints`: the counts, what the current attempt restored, then one row per checkpoint, newest first. */
+export function formatCheckpoints(jobId: string, history: ListCheckpointsResponse__Output): string[] {
+  const lines = [
+    `Checkpoints of job ${jobId}: ${history.completed} completed, ${history.failed} failed`,
+    history.restoredFrom === 0 ? 'Restored from: none (the job started without state)' : `Restored from: checkpoint ${history.restoredFrom}`,
+  ];
+  if (history.checkpoints.length === 0) return [...lines, 'No checkpoints.'];
+  const rows = history.checkpoints.map((c) => [
+    String(c.checkpointId),
+    c.status,
+    formatTime(c.triggerTimeMs),
+    formatDuration(c.durationMs),
+    formatBytes(c.stateBytes),
+    `${c.alignmentMs} ms`,
+    `${c.syncMs} ms`,
+    `${c.acknowledged}/${c.totalTasks}`,
+    failureOf(c),
+  ]);
+  return [...lines, '', ...formatTable(['ID', 'STATUS', 'TRIGGER TIME', 'DURATION', 'STATE SIZE', 'ALIGNMENT', 'SYNC', 'ACKS', 'FAILURE'], rows)];
+}
+
+function failureOf(checkpoint: CheckpointInfo__Output): string {
+  return checkpoint.status === 'FAILED' ? checkpoint.failureReason : '';
+}
+
+/** `850 ms` below a second, `12.3 s` below a minute, `4m 05s` above. */
+export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1_000);
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+}
+
+/** Bytes in binary units with one decimal: `512 B`, `1.5 KiB`, `12.0 MiB`. */
+export function formatBytes(bytes: number): string {
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  if (bytes < 1_024) return `${bytes} B`;
+  let value = bytes / 1_024;
+  let unit = 0;
+  while (value >= 1_024 && unit < units.length - 1) {
+    value /= 1_024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

@@ -1,0 +1,69 @@
+import { existsSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { WeirError, type Logger } from '@weir/common';
+import type { Committer } from '@weir/api';
+import { ConnectorErrorCode } from '../../errors.ts';
+import { ioError } from './part-file.ts';
+
+/** What a checkpoint promises to make visible: a rolled part file, by its names in the sink's directory. */
+export interface FileSinkCommittable {
+  /** The hidden file as written, `.part-<subtask>-<n>.inprogress`. */
+  readonly pending: string;
+  /** The visible name it gets, `part-<subtask>-<n>`. */
+  readonly final: string;
+}
+
+const PENDING_NAME = /^\.part-(\d+-\d+)\.inprogress$/;
+const FINAL_NAME = /^part-(\d+-\d+)$/;
+
+/**
+ * Makes the parts of a completed checkpoint visible by renaming pending -> final. Idempotent,
+ * as a restore commits again what the restored checkpoint promised: a part whose final file
+ * exists and whose pending file is gone was committed before.
+ */
+export class FileSinkCommitter implements Committer<FileSinkCommittable> {
+  constructor(
+    private readonly dir: string,
+    private readonly logger: Logger,
+  ) {}
+
+  commit(committables: readonly FileSinkCommittable[]): void {
+    for (const committable of committables) this.#commitOne(requireCommittable(committable));
+  }
+
+  #commitOne({ pending, final }: FileSinkCommittable): void {
+    const pendingPath = join(this.dir, pending);
+    const finalPath = join(this.dir, final);
+    if (existsSync(pendingPath)) {
+      try {
+        renameSync(pendingPath, finalPath);
+      } catch (err) {
+        throw ioError(`cannot commit part file ${pendingPath} as ${finalPath}`, err);
+      }
+      this.logger.info({ file: finalPath }, 'part file committed');
+      return;
+    }
+    if (existsSync(finalPath)) {
+      this.logger.info({ file: finalPath }, 'part file already committed');
+      return;
+    }
+    throw new WeirError(
+      ConnectorErrorCode.LOST_PART_FILE,
+      `cannot commit part file ${finalPath}: neither it nor its pending file ${pendingPath} exists; ` +
+        'the pending file was deleted, or the sink directory is not shared by every TaskManager (it must be)',
+    );
+  }
+}
+
+/** Committables come back from a checkpoint: only names of this sink's own parts are renamed. */
+function requireCommittable(committable: unknown): FileSinkCommittable {
+  const { pending, final } = (committable ?? {}) as Partial<FileSinkCommittable>;
+  const part = typeof pending === 'string' ? PENDING_NAME.exec(pending)?.[1] : undefined;
+  if (typeof pending !== 'string' || typeof final !== 'string' || part === undefined || FINAL_NAME.exec(final)?.[1] !== part) {
+    throw new WeirError(
+      ConnectorErrorCode.INVALID_RESTORED_STATE,
+      `a FileSink committable is { pending: '.part-<subtask>-<n>.inprogress', final: 'part-<subtask>-<n>' }, got ${JSON.stringify(committable)}`,
+    );
+  }
+  return { pending, final };
+}

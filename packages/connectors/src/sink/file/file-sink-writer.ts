@@ -1,0 +1,76 @@
+import type { Logger } from '@weir/common';
+import type { SinkWriter } from '@weir/api';
+import type { FileSinkCommittable } from './file-sink-committer.ts';
+import type { Encoder } from './encoder.ts';
+import { InProgressPart, type PendingPart } from './part-file.ts';
+import type { DefaultRollingPolicy } from './rolling-policy.ts';
+
+/** What a FileSink writer keeps in a checkpoint: the part number it continues from. */
+export interface FileSinkWriterState {
+  readonly nextPart: number;
+}
+
+/**
+ * One subtask's writer (two-phase commit). Records go to the hidden in-progress part; a roll
+ * (size limit, end of input, checkpoint) completes it into a pending part that stays hidden;
+ * `prepareCommit` hands the pending parts to the checkpoint, and the FileSinkCommitter
+ * renames them visible once that checkpoint completes.
+ */
+export class FileSinkWriter<T> implements SinkWriter<T> {
+  #part: InProgressPart | undefined;
+  #nextIndex: number;
+  /** Rolled since the last prepareCommit, in roll order. */
+  #pending: PendingPart[] = [];
+
+  constructor(
+    private readonly dir: string,
+    private readonly subtask: number,
+    private readonly encoder: Encoder<T>,
+    private readonly rollingPolicy: DefaultRollingPolicy,
+    private readonly logger: Logger,
+    firstIndex: number,
+  ) {
+    this.#nextIndex = firstIndex;
+  }
+
+  write(record: T): void {
+    // Opened on the first record, so an idle subtask leaves no empty part file.
+    const part = (this.#part ??= InProgressPart.open(this.dir, this.subtask, this.#nextIndex++));
+    part.write(this.encoder.encode(record));
+    if (this.rollingPolicy.shouldRollOnEvent(part.size)) this.#roll();
+  }
+
+  /** At end of input the current part rolls: it is a committable of the next prepareCommit. */
+  flush(endOfInput: boolean): void {
+    if (endOfInput) this.#roll();
+    else this.#part?.flush();
+  }
+
+  /** Rolls the current part if it has data, and hands over every part rolled since the last call. */
+  prepareCommit(checkpointId: number): FileSinkCommittable[] {
+    if (this.#part !== undefined && this.#part.size > 0) this.#roll();
+    const committables = this.#pending.map(({ pendingName, finalName }) => ({ pending: pendingName, final: finalName }));
+    if (committables.length > 0) {
+      this.logger.debug({ checkpointId, files: committables.map((c) => c.final) }, 'part files prepared for commit');
+    }
+    this.#pending = [];
+    return committables;
+  }
+
+  snapshotState(): FileSinkWriterState {
+    return { nextPart: this.#nextIndex };
+  }
+
+  /** Parts not handed over stay hidden: a restore deletes them, as no completed checkpoint promised them. */
+  close(): void {
+    this.#part?.abandon();
+    this.#part = undefined;
+  }
+
+  #roll(): void {
+    const part = this.#part;
+    if (part === undefined) return;
+    this.#part = undefined;
+    this.#pending.push(part.roll());
+  }
+}

@@ -1,0 +1,125 @@
+import type { CheckpointTaskMetrics } from './checkpoint-messages.ts';
+
+export const CheckpointStatus = {
+  IN_PROGRESS: 'IN_PROGRESS',
+  COMPLETED: 'COMPLETED',
+  FAILED: 'FAILED',
+} as const;
+export type CheckpointStatus = (typeof CheckpointStatus)[keyof typeof CheckpointStatus];
+
+/** One checkpoint as `weir checkpoints` shows it. */
+export interface CheckpointStats {
+  readonly checkpointId: number;
+  readonly status: CheckpointStatus;
+  readonly triggerTimeMs: number;
+  /** Trigger to completion or failure; so far for one in progress. */
+  readonly durationMs: number;
+  readonly stateBytes: number;
+  readonly alignmentMs: number;
+  readonly syncMs: number;
+  readonly acknowledged: number;
+  readonly totalTasks: number;
+  /** `<CheckpointFailureReason code>: <message>` for a failed one, else empty. */
+  readonly failureReason: string;
+  /** Where `_metadata` is (or would be); empty when it is kept in the JobManager's memory. */
+  readonly externalPath: string;
+  readonly retained: boolean;
+}
+
+export interface CheckpointHistoryView {
+  /** Newest first. */
+  readonly checkpoints: readonly CheckpointStats[];
+  readonly completed: number;
+  readonly failed: number;
+  /** The checkpoint the current attempt restored; 0 when it started empty. */
+  readonly restoredFrom: number;
+}
+
+interface Entry {
+  checkpointId: number;
+  status: CheckpointStatus;
+  triggerTimeMs: number;
+  endTimeMs: number | undefined;
+  stateBytes: number;
+  alignmentMs: number;
+  syncMs: number;
+  acknowledged: number;
+  totalTasks: number;
+  failureReason: string;
+  externalPath: string;
+  retained: boolean;
+}
+
+/** The job's checkpoints over its whole life (the last `capacity` of them), with the counts. */
+export class CheckpointHistory {
+  readonly #entries = new Map<number, Entry>();
+  #completed = 0;
+  #failed = 0;
+  #restoredFrom = 0;
+
+  constructor(private readonly capacity = 100) {}
+
+  started(checkpointId: number, triggerTimeMs: number, totalTasks: number, externalPath: string): void {
+    this.#entries.set(checkpointId, {
+      checkpointId,
+      status: CheckpointStatus.IN_PROGRESS,
+      triggerTimeMs,
+      endTimeMs: undefined,
+      stateBytes: 0,
+      alignmentMs: 0,
+      syncMs: 0,
+      acknowledged: 0,
+      totalTasks,
+      failureReason: '',
+      externalPath,
+      retained: false,
+    });
+    // Map iteration follows insertion, and IDs only rise: the first entry is the oldest.
+    while (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+
+  acknowledged(checkpointId: number, metrics: CheckpointTaskMetrics): void {
+    const entry = this.#entries.get(checkpointId);
+    if (entry === undefined) return;
+    entry.acknowledged++;
+    entry.stateBytes += metrics.stateBytes;
+    entry.alignmentMs = Math.max(entry.alignmentMs, metrics.alignmentMs);
+    entry.syncMs = Math.max(entry.syncMs, metrics.syncMs);
+  }
+
+  completed(checkpointId: number, now: number): void {
+    this.#completed++;
+    const entry = this.#entries.get(checkpointId);
+    if (entry === undefined) return;
+    entry.status = CheckpointStatus.COMPLETED;
+    entry.endTimeMs = now;
+    entry.retained = true;
+  }
+
+  failed(checkpointId: number, now: number, failureReason: string): void {
+    this.#failed++;
+    const entry = this.#entries.get(checkpointId);
+    if (entry === undefined) return;
+    entry.status = CheckpointStatus.FAILED;
+    entry.endTimeMs = now;
+    entry.failureReason = failureReason;
+  }
+
+  /** A completed checkpoint was subsumed or deleted. */
+  discarded(checkpointId: number): void {
+    const entry = this.#entries.get(checkpointId);
+    if (entry !== undefined) entry.retained = false;
+  }
+
+  restored(checkpointId: number): void {
+    this.#restoredFrom = checkpointId;
+  }
+
+  view(now: number): CheckpointHistoryView {
+    const checkpoints = [...this.#entries.values()].reverse().map(({ endTimeMs, ...entry }) => ({
+      ...entry,
+      durationMs: (endTimeMs ?? now) - entry.triggerTimeMs,
+    }));
+    return { checkpoints, completed: this.#completed, failed: this.#failed, restoredFrom: this.#restoredFrom };
+  }
+}

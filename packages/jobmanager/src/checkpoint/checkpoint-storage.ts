@@ -1,0 +1,90 @@
+import { fileURLToPath } from 'node:url';
+import { METADATA_FILE, checkpointDirName, describeError, type Logger } from '@weir/common';
+import type { Storage } from '@weir/storage';
+
+/**
+ * A job's checkpoint directory, `<checkpoint dir>/<jobId>`, as the JobManager uses it: writes
+ * and reads `chk-<n>/_metadata`, deletes checkpoints. Deleting is best effort: a failure is
+ * logged and the job goes on, since leftover files cost space but never correctness.
+ */
+export class JobCheckpointStorage {
+  readonly #job: Storage;
+  /** Deletions still running, which closing waits for. */
+  readonly #deleting = new Set<Promise<void>>();
+
+  constructor(
+    private readonly root: Storage,
+    private readonly jobId: string,
+    private readonly logger: Logger,
+  ) {
+    this.#job = root.child(jobId);
+  }
+
+  /** URL of the job's checkpoint directory: what tasks write below. */
+  get url(): string {
+    return this.#job.url;
+  }
+
+  /** URL of checkpoint `checkpointId`'s directory: what relative handle paths resolve against. */
+  checkpointUrl(checkpointId: number): string {
+    return this.#job.child(checkpointDirName(checkpointId)).url;
+  }
+
+  /** The job directory as people know it: a local path for `file://` URLs. */
+  location(): string {
+    return displayLocation(this.url);
+  }
+
+  /** The path of checkpoint `checkpointId`'s `_metadata`, for messages. */
+  metadataLocation(checkpointId: number): string {
+    return `${displayLocation(this.checkpointUrl(checkpointId))}/${METADATA_FILE}`;
+  }
+
+  /** Writes `_metadata` atomically: readers see no file or the whole of it. */
+  writeMetadata(checkpointId: number, data: Uint8Array): Promise<void> {
+    return this.#job.writeAtomic(metadataPath(checkpointId), data);
+  }
+
+  readMetadata(checkpointId: number): Promise<Uint8Array> {
+    return this.#job.read(metadataPath(checkpointId));
+  }
+
+  /** Deletes checkpoint `checkpointId`'s directory in the background. */
+  discardCheckpoint(checkpointId: number): void {
+    this.#track(this.#job.deleteDirectory(checkpointDirName(checkpointId)), { checkpointId }, `could not delete ${this.checkpointUrl(checkpointId)}; its files stay behind`);
+  }
+
+  /** Removes the job's whole checkpoint directory. */
+  async discardAll(): Promise<void> {
+    await this.#track(this.root.deleteDirectory(this.jobId), {}, `could not delete the job's checkpoint directory ${this.url}; its files stay behind`);
+  }
+
+  /** Releases the storage once the deletions in flight are done. */
+  async close(): Promise<void> {
+    await Promise.all(this.#deleting);
+    this.root.close();
+  }
+
+  /** Releases the storage now, whatever is in flight: the JobManager is shutting down. */
+  closeNow(): void {
+    this.root.close();
+  }
+
+  #track(deletion: Promise<void>, bindings: Record<string, unknown>, failure: string): Promise<void> {
+    const tracked = deletion.then(
+      () => undefined,
+      (err: unknown) => this.logger.warn({ ...bindings, err: describeError(err) }, failure),
+    );
+    this.#deleting.add(tracked);
+    void tracked.finally(() => this.#deleting.delete(tracked));
+    return tracked;
+  }
+}
+
+function metadataPath(checkpointId: number): string {
+  return `${checkpointDirName(checkpointId)}/${METADATA_FILE}`;
+}
+
+function displayLocation(url: string): string {
+  return url.startsWith('file:') ? fileURLToPath(url) : url;
+}

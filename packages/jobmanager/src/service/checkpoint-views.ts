@@ -1,0 +1,13 @@
+import type { ListCheckpointsResponse } from '@weir/rpc';
+import type { JobMaster } from '../job/job-master.ts';
+
+/** ListCheckpoints: the job's checkpoint history, newest first, with its counts. */
+export function toListCheckpointsResponse(job: JobMaster): ListCheckpointsResponse {
+  const view = job.checkpoints();
+  return {
+    checkpoints: view.checkpoints.map((c) => ({ ...c })),
+    completed: view.completed,
+    failed: view.failed,
+    restoredFrom: view.restoredFrom,
+  };
+}

@@ -1,0 +1,38 @@
+import type { ExecutionConfig } from '@weir/api';
+
+/** What a job set with env.setRestartStrategy, or what the cluster's restart-strategy.* keys resolve to. */
+export type RestartStrategySettings = NonNullable<ExecutionConfig['restartStrategy']>;
+
+export type CheckpointingMode = 'EXACTLY_ONCE' | 'AT_LEAST_ONCE';
+
+export type ExternalizedCleanup = 'NO_EXTERNALIZED_CHECKPOINTS' | 'DELETE_ON_CANCELLATION' | 'RETAIN_ON_CANCELLATION';
+
+/** How a job takes checkpoints: its own settings over the cluster's, every field resolved. */
+export interface CheckpointingSettings {
+  readonly intervalMs: number;
+  readonly mode: CheckpointingMode;
+  readonly minPauseMs: number;
+  readonly timeoutMs: number;
+  readonly maxConcurrent: number;
+  readonly tolerableFailures: number;
+  readonly externalizedCleanup: ExternalizedCleanup;
+  readonly numRetained: number;
+  /** memory: snapshots inline in the acks and `_metadata`; filesystem: task files below the job's checkpoint directory. */
+  readonly backend: 'memory' | 'filesystem';
+  /** The memory backend's limit for one task's snapshot; 0 for the filesystem backend. */
+  readonly maxInlineBytes: number;
+  readonly asyncSnapshots: boolean;
+  /**
+   * The checkpoint directory (local path or URL) below which the job writes `<jobId>/chk-<n>`;
+   * undefined only for the memory backend without state.checkpoints.dir, whose `_metadata`
+   * stays in the JobManager's memory.
+   */
+  readonly directory: string | undefined;
+}
+
+/** Everything about failures and checkpoints a job runs with; fixed at submission. */
+export interface JobSettings {
+  /** undefined: the job takes no checkpoints. */
+  readonly checkpointing: CheckpointingSettings | undefined;
+  readonly restartStrategy: RestartStrategySettings;
+}

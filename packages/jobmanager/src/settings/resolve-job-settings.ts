@@ -1,0 +1,70 @@
+import type { ExecutionConfig } from '@weir/api';
+import { WeirError, type WeirConfig } from '@weir/common';
+import { JobManagerErrorCode } from '../errors.ts';
+import type { CheckpointingSettings, JobSettings } from './job-settings.ts';
+import { resolveRestartStrategy } from './resolve-restart-strategy.ts';
+
+/** MemoryStateBackend's default limit, for `state.backend: memory` set in the cluster config. */
+export const DEFAULT_MAX_INLINE_BYTES = 5 * 1024 * 1024;
+
+type BackendSettings = Pick<CheckpointingSettings, 'backend' | 'maxInlineBytes' | 'asyncSnapshots' | 'directory'>;
+
+/**
+ * The settings a job runs with: what it set in its ExecutionConfig over the cluster's
+ * execution.checkpointing.*, state.* and restart-strategy.* keys. Checkpointing is on when the
+ * job's interval or execution.checkpointing.interval is above 0. Throws INVALID_JOB_SETTINGS
+ * when the result cannot work (a filesystem backend with no directory, a bad restart strategy).
+ */
+export function resolveJobSettings(job: ExecutionConfig, config: WeirConfig): JobSettings {
+  const checkpointing = resolveCheckpointing(job, config);
+  return { checkpointing, restartStrategy: resolveRestartStrategy(job.restartStrategy, config, checkpointing !== undefined) };
+}
+
+function resolveCheckpointing(job: ExecutionConfig, config: WeirConfig): CheckpointingSettings | undefined {
+  const own = job.checkpointing;
+  const intervalMs = own !== undefined && own.intervalMs > 0 ? own.intervalMs : config['execution.checkpointing.interval'];
+  if (intervalMs <= 0) return undefined;
+  return {
+    intervalMs,
+    mode: own?.mode ?? config['execution.checkpointing.mode'],
+    minPauseMs: own?.minPauseMs ?? config['execution.checkpointing.min-pause'],
+    timeoutMs: own?.timeoutMs ?? config['execution.checkpointing.timeout'],
+    maxConcurrent: own?.maxConcurrent ?? config['execution.checkpointing.max-concurrent-checkpoints'],
+    tolerableFailures: Math.max(0, own?.tolerableFailures ?? config['execution.checkpointing.tolerable-failed-checkpoints']),
+    externalizedCleanup: own?.externalizedCleanup ?? config['execution.checkpointing.externalized-checkpoint-retention'],
+    numRetained: config['state.checkpoints.num-retained'],
+    ...resolveBackend(job, config),
+  };
+}
+
+function resolveBackend(job: ExecutionConfig, config: WeirConfig): BackendSettings {
+  const clusterDirectory = nonEmpty(config['state.checkpoints.dir']);
+  const backend = job.stateBackend;
+  if (backend?.kind === 'memory') {
+    return { backend: 'memory', maxInlineBytes: backend.maxStateSize, asyncSnapshots: true, directory: clusterDirectory };
+  }
+  if (backend?.kind === 'filesystem') {
+    const directory = nonEmpty(backend.checkpointDir) ?? clusterDirectory;
+    if (directory === undefined) {
+      throw new WeirError(
+        JobManagerErrorCode.INVALID_JOB_SETTINGS,
+        'FsStateBackend needs a checkpoint directory: pass a path or set state.checkpoints.dir',
+      );
+    }
+    return { backend: 'filesystem', maxInlineBytes: 0, asyncSnapshots: backend.asyncSnapshots, directory };
+  }
+  if (config['state.backend'] === 'memory') {
+    return { backend: 'memory', maxInlineBytes: DEFAULT_MAX_INLINE_BYTES, asyncSnapshots: true, directory: clusterDirectory };
+  }
+  if (clusterDirectory === undefined) {
+    throw new WeirError(
+      JobManagerErrorCode.INVALID_JOB_SETTINGS,
+      `state.backend ${config['state.backend']} needs a checkpoint directory: set state.checkpoints.dir, or pass a path to FsStateBackend in the job`,
+    );
+  }
+  return { backend: 'filesystem', maxInlineBytes: 0, asyncSnapshots: true, directory: clusterDirectory };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

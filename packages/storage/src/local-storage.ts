@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { WeirError } from '@weir/common';
+import { StorageErrorCode } from './errors.ts';
+import { joinPath, normalizeFilePath, normalizePath } from './paths.ts';
+import { describeCause } from './retry.ts';
+import type { Storage } from './types.ts';
+
+/** Errors that mean "there is nothing at this path" rather than "the disk said no". */
+const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
+
+/**
+ * A Storage on the local file system, rooted at an absolute directory. Failures are not
+ * retried: a disk that is full or a directory that is not writable stays so, and the
+ * STORAGE_FAILURE names the path and the cause at once.
+ */
+export class LocalStorage implements Storage {
+  readonly url: string;
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+    this.url = pathToFileURL(root).href;
+  }
+
+  async write(path: string, data: Uint8Array): Promise<void> {
+    const target = this.#resolveFile(path);
+    try {
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, data);
+    } catch (error) {
+      throw this.#failure('write', target, error);
+    }
+  }
+
+  async writeAtomic(path: string, data: Uint8Array): Promise<void> {
+    const target = this.#resolveFile(path);
+    const directory = dirname(target);
+    const temp = join(directory, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+    let handle: FileHandle | undefined;
+    try {
+      await mkdir(directory, { recursive: true });
+      handle = await open(temp, 'wx');
+      await handle.writeFile(data);
+      // Without the fsync a crash after the rename could leave the name pointing at empty blocks.
+      await handle.sync();
+      await handle.close();
+      handle = undefined;
+      await rename(temp, target);
+      await syncDirectory(directory);
+    } catch (error) {
+      await handle?.close().catch(() => undefined);
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw this.#failure('write', target, error);
+    }
+  }
+
+  async read(path: string): Promise<Uint8Array> {
+    const target = this.#resolveFile(path);
+    try {
+      return await readFile(target);
+    } catch (error) {
+      if (ABSENT.has(codeOf(error)) || codeOf(error) === 'EISDIR') {
+        throw new WeirError(StorageErrorCode.STORAGE_NOT_FOUND, `no file at ${target}: it does not exist`, { cause: error });
+      }
+      throw this.#failure('read', target, error);
+    }
+  }
+
+  async exists(path: string): Promise<boolean> {
+    const target = this.#resolveFile(path);
+    try {
+      return (await stat(target)).isFile();
+    } catch (error) {
+      if (ABSENT.has(codeOf(error))) return false;
+      throw this.#failure('stat', target, error);
+    }
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const base = normalizePath(prefix);
+    const files: string[] = [];
+    try {
+      await collectFiles(this.#resolve(base), base, files);
+    } catch (error) {
+      if (ABSENT.has(codeOf(error))) return [];
+      throw this.#failure('list', this.#resolve(base), error);
+    }
+    return files.sort();
+  }
+
+  async delete(path: string): Promise<void> {
+    const target = this.#resolveFile(path);
+    try {
+      await rm(target, { force: true });
+    } catch (error) {
+      if (ABSENT.has(codeOf(error))) return;
+      throw this.#failure('delete', target, error);
+    }
+  }
+
+  async deleteDirectory(prefix: string): Promise<void> {
+    const target = this.#resolve(normalizePath(prefix));
+    try {
+      await rm(target, { recursive: true, force: true });
+    } catch (error) {
+      if (ABSENT.has(codeOf(error))) return;
+      throw this.#failure('delete', target, error);
+    }
+  }
+
+  child(path: string): Storage {
+    return new LocalStorage(this.#resolve(normalizePath(path)));
+  }
+
+  close(): void {}
+
+  #resolve(normalized: string): string {
+    return normalized === '' ? this.root : join(this.root, normalized);
+  }
+
+  #resolveFile(path: string): string {
+    return this.#resolve(normalizeFilePath(path));
+  }
+
+  #failure(operation: 'write' | 'delete' | 'read' | 'stat' | 'list', target: string, error: unknown): WeirError {
+    const needs = operation === 'write' || operation === 'delete' ? 'be writable and have free space' : 'be readable';
+    return new WeirError(
+      StorageErrorCode.STORAGE_FAILURE,
+      `cannot ${operation} ${target}: ${describeCause(error)}; the storage directory ${this.root} must ${needs}`,
+      { cause: error },
+    );
+  }
+}
+
+/** Appends the storage paths of all files below `directory` (whose storage path is `base`). */
+async function collectFiles(directory: string, base: string, files: string[]): Promise<void> {
+  for (const entry of await readdir(directory, { withFileTypes: true })) {
+    const path = joinPath(base, entry.name);
+    if (entry.isDirectory()) await collectFiles(join(directory, entry.name), path, files);
+    else if (entry.isFile()) files.push(path);
+  }
+}
+
+/** Makes a rename in `directory` durable. */
+async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : '';
+}
