@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobDetails__Output, JobServiceClient } from '@weir/rpc';
@@ -40,13 +40,4 @@ export function jobIdFrom(output: string): string {
   const match = /JobID ([0-9a-f]{32})/.exec(output);
   if (!match) throw new Error(`no JobID in output:\n${output}`);
   return match[1]!;
-}
-
-/** All lines of the committed (visible) part files in a FileSink directory. */
-export function readCommittedLines(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((f) => !f.startsWith('.'))
-    .sort()
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
-    .filter((line) => line.length > 0);
 }

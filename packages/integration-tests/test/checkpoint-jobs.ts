@@ -1,16 +1,11 @@
 /**
  * Jobs with a known result for the checkpoint tests. Every key's records come from one source
  * reader in index order, so the running sums, and so every output line, are the same in every
- * run: the committed output of a run with failures must equal `expectedLines` exactly.
+ * run: the committed output of a run with failures must equal the expected lines exactly.
  */
 
-/** args: output dir, records, records/s, checkpoint interval ms, mode (EXACTLY_ONCE | AT_LEAST_ONCE), [checkpoint dir or ''], [externalized cleanup] */
-export const RUNNING_SUMS = `
-import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor, Types, CheckpointingMode, FsStateBackend, ExternalizedCheckpointCleanup,
-  type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
-import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
-
-type Event = { key: string; i: number };
+/** The keyed function both jobs share: a running sum per key in ValueState, one line per event. */
+const RUNNING_SUM = `type Event = { key: string; i: number };
 
 class RunningSum extends KeyedProcessFunction<string, Event, string> {
   private sum!: ValueState<number>;
@@ -22,8 +17,15 @@ class RunningSum extends KeyedProcessFunction<string, Event, string> {
     this.sum.update(next);
     out.collect(e.key + ' ' + e.i + ' ' + next);
   }
-}
+}`;
 
+/** args: output dir, records, records/s, checkpoint interval ms, mode (EXACTLY_ONCE | AT_LEAST_ONCE), [checkpoint dir or ''], [externalized cleanup] */
+export const RUNNING_SUMS = `
+import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor, Types, CheckpointingMode, FsStateBackend, ExternalizedCheckpointCleanup,
+  type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
+
+${RUNNING_SUM}
 export default function runningSums(env: StreamExecutionEnvironment, args: string[]) {
   const [output, records, rate, interval, mode, checkpointDir, cleanup] = args;
   const n = Number(records);
@@ -40,18 +42,6 @@ export default function runningSums(env: StreamExecutionEnvironment, args: strin
 }
 `;
 
-export function expectedRunningSums(n: number): string[] {
-  const sums = new Map<string, number>();
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const key = (i < n / 2 ? 'a' : 'b') + (i % 7);
-    const next = (sums.get(key) ?? 0) + i;
-    sums.set(key, next);
-    lines.push(`${key} ${i} ${next}`);
-  }
-  return lines.sort();
-}
-
 /**
  * Two sources at very different rates (fast: keys f*, slow: keys s*) unioned into one keyed
  * operator: its subtasks must align barriers from both.
@@ -61,20 +51,7 @@ export const TWO_RATES = `
 import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor, Types, type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
 import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
 
-type Event = { key: string; i: number };
-
-class RunningSum extends KeyedProcessFunction<string, Event, string> {
-  private sum!: ValueState<number>;
-  override open(): void {
-    this.sum = this.getRuntimeContext().getState(new ValueStateDescriptor('sum', Types.NUMBER));
-  }
-  processElement(e: Event, _ctx: KeyedProcessContext<string>, out: Collector<string>): void {
-    const next = (this.sum.value() ?? 0) + e.i;
-    this.sum.update(next);
-    out.collect(e.key + ' ' + e.i + ' ' + next);
-  }
-}
-
+${RUNNING_SUM}
 export default function twoRates(env: StreamExecutionEnvironment, args: string[]) {
   const [output, fast, slow, interval] = args;
   env.setParallelism(2);

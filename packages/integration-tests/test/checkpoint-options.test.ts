@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { expectedRunningSums, readCommittedLines } from '@weir/examples';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3rver } from '@weir/storage/testing';
-import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, readCommittedLines, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
-import { expectedRunningSums, RUNNING_SUMS } from './checkpoint-jobs.ts';
+import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
+import { RUNNING_SUMS } from './checkpoint-jobs.ts';
 
 /** chk-<n> directories of a job that hold a `_metadata`: the complete checkpoints on disk. */
 function completeCheckpointDirs(checkpointsDir: string, jobId: string): number[] {

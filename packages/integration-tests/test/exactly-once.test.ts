@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { expectedRunningSums, readCommittedLines } from '@weir/examples';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3rver } from '@weir/storage/testing';
-import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, readCommittedLines, waitForStatus, writeJobFile } from '../src/index.ts';
+import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
 import { killTaskManagersAtRandom } from './chaos.ts';
-import { expectedRunningSums, expectedTwoRates, RUNNING_SUMS, TWO_RATES } from './checkpoint-jobs.ts';
+import { expectedTwoRates, RUNNING_SUMS, TWO_RATES } from './checkpoint-jobs.ts';
 
 const RECORDS = 30_000;
 const RATE = 2_500;

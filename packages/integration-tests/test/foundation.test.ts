@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCommittedLines } from '@weir/examples';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getJob, jobIdFrom, ProcessCluster, readCommittedLines, runWeir, waitForStatus, writeJobFile } from '../src/index.ts';
+import { getJob, jobIdFrom, ProcessCluster, runWeir, waitForStatus, writeJobFile } from '../src/index.ts';
 import { ENDLESS, NO_DEFAULT_EXPORT, THROWING, TOO_WIDE, WORD_COUNT } from './jobs.ts';
 
 const TEXT = [

@@ -13,7 +13,7 @@ import type { SubtaskExecution } from './execution.ts';
 import { JobContext } from './job-context.ts';
 import type { JobSpec } from './job-spec.ts';
 import { JobTimer, JobTimers } from './job-timers.ts';
-import { CreatedState } from './states/created.ts';
+import { CreatedState } from './states/awaiting-slots.ts';
 import type { JobState } from './states/job-state.ts';
 import type { TaskManagerGateway } from './task-manager-gateway.ts';
 import type { TaskUpdate } from './task-update.ts';

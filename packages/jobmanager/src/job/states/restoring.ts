@@ -6,7 +6,7 @@ import { CanceledState } from './canceled.ts';
 import { FailedState } from './failed.ts';
 import { JobState } from './job-state.ts';
 import { RunningState } from './running.ts';
-import { WaitingForSlotsState } from './waiting-for-slots.ts';
+import { WaitingForSlotsState } from './awaiting-slots.ts';
 
 /**
  * A new attempt looks up the checkpoint it restores (re-reading `_metadata` from storage),
