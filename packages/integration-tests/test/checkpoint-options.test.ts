@@ -95,15 +95,27 @@ describe('checkpoint options and faults on a process cluster', () => {
     });
     const records = 25_000;
     const run = await c.weir(['run', '--detached', writeJobFile(RUNNING_SUMS), '--', join(dir, 'out'), String(records), '2000', '300', 'EXACTLY_ONCE', `s3://${s3.bucket}/checkpoints`]);
+    expect(run.code, run.stderr).toBe(0);
     const jobId = jobIdFrom(run.stdout);
-    await waitForCheckpoints(c.client, jobId, (cps) => completedCount(cps) >= 2);
-    await s3.stop();
-    await waitForCheckpoints(c.client, jobId, (cps) => cps.some((cp) => cp.status === 'FAILED' && cp.failureReason.includes('CHECKPOINT_STORAGE_FAILURE')));
-    await new Promise((r) => setTimeout(r, 4_000));
-    await s3.restart();
-    const details = await waitForStatus(c.client, jobId, ['FINISHED', 'FAILED'], 120_000);
-    expect(details.summary!.status, `${details.failureCause}\n${c.logs()}`).toBe('FINISHED');
-    expect(details.attempt).toBeGreaterThanOrEqual(1);
+    const phases: string[] = [];
+    const started = Date.now();
+    const phase = (what: string) => phases.push(`${Date.now() - started} ms: ${what}`);
+    try {
+      await waitForCheckpoints(c.client, jobId, (cps) => completedCount(cps) >= 2, 30_000);
+      phase('2 checkpoints completed; stopping S3');
+      await s3.stop();
+      await waitForCheckpoints(c.client, jobId, (cps) => cps.some((cp) => cp.status === 'FAILED' && cp.failureReason.includes('CHECKPOINT_STORAGE_FAILURE')), 30_000);
+      phase('a checkpoint failed with CHECKPOINT_STORAGE_FAILURE');
+      await new Promise((r) => setTimeout(r, 4_000));
+      await s3.restart();
+      phase('S3 is back');
+      const details = await waitForStatus(c.client, jobId, ['FINISHED', 'FAILED'], 90_000);
+      phase(`job ${details.summary!.status}`);
+      expect(details.summary!.status, details.failureCause).toBe('FINISHED');
+      expect(details.attempt).toBeGreaterThanOrEqual(1);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n${phases.join('\n')}\n${c.logs()}`);
+    }
     expect(readCommittedLines(join(dir, 'out')).sort()).toEqual(expectedRunningSums(records));
   });
 

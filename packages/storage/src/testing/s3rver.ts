@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import type { S3Settings } from '../types.ts';
@@ -47,7 +48,12 @@ export async function startS3rver(options: S3rverOptions = {}): Promise<RunningS
   const stop = async (): Promise<void> => {
     const server = running;
     running = undefined;
-    await server?.close();
+    if (server === undefined) return;
+    const closed = server.close();
+    // close() waits for every open connection to end, and the S3 clients of the processes
+    // under test keep theirs alive: cut them, as a crashed S3 endpoint would.
+    (server as unknown as { httpServer?: Server }).httpServer?.closeAllConnections();
+    await closed;
   };
   return {
     endpoint,
