@@ -4,7 +4,7 @@ import { buildStreamGraph } from './build-stream-graph.ts';
 import type { StreamGraph } from './stream-graph.ts';
 import { CoProcessFunction, ProcessFunction, RichMapFunction, isRichFunction, type KeyedProcessContext, type ProcessContext } from '../functions/types.ts';
 import type { Collector } from '../functions/collector.ts';
-import { CountPerWord, DEFAULTS, environment, testSink, testSource, wordCount } from '../testing/fixtures.ts';
+import { CountPerWord, DEFAULTS, environment, testSink, wordCount } from '../testing/fixtures.ts';
 import type { StreamExecutionEnvironment } from '../environment/stream-execution-environment.ts';
 
 function edges(graph: StreamGraph): [number, number, number, string][] {

@@ -2,9 +2,10 @@ import { createServer, type Server } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, systemClock, WeirError } from '@weir/common';
+import { createLogger, systemClock } from '@weir/common';
 import { describe, expect, it } from 'vitest';
 import { LocalCluster, type LocalClusterOptions } from './local-cluster.ts';
+import { rejection } from '../testing/rejection.ts';
 
 const logger = createLogger('local-cluster-test');
 logger.level = 'silent';
@@ -25,15 +26,6 @@ function options(dynamic: Record<string, string>, lines: string[]): LocalCluster
   };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<WeirError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(WeirError);
-    return err as WeirError;
-  }
-  throw new Error('expected LocalCluster.start to fail');
-}
 
 describe('LocalCluster', () => {
   it('rejects a bad config before starting any process', async () => {

@@ -10,6 +10,7 @@ import { cancelCommand } from './cancel.ts';
 import { infoCommand } from './info.ts';
 import { listCommand } from './list.ts';
 import { runCommand, type RunArgs } from './run.ts';
+import { rejection } from '../testing/rejection.ts';
 
 const JOB_ID = 'a'.repeat(32);
 let service: FakeJobService;
@@ -32,15 +33,6 @@ function runArgs(overrides: Partial<RunArgs> = {}): RunArgs {
   return { dynamic: {}, jobManager: service.address, job: 'count.ts', args: [], detached: false, ...overrides };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<WeirError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(WeirError);
-    return err as WeirError;
-  }
-  throw new Error('expected the command to fail');
-}
 
 describe('weir run', () => {
   it('submits the bundled job from the user directory and follows it to FINISHED', async () => {

@@ -1,4 +1,4 @@
-import type { Collector, Committer, Sink, SinkWriter } from '@weir/api';
+import type { Collector, Sink, SinkWriter } from '@weir/api';
 import { InternalList } from '../state/operator-state-store.ts';
 import type { ChainOperator } from './chain-operator.ts';
 import { notifyListener } from './checkpoint-hooks.ts';
@@ -22,7 +22,6 @@ export class SinkOperator implements ChainOperator, Collector<unknown> {
   readonly label: string;
   readonly inputs: readonly Collector<unknown>[] = [this];
   #writer: SinkWriter<unknown> | undefined;
-  #committer: Committer<unknown> | undefined;
   #pending: PendingCommittables | undefined;
   #busy = false;
   readonly #backlog: unknown[] = [];
@@ -38,7 +37,6 @@ export class SinkOperator implements ChainOperator, Collector<unknown> {
     const { failures, connector, lists, restored } = this.context;
     const createCommitter = this.sink.createCommitter;
     const committer = createCommitter === undefined ? undefined : await failures.call(() => createCommitter.call(this.sink, connector));
-    this.#committer = committer;
     const committables = lists.internal(InternalList.SINK_COMMITTABLES);
     this.#pending = committer === undefined ? undefined : new PendingCommittables(committer, committables, failures);
     const writerStates = lists.internal(InternalList.SINK_WRITER);

@@ -1,6 +1,5 @@
 import {
   CoProcessFunction,
-  KeyedProcessFunction,
   Types,
   ValueStateDescriptor,
   type Collector,
@@ -9,20 +8,8 @@ import {
 } from '@weir/api';
 import { describe, expect, it } from 'vitest';
 import { CollectingSink, runJob, states } from '../testing/harness.ts';
+import { CountPerKey } from '../testing/checkpoint-fixtures.ts';
 
-class CountPerKey extends KeyedProcessFunction<string, string, [string, number]> {
-  #count!: ValueState<number>;
-
-  override open(): void {
-    this.#count = this.getRuntimeContext().getState(new ValueStateDescriptor('count', Types.NUMBER));
-  }
-
-  override processElement(_value: string, ctx: KeyedProcessContext<string>, out: Collector<[string, number]>): void {
-    const next = (this.#count.value() ?? 0) + 1;
-    this.#count.update(next);
-    out.collect([ctx.getCurrentKey(), next]);
-  }
-}
 
 const WORDS = Array.from({ length: 3000 }, (_, i) => `w${i % 37}`);
 
