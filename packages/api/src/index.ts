@@ -73,7 +73,7 @@ export {
 
 export { CheckpointingMode, ExternalizedCheckpointCleanup } from './checkpoint/checkpointing-mode.ts';
 export { CheckpointConfig, MIN_CHECKPOINT_INTERVAL_MS } from './checkpoint/checkpoint-config.ts';
-export { StateBackend, MemoryStateBackend, FsStateBackend, HashMapStateBackend, DEFAULT_MAX_STATE_SIZE } from './checkpoint/state-backend.ts';
+export { StateBackend, MemoryStateBackend, FsStateBackend, HashMapStateBackend, LevelStateBackend, RocksDBStateBackend, DEFAULT_MAX_STATE_SIZE } from './checkpoint/state-backend.ts';
 export { RestartStrategies, RestartStrategyConfiguration } from './checkpoint/restart-strategies.ts';
 
 export {

@@ -293,7 +293,7 @@ describe('startJobManager over gRPC', () => {
     const deploys = [await tm.nextNotHeartbeat(), await tm.nextNotHeartbeat(), await tm.nextNotHeartbeat()].map((m) => m.deploy!);
     const jobDir = join(checkpoints, jobId);
     expect(deploys.map((d) => d.checkpointing)).toEqual(
-      Array(3).fill({ mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: pathToFileURL(jobDir).href, maxInlineBytes: 0, asyncSnapshots: true }),
+      Array(3).fill({ mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: pathToFileURL(jobDir).href, maxInlineBytes: 0, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0 }),
     );
     expect(deploys.map((d) => d.restore)).toEqual([null, null, null]);
     for (const d of deploys) tm.status(d.task!, 'RUNNING');
@@ -333,6 +333,9 @@ describe('startJobManager over gRPC', () => {
           failureReason: '',
           externalPath: pathToFileURL(join(jobDir, 'chk-1')).href,
           retained: true,
+          kind: 'CHECKPOINT',
+          unaligned: false,
+          persistedBytes: 0,
         },
       ],
       completed: 1,

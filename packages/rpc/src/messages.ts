@@ -6,10 +6,13 @@ export type { CancelTask, CancelTask__Output } from './generated/weir/v1/CancelT
 export type { CheckpointBarrier, CheckpointBarrier__Output } from './generated/weir/v1/CheckpointBarrier.ts';
 export type { CheckpointInfo, CheckpointInfo__Output } from './generated/weir/v1/CheckpointInfo.ts';
 export type { CheckpointMetrics, CheckpointMetrics__Output } from './generated/weir/v1/CheckpointMetrics.ts';
+export type { CheckpointOptions, CheckpointOptions__Output } from './generated/weir/v1/CheckpointOptions.ts';
 export type { ConsumerMessage, ConsumerMessage__Output } from './generated/weir/v1/ConsumerMessage.ts';
 export type { Credit, Credit__Output } from './generated/weir/v1/Credit.ts';
 export type { DeclineCheckpoint, DeclineCheckpoint__Output } from './generated/weir/v1/DeclineCheckpoint.ts';
 export type { DeployTask, DeployTask__Output } from './generated/weir/v1/DeployTask.ts';
+export type { DisposeSavepointRequest, DisposeSavepointRequest__Output } from './generated/weir/v1/DisposeSavepointRequest.ts';
+export type { DisposeSavepointResponse, DisposeSavepointResponse__Output } from './generated/weir/v1/DisposeSavepointResponse.ts';
 export type { EndOfData, EndOfData__Output } from './generated/weir/v1/EndOfData.ts';
 export type { EndOfPartition, EndOfPartition__Output } from './generated/weir/v1/EndOfPartition.ts';
 export type { FetchBundleRequest, FetchBundleRequest__Output } from './generated/weir/v1/FetchBundleRequest.ts';
@@ -42,5 +45,7 @@ export type { TaskManagerMessage, TaskManagerMessage__Output } from './generated
 export type { TaskRestore, TaskRestore__Output } from './generated/weir/v1/TaskRestore.ts';
 export type { TaskStatusUpdate, TaskStatusUpdate__Output } from './generated/weir/v1/TaskStatusUpdate.ts';
 export type { TriggerCheckpoint, TriggerCheckpoint__Output } from './generated/weir/v1/TriggerCheckpoint.ts';
+export type { TriggerSavepointRequest, TriggerSavepointRequest__Output } from './generated/weir/v1/TriggerSavepointRequest.ts';
+export type { TriggerSavepointResponse, TriggerSavepointResponse__Output } from './generated/weir/v1/TriggerSavepointResponse.ts';
 export type { VertexInfo, VertexInfo__Output } from './generated/weir/v1/VertexInfo.ts';
 export type { VertexInput, VertexInput__Output } from './generated/weir/v1/VertexInput.ts';

@@ -22,6 +22,7 @@ import type { TaskCheckpointing } from '../src/checkpoint/types.ts';
 import { checkpoint, notifyAborted, notifyComplete } from '../src/testing/checkpoints.ts';
 import { runJob, waitUntil, type RunningJob } from '../src/testing/harness.ts';
 import { MemoryStorage } from '../src/testing/memory-storage.ts';
+import { CHECKPOINTING_DEFAULTS } from '../src/testing/checkpointing-defaults.ts';
 
 const total = Number(process.argv[2] ?? 5_000_000);
 const parallelism = Number(process.argv[3] ?? 1);
@@ -61,7 +62,7 @@ class Count extends KeyedProcessFunction<unknown, unknown, number> {
 }
 
 const checkpointing: TaskCheckpointing | undefined = checkpoints
-  ? { mode: 'EXACTLY_ONCE', backend: 'filesystem', storage: new MemoryStorage(), maxInlineBytes: 0, asyncSnapshots: true }
+  ? { mode: 'EXACTLY_ONCE', backend: 'filesystem', storage: new MemoryStorage(), maxInlineBytes: 0, asyncSnapshots: true, ...CHECKPOINTING_DEFAULTS }
   : undefined;
 
 const allEnded = (job: RunningJob): boolean => job.deployed.every((d) => isTerminalTaskState(d.task.state));

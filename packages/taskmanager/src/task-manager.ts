@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Clock, Logger, WeirConfig } from '@weir/common';
 import type { PartitionRegistryLike } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
@@ -84,6 +86,7 @@ export class TaskManager implements TaskManagerHandle {
       loadJob: parts.createJobLoader(new BundleCache(fetchBundleFrom(client, jobManagerAddress))),
       createTask: parts.createTask,
       storages,
+      localStateDir: config['state.backend.rocksdb.localdir'] || join(tmpdir(), `weir-${taskManagerId.replace(/[^A-Za-z0-9._-]/g, '_')}`),
       logger,
       clock: parts.clock,
     });

@@ -20,6 +20,8 @@ export class CheckpointConfig {
   #maxConcurrent: number | undefined;
   #tolerableFailures: number | undefined;
   #externalizedCleanup: ExternalizedCheckpointCleanup | undefined;
+  #unaligned: boolean | undefined;
+  #alignedCheckpointTimeoutMs: number | undefined;
 
   isCheckpointingEnabled(): boolean {
     return this.#intervalMs !== undefined;
@@ -98,6 +100,33 @@ export class CheckpointConfig {
     return this.setExternalizedCheckpointCleanup(cleanup);
   }
 
+  isUnalignedCheckpointsEnabled(): boolean | undefined {
+    return this.#unaligned;
+  }
+
+  /**
+   * Unaligned checkpoints: a barrier overtakes the data queued before it, and that data is
+   * saved with the checkpoint, so checkpoints stay fast under backpressure and exactly-once
+   * holds. Needs EXACTLY_ONCE and one concurrent checkpoint.
+   */
+  enableUnalignedCheckpoints(enabled = true): this {
+    if (typeof enabled !== 'boolean') {
+      throw new WeirError(ApiErrorCode.INVALID_CHECKPOINT_CONFIG, `enableUnalignedCheckpoints takes true or false, got ${String(enabled)}`);
+    }
+    this.#unaligned = enabled;
+    return this;
+  }
+
+  getAlignedCheckpointTimeout(): number | undefined {
+    return this.#alignedCheckpointTimeoutMs;
+  }
+
+  /** With unaligned checkpoints: each checkpoint starts aligned and switches to unaligned once alignment took `timeoutMs`; 0 is unaligned from the start. */
+  setAlignedCheckpointTimeout(timeoutMs: number): this {
+    this.#alignedCheckpointTimeoutMs = requireAtLeast(timeoutMs, 0, 'aligned checkpoint timeout', 'ms');
+    return this;
+  }
+
   /** What goes into the StreamGraph: undefined unless an interval was set, and only the settings the job made. */
   toSettings(): CheckpointSettings | undefined {
     if (this.#intervalMs === undefined) return undefined;
@@ -109,6 +138,8 @@ export class CheckpointConfig {
       ...(this.#maxConcurrent !== undefined && { maxConcurrent: this.#maxConcurrent }),
       ...(this.#tolerableFailures !== undefined && { tolerableFailures: this.#tolerableFailures }),
       ...(this.#externalizedCleanup !== undefined && { externalizedCleanup: this.#externalizedCleanup }),
+      ...(this.#unaligned !== undefined && { unaligned: this.#unaligned }),
+      ...(this.#alignedCheckpointTimeoutMs !== undefined && { alignedCheckpointTimeoutMs: this.#alignedCheckpointTimeoutMs }),
     });
   }
 }

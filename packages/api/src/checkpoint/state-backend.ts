@@ -51,6 +51,29 @@ export class FsStateBackend extends StateBackend {
   }
 }
 
+/**
+ * Keyed state in LevelDB (through classic-level) on the TaskManager's local disk
+ * (state.backend.rocksdb.localdir), one DB per operator subtask: state larger than memory.
+ * Snapshots are the DB's table files below `checkpointPath` (a local path, `file://` or
+ * `s3://` URL; without it the cluster's state.checkpoints.dir). With `incremental`, a
+ * checkpoint uploads only the table files no earlier checkpoint uploaded.
+ */
+export class LevelStateBackend extends StateBackend {
+  readonly settings: StateBackendSettings;
+
+  constructor(checkpointPath?: string, incremental = false) {
+    super();
+    if (checkpointPath !== undefined) requireCheckpointPath(checkpointPath);
+    if (typeof incremental !== 'boolean') {
+      throw new WeirError(ApiErrorCode.INVALID_STATE_BACKEND, `LevelStateBackend incremental must be true or false, got ${String(incremental)}`);
+    }
+    this.settings = Object.freeze({ kind: 'level', checkpointDir: checkpointPath, incremental });
+  }
+}
+
+/** Flink's name for the embedded-database backend: here LevelDB, as `new RocksDBStateBackend(path, incremental)`. */
+export class RocksDBStateBackend extends LevelStateBackend {}
+
 /** Flink's current name for heap state with file snapshots: an FsStateBackend writing to the cluster's state.checkpoints.dir. */
 export class HashMapStateBackend extends FsStateBackend {
   constructor() {

@@ -119,13 +119,19 @@ export interface CheckpointSettings {
   readonly maxConcurrent?: number;
   readonly tolerableFailures?: number;
   readonly externalizedCleanup?: 'NO_EXTERNALIZED_CHECKPOINTS' | 'DELETE_ON_CANCELLATION' | 'RETAIN_ON_CANCELLATION';
+  /** enableUnalignedCheckpoints(). */
+  readonly unaligned?: boolean;
+  /** setAlignedCheckpointTimeout(ms): with unaligned checkpoints, start aligned and switch after this long. */
+  readonly alignedCheckpointTimeoutMs?: number;
 }
 
 export type StateBackendSettings =
   /** MemoryStateBackend: heap state, snapshots inline in the acknowledgement and `_metadata`. */
   | { readonly kind: 'memory'; readonly maxStateSize: number }
   /** FsStateBackend: heap state, snapshots as files below `checkpointDir` (else state.checkpoints.dir). */
-  | { readonly kind: 'filesystem'; readonly checkpointDir: string | undefined; readonly asyncSnapshots: boolean };
+  | { readonly kind: 'filesystem'; readonly checkpointDir: string | undefined; readonly asyncSnapshots: boolean }
+  /** LevelStateBackend (alias RocksDBStateBackend): LevelDB on the TaskManager's disk, snapshots below `checkpointDir` (else state.checkpoints.dir). */
+  | { readonly kind: 'level'; readonly checkpointDir: string | undefined; readonly incremental: boolean };
 
 export type RestartStrategySettings =
   | { readonly kind: 'none' }

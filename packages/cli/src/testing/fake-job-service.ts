@@ -45,6 +45,12 @@ export async function startFakeJobService(): Promise<FakeJobService> {
       if (state.submitResult instanceof WeirError) callback(toServiceError(state.submitResult));
       else callback(null, { jobId: state.submitResult, jobName: call.request.entryName });
     },
+    TriggerSavepoint(_call, callback) {
+      callback({ code: 12, details: 'savepoints are not served yet' });
+    },
+    DisposeSavepoint(_call, callback) {
+      callback({ code: 12, details: 'savepoints are not served yet' });
+    },
     ListJobs(_call, callback) {
       callback(null, { jobs: state.jobs });
     },

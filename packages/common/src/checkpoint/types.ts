@@ -25,14 +25,46 @@ export interface StateMetaInfo {
  * Keyed state of one operator subtask, written key group by key group so a restore at
  * another parallelism can pick whole key groups: `offsets[i]` is where key group
  * `keyGroupRange.start + i` starts inside the handle's bytes.
+ *
+ * This is also the canonical format: every savepoint writes keyed state this way, whatever
+ * the backend, so a savepoint restores into any backend.
  */
-export interface KeyedStateHandle {
+export interface HeapKeyedStateHandle {
   readonly backend: 'heap';
   readonly keyGroupRange: KeyGroupRange;
   readonly offsets: readonly number[];
   readonly handle: StreamStateHandle;
   readonly states: Readonly<Record<string, StateMetaInfo>>;
 }
+
+/**
+ * One file of a LevelDB checkpoint. `private` files (CURRENT, MANIFEST, the log, and table
+ * files of a full checkpoint) belong to this checkpoint: `path` is relative to its `chk-<n>`
+ * directory. `shared` table files were uploaded once by an incremental checkpoint and are
+ * referenced by later ones: `path` is relative to the job's checkpoint directory (the parent
+ * of `chk-<n>`), e.g. `shared/<operatorId>-<subtask>-<uuid>-000012.ldb`.
+ */
+export interface LevelStateFile {
+  /** The file's name inside the DB directory (`000012.ldb`, `MANIFEST-000004`, `CURRENT`). */
+  readonly name: string;
+  readonly location: 'private' | 'shared';
+  readonly path: string;
+  readonly size: number;
+}
+
+/**
+ * Keyed state of one operator subtask on the LevelDB backend: the DB's files as of the
+ * checkpoint's synchronous part. Keys start with the key group (2 bytes, big-endian), so a
+ * restore at another parallelism copies the key groups of its range out of the DB.
+ */
+export interface LevelKeyedStateHandle {
+  readonly backend: 'level';
+  readonly keyGroupRange: KeyGroupRange;
+  readonly files: readonly LevelStateFile[];
+  readonly states: Readonly<Record<string, StateMetaInfo>>;
+}
+
+export type KeyedStateHandle = HeapKeyedStateHandle | LevelKeyedStateHandle;
 
 /**
  * Operator (non-keyed) state of one operator subtask: named lists, redistributed on rescale
@@ -44,9 +76,31 @@ export interface OperatorStateHandle {
   readonly states: Readonly<Record<string, { readonly mode: 'split' | 'union' }>>;
 }
 
+/**
+ * In-flight data of an unaligned checkpoint, kept with the operator that heads (inputs) or
+ * ends (outputs) the task's chain: the buffers a barrier overtook, replayed before any new
+ * input on restore. The bytes are RecordBuffer payloads; `buffers` says where each starts.
+ */
+export interface ChannelStateHandle {
+  readonly handle: StreamStateHandle;
+  readonly channels: readonly ChannelStateEntry[];
+}
+
+export interface ChannelStateEntry {
+  /** `input`: records received before this channel's barrier; `output`: records queued for a consumer the barrier overtook. */
+  readonly direction: 'input' | 'output';
+  /** input: the producing vertex; output: the consuming vertex. */
+  readonly vertexId: string;
+  /** input: the producing subtask; output: the consuming subtask. */
+  readonly subtask: number;
+  /** [offset, length, recordCount] of each buffer inside the handle's bytes, in channel order. */
+  readonly buffers: readonly (readonly [number, number, number])[];
+}
+
 export interface OperatorSubtaskState {
   readonly keyed?: readonly KeyedStateHandle[];
   readonly operator?: readonly OperatorStateHandle[];
+  readonly channel?: ChannelStateHandle;
 }
 
 /** A task's acknowledgement and restore payload: state per operator ID of its chain. */
@@ -76,6 +130,20 @@ export interface OperatorMetadata {
 }
 
 export const METADATA_FILE = '_metadata';
+
+/** The directory below a job's checkpoint directory where incremental checkpoints keep shared files. */
+export const SHARED_STATE_DIR = 'shared';
+
+/** What a checkpoint ID is: a periodic checkpoint or a savepoint, and whether the job ends after it (Flink's CheckpointOptions). */
+export interface CheckpointOptions {
+  readonly type: 'checkpoint' | 'savepoint';
+  /** Savepoints only: `suspend` ends the sources after it; `drain` ends their input first, then takes it. */
+  readonly terminate?: 'suspend' | 'drain';
+  /** URL of the directory for this snapshot's files and `_metadata`; undefined: `chk-<n>` below the job's checkpoint directory. */
+  readonly targetLocation?: string;
+}
+
+export const CHECKPOINT_OPTIONS: CheckpointOptions = Object.freeze({ type: 'checkpoint' });
 
 /** The directory of checkpoint `n` below the job's checkpoint directory. */
 export function checkpointDirName(checkpointId: number): string {

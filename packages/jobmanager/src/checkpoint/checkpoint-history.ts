@@ -24,6 +24,12 @@ export interface CheckpointStats {
   /** Where `_metadata` is (or would be); empty when it is kept in the JobManager's memory. */
   readonly externalPath: string;
   readonly retained: boolean;
+  /** CHECKPOINT or SAVEPOINT. */
+  readonly kind: string;
+  /** Some task took it unaligned. */
+  readonly unaligned: boolean;
+  /** In-flight bytes saved as channel state, over all tasks. */
+  readonly persistedBytes: number;
 }
 
 export interface CheckpointHistoryView {
@@ -48,6 +54,9 @@ interface Entry {
   failureReason: string;
   externalPath: string;
   retained: boolean;
+  kind: string;
+  unaligned: boolean;
+  persistedBytes: number;
 }
 
 /** The job's checkpoints over its whole life (the last `capacity` of them), with the counts. */
@@ -73,6 +82,9 @@ export class CheckpointHistory {
       failureReason: '',
       externalPath,
       retained: false,
+      kind: 'CHECKPOINT',
+      unaligned: false,
+      persistedBytes: 0,
     });
     // Map iteration follows insertion, and IDs only rise: the first entry is the oldest.
     while (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value!);
@@ -85,6 +97,8 @@ export class CheckpointHistory {
     entry.stateBytes += metrics.stateBytes;
     entry.alignmentMs = Math.max(entry.alignmentMs, metrics.alignmentMs);
     entry.syncMs = Math.max(entry.syncMs, metrics.syncMs);
+    entry.unaligned ||= metrics.unaligned;
+    entry.persistedBytes += metrics.persistedBytes;
   }
 
   completed(checkpointId: number, now: number): void {

@@ -16,6 +16,8 @@ export interface CheckpointTaskMetrics {
   readonly asyncMs: number;
   readonly alignmentMs: number;
   readonly stateBytes: number;
+  readonly unaligned: boolean;
+  readonly persistedBytes: number;
 }
 
 /** A task's snapshot for a checkpoint is durable. */
@@ -53,6 +55,8 @@ export function parseAcknowledge(taskManagerId: string, message: AcknowledgeChec
       asyncMs: metrics?.asyncMs ?? 0,
       alignmentMs: metrics?.alignmentMs ?? 0,
       stateBytes: Number(metrics?.stateBytes ?? 0),
+      unaligned: metrics?.unaligned ?? false,
+      persistedBytes: Number(metrics?.persistedBytes ?? 0),
     },
   };
 }

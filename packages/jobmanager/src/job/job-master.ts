@@ -240,8 +240,11 @@ function taskCheckpointing(settings: CheckpointingSettings, storage: JobCheckpoi
   return {
     mode: settings.mode,
     backend: settings.backend,
-    checkpointDir: settings.backend === 'filesystem' ? (storage?.url ?? '') : '',
+    checkpointDir: settings.backend === 'memory' ? '' : (storage?.url ?? ''),
     maxInlineBytes: settings.maxInlineBytes,
     asyncSnapshots: settings.asyncSnapshots,
+    incremental: settings.incremental,
+    unaligned: settings.unaligned,
+    alignedCheckpointTimeoutMs: settings.alignedCheckpointTimeoutMs,
   };
 }

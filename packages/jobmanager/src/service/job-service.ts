@@ -19,6 +19,12 @@ export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitt
       );
     },
 
+    TriggerSavepoint(_call, callback) {
+      callback({ code: 12, details: 'savepoints are not served yet' });
+    },
+    DisposeSavepoint(_call, callback) {
+      callback({ code: 12, details: 'savepoints are not served yet' });
+    },
     ListJobs(_call, callback) {
       callback(null, { jobs: dispatcher.list().map(toJobSummary) });
     },

@@ -18,7 +18,13 @@ export interface CheckpointingSettings {
   readonly externalizedCleanup: ExternalizedCleanup;
   readonly numRetained: number;
   /** memory: snapshots inline in the acks and `_metadata`; filesystem: task files below the job's checkpoint directory. */
-  readonly backend: 'memory' | 'filesystem';
+  readonly backend: 'memory' | 'filesystem' | 'level';
+  /** LevelDB backend: incremental checkpoints (shared table files). */
+  readonly incremental: boolean;
+  /** Unaligned checkpoints (only with EXACTLY_ONCE and one concurrent checkpoint). */
+  readonly unaligned: boolean;
+  /** With unaligned: start aligned and switch after this long; 0: unaligned from the start. */
+  readonly alignedCheckpointTimeoutMs: number;
   /** The memory backend's limit for one task's snapshot; 0 for the filesystem backend. */
   readonly maxInlineBytes: number;
   readonly asyncSnapshots: boolean;

@@ -45,6 +45,9 @@ describe('resolveJobSettings', () => {
         maxInlineBytes: 0,
         asyncSnapshots: true,
         directory: '/data/checkpoints',
+        incremental: false,
+        unaligned: false,
+        alignedCheckpointTimeoutMs: 0,
       },
       restartStrategy: { kind: 'fixed-delay', attempts: Number.MAX_SAFE_INTEGER, delayMs: 1_000 },
     });

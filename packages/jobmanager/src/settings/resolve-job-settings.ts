@@ -7,7 +7,7 @@ import { resolveRestartStrategy } from './resolve-restart-strategy.ts';
 /** MemoryStateBackend's default limit, for `state.backend: memory` set in the cluster config. */
 export const DEFAULT_MAX_INLINE_BYTES = 5 * 1024 * 1024;
 
-type BackendSettings = Pick<CheckpointingSettings, 'backend' | 'maxInlineBytes' | 'asyncSnapshots' | 'directory'>;
+type BackendSettings = Pick<CheckpointingSettings, 'backend' | 'maxInlineBytes' | 'asyncSnapshots' | 'directory' | 'incremental'>;
 
 /**
  * The settings a job runs with: what it set in its ExecutionConfig over the cluster's
@@ -24,15 +24,32 @@ function resolveCheckpointing(job: ExecutionConfig, config: WeirConfig): Checkpo
   const own = job.checkpointing;
   const intervalMs = own !== undefined && own.intervalMs > 0 ? own.intervalMs : config['execution.checkpointing.interval'];
   if (intervalMs <= 0) return undefined;
+  const mode = own?.mode ?? config['execution.checkpointing.mode'];
+  const maxConcurrent = own?.maxConcurrent ?? config['execution.checkpointing.max-concurrent-checkpoints'];
+  const unaligned = own?.unaligned ?? config['execution.checkpointing.unaligned'];
+  if (unaligned && mode !== 'EXACTLY_ONCE') {
+    throw new WeirError(
+      JobManagerErrorCode.INVALID_JOB_SETTINGS,
+      `unaligned checkpoints need checkpointing mode EXACTLY_ONCE, but the job runs ${mode}; set CheckpointingMode.EXACTLY_ONCE or turn unaligned checkpoints off`,
+    );
+  }
+  if (unaligned && maxConcurrent !== 1) {
+    throw new WeirError(
+      JobManagerErrorCode.INVALID_JOB_SETTINGS,
+      `unaligned checkpoints allow one concurrent checkpoint, but max concurrent checkpoints is ${maxConcurrent}; set it to 1 or turn unaligned checkpoints off`,
+    );
+  }
   return {
     intervalMs,
-    mode: own?.mode ?? config['execution.checkpointing.mode'],
+    mode,
     minPauseMs: own?.minPauseMs ?? config['execution.checkpointing.min-pause'],
     timeoutMs: own?.timeoutMs ?? config['execution.checkpointing.timeout'],
-    maxConcurrent: own?.maxConcurrent ?? config['execution.checkpointing.max-concurrent-checkpoints'],
+    maxConcurrent,
     tolerableFailures: Math.max(0, own?.tolerableFailures ?? config['execution.checkpointing.tolerable-failed-checkpoints']),
     externalizedCleanup: own?.externalizedCleanup ?? config['execution.checkpointing.externalized-checkpoint-retention'],
     numRetained: config['state.checkpoints.num-retained'],
+    unaligned,
+    alignedCheckpointTimeoutMs: own?.alignedCheckpointTimeoutMs ?? config['execution.checkpointing.aligned-checkpoint-timeout'],
     ...resolveBackend(job, config),
   };
 }
@@ -41,7 +58,7 @@ function resolveBackend(job: ExecutionConfig, config: WeirConfig): BackendSettin
   const clusterDirectory = nonEmpty(config['state.checkpoints.dir']);
   const backend = job.stateBackend;
   if (backend?.kind === 'memory') {
-    return { backend: 'memory', maxInlineBytes: backend.maxStateSize, asyncSnapshots: true, directory: clusterDirectory };
+    return { backend: 'memory', maxInlineBytes: backend.maxStateSize, asyncSnapshots: true, directory: clusterDirectory, incremental: false };
   }
   if (backend?.kind === 'filesystem') {
     const directory = nonEmpty(backend.checkpointDir) ?? clusterDirectory;
@@ -51,10 +68,20 @@ function resolveBackend(job: ExecutionConfig, config: WeirConfig): BackendSettin
         'FsStateBackend needs a checkpoint directory: pass a path or set state.checkpoints.dir',
       );
     }
-    return { backend: 'filesystem', maxInlineBytes: 0, asyncSnapshots: backend.asyncSnapshots, directory };
+    return { backend: 'filesystem', maxInlineBytes: 0, asyncSnapshots: backend.asyncSnapshots, directory, incremental: false };
+  }
+  if (backend?.kind === 'level') {
+    const directory = nonEmpty(backend.checkpointDir) ?? clusterDirectory;
+    if (directory === undefined) {
+      throw new WeirError(
+        JobManagerErrorCode.INVALID_JOB_SETTINGS,
+        'LevelStateBackend needs a checkpoint directory: pass a path or set state.checkpoints.dir',
+      );
+    }
+    return { backend: 'level', maxInlineBytes: 0, asyncSnapshots: true, directory, incremental: backend.incremental };
   }
   if (config['state.backend'] === 'memory') {
-    return { backend: 'memory', maxInlineBytes: DEFAULT_MAX_INLINE_BYTES, asyncSnapshots: true, directory: clusterDirectory };
+    return { backend: 'memory', maxInlineBytes: DEFAULT_MAX_INLINE_BYTES, asyncSnapshots: true, directory: clusterDirectory, incremental: false };
   }
   if (clusterDirectory === undefined) {
     throw new WeirError(
@@ -62,7 +89,14 @@ function resolveBackend(job: ExecutionConfig, config: WeirConfig): BackendSettin
       `state.backend ${config['state.backend']} needs a checkpoint directory: set state.checkpoints.dir, or pass a path to FsStateBackend in the job`,
     );
   }
-  return { backend: 'filesystem', maxInlineBytes: 0, asyncSnapshots: true, directory: clusterDirectory };
+  const level = config['state.backend'] === 'level' || config['state.backend'] === 'rocksdb';
+  return {
+    backend: level ? 'level' : 'filesystem',
+    maxInlineBytes: 0,
+    asyncSnapshots: true,
+    directory: clusterDirectory,
+    incremental: level && config['state.backend.incremental'],
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -39,7 +39,7 @@ async function setup(plan: (defaults: JobDefaults) => Promise<JobPlan>, clusterC
   return { dir, blobStore, dispatcher, calls, warn, opened, submitter: new JobSubmitter(planner, blobStore, dispatcher, clusterConfig, logger, openStorage) };
 }
 
-const request = (parallelism: number) => ({ bundle: Buffer.from('bundle code'), entryName: 'wc.ts', args: ['a'], parallelism });
+const request = (parallelism: number) => ({ bundle: Buffer.from('bundle code'), entryName: 'wc.ts', args: ['a'], parallelism, savepointPath: '', allowNonRestoredState: false });
 
 describe('JobSubmitter', () => {
   it('plans with the request parallelism or the configured default, stores the bundle and starts the job', async () => {

@@ -24,6 +24,9 @@ export function checkpointSettings(overrides: Partial<CheckpointingSettings> = {
     maxInlineBytes: 0,
     asyncSnapshots: true,
     directory: 'memory://cp',
+    incremental: false,
+    unaligned: false,
+    alignedCheckpointTimeoutMs: 0,
     ...overrides,
   };
 }
@@ -79,7 +82,7 @@ export function checkpointingCluster(taskManagers: Record<string, number>, job: 
     if (job.storage !== false) await storage.write(`job-1/chk-${checkpointId}/op-${vertexId}-${index}`, Buffer.from(`state of ${task}`));
   };
   /** The task acknowledges with `taskState(task)`. */
-  const acknowledge = (checkpointId: number, task: string, metrics = { syncMs: 1, asyncMs: 2, alignmentMs: 3, stateBytes: 10 }) => {
+  const acknowledge = (checkpointId: number, task: string, metrics = { syncMs: 1, asyncMs: 2, alignmentMs: 3, stateBytes: 10, unaligned: false, persistedBytes: 0 }) => {
     const { vertexId, index, taskManagerId } = locate(task);
     c.dispatcher.acknowledgeCheckpoint(taskManagerId, {
       task: key(vertexId, index),

@@ -3,6 +3,8 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { CancelJobResponse as _weir_v1_CancelJobResponse, CancelJobResponse__Output as _weir_v1_CancelJobResponse__Output } from './weir/v1/CancelJobResponse.ts';
 import type { CheckpointInfo as _weir_v1_CheckpointInfo, CheckpointInfo__Output as _weir_v1_CheckpointInfo__Output } from './weir/v1/CheckpointInfo.ts';
+import type { DisposeSavepointRequest as _weir_v1_DisposeSavepointRequest, DisposeSavepointRequest__Output as _weir_v1_DisposeSavepointRequest__Output } from './weir/v1/DisposeSavepointRequest.ts';
+import type { DisposeSavepointResponse as _weir_v1_DisposeSavepointResponse, DisposeSavepointResponse__Output as _weir_v1_DisposeSavepointResponse__Output } from './weir/v1/DisposeSavepointResponse.ts';
 import type { JobDetails as _weir_v1_JobDetails, JobDetails__Output as _weir_v1_JobDetails__Output } from './weir/v1/JobDetails.ts';
 import type { JobRequest as _weir_v1_JobRequest, JobRequest__Output as _weir_v1_JobRequest__Output } from './weir/v1/JobRequest.ts';
 import type { JobServiceClient as _weir_v1_JobServiceClient, JobServiceDefinition as _weir_v1_JobServiceDefinition } from './weir/v1/JobService.ts';
@@ -15,6 +17,8 @@ import type { OperatorInfo as _weir_v1_OperatorInfo, OperatorInfo__Output as _we
 import type { SubmitJobRequest as _weir_v1_SubmitJobRequest, SubmitJobRequest__Output as _weir_v1_SubmitJobRequest__Output } from './weir/v1/SubmitJobRequest.ts';
 import type { SubmitJobResponse as _weir_v1_SubmitJobResponse, SubmitJobResponse__Output as _weir_v1_SubmitJobResponse__Output } from './weir/v1/SubmitJobResponse.ts';
 import type { SubtaskInfo as _weir_v1_SubtaskInfo, SubtaskInfo__Output as _weir_v1_SubtaskInfo__Output } from './weir/v1/SubtaskInfo.ts';
+import type { TriggerSavepointRequest as _weir_v1_TriggerSavepointRequest, TriggerSavepointRequest__Output as _weir_v1_TriggerSavepointRequest__Output } from './weir/v1/TriggerSavepointRequest.ts';
+import type { TriggerSavepointResponse as _weir_v1_TriggerSavepointResponse, TriggerSavepointResponse__Output as _weir_v1_TriggerSavepointResponse__Output } from './weir/v1/TriggerSavepointResponse.ts';
 import type { VertexInfo as _weir_v1_VertexInfo, VertexInfo__Output as _weir_v1_VertexInfo__Output } from './weir/v1/VertexInfo.ts';
 import type { VertexInput as _weir_v1_VertexInput, VertexInput__Output as _weir_v1_VertexInput__Output } from './weir/v1/VertexInput.ts';
 
@@ -27,6 +31,8 @@ export interface ProtoGrpcType {
     v1: {
       CancelJobResponse: MessageTypeDefinition<_weir_v1_CancelJobResponse, _weir_v1_CancelJobResponse__Output>
       CheckpointInfo: MessageTypeDefinition<_weir_v1_CheckpointInfo, _weir_v1_CheckpointInfo__Output>
+      DisposeSavepointRequest: MessageTypeDefinition<_weir_v1_DisposeSavepointRequest, _weir_v1_DisposeSavepointRequest__Output>
+      DisposeSavepointResponse: MessageTypeDefinition<_weir_v1_DisposeSavepointResponse, _weir_v1_DisposeSavepointResponse__Output>
       JobDetails: MessageTypeDefinition<_weir_v1_JobDetails, _weir_v1_JobDetails__Output>
       JobRequest: MessageTypeDefinition<_weir_v1_JobRequest, _weir_v1_JobRequest__Output>
       JobService: SubtypeConstructor<typeof grpc.Client, _weir_v1_JobServiceClient> & { service: _weir_v1_JobServiceDefinition }
@@ -39,6 +45,8 @@ export interface ProtoGrpcType {
       SubmitJobRequest: MessageTypeDefinition<_weir_v1_SubmitJobRequest, _weir_v1_SubmitJobRequest__Output>
       SubmitJobResponse: MessageTypeDefinition<_weir_v1_SubmitJobResponse, _weir_v1_SubmitJobResponse__Output>
       SubtaskInfo: MessageTypeDefinition<_weir_v1_SubtaskInfo, _weir_v1_SubtaskInfo__Output>
+      TriggerSavepointRequest: MessageTypeDefinition<_weir_v1_TriggerSavepointRequest, _weir_v1_TriggerSavepointRequest__Output>
+      TriggerSavepointResponse: MessageTypeDefinition<_weir_v1_TriggerSavepointResponse, _weir_v1_TriggerSavepointResponse__Output>
       VertexInfo: MessageTypeDefinition<_weir_v1_VertexInfo, _weir_v1_VertexInfo__Output>
       VertexInput: MessageTypeDefinition<_weir_v1_VertexInput, _weir_v1_VertexInput__Output>
     }

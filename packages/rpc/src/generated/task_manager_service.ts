@@ -4,6 +4,7 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { AcknowledgeCheckpoint as _weir_v1_AcknowledgeCheckpoint, AcknowledgeCheckpoint__Output as _weir_v1_AcknowledgeCheckpoint__Output } from './weir/v1/AcknowledgeCheckpoint.ts';
 import type { CancelTask as _weir_v1_CancelTask, CancelTask__Output as _weir_v1_CancelTask__Output } from './weir/v1/CancelTask.ts';
 import type { CheckpointMetrics as _weir_v1_CheckpointMetrics, CheckpointMetrics__Output as _weir_v1_CheckpointMetrics__Output } from './weir/v1/CheckpointMetrics.ts';
+import type { CheckpointOptions as _weir_v1_CheckpointOptions, CheckpointOptions__Output as _weir_v1_CheckpointOptions__Output } from './weir/v1/CheckpointOptions.ts';
 import type { DeclineCheckpoint as _weir_v1_DeclineCheckpoint, DeclineCheckpoint__Output as _weir_v1_DeclineCheckpoint__Output } from './weir/v1/DeclineCheckpoint.ts';
 import type { DeployTask as _weir_v1_DeployTask, DeployTask__Output as _weir_v1_DeployTask__Output } from './weir/v1/DeployTask.ts';
 import type { FetchBundleRequest as _weir_v1_FetchBundleRequest, FetchBundleRequest__Output as _weir_v1_FetchBundleRequest__Output } from './weir/v1/FetchBundleRequest.ts';
@@ -34,6 +35,7 @@ export interface ProtoGrpcType {
       AcknowledgeCheckpoint: MessageTypeDefinition<_weir_v1_AcknowledgeCheckpoint, _weir_v1_AcknowledgeCheckpoint__Output>
       CancelTask: MessageTypeDefinition<_weir_v1_CancelTask, _weir_v1_CancelTask__Output>
       CheckpointMetrics: MessageTypeDefinition<_weir_v1_CheckpointMetrics, _weir_v1_CheckpointMetrics__Output>
+      CheckpointOptions: MessageTypeDefinition<_weir_v1_CheckpointOptions, _weir_v1_CheckpointOptions__Output>
       DeclineCheckpoint: MessageTypeDefinition<_weir_v1_DeclineCheckpoint, _weir_v1_DeclineCheckpoint__Output>
       DeployTask: MessageTypeDefinition<_weir_v1_DeployTask, _weir_v1_DeployTask__Output>
       FetchBundleRequest: MessageTypeDefinition<_weir_v1_FetchBundleRequest, _weir_v1_FetchBundleRequest__Output>

@@ -5,6 +5,7 @@ import { CountPerKey, listSource, SourceControl, TransactionalSink } from '../te
 import { CollectingSink, runJob, states, waitUntil } from '../testing/harness.ts';
 import { MemoryStorage } from '../testing/memory-storage.ts';
 import type { TaskCheckpointing } from './types.ts';
+import { CHECKPOINTING_DEFAULTS } from '../testing/checkpointing-defaults.ts';
 
 const WORDS = Array.from({ length: 2000 }, (_, i) => `word-${i % 400}`);
 
@@ -20,7 +21,7 @@ function countJob(control: SourceControl, sink: TransactionalSink<[string, numbe
 }
 
 function settings(overrides: Partial<TaskCheckpointing>): TaskCheckpointing {
-  return { mode: 'EXACTLY_ONCE', backend: 'filesystem', storage: new MemoryStorage(), maxInlineBytes: 1 << 20, asyncSnapshots: true, ...overrides };
+  return { mode: 'EXACTLY_ONCE', backend: 'filesystem', storage: new MemoryStorage(), maxInlineBytes: 1 << 20, asyncSnapshots: true, ...CHECKPOINTING_DEFAULTS, ...overrides };
 }
 
 describe('declined checkpoints', () => {

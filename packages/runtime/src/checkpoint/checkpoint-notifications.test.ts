@@ -16,8 +16,9 @@ import { checkpoint, notifyAborted, notifyComplete, restoreFrom } from '../testi
 import { CollectingSink, runJob, waitUntil } from '../testing/harness.ts';
 import { MemoryStorage } from '../testing/memory-storage.ts';
 import type { TaskCheckpointing } from './types.ts';
+import { CHECKPOINTING_DEFAULTS } from '../testing/checkpointing-defaults.ts';
 
-const checkpointing: TaskCheckpointing = { mode: 'EXACTLY_ONCE', backend: 'memory', storage: undefined, maxInlineBytes: 1 << 20, asyncSnapshots: true };
+const checkpointing: TaskCheckpointing = { mode: 'EXACTLY_ONCE', backend: 'memory', storage: undefined, maxInlineBytes: 1 << 20, asyncSnapshots: true, ...CHECKPOINTING_DEFAULTS };
 
 /** Emits 0..count-1 then idles; tells `events` about notifications. */
 function numbers(count: number, events: string[]): Source<number> {
@@ -87,7 +88,7 @@ describe('checkpoint notifications and operator state', () => {
     const listeningId = job.jobGraph.vertices[0]!.operators[1]!.operatorId;
     const ack = job.acks.get(1)!.get(job.deployed[0]!.task)!;
     expect(ack.state.operators[listeningId]!.operator![0]!.states).toEqual({ split: { mode: 'split' }, union: { mode: 'union' } });
-    expect(ack.metrics).toEqual({ syncMs: expect.any(Number), asyncMs: expect.any(Number), alignmentMs: 0, stateBytes: expect.any(Number) });
+    expect(ack.metrics).toEqual({ syncMs: expect.any(Number), asyncMs: expect.any(Number), alignmentMs: 0, stateBytes: expect.any(Number), unaligned: false, persistedBytes: 0 });
     expect(ack.metrics.stateBytes).toBeGreaterThan(0);
     await Promise.all(job.deployed.map((d) => d.task.cancel()));
 

@@ -1,3 +1,4 @@
+import type { HeapKeyedStateHandle } from '@weir/common';
 import type { StreamExecutionEnvironment } from '@weir/api';
 import { describe, expect, it } from 'vitest';
 import { checkpoint, checkpointUntilDone, restoreFrom } from '../testing/checkpoints.ts';
@@ -5,6 +6,7 @@ import { CountingMap, CountPerKey, expectedCountRecords, listSource, sortRecords
 import { runJob, states, waitUntil } from '../testing/harness.ts';
 import { MemoryStorage } from '../testing/memory-storage.ts';
 import type { TaskCheckpointing } from './types.ts';
+import { CHECKPOINTING_DEFAULTS } from '../testing/checkpointing-defaults.ts';
 
 const WORDS = Array.from({ length: 4000 }, (_, i) => `w${(i * 7) % 53}`);
 
@@ -35,6 +37,7 @@ describe('checkpoint and restore', () => {
         storage: variant.backend === 'memory' ? undefined : storage,
         maxInlineBytes: 5 * 1024 * 1024,
         asyncSnapshots: variant.asyncSnapshots,
+        ...CHECKPOINTING_DEFAULTS,
       };
       const sink = new TransactionalSink<[string, number]>();
       const firstCounts: number[] = [];
@@ -60,11 +63,11 @@ describe('checkpoint and restore', () => {
       expect(Object.keys(countState.operators).sort()).toEqual([countId, sinkId].sort());
       expect(countState.operators[countId]!.keyed![0]!.states).toEqual({ count: { kind: 'value', type: { kind: 'NUMBER' } } });
       if (variant.backend === 'filesystem') {
-        expect(countState.operators[countId]!.keyed![0]!.handle).toMatchObject({ kind: 'file', path: `${countId}-1-keyed` });
+        expect((countState.operators[countId]!.keyed![0] as HeapKeyedStateHandle).handle).toMatchObject({ kind: 'file', path: `${countId}-1-keyed` });
         expect(await storage.exists(`chk-1/${countId}-1-keyed`)).toBe(true);
         expect(await storage.exists(`chk-1/${sinkId}-1-operator`)).toBe(true);
       } else {
-        expect(countState.operators[countId]!.keyed![0]!.handle.kind).toBe('inline');
+        expect((countState.operators[countId]!.keyed![0] as HeapKeyedStateHandle).handle.kind).toBe('inline');
         expect(storage.files.size).toBe(0);
       }
 

@@ -5,6 +5,7 @@ import { CountPerKey, expectedCountRecords, listSource, sortRecords, SourceContr
 import { runJob, states, waitUntil } from '../testing/harness.ts';
 import { MemoryStorage } from '../testing/memory-storage.ts';
 import type { TaskCheckpointing } from './types.ts';
+import { CHECKPOINTING_DEFAULTS } from '../testing/checkpointing-defaults.ts';
 
 const WORDS = Array.from({ length: 3000 }, (_, i) => `w${i % 41}`);
 
@@ -25,6 +26,7 @@ const checkpointing: TaskCheckpointing = {
   storage: new MemoryStorage(),
   maxInlineBytes: 0,
   asyncSnapshots: true,
+  ...CHECKPOINTING_DEFAULTS,
 };
 
 async function turns(n: number): Promise<void> {

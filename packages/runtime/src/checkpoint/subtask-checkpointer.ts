@@ -128,7 +128,7 @@ export class SubtaskCheckpointer implements CheckpointActions {
 
   #acknowledge(checkpointId: number, persisted: PersistedTaskState & { asyncMs: number }, syncMs: number, alignmentMs: number): void {
     if (this.#closed) return;
-    const metrics = { syncMs, asyncMs: persisted.asyncMs, alignmentMs, stateBytes: persisted.stateBytes };
+    const metrics = { syncMs, asyncMs: persisted.asyncMs, alignmentMs, stateBytes: persisted.stateBytes, unaligned: false, persistedBytes: 0 };
     this.#options.logger.info({ checkpointId, ...metrics }, 'checkpoint acknowledged');
     try {
       this.#options.onAck({ checkpointId, state: persisted.state, metrics });

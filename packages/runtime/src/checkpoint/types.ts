@@ -4,9 +4,17 @@ import type { Storage } from '@weir/storage';
 /** How a task takes part in checkpoints; from DeployTask.checkpointing. */
 export interface TaskCheckpointing {
   mode: 'EXACTLY_ONCE' | 'AT_LEAST_ONCE';
-  backend: 'memory' | 'filesystem';
-  /** The job's checkpoint directory; task files go to `chk-<n>/...` below it. Undefined for the memory backend. */
+  backend: 'memory' | 'filesystem' | 'level';
+  /** The job's checkpoint directory; task files go to `chk-<n>/...` below it, shared files to `shared/`. Undefined for the memory backend. */
   storage: Storage | undefined;
+  /** LevelDB backend: upload only table files no confirmed checkpoint uploaded. */
+  incremental: boolean;
+  /** Unaligned checkpoints: barriers overtake queued buffers, which are saved as channel state. */
+  unaligned: boolean;
+  /** With unaligned: start aligned, switch to unaligned after this long; 0: unaligned from the start. */
+  alignedCheckpointTimeoutMs: number;
+  /** The TaskManager's directory for LevelDB state (state.backend.rocksdb.localdir); each task keeps its DBs below it and removes them when it ends. */
+  localStateDir: string;
   /** The memory backend's limit per state handle (the bytes one operator's keyed or operator state may take inline). */
   maxInlineBytes: number;
   /** False: serialize and write state before the barrier goes downstream. */
@@ -19,6 +27,8 @@ export interface TaskRestore {
   state: TaskStateSnapshot;
   /** the checkpoint directory (holds _metadata); relative handle paths resolve here */
   storage: Storage | undefined;
+  /** Its parent, the job's checkpoint directory: `shared` paths of incremental LevelDB handles resolve here. */
+  jobStorage: Storage | undefined;
 }
 
 export interface CheckpointMetrics {
@@ -30,6 +40,10 @@ export interface CheckpointMetrics {
   alignmentMs: number;
   /** Bytes of all state handles. */
   stateBytes: number;
+  /** The task took the checkpoint unaligned (from the start or after the aligned-checkpoint timeout). */
+  unaligned: boolean;
+  /** Bytes of in-flight data saved as channel state. */
+  persistedBytes: number;
 }
 
 export interface CheckpointAck {

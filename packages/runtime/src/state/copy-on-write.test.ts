@@ -127,7 +127,7 @@ describe('copy-on-write keyed state snapshots', () => {
     };
     const restored = backend(2, 1);
     await restoreOperatorState(
-      { checkpointId: 3, state: { operators: { op: { keyed: [handle] } } }, storage: undefined },
+      { checkpointId: 3, state: { operators: { op: { keyed: [handle] } } }, storage: undefined, jobStorage: undefined },
       { operatorId: 'op', label: 'Count (2/2)', keyed: restored, lists: new OperatorStateStore('Count (2/2)') },
     );
     const count = restored.getState(new ValueStateDescriptor('count', Types.NUMBER));

@@ -52,6 +52,6 @@ export function restoreFrom(job: RunningJob, checkpointId: number, storage: Stor
     const deployed = job.deployed.find((d) => d.vertexId === vertexId && d.subtask === subtask);
     const ack = deployed === undefined ? undefined : acks?.get(deployed.task);
     const state: TaskStateSnapshot = ack?.state ?? { operators: {} };
-    return { checkpointId, state: JSON.parse(JSON.stringify(state)) as TaskStateSnapshot, storage: storage?.child(`chk-${checkpointId}`) };
+    return { checkpointId, state: JSON.parse(JSON.stringify(state)) as TaskStateSnapshot, storage: storage?.child(`chk-${checkpointId}`), jobStorage: storage };
   };
 }

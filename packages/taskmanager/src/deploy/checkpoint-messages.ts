@@ -13,6 +13,8 @@ export function toAcknowledgeCheckpoint(key: TaskKey__Output, ack: CheckpointAck
       asyncMs: Math.round(ack.metrics.asyncMs),
       alignmentMs: Math.round(ack.metrics.alignmentMs),
       stateBytes: ack.metrics.stateBytes,
+      unaligned: ack.metrics.unaligned,
+      persistedBytes: ack.metrics.persistedBytes,
     },
   };
 }

@@ -5,20 +5,20 @@ import type { Storage, StoragePool } from '@weir/storage';
 import { TaskManagerErrorCode } from '../errors.ts';
 
 const MODES = ['EXACTLY_ONCE', 'AT_LEAST_ONCE'] as const;
-const BACKENDS = ['memory', 'filesystem'] as const;
+const BACKENDS = ['memory', 'filesystem', 'level'] as const;
 
 /**
  * DeployTask.checkpointing as the runtime takes it, or undefined when the job takes no
  * checkpoints (no message, or an empty mode). A checkpoint directory opens its Storage from
  * the pool; a URL openStorage does not accept throws INVALID_STORAGE_URL.
  */
-export function toTaskCheckpointing(message: DeployTask__Output, storages: StoragePool): TaskCheckpointing | undefined {
+export function toTaskCheckpointing(message: DeployTask__Output, storages: StoragePool, localStateDir: string): TaskCheckpointing | undefined {
   const checkpointing = message.checkpointing;
   if (checkpointing === null || checkpointing.mode === '') return undefined;
   const mode = oneOf(MODES, checkpointing.mode, 'checkpointing mode');
   const backend = oneOf(BACKENDS, checkpointing.backend, 'state backend');
-  if (backend === 'filesystem' && checkpointing.checkpointDir === '') {
-    throw invalid('asks for the filesystem state backend but names no checkpoint directory; the JobManager must send the job\'s checkpoint directory');
+  if (backend !== 'memory' && checkpointing.checkpointDir === '') {
+    throw invalid(`asks for the ${backend} state backend but names no checkpoint directory; the JobManager must send the job's checkpoint directory`);
   }
   return {
     mode,
@@ -26,6 +26,10 @@ export function toTaskCheckpointing(message: DeployTask__Output, storages: Stora
     storage: checkpointing.checkpointDir === '' ? undefined : storages.open(checkpointing.checkpointDir),
     maxInlineBytes: checkpointing.maxInlineBytes,
     asyncSnapshots: checkpointing.asyncSnapshots,
+    incremental: checkpointing.incremental,
+    unaligned: checkpointing.unaligned,
+    alignedCheckpointTimeoutMs: checkpointing.alignedCheckpointTimeoutMs,
+    localStateDir,
   };
 }
 
@@ -44,12 +48,20 @@ export function toTaskRestore(message: DeployTask__Output, storages: StoragePool
       restore.checkpointPath === ''
         ? undefined
         : restoreStorage(restore.checkpointPath, message.checkpointing?.checkpointDir ?? '', storages),
+    jobStorage: restore.checkpointPath === '' ? undefined : restoreStorage(parentOf(restore.checkpointPath), message.checkpointing?.checkpointDir ?? '', storages),
   };
 }
 
 function restoreStorage(checkpointPath: string, checkpointDir: string, storages: StoragePool): Storage {
   const below = checkpointDir === '' ? undefined : relativeBelow(checkpointPath, checkpointDir);
   return below === undefined ? storages.open(checkpointPath) : storages.open(checkpointDir).child(below);
+}
+
+/** The directory that holds `path` (URL or local path), the job's checkpoint directory for a `chk-<n>` path. */
+function parentOf(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  const slash = trimmed.lastIndexOf('/');
+  return slash <= 0 ? trimmed : trimmed.slice(0, slash);
 }
 
 function relativeBelow(path: string, directory: string): string | undefined {

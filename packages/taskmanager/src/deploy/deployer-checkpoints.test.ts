@@ -40,6 +40,7 @@ function setup() {
     network: { taskManagerId: 'tm-1', partitions: new FakeRegistry(), remote },
     loadJob: async () => oneVertexJob(),
     createTask: factory.createTask,
+    localStateDir: '/tmp/weir-test-local-state',
     storages,
     logger: recordingLogger(logs),
     clock: new ManualClock(),
@@ -66,7 +67,7 @@ const SNAPSHOT: TaskStateSnapshot = {
 };
 
 function checkpointing(overrides: Partial<NonNullable<DeployOverrides['checkpointing']>> = {}): NonNullable<DeployOverrides['checkpointing']> {
-  return { mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: '', maxInlineBytes: 5_242_880, asyncSnapshots: true, ...overrides };
+  return { mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: '', maxInlineBytes: 5_242_880, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0, ...overrides };
 }
 
 describe('Deployer with checkpointing', () => {
@@ -110,7 +111,7 @@ describe('Deployer with checkpointing', () => {
     [
       'the memory backend without a directory',
       { checkpointing: checkpointing({ backend: 'memory', maxInlineBytes: 1024 }) },
-      { mode: 'EXACTLY_ONCE', backend: 'memory', storage: undefined, maxInlineBytes: 1024, asyncSnapshots: true },
+      { mode: 'EXACTLY_ONCE', backend: 'memory', storage: undefined, maxInlineBytes: 1024, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0, localStateDir: '/tmp/weir-test-local-state' },
     ],
   ])('passes checkpointing %s as %j, and no restore without one', async (_case, overrides: DeployOverrides, expected) => {
     const { factory, deployer, report } = setup();
@@ -155,7 +156,7 @@ describe('Deployer with checkpointing', () => {
     [
       'the backend is unknown',
       { checkpointing: checkpointing({ backend: 'rocksdb', checkpointDir: '/x' }) },
-      'the deploy names the state backend "rocksdb"; it must be one of memory, filesystem',
+      'the deploy names the state backend "rocksdb"; it must be one of memory, filesystem, level',
       'INVALID_DEPLOYMENT',
     ],
     [
@@ -200,10 +201,10 @@ describe('Deployer checkpoint commands', () => {
     deployer.deploy(deployMessage({ subtask: 0 }), report);
     deployer.deploy(deployMessage({ subtask: 1 }), report);
     await flush();
-    deployer.triggerCheckpoint({ task: KEY, checkpointId: 5, timestampMs: 1_700 });
+    deployer.triggerCheckpoint({ task: KEY, checkpointId: 5, timestampMs: 1_700, options: null });
     deployer.notifyCheckpoint({ task: KEY, checkpointId: 5, completed: true });
     deployer.notifyCheckpoint({ task: { ...KEY, subtaskIndex: 1 }, checkpointId: 6, completed: false });
-    deployer.triggerCheckpoint({ task: { ...KEY, attempt: 9 }, checkpointId: 7, timestampMs: 1_800 });
+    deployer.triggerCheckpoint({ task: { ...KEY, attempt: 9 }, checkpointId: 7, timestampMs: 1_800, options: null });
     deployer.notifyCheckpoint({ task: null, checkpointId: 7, completed: true });
     expect(factory.tasks[0]!.checkpointCalls).toEqual([
       { call: 'trigger', checkpointId: 5, timestamp: 1_700 },
@@ -224,14 +225,14 @@ describe('Deployer checkpoint commands', () => {
     deployer.deploy(deployMessage(), report);
     await flush();
     const task = factory.tasks[0]!;
-    task.acknowledge({ checkpointId: 5, state: SNAPSHOT, metrics: { syncMs: 1.4, asyncMs: 20.6, alignmentMs: 0, stateBytes: 12 } });
+    task.acknowledge({ checkpointId: 5, state: SNAPSHOT, metrics: { syncMs: 1.4, asyncMs: 20.6, alignmentMs: 0, stateBytes: 12, unaligned: false, persistedBytes: 0 } });
     task.decline({ checkpointId: 6, reason: CheckpointFailureReason.STATE_TOO_LARGE, message: 'state of 6 MB exceeds the memory backend limit of 5 MB' });
     expect(acks).toHaveLength(1);
     expect({ ...acks[0], state: JSON.parse(Buffer.from(acks[0]!.state as Uint8Array).toString()) }).toEqual({
       task: KEY,
       checkpointId: 5,
       state: SNAPSHOT,
-      metrics: { syncMs: 1, asyncMs: 21, alignmentMs: 0, stateBytes: 12 },
+      metrics: { syncMs: 1, asyncMs: 21, alignmentMs: 0, stateBytes: 12, unaligned: false, persistedBytes: 0 },
     });
     expect(declines).toEqual([
       { task: KEY, checkpointId: 6, reasonCode: 'CHECKPOINT_STATE_TOO_LARGE', message: 'state of 6 MB exceeds the memory backend limit of 5 MB' },
@@ -245,12 +246,12 @@ describe('Deployer checkpoint commands', () => {
   it('declines a trigger for a task that is still being deployed, and one whose trigger throws', async () => {
     const { factory, deployer, report, declines } = setup();
     deployer.deploy(deployMessage(), report);
-    deployer.triggerCheckpoint({ task: KEY, checkpointId: 1, timestampMs: 10 });
+    deployer.triggerCheckpoint({ task: KEY, checkpointId: 1, timestampMs: 10, options: null });
     await flush();
     factory.tasks[0]!.triggerCheckpoint = () => {
       throw new Error('mailbox closed');
     };
-    deployer.triggerCheckpoint({ task: KEY, checkpointId: 2, timestampMs: 20 });
+    deployer.triggerCheckpoint({ task: KEY, checkpointId: 2, timestampMs: 20, options: null });
     expect(declines).toEqual([
       {
         task: KEY,

@@ -38,6 +38,7 @@ function setup(loadJob: JobLoader = async () => oneVertexJob(), logger: Logger =
     network: { taskManagerId: 'tm-1', partitions: registry, remote },
     loadJob,
     createTask: factory.createTask,
+    localStateDir: '/tmp/weir-test-local-state',
     storages,
     logger,
     clock: new ManualClock(),

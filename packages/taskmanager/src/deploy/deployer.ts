@@ -22,6 +22,8 @@ export interface DeployerOptions {
   readonly createTask: TaskFactory;
   /** Checkpoint directories and restore paths; the TaskManager closes the pool. */
   readonly storages: StoragePool;
+  /** state.backend.rocksdb.localdir, resolved: where tasks keep LevelDB state. */
+  readonly localStateDir: string;
   readonly logger: Logger;
   readonly clock: Clock;
 }
@@ -91,7 +93,7 @@ export class Deployer implements TaskControl {
     try {
       const { graph, jobGraph } = await this.#options.loadJob(message);
       checkVertex(jobGraph, message, key);
-      const checkpointing = toTaskCheckpointing(message, this.#options.storages);
+      const checkpointing = toTaskCheckpointing(message, this.#options.storages, this.#options.localStateDir);
       const restore = toTaskRestore(message, this.#options.storages);
       if (task.isTerminal) return;
       const runnable = this.#options.createTask({

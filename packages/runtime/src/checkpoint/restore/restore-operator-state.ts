@@ -1,4 +1,4 @@
-import { describeError, type KeyedStateHandle, type OperatorStateHandle, type StateMetaInfo } from '@weir/common';
+import { describeError, type HeapKeyedStateHandle, type OperatorStateHandle, type StateMetaInfo } from '@weir/common';
 import type { KeyedStateBackend } from '../../state/keyed-state-backend.ts';
 import type { OperatorStateStore } from '../../state/operator-state-store.ts';
 import { decodeStateValue, unpackState, unpackStateSequence } from '../state-codec.ts';
@@ -18,11 +18,14 @@ export async function restoreOperatorState(restore: TaskRestore, target: Restore
   const state = restore.state.operators[target.operatorId];
   // A subtask without state may come as null from `_metadata` JSON.
   if (state === undefined || state === null) return;
-  for (const handle of state.keyed ?? []) await restoreKeyed(restore, target, handle);
+  for (const handle of state.keyed ?? []) {
+    if (handle.backend !== 'heap') throw new Error(`keyed state of ${target.label}: the ${handle.backend} backend cannot be restored yet`);
+    await restoreKeyed(restore, target, handle);
+  }
   for (const handle of state.operator ?? []) await restoreLists(restore, target, handle);
 }
 
-async function restoreKeyed(restore: TaskRestore, target: RestoreTarget, handle: KeyedStateHandle): Promise<void> {
+async function restoreKeyed(restore: TaskRestore, target: RestoreTarget, handle: HeapKeyedStateHandle): Promise<void> {
   const what = `keyed state of ${target.label}`;
   const backend = target.keyed;
   if (backend === undefined) {

@@ -15,6 +15,9 @@ export interface CheckpointInfo {
   'failureReason'?: (string);
   'externalPath'?: (string);
   'retained'?: (boolean);
+  'kind'?: (string);
+  'unaligned'?: (boolean);
+  'persistedBytes'?: (number | string | Long);
 }
 
 export interface CheckpointInfo__Output {
@@ -30,4 +33,7 @@ export interface CheckpointInfo__Output {
   'failureReason': (string);
   'externalPath': (string);
   'retained': (boolean);
+  'kind': (string);
+  'unaligned': (boolean);
+  'persistedBytes': (number);
 }

@@ -7,6 +7,8 @@ export interface CheckpointMetrics {
   'asyncMs'?: (number);
   'alignmentMs'?: (number);
   'stateBytes'?: (number | string | Long);
+  'unaligned'?: (boolean);
+  'persistedBytes'?: (number | string | Long);
 }
 
 export interface CheckpointMetrics__Output {
@@ -14,4 +16,6 @@ export interface CheckpointMetrics__Output {
   'asyncMs': (number);
   'alignmentMs': (number);
   'stateBytes': (number);
+  'unaligned': (boolean);
+  'persistedBytes': (number);
 }

@@ -6,6 +6,8 @@ export interface SubmitJobRequest {
   'entryName'?: (string);
   'args'?: (string)[];
   'parallelism'?: (number);
+  'savepointPath'?: (string);
+  'allowNonRestoredState'?: (boolean);
 }
 
 export interface SubmitJobRequest__Output {
@@ -13,4 +15,6 @@ export interface SubmitJobRequest__Output {
   'entryName': (string);
   'args': (string)[];
   'parallelism': (number);
+  'savepointPath': (string);
+  'allowNonRestoredState': (boolean);
 }

@@ -8,6 +8,9 @@ export interface TaskCheckpointing {
   'checkpointDir'?: (string);
   'maxInlineBytes'?: (number | string | Long);
   'asyncSnapshots'?: (boolean);
+  'incremental'?: (boolean);
+  'unaligned'?: (boolean);
+  'alignedCheckpointTimeoutMs'?: (number);
 }
 
 export interface TaskCheckpointing__Output {
@@ -16,4 +19,7 @@ export interface TaskCheckpointing__Output {
   'checkpointDir': (string);
   'maxInlineBytes': (number);
   'asyncSnapshots': (boolean);
+  'incremental': (boolean);
+  'unaligned': (boolean);
+  'alignedCheckpointTimeoutMs': (number);
 }

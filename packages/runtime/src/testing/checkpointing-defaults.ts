@@ -1,0 +1,11 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TaskCheckpointing } from '../checkpoint/types.ts';
+
+/** The TaskCheckpointing fields most tests leave alone: heap-only, aligned, a temp local state dir. */
+export const CHECKPOINTING_DEFAULTS: Pick<TaskCheckpointing, 'incremental' | 'unaligned' | 'alignedCheckpointTimeoutMs' | 'localStateDir'> = Object.freeze({
+  incremental: false,
+  unaligned: false,
+  alignedCheckpointTimeoutMs: 0,
+  localStateDir: join(tmpdir(), 'weir-test-local-state'),
+});
