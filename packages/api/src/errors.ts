@@ -39,6 +39,12 @@ export const ApiErrorCode = {
    */
   INVALID_RESTART_STRATEGY: 'INVALID_RESTART_STRATEGY',
   /**
+   * Restore: a state's type as the checkpoint or savepoint describes it cannot be read as the
+   * type the job now declares (a changed field type or type name, a changed key type, an
+   * Avro schema change that Avro's resolution rules reject).
+   */
+  INCOMPATIBLE_STATE_SCHEMA: 'INCOMPATIBLE_STATE_SCHEMA',
+  /**
    * A fromElements/fromCollection reader was restored from a position outside its slice, or
    * from the states of several (or no) readers: a changed parallelism, not supported yet.
    */

@@ -47,6 +47,7 @@ export {
 } from './state/types.ts';
 
 export { Types, type TypeOf } from './types/types.ts';
+export { resolveStateSchema, type StateSchemaResolution } from './types/schema-compatibility.ts';
 export type { TypeInformation, TypeDescription } from './types/type-information.ts';
 
 export {

@@ -15,6 +15,13 @@ export interface RestorePoint {
   readonly checkpointPath: string;
 }
 
+/** `weir run -s <path> [-n]`: the savepoint or retained checkpoint a job's first attempt starts from, read and checked at submission. */
+export interface InitialRestore {
+  readonly point: RestorePoint;
+  /** -n: state of operators the job no longer has is skipped instead of failing the submission. */
+  readonly allowNonRestoredState: boolean;
+}
+
 /** What a new attempt starts from, or why it cannot start. */
 export type RestoreOutcome =
   | { readonly kind: 'checkpoint'; readonly point: RestorePoint }

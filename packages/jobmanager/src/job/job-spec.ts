@@ -1,4 +1,5 @@
 import type { JobGraph } from '@weir/api';
+import type { InitialRestore } from '../checkpoint/restore-point.ts';
 import type { JobSettings } from '../settings/job-settings.ts';
 
 /** The defaults a job's graph was built with; every task rebuilds its graph with the same. */
@@ -21,6 +22,8 @@ export interface JobSpec {
   readonly defaults: JobDefaults;
   /** Checkpointing and restart strategy, resolved at submission. */
   readonly settings: JobSettings;
+  /** Set when the job was submitted with a savepoint path; until its first checkpoint completes, every attempt starts from it. */
+  readonly initialRestore?: InitialRestore;
 }
 
 /** Slots the job needs with slot sharing: its highest vertex parallelism. */

@@ -1,4 +1,4 @@
-import { CheckpointFailureReason, describeError, type Clock, type Logger } from '@weir/common';
+import { CHECKPOINT_OPTIONS, CheckpointFailureReason, describeError, type CheckpointOptions, type Clock, type Logger } from '@weir/common';
 import { barrierEvent, cancelCheckpointEvent } from '../network/channel-events.ts';
 import type { ChainOperator } from '../operators/chain-operator.ts';
 import type { PendingWork } from '../operators/pending-work.ts';
@@ -6,7 +6,8 @@ import type { RecordWriter } from '../output/record-writers.ts';
 import type { OperatorStates } from '../task/chain-builder.ts';
 import type { CheckpointActions } from './barrier/barrier-handler.ts';
 import { CheckpointDeclinedError } from './checkpoint-declined.ts';
-import { persistTaskState, type CapturedOperatorState, type PersistedTaskState } from './snapshot/persist-state.ts';
+import { notifyStatesCheckpointAborted, notifyStatesCheckpointComplete } from '../state/state-lifecycle.ts';
+import { captureTaskState, persistTaskState, type CapturedOperatorState, type PersistedTaskState } from './snapshot/persist-state.ts';
 import type { CheckpointAck, CheckpointDecline, TaskCheckpointing } from './types.ts';
 
 export interface SubtaskCheckpointerOptions {
@@ -59,8 +60,8 @@ export class SubtaskCheckpointer implements CheckpointActions {
     this.#closed = true;
   }
 
-  triggerCheckpoint(checkpointId: number, timestamp: number, alignmentMs: number): void {
-    this.#options.work.addStep(() => this.#checkpoint(checkpointId, timestamp, alignmentMs));
+  triggerCheckpoint(checkpointId: number, timestamp: number, alignmentMs: number, options: CheckpointOptions = CHECKPOINT_OPTIONS): void {
+    this.#options.work.addStep(() => this.#checkpoint(checkpointId, timestamp, alignmentMs, options));
   }
 
   abortCheckpoint(checkpointId: number, reason: CheckpointFailureReason, message: string): void {
@@ -70,6 +71,7 @@ export class SubtaskCheckpointer implements CheckpointActions {
 
   notifyComplete(checkpointId: number): void {
     this.#options.work.addStep(async () => {
+      notifyStatesCheckpointComplete(this.#options.states, checkpointId);
       for (const operator of this.#options.operators) await operator.notifyCheckpointComplete(checkpointId);
       if (this.#firstAfterEnd !== undefined && checkpointId >= this.#firstAfterEnd) this.#finalCheckpointCompleted = true;
       this.#options.logger.debug({ checkpointId }, 'checkpoint complete notified');
@@ -78,19 +80,20 @@ export class SubtaskCheckpointer implements CheckpointActions {
 
   notifyAborted(checkpointId: number): void {
     this.#options.work.addStep(async () => {
+      notifyStatesCheckpointAborted(this.#options.states, checkpointId);
       for (const operator of this.#options.operators) await operator.notifyCheckpointAborted(checkpointId);
       this.#options.logger.debug({ checkpointId }, 'checkpoint abort notified');
     });
   }
 
-  async #checkpoint(checkpointId: number, timestamp: number, alignmentMs: number): Promise<void> {
+  async #checkpoint(checkpointId: number, timestamp: number, alignmentMs: number, options: CheckpointOptions): Promise<void> {
     const { clock, states, operators, settings } = this.#options;
     if (this.#dataEnded) this.#firstAfterEnd ??= checkpointId;
     const syncStart = clock.now();
     let captured: CapturedOperatorState[];
     try {
       for (const operator of operators) await operator.snapshotState(checkpointId, timestamp);
-      captured = states.map((s) => ({ operatorId: s.operatorId, label: s.label, keyed: s.keyed?.snapshot(), lists: s.lists.snapshot() }));
+      captured = await captureTaskState(states, checkpointId, options);
     } catch (err) {
       this.abortCheckpoint(checkpointId, CheckpointFailureReason.SNAPSHOT_FAILED, `the snapshot failed: ${describeError(err)}`);
       return;
@@ -98,12 +101,12 @@ export class SubtaskCheckpointer implements CheckpointActions {
     const syncMs = clock.now() - syncStart;
     if (settings.asyncSnapshots) {
       this.#broadcastBarrier(checkpointId, timestamp);
-      void this.#persist(checkpointId, captured).then((persisted) => {
+      void this.#persist(checkpointId, captured, options).then((persisted) => {
         if (persisted !== undefined) this.#acknowledge(checkpointId, persisted, syncMs, alignmentMs);
       });
       return;
     }
-    const persisted = await this.#persist(checkpointId, captured);
+    const persisted = await this.#persist(checkpointId, captured, options);
     if (persisted === undefined) {
       this.#broadcastCancel(checkpointId);
       return;
@@ -113,11 +116,11 @@ export class SubtaskCheckpointer implements CheckpointActions {
   }
 
   /** The asynchronous part; declines and resolves undefined on failure. */
-  async #persist(checkpointId: number, captured: readonly CapturedOperatorState[]): Promise<(PersistedTaskState & { asyncMs: number }) | undefined> {
+  async #persist(checkpointId: number, captured: readonly CapturedOperatorState[], options: CheckpointOptions): Promise<(PersistedTaskState & { asyncMs: number }) | undefined> {
     const { clock, settings, subtaskIndex } = this.#options;
     const start = clock.now();
     try {
-      const persisted = await persistTaskState(settings, checkpointId, subtaskIndex, captured);
+      const persisted = await persistTaskState(settings, checkpointId, subtaskIndex, captured, options);
       return { ...persisted, asyncMs: clock.now() - start };
     } catch (err) {
       if (err instanceof CheckpointDeclinedError) this.#decline(checkpointId, err.reason, err.message);

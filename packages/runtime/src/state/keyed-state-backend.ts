@@ -62,6 +62,15 @@ export class KeyedStateBackend {
     return this.#get({ name: `__weir_${name}`, kind: 'value' }, GENERIC_META, (table) => new HeapValueState(table as StateTable<T>, undefined));
   }
 
+  /** Heap state needs no opening, confirmation tracking or clean-up: see state-lifecycle.ts. */
+  async open(): Promise<void> {}
+
+  notifyCheckpointComplete(_checkpointId: number): void {}
+
+  notifyCheckpointAborted(_checkpointId: number): void {}
+
+  async dispose(): Promise<void> {}
+
   /** The table behind a state name. */
   table(name: string): StateTable<unknown> | undefined {
     return this.#states.get(name)?.table;

@@ -1,4 +1,5 @@
 import type { Collector, ConnectorContext } from '@weir/api';
+import type { TaskCheckpointing } from '../checkpoint/types.ts';
 import { keyGroupRangeForSubtask } from '@weir/common';
 import { createOperator, isKeyed } from '../operators/create-operator.ts';
 import { outputOf, type ChainOperator } from '../operators/chain-operator.ts';
@@ -32,6 +33,8 @@ export interface ChainContext extends RecordWriterContext {
   /** The task starts from a checkpoint. */
   readonly restored: boolean;
   readonly checkpointing: boolean;
+  /** The job's checkpoint settings (state backend, local state dir); undefined without checkpointing: heap state. */
+  readonly checkpointSettings: TaskCheckpointing | undefined;
 }
 
 /**

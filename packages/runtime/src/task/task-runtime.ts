@@ -4,6 +4,7 @@ import { AlignedBarrierHandler } from '../checkpoint/barrier/aligned-barrier-han
 import type { CheckpointBarrierHandler } from '../checkpoint/barrier/barrier-handler.ts';
 import { BarrierTracker } from '../checkpoint/barrier/barrier-tracker.ts';
 import { restoreOperatorState } from '../checkpoint/restore/restore-operator-state.ts';
+import { disposeOperatorStates, openOperatorStates } from '../state/state-lifecycle.ts';
 import { SubtaskCheckpointer } from '../checkpoint/subtask-checkpointer.ts';
 import { TaskEventHandler } from '../input/channel-event-handler.ts';
 import { EndedSourceInput } from '../input/ended-source-input.ts';
@@ -113,6 +114,7 @@ export class TaskRuntime {
       work: this.#work,
       restored: restore !== undefined,
       checkpointing: checkpointing !== undefined,
+      checkpointSettings: checkpointing,
     });
     this.#chain = chain;
     this.#writers = chain.writers;
@@ -120,6 +122,7 @@ export class TaskRuntime {
       network.partitions.register(writer.partition);
       this.#registered.push(writer.partition);
     }
+    await this.untilCanceled(openOperatorStates(chain.states));
     if (restore !== undefined) {
       for (const state of chain.states) await this.untilCanceled(restoreOperatorState(restore, state));
       this.#logger.info({ checkpointId: restore.checkpointId }, 'state restored');
@@ -234,6 +237,9 @@ export class TaskRuntime {
       } catch (err) {
         this.#logger.warn({ err, operator: operator.label }, 'closing an operator failed during clean-up');
       }
+    }
+    if (this.#chain !== undefined) {
+      for (const err of await disposeOperatorStates(this.#chain.states)) this.#logger.warn({ err }, 'removing operator state failed during clean-up');
     }
   }
 

@@ -1,4 +1,5 @@
-import type { KeyedStateHandle, OperatorStateHandle, OperatorSubtaskState, TaskStateSnapshot } from '@weir/common';
+import type { CheckpointOptions, KeyedStateHandle, OperatorStateHandle, OperatorSubtaskState, TaskStateSnapshot } from '@weir/common';
+import type { OperatorStates } from '../../task/chain-builder.ts';
 import type { KeyedSnapshot } from '../../state/keyed-state-backend.ts';
 import type { OperatorListSnapshot } from '../../state/operator-state-store.ts';
 import type { TaskCheckpointing } from '../types.ts';
@@ -13,6 +14,19 @@ export interface CapturedOperatorState {
   readonly label: string;
   readonly keyed: KeyedSnapshot | undefined;
   readonly lists: ReadonlyMap<string, OperatorListSnapshot>;
+}
+
+/**
+ * The synchronous part, after the operators' snapshotState: a consistent view of every
+ * operator's state that later writes do not change. Records do not flow while it runs, so a
+ * backend may await here (LevelDB flushes its memtable and hard-links its files).
+ */
+export async function captureTaskState(
+  states: readonly OperatorStates[],
+  _checkpointId: number,
+  _options: CheckpointOptions,
+): Promise<CapturedOperatorState[]> {
+  return states.map((s) => ({ operatorId: s.operatorId, label: s.label, keyed: s.keyed?.snapshot(), lists: s.lists.snapshot() }));
 }
 
 export interface PersistedTaskState {
@@ -30,6 +44,7 @@ export async function persistTaskState(
   checkpointId: number,
   subtaskIndex: number,
   captured: readonly CapturedOperatorState[],
+  _options: CheckpointOptions,
 ): Promise<PersistedTaskState> {
   const operators: Record<string, OperatorSubtaskState> = {};
   let stateBytes = 0;
