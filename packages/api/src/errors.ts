@@ -14,7 +14,11 @@ export const ApiErrorCode = {
   DUPLICATE_UID: 'DUPLICATE_UID',
   /** A user function, source, sink or watermark strategy is not of the shape its method takes. */
   INVALID_FUNCTION: 'INVALID_FUNCTION',
-  /** A `Types` factory got something that is not a TypeInformation, or a ROW without fields. */
+  /**
+   * A `Types` factory got something that is not a TypeInformation, a ROW without fields, an
+   * empty POJO or custom type name, a custom version that is not an integer >= 1, an Avro
+   * schema that avsc rejects, or a field default that its type cannot hold or store.
+   */
   INVALID_TYPE: 'INVALID_TYPE',
   /**
    * The job's topology cannot run: it defines no sources, a forward edge joins operators of
@@ -44,6 +48,12 @@ export const ApiErrorCode = {
    * Avro schema change that Avro's resolution rules reject).
    */
   INCOMPATIBLE_STATE_SCHEMA: 'INCOMPATIBLE_STATE_SCHEMA',
+  /**
+   * Restore: one restored value could not be migrated to the type the job now declares: it
+   * does not fit the type its checkpoint described (an Avro value the saved schema cannot
+   * encode), or a custom type's `migrate` threw.
+   */
+  STATE_MIGRATION_FAILED: 'STATE_MIGRATION_FAILED',
   /**
    * A fromElements/fromCollection reader was restored from a position outside its slice, or
    * from the states of several (or no) readers: a changed parallelism, not supported yet.

@@ -48,7 +48,9 @@ export {
 
 export { Types, type TypeOf } from './types/types.ts';
 export { resolveStateSchema, type StateSchemaResolution } from './types/schema-compatibility.ts';
-export type { TypeInformation, TypeDescription } from './types/type-information.ts';
+export type { TypeInformation, TypeDescription, BasicKind, RowDescription, AvroDescription, CustomDescription } from './types/type-information.ts';
+export type { FieldWithDefault, RowField, RowOf } from './types/row-type.ts';
+export type { CustomTypeOptions } from './types/custom-type.ts';
 
 export {
   Boundedness,

@@ -5,10 +5,12 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Scenario } from './scenario.ts';
 import { summarizeProfiles } from './profile-summary.ts';
+import { backpressure } from './scenarios/backpressure.ts';
 import { checkpointOverhead } from './scenarios/checkpoint-overhead.ts';
+import { incremental } from './scenarios/incremental.ts';
 import { shuffle } from './scenarios/shuffle.ts';
 
-const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead];
+const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental];
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' } } });
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));

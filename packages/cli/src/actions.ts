@@ -1,10 +1,12 @@
-import { cancelCommand } from './commands/cancel.ts';
+import { cancelCommand, cancelWithSavepointCommand } from './commands/cancel.ts';
 import { checkpointsCommand } from './commands/checkpoints.ts';
 import { clusterStartCommand } from './commands/cluster-start.ts';
 import { infoCommand } from './commands/info.ts';
 import { listCommand } from './commands/list.ts';
 import { runCommand } from './commands/run.ts';
+import { disposeSavepointCommand, savepointCommand } from './commands/savepoint.ts';
 import { jobManagerCommand, taskManagerCommand } from './commands/serve.ts';
+import { stopCommand } from './commands/stop.ts';
 import type { CliContext } from './context.ts';
 import type { CliActions } from './program.ts';
 
@@ -16,6 +18,10 @@ export function cliActions(context: CliContext): CliActions {
     list: (args) => listCommand(args, context),
     info: (args) => infoCommand(args, context),
     cancel: (args) => cancelCommand(args, context),
+    cancelWithSavepoint: (args) => cancelWithSavepointCommand(args, context),
+    savepoint: (args) => savepointCommand(args, context),
+    disposeSavepoint: (args) => disposeSavepointCommand(args, context),
+    stop: (args) => stopCommand(args, context),
     checkpoints: (args) => checkpointsCommand(args, context),
     clusterStart: (args) => clusterStartCommand(args, context),
   };

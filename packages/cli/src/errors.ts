@@ -8,10 +8,12 @@ export const CliErrorCode = {
   BUNDLE_FAILED: 'BUNDLE_FAILED',
   /** No JobManager answers at the address (connection refused, timeout). */
   JOBMANAGER_UNREACHABLE: 'JOBMANAGER_UNREACHABLE',
-  /** An attached `weir run` saw its job end FAILED. */
+  /** An attached `weir run`, `weir stop` or `weir cancel -s` saw its job end FAILED. */
   JOB_FAILED: 'JOB_FAILED',
-  /** An attached `weir run` saw its job end CANCELED. */
+  /** An attached `weir run` or `weir stop` saw its job end CANCELED. */
   JOB_CANCELED: 'JOB_CANCELED',
+  /** After `weir stop` or `weir cancel -s` took their savepoint, the job ended in another terminal status than the one asked for (FINISHED instead of CANCELED, say). */
+  UNEXPECTED_JOB_END: 'UNEXPECTED_JOB_END',
   /** The status stream of a watched job ended before the job reached a terminal status. */
   WATCH_LOST: 'WATCH_LOST',
   /** A local-cluster process that must keep running (the JobManager) exited, or did not come up in time. */

@@ -1,48 +1,29 @@
 import { Command, Option } from 'commander';
-import { collectProperty, parseAddress, parsePositiveInt } from './argument-parsers.ts';
+import { parsePositiveInt } from './argument-parsers.ts';
 import type { ClientArgs } from './commands/client-args.ts';
 import type { ClusterStartArgs } from './commands/cluster-start.ts';
 import type { JobArgs } from './commands/info.ts';
 import type { RunArgs } from './commands/run.ts';
 import type { ConfigArgs } from './config-args.ts';
+import { clientArgs, configArgs, withClient, withConfig, type ClientOptions, type ConfigOptions } from './program-options.ts';
+import { addSavepointCommands, type SavepointActions } from './program-savepoints.ts';
 
 /** What each command does once its arguments are parsed; main.ts wires the real ones, tests record calls. */
-export interface CliActions {
+export interface CliActions extends SavepointActions {
   jobmanager(args: ConfigArgs): Promise<void>;
   taskmanager(args: ConfigArgs): Promise<void>;
   run(args: RunArgs): Promise<void>;
   list(args: ClientArgs): Promise<void>;
   info(args: JobArgs): Promise<void>;
-  cancel(args: JobArgs): Promise<void>;
   checkpoints(args: JobArgs): Promise<void>;
   clusterStart(args: ClusterStartArgs): Promise<void>;
 }
 
-interface ConfigOptions {
-  config?: string;
-  D?: Record<string, string>;
-}
-
-interface ClientOptions extends ConfigOptions {
-  jobmanager?: string;
-}
-
-function withConfig(command: Command): Command {
-  return command
-    .option('-c, --config <file>', 'YAML config file (default: $WEIR_CONFIG)')
-    .option('-D <key=value>', 'set a config key; repeatable', collectProperty);
-}
-
-function withClient(command: Command): Command {
-  return withConfig(command).option('-m, --jobmanager <host:port>', 'JobManager address (default: jobmanager.rpc.address:jobmanager.rpc.port)', parseAddress);
-}
-
-function configArgs(options: ConfigOptions): ConfigArgs {
-  return { config: options.config, dynamic: options.D ?? {} };
-}
-
-function clientArgs(options: ClientOptions): ClientArgs {
-  return { ...configArgs(options), jobManager: options.jobmanager };
+interface RunOptions extends ClientOptions {
+  parallelism?: number;
+  detached: boolean;
+  fromSavepoint?: string;
+  allowNonRestoredState: boolean;
 }
 
 /** The `weir` command line, without side effects until an action runs. */
@@ -66,10 +47,20 @@ export function buildProgram(actions: CliActions): Command {
       .argument('<job>', 'job module (.ts or .js) whose default export builds the job')
       .argument('[args...]', "the job's arguments; put them after -- when they start with -")
       .option('-p, --parallelism <n>', 'default parallelism of the job', parsePositiveInt)
-      .option('-d, --detached', 'return once the job is submitted', false),
-  ).action((job: string, jobArgs: string[], options: ClientOptions & { parallelism?: number; detached: boolean }) =>
-    actions.run({ ...clientArgs(options), job, args: jobArgs, parallelism: options.parallelism, detached: options.detached }),
-  );
+      .option('-d, --detached', 'return once the job is submitted', false)
+      .option('-s, --fromSavepoint <savepointPath>', 'start from the state of this savepoint or retained checkpoint (a directory holding _metadata)')
+      .option('-n, --allowNonRestoredState', 'with -s: skip state of operators the job no longer has (matched by uid) instead of failing', false)
+      .addHelpText(
+        'after',
+        '\nWith -s, state maps to operators by their uid(); new operators start empty, a new parallelism redistributes keyed state by key group.',
+      ),
+  ).action((job: string, jobArgs: string[], options: RunOptions, command: Command) => {
+    if (options.allowNonRestoredState && options.fromSavepoint === undefined) {
+      command.error('error: -n (--allowNonRestoredState) only applies when starting from a savepoint: add -s <savepointPath>');
+    }
+    const restore = options.fromSavepoint === undefined ? undefined : { savepointPath: options.fromSavepoint, allowNonRestoredState: options.allowNonRestoredState };
+    return actions.run({ ...clientArgs(options), job, args: jobArgs, parallelism: options.parallelism, detached: options.detached, restore });
+  });
 
   withClient(program.command('list').description('list the jobs of the cluster')).action((options: ClientOptions) =>
     actions.list(clientArgs(options)),
@@ -79,13 +70,11 @@ export function buildProgram(actions: CliActions): Command {
     (jobId: string, options: ClientOptions) => actions.info({ ...clientArgs(options), jobId }),
   );
 
-  withClient(program.command('cancel').description('cancel a job').argument('<jobId>')).action((jobId: string, options: ClientOptions) =>
-    actions.cancel({ ...clientArgs(options), jobId }),
-  );
-
   withClient(program.command('checkpoints').description("show a job's checkpoints, newest first").argument('<jobId>')).action(
     (jobId: string, options: ClientOptions) => actions.checkpoints({ ...clientArgs(options), jobId }),
   );
+
+  addSavepointCommands(program, actions);
 
   const cluster = program.command('cluster').description('a local cluster of child processes');
   withConfig(

@@ -25,7 +25,35 @@ export const JobManagerErrorCode = {
   CHECKPOINT_FAILURE_THRESHOLD: 'CHECKPOINT_FAILURE_THRESHOLD',
   /** Checkpoints were completed but none of the retained ones can be read back; the job fails instead of restarting without its state. */
   NO_USABLE_CHECKPOINT: 'NO_USABLE_CHECKPOINT',
-  /** The checkpoint to restore was taken at another parallelism or max parallelism than the job has now (rescaling comes later). */
+  /**
+   * The checkpoint or savepoint to restore cannot fit the job as it is now: an operator with
+   * keyed state has another max parallelism, or in-flight data of an unaligned checkpoint
+   * would have to be redistributed to a new parallelism.
+   */
   RESTORE_MISMATCH: 'RESTORE_MISMATCH',
+  // Restoring from savepoints and retained checkpoints (weir run -s), and shared state.
+  /** SubmitJob: the savepoint path does not exist or holds no `_metadata`. */
+  SAVEPOINT_NOT_FOUND: 'SAVEPOINT_NOT_FOUND',
+  /** SubmitJob: the savepoint's `_metadata` is not JSON or not checkpoint metadata, or a state file it references is missing or has another size than recorded; also operator state to redistribute that does not decode. */
+  INVALID_SAVEPOINT: 'INVALID_SAVEPOINT',
+  /** The checkpoint or savepoint holds state of operators the job no longer has, and allowNonRestoredState (-n) was not given. */
+  UNMAPPED_STATE: 'UNMAPPED_STATE',
+  // Taking and disposing savepoints (weir savepoint, stop, cancel -s, savepoint -d).
+  /** TriggerSavepoint named no target directory and state.savepoints.dir is not set. */
+  SAVEPOINT_DIR_MISSING: 'SAVEPOINT_DIR_MISSING',
+  /** TriggerSavepoint: the savepoint directory could not be created or written (a probe write failed); nothing was triggered. */
+  SAVEPOINT_DIR_NOT_WRITABLE: 'SAVEPOINT_DIR_NOT_WRITABLE',
+  /** TriggerSavepoint for a job without checkpointing: it has no coordinator and its tasks cannot snapshot. */
+  SAVEPOINT_NOT_SUPPORTED: 'SAVEPOINT_NOT_SUPPORTED',
+  /** TriggerSavepoint for a job that is not RUNNING (or is already stopping after a stop-with-savepoint), or whose tasks are not all running yet. */
+  JOB_NOT_RUNNING: 'JOB_NOT_RUNNING',
+  /** TriggerSavepoint while another savepoint of the same job is still being taken. */
+  SAVEPOINT_IN_PROGRESS: 'SAVEPOINT_IN_PROGRESS',
+  /** TriggerSavepoint: terminate is not '', CANCEL or STOP, or drain was asked without STOP. */
+  INVALID_SAVEPOINT_REQUEST: 'INVALID_SAVEPOINT_REQUEST',
+  /** A triggered savepoint did not complete (declined, expired, `_metadata` not written, the job failed over or ended); the answer of TriggerSavepoint. */
+  SAVEPOINT_FAILED: 'SAVEPOINT_FAILED',
+  /** DisposeSavepoint: the path holds no `_metadata`, or one that is not a savepoint's; nothing was deleted. */
+  NOT_A_SAVEPOINT: 'NOT_A_SAVEPOINT',
 } as const;
 export type JobManagerErrorCode = (typeof JobManagerErrorCode)[keyof typeof JobManagerErrorCode];

@@ -5,6 +5,7 @@ import { BlobStore } from './blob/blob-store.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { TaskManagerRegistry } from './registry/task-manager-registry.ts';
 import { SlotPool } from './scheduler/slot-pool.ts';
+import { SavepointService } from './savepoint/savepoint-service.ts';
 import { jobServiceHandlers } from './service/job-service.ts';
 import { taskManagerServiceHandlers } from './service/task-manager-service.ts';
 import { apiJobPlanner } from './submit/api-job-planner.ts';
@@ -57,9 +58,10 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   });
   const s3 = s3SettingsFromConfig(config);
   const submitter = new JobSubmitter(apiJobPlanner, blobStore, dispatcher, config, logger, (url) => openStorage(url, s3));
+  const savepoints = new SavepointService({ dispatcher, defaultDirectory: config['state.savepoints.dir'], openStorage: (url) => openStorage(url, s3), logger });
 
   const server = createServer();
-  server.addService(services.JobService, jobServiceHandlers(dispatcher, submitter, logger));
+  server.addService(services.JobService, jobServiceHandlers(dispatcher, submitter, savepoints, logger));
   server.addService(services.TaskManagerService, taskManagerServiceHandlers(registry, blobStore, logger));
   const host = config['jobmanager.bind-host'];
   let port: number;

@@ -19,6 +19,10 @@ export const RuntimeErrorCode = {
    * storage down, no storage for a file handle) or its bytes could not be decoded. The task FAILS.
    */
   CHECKPOINT_RESTORE_FAILED: 'CHECKPOINT_RESTORE_FAILED',
+  /** The local state dir (state.backend.rocksdb.localdir) cannot hold the task's LevelDB: not writable, not a directory, disk full. The task FAILS. */
+  LOCAL_STATE_DIR_UNUSABLE: 'LOCAL_STATE_DIR_UNUSABLE',
+  /** LevelDB itself failed while the task ran (a write batch, a read, a memtable flush, copying the DB's files for a checkpoint). The task FAILS or the checkpoint is declined. */
+  LEVEL_STATE_FAILED: 'LEVEL_STATE_FAILED',
   /** A record's key belongs to a key group that this subtask does not own (records were routed wrongly). */
   KEY_GROUP_OUT_OF_RANGE: 'KEY_GROUP_OUT_OF_RANGE',
   /** No producer registered the subscribed subpartition within the subscribe timeout. */

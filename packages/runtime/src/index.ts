@@ -8,3 +8,6 @@ export type { TaskCheckpointing, TaskRestore, CheckpointAck, CheckpointDecline, 
 export { decodeRecords, encodeRecords } from './network/record-codec.ts';
 export { SUBPARTITION_QUEUE_LIMIT, BUFFER_TARGET_BYTES } from './output/create-record-writer.ts';
 export { INITIAL_CREDIT } from './task/input-wiring.ts';
+export { barrierEvent, unalignedBarrierEvent, cancelCheckpointEvent, END_OF_DATA, END_OF_PARTITION, type BarrierEvent, type ChannelEvent } from './network/channel-events.ts';
+export type { ChannelSource } from './input/input-channel.ts';
+export { readKeyedState } from './checkpoint/restore/read-keyed-state.ts';

@@ -12,8 +12,37 @@ export interface TypeInformation<T> {
   readonly __type?: T;
 }
 
+export type BasicKind = 'STRING' | 'NUMBER' | 'BOOLEAN' | 'BIGINT' | 'BYTES' | 'GENERIC';
+
+/**
+ * A record with named fields. `name` (a POJO's type name) and `defaults` (JSON of the
+ * defaults given with Types.withDefault, see default-codec.ts) appear only when given, so a
+ * ROW without them describes itself exactly as before they existed.
+ */
+export interface RowDescription {
+  readonly kind: 'ROW';
+  readonly name?: string;
+  readonly fields: Readonly<Record<string, TypeDescription>>;
+  readonly defaults?: Readonly<Record<string, unknown>>;
+}
+
+/** An Avro schema as the job gave it (JSON), so a restore can resolve it as the writer schema. */
+export interface AvroDescription {
+  readonly kind: 'AVRO';
+  readonly schema: unknown;
+}
+
+/** A type with a serializer of the job's own; only its name and version are checked (Flink's TypeSerializerSnapshot). */
+export interface CustomDescription {
+  readonly kind: 'CUSTOM';
+  readonly name: string;
+  readonly version: number;
+}
+
 export type TypeDescription =
-  | { readonly kind: 'STRING' | 'NUMBER' | 'BOOLEAN' | 'BIGINT' | 'BYTES' | 'GENERIC' }
+  | { readonly kind: BasicKind }
   | { readonly kind: 'LIST'; readonly element: TypeDescription }
   | { readonly kind: 'MAP'; readonly key: TypeDescription; readonly value: TypeDescription }
-  | { readonly kind: 'ROW'; readonly fields: Readonly<Record<string, TypeDescription>> };
+  | RowDescription
+  | AvroDescription
+  | CustomDescription;

@@ -1,18 +1,21 @@
 import { WeirError } from '@weir/common';
 import { ApiErrorCode } from '../errors.ts';
-import type { TypeDescription, TypeInformation } from './type-information.ts';
+import { AvroTypeInformation } from './avro-type.ts';
+import { CustomType, type CustomTypeOptions } from './custom-type.ts';
+import { describeRow, FieldWithDefault, requireType, type RowField, type RowOf } from './row-type.ts';
+import type { BasicKind, TypeDescription, TypeInformation } from './type-information.ts';
+import { typeName } from './type-names.ts';
 
 /** The record type a TypeInformation describes. */
 export type TypeOf<I> = I extends TypeInformation<infer T> ? T : never;
 
 class DescribedType<T> implements TypeInformation<T> {
+  readonly name: string;
   readonly #description: TypeDescription;
 
-  constructor(
-    readonly name: string,
-    description: TypeDescription,
-  ) {
+  constructor(description: TypeDescription) {
     this.#description = description;
+    this.name = typeName(description);
     Object.freeze(this);
   }
 
@@ -25,16 +28,8 @@ class DescribedType<T> implements TypeInformation<T> {
   }
 }
 
-function basic<T>(kind: 'STRING' | 'NUMBER' | 'BOOLEAN' | 'BIGINT' | 'BYTES' | 'GENERIC'): TypeInformation<T> {
-  return new DescribedType<T>(kind, Object.freeze({ kind }));
-}
-
-function requireType(value: unknown, where: string): TypeInformation<unknown> {
-  const candidate = value as Partial<TypeInformation<unknown>> | null | undefined;
-  if (candidate === null || typeof candidate !== 'object' || typeof candidate.name !== 'string' || typeof candidate.describe !== 'function') {
-    throw new WeirError(ApiErrorCode.INVALID_TYPE, `${where} must be a TypeInformation such as Types.STRING, got ${String(value)}`);
-  }
-  return candidate as TypeInformation<unknown>;
+function basic<T>(kind: BasicKind): TypeInformation<T> {
+  return new DescribedType<T>(Object.freeze({ kind }));
 }
 
 const STRING = basic<string>('STRING');
@@ -60,28 +55,52 @@ export const Types = Object.freeze({
   },
   LIST<E>(element: TypeInformation<E>): TypeInformation<E[]> {
     const e = requireType(element, 'the element type of Types.LIST');
-    return new DescribedType<E[]>(`LIST<${e.name}>`, Object.freeze({ kind: 'LIST', element: e.describe() }));
+    return new DescribedType<E[]>(Object.freeze({ kind: 'LIST', element: e.describe() }));
   },
   MAP<K, V>(key: TypeInformation<K>, value: TypeInformation<V>): TypeInformation<Map<K, V>> {
     const k = requireType(key, 'the key type of Types.MAP');
     const v = requireType(value, 'the value type of Types.MAP');
-    return new DescribedType<Map<K, V>>(
-      `MAP<${k.name}, ${v.name}>`,
-      Object.freeze({ kind: 'MAP', key: k.describe(), value: v.describe() }),
-    );
+    return new DescribedType<Map<K, V>>(Object.freeze({ kind: 'MAP', key: k.describe(), value: v.describe() }));
   },
-  /** A record with named fields, in the given order; it may gain or lose fields across a restore. */
-  ROW<F extends Record<string, TypeInformation<unknown>>>(fields: F): TypeInformation<{ [N in keyof F]: TypeOf<F[N]> }> {
-    if (fields === null || typeof fields !== 'object' || Object.keys(fields).length === 0) {
-      throw new WeirError(ApiErrorCode.INVALID_TYPE, 'Types.ROW needs at least one field, as in Types.ROW({ word: Types.STRING })');
+  /**
+   * A record with named fields, in the given order. Across a restore it may gain fields
+   * (restored records get the field's default) and lose fields (dropped); a kept field's
+   * type must stay, or evolve by its own rules.
+   */
+  ROW<F extends Record<string, RowField>>(fields: F): TypeInformation<RowOf<F>> {
+    return new DescribedType(describeRow(undefined, fields));
+  },
+  /**
+   * A ROW with a type name (Flink's Types.POJO(Class, fields)): it evolves as a ROW, and a
+   * restore refuses state saved under another type name.
+   */
+  POJO<F extends Record<string, RowField>>(typeName: string, fields: F): TypeInformation<RowOf<F>> {
+    if (typeof typeName !== 'string' || typeName.trim() === '') {
+      throw new WeirError(ApiErrorCode.INVALID_TYPE, `Types.POJO needs a non-empty type name, as in Types.POJO('WordCount', { word: Types.STRING }), got ${String(typeName)}`);
     }
-    const names: string[] = [];
-    const described: Record<string, TypeDescription> = {};
-    for (const [field, type] of Object.entries(fields)) {
-      const t = requireType(type, `field '${field}' of Types.ROW`);
-      names.push(`${field}: ${t.name}`);
-      described[field] = t.describe();
-    }
-    return new DescribedType(`ROW<${names.join(', ')}>`, Object.freeze({ kind: 'ROW', fields: Object.freeze(described) }));
+    return new DescribedType(describeRow(typeName, fields));
+  },
+  /**
+   * A ROW field with the value that restored records lacking the field get, instead of its
+   * type's default ('' / 0 / false / 0n / empty bytes / [] / empty Map / a ROW of defaults /
+   * null): `Types.ROW({ count: Types.NUMBER, tag: Types.withDefault(Types.STRING, 'none') })`.
+   */
+  withDefault<T>(type: TypeInformation<T>, defaultValue: T): FieldWithDefault<T> {
+    return new FieldWithDefault(type, defaultValue);
+  },
+  /**
+   * Values described by an Avro schema (an object, or its JSON text), evolving by Avro's
+   * resolution rules with the saved schema as the writer's. Values are plain JS objects.
+   */
+  AVRO<T = unknown>(schema: object | string): TypeInformation<T> {
+    return new AvroTypeInformation<T>(schema);
+  },
+  /**
+   * A type of the job's own with a version (Flink's TypeSerializerSnapshot): state of an
+   * older version restores through `migrate`; another name, a newer version, or an older
+   * one without migrate is incompatible.
+   */
+  CUSTOM<T>(options: CustomTypeOptions<T>): TypeInformation<T> {
+    return new CustomType<T>(options);
   },
 });

@@ -13,12 +13,18 @@ import {
   type ListJobsResponse__Output,
   type SubmitJobRequest,
   type SubmitJobResponse__Output,
+  type TriggerSavepointRequest,
+  type TriggerSavepointResponse__Output,
 } from '@weir/rpc';
 import { CliErrorCode } from '../errors.ts';
 
 /** Submitting waits for the JobManager to evaluate the job; other calls are quick lookups. */
 const SUBMIT_TIMEOUT_MS = 120_000;
 const CALL_TIMEOUT_MS = 15_000;
+/** A savepoint of large state can take minutes to write; the command shows progress meanwhile. */
+const SAVEPOINT_TIMEOUT_MS = 600_000;
+/** Disposing deletes every file of the savepoint, which on S3 is one call per file. */
+const DISPOSE_TIMEOUT_MS = 120_000;
 
 /** The JobService as promises, with the errors a person can act on. */
 export class JobClient {
@@ -53,6 +59,15 @@ export class JobClient {
   /** The job's checkpoint history, newest first, with its counts. */
   checkpoints(jobId: string): Promise<ListCheckpointsResponse__Output> {
     return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.listCheckpoints({ jobId }, options, callback));
+  }
+
+  /** Takes a savepoint (and with `terminate` then ends the job); answers once its `_metadata` is written. */
+  triggerSavepoint(request: TriggerSavepointRequest): Promise<TriggerSavepointResponse__Output> {
+    return this.#unary(SAVEPOINT_TIMEOUT_MS, (options, callback) => this.#client.triggerSavepoint(request, options, callback));
+  }
+
+  async disposeSavepoint(savepointPath: string): Promise<void> {
+    await this.#unary(DISPOSE_TIMEOUT_MS, (options, callback) => this.#client.disposeSavepoint({ savepointPath }, options, callback));
   }
 
   /** The job's status now and at every change, until it is terminal. */

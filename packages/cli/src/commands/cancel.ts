@@ -1,11 +1,35 @@
 import { JobStatus } from '@weir/common';
 import type { CliContext } from '../context.ts';
+import { Progress } from '../progress/progress.ts';
 import { withJobClient } from './client-args.ts';
 import type { JobArgs } from './info.ts';
+import { savepointCompleted, SavepointTermination, type SavepointArgs } from './savepoint.ts';
+import { waitForEnd } from './wait-for-end.ts';
 
 export async function cancelCommand(args: JobArgs, context: CliContext): Promise<void> {
   const status = await withJobClient(args, context, (client) => client.cancel(args.jobId));
   if (status === JobStatus.CANCELED) context.out(`Cancelled job ${args.jobId}.`);
   else if (status === JobStatus.FINISHED || status === JobStatus.FAILED) context.out(`Job ${args.jobId} had already ended: ${status}.`);
   else context.out(`Cancelling job ${args.jobId}: it is ${status}; \`weir info ${args.jobId}\` shows when it is CANCELED.`);
+}
+
+/** `weir cancel -s [targetDirectory] <jobId>`: a savepoint, then the job is cancelled; waits until it is CANCELED. */
+export async function cancelWithSavepointCommand(args: SavepointArgs, context: CliContext): Promise<void> {
+  const savepoint = await withJobClient(args, context, async (client) => {
+    const progress = Progress.start(context, `Cancelling job ${args.jobId} with a savepoint…`, `the savepoint of job ${args.jobId}`);
+    try {
+      const response = await client.triggerSavepoint({
+        jobId: args.jobId,
+        targetDirectory: args.targetDirectory ?? '',
+        terminate: SavepointTermination.CANCEL,
+      });
+      progress.waitingFor(`job ${args.jobId} to be cancelled`);
+      await waitForEnd(client, args.jobId, JobStatus.CANCELED, response.savepointPath);
+      return response;
+    } finally {
+      progress.stop();
+    }
+  });
+  for (const line of savepointCompleted(savepoint)) context.out(line);
+  context.out(`Cancelled job ${args.jobId}.`);
 }

@@ -54,10 +54,42 @@ describe('weir checkpoints', () => {
       `Checkpoints of job ${JOB_ID}: 5 completed, 1 failed`,
       'Restored from: checkpoint 4',
       '',
-      'ID  STATUS       TRIGGER TIME             DURATION  STATE SIZE  ALIGNMENT  SYNC  ACKS  FAILURE',
-      '7   IN_PROGRESS  2025-01-02 03:04:07 UTC  1.3 s     512 B       0 ms       0 ms  2/6',
-      '6   COMPLETED    2025-01-02 03:04:06 UTC  320 ms    1.5 KiB     12 ms      3 ms  6/6',
-      '5   FAILED       2025-01-02 03:04:05 UTC  1m 00s    0 B         0 ms       0 ms  5/6   CHECKPOINT_EXPIRED: checkpoint 5 expired after the checkpoint timeout of 60000 ms',
+      'ID  KIND  STATUS       TRIGGER TIME             DURATION  STATE SIZE  TYPE     IN-FLIGHT  ALIGNMENT  SYNC  ACKS  FAILURE',
+      '7   -     IN_PROGRESS  2025-01-02 03:04:07 UTC  1.3 s     512 B       aligned  0 B        0 ms       0 ms  2/6',
+      '6   -     COMPLETED    2025-01-02 03:04:06 UTC  320 ms    1.5 KiB     aligned  0 B        12 ms      3 ms  6/6',
+      '5   -     FAILED       2025-01-02 03:04:05 UTC  1m 00s    0 B         aligned  0 B        0 ms       0 ms  5/6   CHECKPOINT_EXPIRED: checkpoint 5 expired after the checkpoint timeout of 60000 ms',
+    ]);
+  });
+
+  it('shows the kind, savepoint or checkpoint, whether a checkpoint was unaligned and the in-flight bytes it persisted', async () => {
+    service.checkpoints[JOB_ID] = {
+      completed: 3,
+      failed: 0,
+      restoredFrom: 0,
+      checkpoints: [
+        { checkpointId: 12, kind: 'SAVEPOINT', status: 'COMPLETED', triggerTimeMs: AT + 2_000, durationMs: 80, stateBytes: 2_048, acknowledged: 4, totalTasks: 4 },
+        {
+          checkpointId: 11,
+          kind: 'CHECKPOINT',
+          status: 'COMPLETED',
+          triggerTimeMs: AT + 1_000,
+          durationMs: 45,
+          stateBytes: 2_048,
+          unaligned: true,
+          persistedBytes: 3 * 1024 * 1024,
+          acknowledged: 4,
+          totalTasks: 4,
+        },
+        { checkpointId: 10, kind: 'CHECKPOINT', status: 'COMPLETED', triggerTimeMs: AT, durationMs: 900, stateBytes: 2_000, alignmentMs: 850, acknowledged: 4, totalTasks: 4 },
+      ],
+    };
+    const context = captureContext();
+    await checkpointsCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID }, context);
+    expect(context.stdout.slice(3)).toEqual([
+      'ID  KIND        STATUS     TRIGGER TIME             DURATION  STATE SIZE  TYPE       IN-FLIGHT  ALIGNMENT  SYNC  ACKS  FAILURE',
+      '12  SAVEPOINT   COMPLETED  2025-01-02 03:04:07 UTC  80 ms     2.0 KiB     aligned    0 B        0 ms       0 ms  4/4',
+      '11  CHECKPOINT  COMPLETED  2025-01-02 03:04:06 UTC  45 ms     2.0 KiB     unaligned  3.0 MiB    0 ms       0 ms  4/4',
+      '10  CHECKPOINT  COMPLETED  2025-01-02 03:04:05 UTC  900 ms    2.0 KiB     aligned    0 B        850 ms     0 ms  4/4',
     ]);
   });
 

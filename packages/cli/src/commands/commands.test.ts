@@ -68,6 +68,36 @@ describe('weir run', () => {
     expect(context.stdout).toEqual([`Job has been submitted with JobID ${'f'.repeat(32)}`]);
   });
 
+  it('submits the savepoint to start from, with -n, and says so', async () => {
+    const { dir } = jobFile();
+    service.submitResult = JOB_ID;
+    const context = captureContext({ INIT_CWD: dir });
+    await runCommand(runArgs({ detached: true, restore: { savepointPath: '/sp/savepoint-aaaaaa-1', allowNonRestoredState: true } }), context);
+    expect(service.submitted[0]!.savepointPath).toBe('/sp/savepoint-aaaaaa-1');
+    expect(service.submitted[0]!.allowNonRestoredState).toBe(true);
+    expect(context.stdout).toEqual([`Job has been submitted with JobID ${JOB_ID}`, 'It starts from the state of /sp/savepoint-aaaaaa-1']);
+  });
+
+  it('submits no savepoint without -s', async () => {
+    const { dir } = jobFile();
+    await runCommand(runArgs({ detached: true }), captureContext({ INIT_CWD: dir }));
+    expect(service.submitted[0]!.savepointPath).toBe('');
+    expect(service.submitted[0]!.allowNonRestoredState).toBe(false);
+  });
+
+  it("passes the JobManager's error for a path that is no savepoint through", async () => {
+    const { dir } = jobFile();
+    service.submitResult = new WeirError(
+      'SAVEPOINT_NOT_FOUND',
+      'no savepoint at /tmp/nothing: the directory does not exist or is empty; give the directory of a savepoint or retained checkpoint (the one holding _metadata)',
+    );
+    const error = await rejection(runCommand(runArgs({ restore: { savepointPath: '/tmp/nothing', allowNonRestoredState: false } }), captureContext({ INIT_CWD: dir })));
+    expect(error.code).toBe('SAVEPOINT_NOT_FOUND');
+    expect(error.message).toBe(
+      'no savepoint at /tmp/nothing: the directory does not exist or is empty; give the directory of a savepoint or retained checkpoint (the one holding _metadata)',
+    );
+  });
+
   it('fails with the cause when the job fails', async () => {
     const { dir } = jobFile();
     service.submitResult = JOB_ID;

@@ -13,6 +13,15 @@ export interface RunArgs extends ClientArgs {
   /** `-p`: the job's default parallelism; unset keeps the cluster's. */
   readonly parallelism?: number;
   readonly detached: boolean;
+  /** `-s <savepointPath> [-n]`: start from a savepoint or retained checkpoint; unset starts without state. */
+  readonly restore?: SavepointRestore;
+}
+
+export interface SavepointRestore {
+  /** A directory holding `_metadata`, as the JobManager reads it (local path, file:// or s3:// URL). */
+  readonly savepointPath: string;
+  /** `-n`: skip state of operators the job no longer has instead of failing the submission. */
+  readonly allowNonRestoredState: boolean;
 }
 
 /** `weir run`: bundle, submit, and unless detached follow the job until it ends. */
@@ -24,8 +33,11 @@ export async function runCommand(args: RunArgs, context: CliContext): Promise<vo
       entryName: bundle.entryName,
       args: [...args.args],
       parallelism: args.parallelism ?? 0,
+      savepointPath: args.restore?.savepointPath ?? '',
+      allowNonRestoredState: args.restore?.allowNonRestoredState ?? false,
     });
     context.out(`Job has been submitted with JobID ${jobId}`);
+    if (args.restore !== undefined) context.out(`It starts from the state of ${args.restore.savepointPath}`);
     if (!args.detached) await followJob(client, jobId, context);
   });
 }

@@ -2,7 +2,12 @@ import type { CheckpointInfo__Output, ListCheckpointsResponse__Output } from '@w
 import { formatTable } from './table.ts';
 import { formatTime } from './time.ts';
 
-/** `weir checkpoints`: the counts, what the current attempt restored, then one row per checkpoint, newest first. */
+/**
+ * `weir checkpoints`: the counts, what the current attempt restored, then one row per
+ * checkpoint, newest first. KIND tells savepoints from checkpoints (`-` from a JobManager that
+ * does not say); TYPE is aligned or unaligned, and IN-FLIGHT the in-flight data an unaligned
+ * checkpoint saved as channel state.
+ */
 export function formatCheckpoints(jobId: string, history: ListCheckpointsResponse__Output): string[] {
   const lines = [
     `Checkpoints of job ${jobId}: ${history.completed} completed, ${history.failed} failed`,
@@ -11,16 +16,19 @@ export function formatCheckpoints(jobId: string, history: ListCheckpointsRespons
   if (history.checkpoints.length === 0) return [...lines, 'No checkpoints.'];
   const rows = history.checkpoints.map((c) => [
     String(c.checkpointId),
+    c.kind || '-',
     c.status,
     formatTime(c.triggerTimeMs),
     formatDuration(c.durationMs),
     formatBytes(c.stateBytes),
+    c.unaligned ? 'unaligned' : 'aligned',
+    formatBytes(c.persistedBytes),
     `${c.alignmentMs} ms`,
     `${c.syncMs} ms`,
     `${c.acknowledged}/${c.totalTasks}`,
     failureOf(c),
   ]);
-  return [...lines, '', ...formatTable(['ID', 'STATUS', 'TRIGGER TIME', 'DURATION', 'STATE SIZE', 'ALIGNMENT', 'SYNC', 'ACKS', 'FAILURE'], rows)];
+  return [...lines, '', ...formatTable(['ID', 'KIND', 'STATUS', 'TRIGGER TIME', 'DURATION', 'STATE SIZE', 'TYPE', 'IN-FLIGHT', 'ALIGNMENT', 'SYNC', 'ACKS', 'FAILURE'], rows)];
 }
 
 function failureOf(checkpoint: CheckpointInfo__Output): string {

@@ -10,7 +10,16 @@ import {
   type JobSummary,
   type ListCheckpointsResponse,
   type SubmitJobRequest__Output,
+  type TriggerSavepointRequest__Output,
 } from '@weir/rpc';
+
+/** Codes the fake answers savepoint requests with: the JobManager's (JobManagerErrorCode), which the CLI passes through unchanged. */
+export const FakeSavepointErrorCode = {
+  /** TriggerSavepoint with no target directory while the fake has no state.savepoints.dir. */
+  SAVEPOINT_DIR_MISSING: 'SAVEPOINT_DIR_MISSING',
+  /** DisposeSavepoint of a path that is not one of the fake's savepoints. */
+  NOT_A_SAVEPOINT: 'NOT_A_SAVEPOINT',
+} as const;
 
 /** What the fake JobManager answers; unknown job IDs get JOB_NOT_FOUND like the real one. */
 export interface FakeJobs {
@@ -27,6 +36,18 @@ export interface FakeJobs {
   cancelStatus: string;
   /** What ListCheckpoints answers, per job. */
   readonly checkpoints: Record<string, ListCheckpointsResponse>;
+  /** The JobManager's state.savepoints.dir: where a savepoint without a target directory goes; '' for none. */
+  savepointsDir: string;
+  /** TriggerSavepoint requests received. */
+  readonly savepointRequests: TriggerSavepointRequest__Output[];
+  /** When set, TriggerSavepoint answers only once it resolves, as a slow savepoint would. */
+  savepointGate: Promise<void> | undefined;
+  /** Paths of the savepoints that exist: those TriggerSavepoint wrote, and any a test adds; DisposeSavepoint removes them. */
+  readonly savepoints: string[];
+  /** Checkpoint ID the next savepoint gets. */
+  nextCheckpointId: number;
+  /** Whether a savepoint with terminate CANCEL or STOP appends CANCELED or FINISHED to the job's WatchJob updates, as the JobManager ends the job. */
+  endsJobs: boolean;
 }
 
 export interface FakeJobService extends FakeJobs {
@@ -36,7 +57,22 @@ export interface FakeJobService extends FakeJobs {
 
 /** A JobService on 127.0.0.1 that serves canned data, for testing the CLI without a JobManager. */
 export async function startFakeJobService(): Promise<FakeJobService> {
-  const state: FakeJobs = { jobs: [], details: {}, updates: {}, submitted: [], submitResult: 'f'.repeat(32), cancelled: [], cancelStatus: 'CANCELLING', checkpoints: {} };
+  const state: FakeJobs = {
+    jobs: [],
+    details: {},
+    updates: {},
+    submitted: [],
+    submitResult: 'f'.repeat(32),
+    cancelled: [],
+    cancelStatus: 'CANCELLING',
+    checkpoints: {},
+    savepointsDir: '',
+    savepointRequests: [],
+    savepointGate: undefined,
+    savepoints: [],
+    nextCheckpointId: 1,
+    endsJobs: true,
+  };
   const notFound = (jobId: string) => toServiceError(new WeirError('JOB_NOT_FOUND', `no job with ID ${jobId}; \`weir list\` shows the jobs`));
   const server = createServer();
   const handlers: JobServiceHandlers = {
@@ -45,11 +81,40 @@ export async function startFakeJobService(): Promise<FakeJobService> {
       if (state.submitResult instanceof WeirError) callback(toServiceError(state.submitResult));
       else callback(null, { jobId: state.submitResult, jobName: call.request.entryName });
     },
-    TriggerSavepoint(_call, callback) {
-      callback({ code: 12, details: 'savepoints are not served yet' });
+    TriggerSavepoint(call, callback) {
+      const request = call.request;
+      state.savepointRequests.push(request);
+      void (state.savepointGate ?? Promise.resolve()).then(() => {
+        if (state.details[request.jobId] === undefined) return callback(notFound(request.jobId));
+        const dir = request.targetDirectory || state.savepointsDir;
+        if (dir === '') {
+          return callback(
+            toServiceError(
+              new WeirError(
+                FakeSavepointErrorCode.SAVEPOINT_DIR_MISSING,
+                'no savepoint directory: give one with the command (`weir savepoint <jobId> <dir>`, `weir stop --savepointPath <dir>`, `weir cancel -s <dir>`) or set state.savepoints.dir in the configuration',
+              ),
+            ),
+          );
+        }
+        const checkpointId = state.nextCheckpointId++;
+        const savepointPath = `${dir}/savepoint-${request.jobId.slice(0, 6)}-${checkpointId.toString(16).padStart(8, '0')}`;
+        state.savepoints.push(savepointPath);
+        // As on the JobManager, a terminating savepoint ends the job after it completes.
+        const end = { CANCEL: 'CANCELED', STOP: 'FINISHED' }[request.terminate];
+        if (end !== undefined && state.endsJobs) (state.updates[request.jobId] ??= []).push({ jobId: request.jobId, status: end });
+        callback(null, { savepointPath, checkpointId });
+      });
     },
-    DisposeSavepoint(_call, callback) {
-      callback({ code: 12, details: 'savepoints are not served yet' });
+    DisposeSavepoint(call, callback) {
+      const at = state.savepoints.indexOf(call.request.savepointPath);
+      if (at < 0) {
+        return callback(
+          toServiceError(new WeirError(FakeSavepointErrorCode.NOT_A_SAVEPOINT, `${call.request.savepointPath} is not a savepoint: it holds no _metadata; nothing was deleted`)),
+        );
+      }
+      state.savepoints.splice(at, 1);
+      callback(null, {});
     },
     ListJobs(_call, callback) {
       callback(null, { jobs: state.jobs });

@@ -23,6 +23,10 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     list: record('list'),
     info: record('info'),
     cancel: record('cancel'),
+    cancelWithSavepoint: record('cancelWithSavepoint'),
+    savepoint: record('savepoint'),
+    disposeSavepoint: record('disposeSavepoint'),
+    stop: record('stop'),
     checkpoints: record('checkpoints'),
     clusterStart: record('clusterStart'),
   });

@@ -1,7 +1,7 @@
 import type { JobGraph } from '@weir/api';
 import {
+  CHECKPOINT_OPTIONS,
   CheckpointFailureReason,
-  TaskState,
   describeError,
   type WeirError,
   type CheckpointMetadata,
@@ -12,6 +12,10 @@ import {
 import type { Execution } from '../job/execution.ts';
 import type { TaskManagerGateway } from '../job/task-manager-gateway.ts';
 import { subtaskName } from '../job/task-name.ts';
+import type { StopTermination } from '../savepoint/savepoint-mode.ts';
+import type { CompletedSavepoint, SavepointOperation } from '../savepoint/savepoint-operation.ts';
+import { SavepointTracker } from '../savepoint/savepoint-tracker.ts';
+import type { SavepointTarget } from '../savepoint/savepoint-target.ts';
 import type { CheckpointingSettings } from '../settings/job-settings.ts';
 import { CheckpointHistory, type CheckpointHistoryView } from './checkpoint-history.ts';
 import type { CheckpointAck, CheckpointDecline, CheckpointTask } from './checkpoint-messages.ts';
@@ -20,9 +24,11 @@ import { CheckpointMessenger } from './checkpoint-messenger.ts';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
 import { CompletedCheckpointStore } from './completed-checkpoint-store.ts';
 import { CheckpointFailureCounter } from './failure-counter.ts';
+import { FinishedTaskState } from './finished-task-state.ts';
 import { AckOutcome, PendingCheckpoint } from './pending-checkpoint.ts';
-import { loadRestoreOutcome, type RestoreOutcome, type RestorePoint } from './restore-point.ts';
+import { loadRestoreOutcome, type InitialRestore, type RestoreOutcome, type RestorePoint } from './restore-point.ts';
 import { applyRetention } from './retention.ts';
+import { SharedStateRegistry } from './shared-state-registry.ts';
 import { TriggerSchedule } from './trigger-schedule.ts';
 
 export interface CheckpointCoordinatorDeps {
@@ -51,11 +57,16 @@ export class CheckpointCoordinator {
   readonly #messenger: CheckpointMessenger;
   readonly #schedule: TriggerSchedule;
   readonly #pending = new Map<number, PendingCheckpoint>();
+  /** Which retained checkpoints use each shared file of incremental checkpoints. */
+  readonly #sharedState = new SharedStateRegistry();
   /** Checkpoints with every ack in whose `_metadata` is being written. */
   readonly #finalizing = new Map<number, Promise<void>>();
   /** The attempt being checkpointed; undefined while no attempt runs. */
   #execution: Execution | undefined;
   readonly #failures: CheckpointFailureCounter;
+  readonly #savepoints: SavepointTracker;
+  /** Who takes part in a checkpoint once tasks finished, and the state carried for the others. */
+  readonly #finishedTasks: FinishedTaskState;
   #lastCheckpointId = 0;
   /** The job ended or the JobManager stopped: the storage is released. */
   #released = false;
@@ -64,13 +75,16 @@ export class CheckpointCoordinator {
     this.#deps = deps;
     this.#store = new CompletedCheckpointStore(deps.settings.numRetained);
     this.#failures = new CheckpointFailureCounter(deps.settings.tolerableFailures);
-    this.#messenger = new CheckpointMessenger(deps.jobId, deps.jobGraph, deps.gateway);
+    this.#messenger = new CheckpointMessenger(deps.jobId, deps.gateway);
+    this.#finishedTasks = new FinishedTaskState(deps.jobGraph, this.#store, deps.storage);
     this.#schedule = new TriggerSchedule(deps.clock, deps.settings, () => this.#onTriggerTime());
+    this.#savepoints = new SavepointTracker({ jobGraph: deps.jobGraph, history: this.#history, clock: deps.clock, logger: deps.logger });
   }
 
   /** Starts triggering for a newly running attempt, the first checkpoint one interval from now. */
   start(execution: Execution): void {
     this.#execution = execution;
+    this.#savepoints.attemptStarted();
     this.#failures.reset();
     this.#schedule.restart();
     this.#reschedule();
@@ -98,6 +112,7 @@ export class CheckpointCoordinator {
     }
     this.#history.acknowledged(ack.checkpointId, ack.metrics);
     this.#deps.logger.debug({ checkpointId: ack.checkpointId, vertexId: ack.vertexId, subtask: ack.subtaskIndex, ...ack.metrics }, 'checkpoint acknowledged');
+    if (pending.savepoint !== undefined) this.#savepoints.acknowledged(pending);
     if (pending.fullyAcknowledged) this.#finalize(pending);
   }
 
@@ -112,11 +127,24 @@ export class CheckpointCoordinator {
     this.#abort(pending, decline.reason, `${task} declined checkpoint ${decline.checkpointId}: ${decline.message}`);
   }
 
-  /** What the next attempt restores, once the `_metadata` writes in flight have settled. */
-  async restoreOutcome(): Promise<RestoreOutcome> {
+  /** A subtask finished: the pending checkpoints still waiting for it never get its acknowledgement (a task drops those in flight when it ends). */
+  taskFinished(vertexId: string, index: number): void {
+    for (const pending of [...this.#pending.values()]) {
+      if (pending.attempt !== this.#execution?.attempt || !pending.awaits(vertexId, index)) continue;
+      const task = subtaskName(this.#deps.jobGraph, vertexId, index);
+      this.#abort(pending, CheckpointFailureReason.TASK_NOT_READY, `${task} finished before it acknowledged checkpoint ${pending.checkpointId}`);
+    }
+  }
+
+  /**
+   * What the next attempt restores, once the `_metadata` writes in flight have settled: the
+   * latest usable retained checkpoint, else `initial` (the savepoint the job was submitted with).
+   */
+  async restoreOutcome(initial?: InitialRestore): Promise<RestoreOutcome> {
     await Promise.allSettled(this.#finalizing.values());
     const { jobId, jobGraph, storage, logger } = this.#deps;
-    return loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger });
+    this.#sharedState.rebuild(this.#store.newestFirst());
+    return loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial });
   }
 
   /** The next attempt starts from `point`: IDs continue above it. */
@@ -127,6 +155,25 @@ export class CheckpointCoordinator {
 
   view(): CheckpointHistoryView {
     return this.#history.view(this.#deps.clock.now());
+  }
+
+  /** Throws why no savepoint can be triggered now: one in progress, the job stopping, no attempt running, tasks not running. */
+  checkSavepointPossible(): void {
+    this.#savepoints.check(this.#execution);
+  }
+
+  /**
+   * Triggers a savepoint into `target` at once, whatever the interval, min-pause or concurrent
+   * checkpoints; resolves once its `_metadata` is written, rejects with SAVEPOINT_FAILED. With
+   * `terminate` (stop) it is committed and becomes the job's restore point, and the tasks are
+   * brought to an end.
+   */
+  triggerSavepoint(target: SavepointTarget, terminate?: StopTermination): Promise<CompletedSavepoint> {
+    const execution = this.#savepoints.check(this.#execution);
+    const operation = this.#savepoints.begin(target, terminate);
+    this.#trigger(execution, this.#deps.clock.now(), operation);
+    this.#reschedule();
+    return operation.promise;
   }
 
   /** Applies the retention policy for a job that ended with `status`, then releases the storage. */
@@ -157,28 +204,34 @@ export class CheckpointCoordinator {
     this.#schedule.fired();
     const execution = this.#execution;
     if (execution === undefined) return;
-    const now = this.#deps.clock.now();
-    const notRunning = execution.all().filter((s) => s.state !== TaskState.RUNNING);
-    if (notRunning.length === 0) {
-      this.#trigger(execution, now);
+    if (this.#savepoints.inProgress) {
+      // A newer barrier would subsume the savepoint's during alignment: the savepoint goes first.
+      this.#deps.logger.debug({ nextCheckpointId: this.#lastCheckpointId + 1 }, 'skipping a checkpoint: a savepoint is in progress');
     } else {
-      this.#deps.logger.debug(
-        { nextCheckpointId: this.#lastCheckpointId + 1, notRunning: notRunning.length },
-        'skipping a checkpoint: not every task is running',
-      );
+      this.#trigger(execution, this.#deps.clock.now());
     }
     this.#reschedule();
   }
 
-  #trigger(execution: Execution, now: number): void {
+  /** Triggers at the running sources, or skips (logged) when no checkpoint can be taken now; a savepoint never skips, as every task runs. */
+  #trigger(execution: Execution, now: number, savepoint?: SavepointOperation): void {
+    const plan = this.#finishedTasks.plan(execution);
+    if (plan.kind === 'skip') {
+      this.#deps.logger.debug({ nextCheckpointId: this.#lastCheckpointId + 1 }, `skipping a checkpoint: ${plan.reason}`);
+      return;
+    }
     const checkpointId = ++this.#lastCheckpointId;
-    const subtasks = execution.all();
-    const pending = new PendingCheckpoint(checkpointId, execution.attempt, now, subtasks);
+    const { sources, acknowledging, carried } = plan;
+    const pending = new PendingCheckpoint(checkpointId, execution.attempt, now, acknowledging, savepoint, carried);
     pending.timeout = this.#deps.clock.setTimeout(() => this.#expire(pending), this.#deps.settings.timeoutMs);
     this.#pending.set(checkpointId, pending);
-    this.#history.started(checkpointId, now, subtasks.length, this.#deps.storage?.checkpointUrl(checkpointId) ?? '');
-    this.#deps.logger.info({ checkpointId, attempt: execution.attempt }, `triggering checkpoint ${checkpointId}`);
-    const unreachable = this.#messenger.trigger(execution, checkpointId, now);
+    if (savepoint === undefined) {
+      this.#history.started(checkpointId, now, acknowledging.length, this.#deps.storage?.checkpointUrl(checkpointId) ?? '');
+      this.#deps.logger.info({ checkpointId, attempt: execution.attempt, finishedTasks: carried.length || undefined }, `triggering checkpoint ${checkpointId}`);
+    } else {
+      this.#savepoints.triggered(pending, savepoint);
+    }
+    const unreachable = this.#messenger.trigger(execution, sources, checkpointId, now, savepoint?.options ?? CHECKPOINT_OPTIONS);
     if (unreachable.length > 0) {
       const names = unreachable.map((s) => subtaskName(this.#deps.jobGraph, s.vertexId, s.index));
       this.#abort(pending, CheckpointFailureReason.TASK_NOT_READY, `the TaskManagers of ${names.join(', ')} are not connected`);
@@ -188,11 +241,7 @@ export class CheckpointCoordinator {
   #expire(pending: PendingCheckpoint): void {
     pending.timeout = undefined;
     if (this.#pending.get(pending.checkpointId) !== pending) return;
-    const waiting = pending.waitingFor().map((s) => subtaskName(this.#deps.jobGraph, s.vertexId, s.index));
-    const shown = waiting.length > 5 ? [...waiting.slice(0, 5), `${waiting.length - 5} more`] : waiting;
-    const { checkpointId, acknowledgedCount, totalTasks } = pending;
-    const timeout = this.#deps.settings.timeoutMs;
-    const message = `checkpoint ${checkpointId} expired after the checkpoint timeout of ${timeout} ms with ${acknowledgedCount} of ${totalTasks} tasks acknowledged; still waiting for ${shown.join(', ')}`;
+    const message = pending.expiryMessage(this.#deps.settings.timeoutMs, (s) => subtaskName(this.#deps.jobGraph, s.vertexId, s.index));
     this.#abort(pending, CheckpointFailureReason.EXPIRED, message);
   }
 
@@ -200,26 +249,33 @@ export class CheckpointCoordinator {
     const { checkpointId } = pending;
     this.#pending.delete(checkpointId);
     this.#clearTimeout(pending);
-    const metadata = buildCheckpointMetadata({
-      jobId: this.#deps.jobId,
-      jobGraph: this.#deps.jobGraph,
-      checkpointId,
-      timestamp: pending.timestamp,
-      stateOf: (vertexId, index) => pending.stateOf(vertexId, index),
-    });
+    const target = pending.savepoint?.target;
     const storage = this.#deps.storage;
+    const earlier = [...this.#finalizing.values()];
     const finalizing = (async () => {
-      try {
-        await storage?.writeMetadata(checkpointId, encodeMetadata(metadata));
-      } catch (err) {
-        this.#fail(
-          pending,
-          CheckpointFailureReason.STORAGE_FAILURE,
-          `could not write ${storage!.metadataLocation(checkpointId)}: ${describeError(err)}`,
-        );
+      const failure = pending.carried.length === 0 ? undefined : await this.#finishedTasks.takeOver(pending, earlier);
+      if (failure !== undefined) {
+        this.#fail(pending, failure.reason, failure.message);
         return;
       }
-      this.#complete(pending, metadata);
+      const metadata = buildCheckpointMetadata({
+        jobId: this.#deps.jobId,
+        jobGraph: this.#deps.jobGraph,
+        checkpointId,
+        timestamp: pending.timestamp,
+        kind: target === undefined ? 'checkpoint' : 'savepoint',
+        stateOf: (vertexId, index) => pending.stateOf(vertexId, index),
+      });
+      try {
+        const bytes = encodeMetadata(metadata);
+        await (target === undefined ? storage?.writeMetadata(checkpointId, bytes) : target.writeMetadata(bytes));
+      } catch (err) {
+        const where = target === undefined ? storage!.metadataLocation(checkpointId) : target.metadataLocation();
+        this.#fail(pending, CheckpointFailureReason.STORAGE_FAILURE, `could not write ${where}: ${describeError(err)}`);
+        return;
+      }
+      if (pending.savepoint !== undefined && !pending.savepoint.terminating) this.#savepoints.written(pending, pending.savepoint);
+      else this.#complete(pending, metadata);
     })().finally(() => {
       this.#finalizing.delete(checkpointId);
       this.#reschedule();
@@ -233,21 +289,31 @@ export class CheckpointCoordinator {
     this.#schedule.completed();
     this.#failures.reset();
     this.#history.completed(checkpointId, now);
-    const externalPath = this.#deps.storage?.checkpointUrl(checkpointId) ?? '';
+    const externalPath = pending.savepoint?.target.url ?? this.#deps.storage?.checkpointUrl(checkpointId) ?? '';
     const subsumed = this.#store.add({ checkpointId, timestamp: pending.timestamp, metadata, externalPath });
     this.#deps.logger.info(
       { checkpointId, durationMs: now - pending.timestamp, path: externalPath || undefined, subsumed: subsumed.map((c) => c.checkpointId) },
       `checkpoint ${checkpointId} completed`,
     );
+    // Registered before the subsumed are released, so files they share with it stay.
+    this.#sharedState.register(checkpointId, metadata);
     for (const old of subsumed) {
       this.#history.discarded(old.checkpointId);
-      this.#deps.storage?.discardCheckpoint(old.checkpointId);
+      this.#deps.storage?.discardCheckpoint(old.checkpointId, this.#sharedState.release(old.checkpointId));
     }
     for (const older of [...this.#pending.values()].filter((p) => p.checkpointId < checkpointId)) {
       this.#abort(older, CheckpointFailureReason.SUBSUMED, `checkpoint ${checkpointId} completed first`);
     }
     const execution = this.#execution;
     if (execution !== undefined && execution.attempt === pending.attempt) this.#messenger.notify(execution, checkpointId, true);
+    if (pending.savepoint !== undefined) this.#stopAfter(pending, pending.savepoint);
+  }
+
+  /** A stop-with-savepoint completed: after `suspend` the final checkpoint follows at once, so the tasks can finish. */
+  #stopAfter(pending: PendingCheckpoint, savepoint: SavepointOperation): void {
+    this.#savepoints.stopped(pending, savepoint);
+    const execution = this.#execution;
+    if (savepoint.terminate === 'suspend' && execution !== undefined && execution.attempt === pending.attempt) this.#trigger(execution, this.#deps.clock.now());
   }
 
   #abort(pending: PendingCheckpoint, reason: CheckpointFailureReason, message: string): void {
@@ -264,6 +330,11 @@ export class CheckpointCoordinator {
     this.#deps.logger.warn({ checkpointId, reason }, `checkpoint ${checkpointId} failed: ${message}`);
     const execution = this.#execution;
     if (execution !== undefined && execution.attempt === pending.attempt) this.#messenger.notify(execution, checkpointId, false);
+    if (pending.savepoint !== undefined) {
+      const failover = this.#savepoints.failed(pending, pending.savepoint, reason, message);
+      if (failover !== undefined && execution !== undefined) this.#deps.failJob(failover);
+      return;
+    }
     this.#deps.storage?.discardCheckpoint(checkpointId);
     const failover = this.#failures.failed(reason, message);
     if (failover !== undefined && execution !== undefined) this.#deps.failJob(failover);
@@ -272,7 +343,7 @@ export class CheckpointCoordinator {
   /** A task answered a checkpoint that is no longer pending: unless it completed, what the task wrote for it is garbage. */
   #discardLate(message: CheckpointTask): void {
     const { checkpointId } = message;
-    if (this.#released || this.#finalizing.has(checkpointId) || this.#store.has(checkpointId)) return;
+    if (this.#released || this.#finalizing.has(checkpointId) || this.#store.has(checkpointId) || this.#savepoints.was(checkpointId)) return;
     this.#deps.logger.debug({ checkpointId, vertexId: message.vertexId, subtask: message.subtaskIndex }, 'discarding what a task wrote for a checkpoint no longer pending');
     this.#deps.storage?.discardCheckpoint(checkpointId);
   }

@@ -1,5 +1,12 @@
 import type { CheckpointTaskMetrics } from './checkpoint-messages.ts';
 
+/** What a checkpoint ID was taken as, as `weir checkpoints` shows it. */
+export const CheckpointKind = {
+  CHECKPOINT: 'CHECKPOINT',
+  SAVEPOINT: 'SAVEPOINT',
+} as const;
+export type CheckpointKind = (typeof CheckpointKind)[keyof typeof CheckpointKind];
+
 export const CheckpointStatus = {
   IN_PROGRESS: 'IN_PROGRESS',
   COMPLETED: 'COMPLETED',
@@ -68,7 +75,7 @@ export class CheckpointHistory {
 
   constructor(private readonly capacity = 100) {}
 
-  started(checkpointId: number, triggerTimeMs: number, totalTasks: number, externalPath: string): void {
+  started(checkpointId: number, triggerTimeMs: number, totalTasks: number, externalPath: string, kind: CheckpointKind = CheckpointKind.CHECKPOINT): void {
     this.#entries.set(checkpointId, {
       checkpointId,
       status: CheckpointStatus.IN_PROGRESS,
@@ -82,7 +89,7 @@ export class CheckpointHistory {
       failureReason: '',
       externalPath,
       retained: false,
-      kind: 'CHECKPOINT',
+      kind,
       unaligned: false,
       persistedBytes: 0,
     });
@@ -101,13 +108,15 @@ export class CheckpointHistory {
     entry.persistedBytes += metrics.persistedBytes;
   }
 
+  /** Completed and retained: the job may restore it. */
   completed(checkpointId: number, now: number): void {
-    this.#completed++;
-    const entry = this.#entries.get(checkpointId);
-    if (entry === undefined) return;
-    entry.status = CheckpointStatus.COMPLETED;
-    entry.endTimeMs = now;
-    entry.retained = true;
+    const entry = this.#complete(checkpointId, now);
+    if (entry !== undefined) entry.retained = true;
+  }
+
+  /** A savepoint that stays out of the retained checkpoints was written: completed, but the job never restores it by itself. */
+  savepointCompleted(checkpointId: number, now: number): void {
+    this.#complete(checkpointId, now);
   }
 
   failed(checkpointId: number, now: number, failureReason: string): void {
@@ -127,6 +136,15 @@ export class CheckpointHistory {
 
   restored(checkpointId: number): void {
     this.#restoredFrom = checkpointId;
+  }
+
+  #complete(checkpointId: number, now: number): Entry | undefined {
+    this.#completed++;
+    const entry = this.#entries.get(checkpointId);
+    if (entry === undefined) return undefined;
+    entry.status = CheckpointStatus.COMPLETED;
+    entry.endTimeMs = now;
+    return entry;
   }
 
   view(now: number): CheckpointHistoryView {

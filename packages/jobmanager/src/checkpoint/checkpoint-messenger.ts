@@ -1,27 +1,22 @@
-import type { JobGraph } from '@weir/api';
-import { TaskState, isTerminalTaskState } from '@weir/common';
+import { TaskState, isTerminalTaskState, type CheckpointOptions } from '@weir/common';
+import type { CheckpointOptions as WireCheckpointOptions } from '@weir/rpc';
 import type { Execution, SubtaskExecution } from '../job/execution.ts';
 import type { TaskManagerGateway } from '../job/task-manager-gateway.ts';
 
-/** What the coordinator tells tasks: triggers to the sources, outcomes to everyone. */
+/** What the coordinator tells tasks: triggers to the running sources, outcomes to everyone. */
 export class CheckpointMessenger {
-  readonly #sourceVertices: ReadonlySet<string>;
-
   constructor(
     private readonly jobId: string,
-    jobGraph: JobGraph,
     private readonly gateway: TaskManagerGateway,
-  ) {
-    this.#sourceVertices = new Set(jobGraph.vertices.filter((v) => v.inputs.length === 0).map((v) => v.id));
-  }
+  ) {}
 
-  /** Sends TriggerCheckpoint to every source subtask; returns the subtasks whose TaskManager is not connected. */
-  trigger(execution: Execution, checkpointId: number, timestampMs: number): SubtaskExecution[] {
+  /** Sends TriggerCheckpoint to `sources`; returns the subtasks whose TaskManager is not connected. */
+  trigger(execution: Execution, sources: readonly SubtaskExecution[], checkpointId: number, timestampMs: number, options: CheckpointOptions): SubtaskExecution[] {
     const unreachable: SubtaskExecution[] = [];
-    for (const subtask of execution.all()) {
-      if (!this.#sourceVertices.has(subtask.vertexId)) continue;
+    const wireOptions = toWireOptions(options);
+    for (const subtask of sources) {
       const sent = this.gateway.send(subtask.taskManagerId, {
-        triggerCheckpoint: { task: this.#taskKey(execution, subtask), checkpointId, timestampMs },
+        triggerCheckpoint: { task: this.#taskKey(execution, subtask), checkpointId, timestampMs, ...(wireOptions && { options: wireOptions }) },
       });
       if (!sent) unreachable.push(subtask);
     }
@@ -41,4 +36,14 @@ export class CheckpointMessenger {
   #taskKey(execution: Execution, subtask: SubtaskExecution) {
     return { jobId: this.jobId, attempt: execution.attempt, vertexId: subtask.vertexId, subtaskIndex: subtask.index };
   }
+}
+
+/** The proto's spelling (type CHECKPOINT|SAVEPOINT, terminate ''|SUSPEND|DRAIN); unset for a plain checkpoint, as the proto allows. */
+export function toWireOptions(options: CheckpointOptions): WireCheckpointOptions | undefined {
+  if (options.type === 'checkpoint' && options.targetLocation === undefined) return undefined;
+  return {
+    type: options.type.toUpperCase(),
+    terminate: options.terminate?.toUpperCase() ?? '',
+    targetLocation: options.targetLocation ?? '',
+  };
 }

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckpointMetadata } from '@weir/common';
-import { jobGraph, vertex } from '../test-fixtures.ts';
 import { decodeMetadata, encodeMetadata } from './checkpoint-metadata.ts';
-import { restoreMismatch, taskRestoreFor } from './task-restore.ts';
 
 const state = { operator: [{ handle: { kind: 'inline', data: 'AAE=', size: 2 }, states: { '$source-reader': { mode: 'split' } } }] } as const;
 
@@ -25,26 +23,6 @@ describe('checkpoint metadata', () => {
     expect(decodeMetadata(Buffer.from('[]'), 'job-1', 7)).toBe('its version is undefined, not 1');
     expect(decodeMetadata(Buffer.from(JSON.stringify({ ...metadata, operators: [{ operatorId: 'x' }] })), 'job-1', 7)).toBe(
       'an operator entry lacks operatorId, parallelism or subtasks',
-    );
-  });
-
-  it('gives each subtask its own state and leaves out subtasks without any', () => {
-    const src = vertex('src', 2);
-    const first = taskRestoreFor({ checkpointId: 7, metadata, checkpointPath: 'file:///cp/job-1/chk-7' }, src, 0);
-    expect(first.checkpointId).toBe(7);
-    expect(first.checkpointPath).toBe('file:///cp/job-1/chk-7');
-    expect(JSON.parse(Buffer.from(first.state as Uint8Array).toString())).toEqual({ operators: { 'op-src': state } });
-    const second = taskRestoreFor({ checkpointId: 7, metadata, checkpointPath: '' }, src, 1);
-    expect(JSON.parse(Buffer.from(second.state as Uint8Array).toString())).toEqual({ operators: {} });
-  });
-
-  it('names an operator whose parallelism or max parallelism changed', () => {
-    expect(restoreMismatch(metadata, jobGraph(vertex('src', 2), vertex('other', 5)))).toBeUndefined();
-    expect(restoreMismatch(metadata, jobGraph(vertex('src', 3)))).toBe(
-      'operator V-src (op-src) had parallelism 2 and now has 3; restoring at another parallelism is not supported yet, run the job with parallelism 2',
-    );
-    expect(restoreMismatch({ ...metadata, operators: [{ ...metadata.operators[0]!, maxParallelism: 256 }] }, jobGraph(vertex('src', 2)))).toBe(
-      'operator V-src (op-src) had max parallelism 256 and now has 128; the max parallelism of a stateful job must not change',
     );
   });
 });

@@ -6,6 +6,7 @@ export interface MetadataSource {
   readonly jobGraph: JobGraph;
   readonly checkpointId: number;
   readonly timestamp: number;
+  readonly kind: CheckpointMetadata['kind'];
   /** The acknowledged snapshot of a subtask. */
   stateOf(vertexId: string, index: number): TaskStateSnapshot | undefined;
 }
@@ -18,7 +19,7 @@ export function buildCheckpointMetadata(source: MetadataSource): CheckpointMetad
   const { jobGraph } = source;
   return {
     version: 1,
-    kind: 'checkpoint',
+    kind: source.kind,
     jobId: source.jobId,
     jobName: jobGraph.jobName,
     checkpointId: source.checkpointId,

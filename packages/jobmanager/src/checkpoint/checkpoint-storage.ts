@@ -49,9 +49,30 @@ export class JobCheckpointStorage {
     return this.#job.read(metadataPath(checkpointId));
   }
 
-  /** Deletes checkpoint `checkpointId`'s directory in the background. */
-  discardCheckpoint(checkpointId: number): void {
+  /** The job's checkpoint directory: what `shared/` paths of incremental handles are relative to. */
+  get jobDirectory(): Storage {
+    return this.#job;
+  }
+
+  /** Checkpoint `checkpointId`'s directory: what private handle paths are relative to. */
+  checkpointDirectory(checkpointId: number): Storage {
+    return this.#job.child(checkpointDirName(checkpointId));
+  }
+
+  /**
+   * Deletes checkpoint `checkpointId`'s directory in the background, and the shared files
+   * (relative to the job's directory) that no retained checkpoint references any more.
+   */
+  discardCheckpoint(checkpointId: number, unusedSharedFiles: readonly string[] = []): void {
     this.#track(this.#job.deleteDirectory(checkpointDirName(checkpointId)), { checkpointId }, `could not delete ${this.checkpointUrl(checkpointId)}; its files stay behind`);
+    this.discardSharedFiles(unusedSharedFiles);
+  }
+
+  /** Deletes shared files (relative to the job's directory) in the background. */
+  discardSharedFiles(paths: readonly string[]): void {
+    for (const path of paths) {
+      this.#track(this.#job.delete(path), { path }, `could not delete the shared state file ${path} in ${this.url}; it stays behind`);
+    }
   }
 
   /** Removes the job's whole checkpoint directory. */

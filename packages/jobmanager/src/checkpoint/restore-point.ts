@@ -3,9 +3,12 @@ import { WeirError, describeError, isWeirError, type CheckpointMetadata, type Lo
 import { StorageErrorCode } from '@weir/storage';
 import { JobManagerErrorCode } from '../errors.ts';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
-import type { CompletedCheckpointStore } from './completed-checkpoint-store.ts';
+import type { CompletedCheckpoint, CompletedCheckpointStore } from './completed-checkpoint-store.ts';
 import { decodeMetadata } from './checkpoint-metadata.ts';
-import { restoreMismatch } from './task-restore.ts';
+import { assignState, type StateAssignment } from './state-assignment/assign-state.ts';
+import { handleBytesIn } from './state-assignment/handle-bytes.ts';
+import { findBrokenFile, referencedFiles } from './state-assignment/state-files.ts';
+import { storageProbe } from './state-assignment/storage-probe.ts';
 
 /** The checkpoint a new attempt starts from. */
 export interface RestorePoint {
@@ -13,6 +16,8 @@ export interface RestorePoint {
   readonly metadata: CheckpointMetadata;
   /** URL of the directory holding the checkpoint's `_metadata`; empty when it lives in the JobManager's memory. */
   readonly checkpointPath: string;
+  /** The state every subtask of the job restores from it. */
+  readonly assignment: StateAssignment;
 }
 
 /** `weir run -s <path> [-n]`: the savepoint or retained checkpoint a job's first attempt starts from, read and checked at submission. */
@@ -38,47 +43,38 @@ export interface RestoreSources {
   readonly store: CompletedCheckpointStore;
   readonly storage: JobCheckpointStorage | undefined;
   readonly logger: Logger;
+  /** The savepoint the job was submitted with: what attempts start from until a checkpoint completes. */
+  readonly initial: InitialRestore | undefined;
 }
 
+/** Why one candidate cannot be restored: skip it for an older one, or stop looking. */
+type CandidateResult =
+  | RestorePoint
+  /** `skip` goes into the final error, `warning` (default: the same) into the log line. */
+  | { readonly skip: string; readonly warning?: string }
+  | { readonly outcome: RestoreOutcome };
+
 /**
- * The latest retained checkpoint whose `_metadata` reads back whole: re-read from storage,
- * since that file and not the JobManager's memory is what a checkpoint is. A missing or
- * corrupt one is skipped with a warning naming it, for the one before.
+ * The latest retained checkpoint that reads back whole: its `_metadata` re-read from storage
+ * (that file and not the JobManager's memory is what a checkpoint is) and every state file it
+ * references (private and shared) present. A missing or corrupt one is skipped with a warning
+ * naming what is wrong, for the one before; with none completed, the savepoint the job was
+ * submitted with, else nothing.
  */
 export async function loadRestoreOutcome(sources: RestoreSources): Promise<RestoreOutcome> {
-  const { store, storage, logger } = sources;
+  const { store, storage, logger, initial } = sources;
   const candidates = store.newestFirst();
-  if (candidates.length === 0) return { kind: 'fresh' };
+  if (candidates.length === 0) return initial === undefined ? { kind: 'fresh' } : { kind: 'checkpoint', point: initial.point };
   const problems: string[] = [];
   for (const candidate of candidates) {
-    const { checkpointId } = candidate;
-    let point: RestorePoint;
-    if (storage === undefined) {
-      point = { checkpointId, metadata: candidate.metadata, checkpointPath: '' };
-    } else {
-      const where = storage.metadataLocation(checkpointId);
-      let bytes: Uint8Array;
-      try {
-        bytes = await storage.readMetadata(checkpointId);
-      } catch (err) {
-        if (!isWeirError(err, StorageErrorCode.STORAGE_NOT_FOUND)) {
-          return { kind: 'retry', cause: new WeirError(isWeirError(err) ? err.code : StorageErrorCode.STORAGE_FAILURE, `cannot read ${where} to restore checkpoint ${checkpointId}: ${describeError(err)}`, { cause: err }) };
-        }
-        problems.push(`${where} is missing`);
-        logger.warn({ checkpointId, path: where }, `checkpoint ${checkpointId} cannot be restored: ${where} is missing; trying the previous retained checkpoint`);
-        continue;
-      }
-      const metadata = decodeMetadata(bytes, sources.jobId, checkpointId);
-      if (typeof metadata === 'string') {
-        problems.push(`${where} is corrupt: ${metadata}`);
-        logger.warn({ checkpointId, path: where }, `checkpoint ${checkpointId} cannot be restored: ${where} is corrupt (${metadata}); trying the previous retained checkpoint`);
-        continue;
-      }
-      point = { checkpointId, metadata, checkpointPath: storage.checkpointUrl(checkpointId) };
+    const result = await loadCandidate(sources, candidate);
+    if ('outcome' in result) return result.outcome;
+    if ('skip' in result) {
+      problems.push(result.skip);
+      logger.warn({ checkpointId: candidate.checkpointId }, `checkpoint ${candidate.checkpointId} cannot be restored: ${result.warning ?? result.skip}; trying the previous retained checkpoint`);
+      continue;
     }
-    const mismatch = restoreMismatch(point.metadata, sources.jobGraph);
-    if (mismatch !== undefined) return { kind: 'fatal', cause: new WeirError(JobManagerErrorCode.RESTORE_MISMATCH, `cannot restore checkpoint ${checkpointId}: ${mismatch}`) };
-    return { kind: 'checkpoint', point };
+    return { kind: 'checkpoint', point: result };
   }
   return {
     kind: 'fatal',
@@ -87,4 +83,54 @@ export async function loadRestoreOutcome(sources: RestoreSources): Promise<Resto
       `none of the ${candidates.length} retained checkpoints in ${storage?.location() ?? 'JobManager memory'} can be restored (${problems.join('; ')}); the job fails rather than restart without its state`,
     ),
   };
+}
+
+async function loadCandidate(sources: RestoreSources, candidate: CompletedCheckpoint): Promise<CandidateResult> {
+  const { storage } = sources;
+  const { checkpointId } = candidate;
+  const source = `checkpoint ${checkpointId}`;
+  let metadata = candidate.metadata;
+  // A stop-with-savepoint lives in its own directory, which the job's storage cannot read:
+  // it completed in this JobManager's lifetime, so its metadata in memory is what was written.
+  const elsewhere = storage !== undefined && candidate.externalPath !== '' && candidate.externalPath !== storage.checkpointUrl(checkpointId);
+  if (storage !== undefined && !elsewhere) {
+    const where = storage.metadataLocation(checkpointId);
+    let bytes: Uint8Array;
+    try {
+      bytes = await storage.readMetadata(checkpointId);
+    } catch (err) {
+      if (!isWeirError(err, StorageErrorCode.STORAGE_NOT_FOUND)) return { outcome: retry(err, `cannot read ${where} to restore ${source}`) };
+      return { skip: `${where} is missing` };
+    }
+    const decoded = decodeMetadata(bytes, sources.jobId, checkpointId);
+    if (typeof decoded === 'string') return { skip: `${where} is corrupt: ${decoded}`, warning: `${where} is corrupt (${decoded})` };
+    metadata = decoded;
+    const dirs = { checkpoint: storage.checkpointDirectory(checkpointId), job: storage.jobDirectory };
+    let broken: string | undefined;
+    try {
+      broken = await findBrokenFile(referencedFiles(metadata), storageProbe(dirs, false), false);
+    } catch (err) {
+      return { outcome: retry(err, `cannot check the state files of ${source} in ${storage.location()}`) };
+    }
+    if (broken !== undefined) return { skip: `${source}: ${broken}`, warning: broken };
+  }
+  let assignment: StateAssignment;
+  try {
+    assignment = await assignState({
+      metadata,
+      jobGraph: sources.jobGraph,
+      allowNonRestoredState: false,
+      source,
+      readHandle: handleBytesIn(elsewhere ? undefined : storage?.checkpointDirectory(checkpointId)),
+    });
+  } catch (err) {
+    if (isWeirError(err, JobManagerErrorCode.UNMAPPED_STATE) || isWeirError(err, JobManagerErrorCode.RESTORE_MISMATCH)) return { outcome: { kind: 'fatal', cause: err } };
+    if (isWeirError(err, JobManagerErrorCode.INVALID_SAVEPOINT) || isWeirError(err, StorageErrorCode.STORAGE_NOT_FOUND)) return { skip: describeError(err) };
+    return { outcome: retry(err, `cannot read the state of ${source}`) };
+  }
+  return { checkpointId, metadata, checkpointPath: elsewhere ? candidate.externalPath : (storage?.checkpointUrl(checkpointId) ?? ''), assignment };
+}
+
+function retry(err: unknown, what: string): RestoreOutcome {
+  return { kind: 'retry', cause: new WeirError(isWeirError(err) ? err.code : StorageErrorCode.STORAGE_FAILURE, `${what}: ${describeError(err)}`, { cause: err }) };
 }

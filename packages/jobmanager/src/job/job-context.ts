@@ -3,7 +3,7 @@ import type { TaskCheckpointing } from '@weir/rpc';
 import type { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
 import type { RestoreOutcome, RestorePoint } from '../checkpoint/restore-point.ts';
 import { JobManagerErrorCode } from '../errors.ts';
-import type { RestartDecision, RestartStrategy } from '../restart/restart-strategy.ts';
+import { RestartDecision, type RestartStrategy } from '../restart/restart-strategy.ts';
 import { planDeployments } from '../scheduler/deployment.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
 import { Execution, type SubtaskExecution } from './execution.ts';
@@ -12,6 +12,7 @@ import { JobTimer, type JobTimers } from './job-timers.ts';
 import type { TaskManagerGateway } from './task-manager-gateway.ts';
 import { subtaskName } from './task-name.ts';
 import type { TaskUpdate } from './task-update.ts';
+import { suppressesRestarts } from './unrecoverable.ts';
 
 export interface JobContextDeps {
   readonly slotPool: SlotPool;
@@ -40,7 +41,11 @@ export class JobContext {
   constructor(
     readonly spec: JobSpec,
     private readonly deps: JobContextDeps,
-  ) {}
+  ) {
+    // The first attempt starts from the savepoint checked at submission; IDs continue above it.
+    this.#restore = spec.initialRestore?.point;
+    if (this.#restore !== undefined) deps.checkpoints?.restored(this.#restore);
+  }
 
   get attempt(): number {
     return this.#attempt;
@@ -51,13 +56,18 @@ export class JobContext {
     return this.#execution;
   }
 
-  /** The first failure of the current attempt; later ones (such as inputs failing because of it) are consequences. */
+  /**
+   * The first failure of the current attempt; later ones (such as inputs failing because of
+   * it) are consequences, except a failure no restart can fix, which is never a consequence
+   * and decides the job's fate.
+   */
   get rootCause(): WeirError | undefined {
     return this.#rootCause;
   }
 
   recordFailure(cause: WeirError): void {
-    this.#rootCause ??= cause;
+    const root = this.#rootCause;
+    if (root === undefined || (suppressesRestarts(cause) && !suppressesRestarts(root))) this.#rootCause = cause;
   }
 
   /** Takes the job's slots and deploys every subtask; false, with nothing taken, when too few slots are free. */
@@ -101,13 +111,18 @@ export class JobContext {
   }
 
   /**
-   * Asks the restart strategy what follows the current attempt's failure. A restart starts
-   * the restart delay; giving up after restarts makes the root cause say so.
+   * Asks the restart strategy what follows the current attempt's failure, unless the root
+   * cause is one no restart can fix: then the job gives up without using up a restart. A
+   * restart starts the restart delay; giving up after restarts makes the root cause say so.
    */
   decideRestart(): RestartDecision {
     const { restartStrategy, clock, logger, timers } = this.deps;
-    const decision = restartStrategy.onFailure(clock.now());
     const cause = this.#rootCause;
+    if (cause !== undefined && suppressesRestarts(cause)) {
+      logger.warn({ attempt: this.#attempt, code: cause.code, strategy: restartStrategy.name }, 'not restarting the job: no restart can fix its failure');
+      return RestartDecision.giveUp();
+    }
+    const decision = restartStrategy.onFailure(clock.now());
     if (decision.kind === 'restart') {
       logger.info({ attempt: this.#attempt, delayMs: decision.delayMs, strategy: restartStrategy.name, cause: cause?.message }, 'restarting the job after a failure');
       timers.start(JobTimer.RESTART_DELAY, decision.delayMs);
@@ -131,11 +146,12 @@ export class JobContext {
     this.deps.slotPool.release(this.spec.jobId);
     const attempt = this.#attempt;
     const checkpoints = this.deps.checkpoints;
+    const initial = this.spec.initialRestore;
     if (checkpoints === undefined) {
-      this.deps.restoreLoaded(attempt, { kind: 'fresh' });
+      this.deps.restoreLoaded(attempt, initial === undefined ? { kind: 'fresh' } : { kind: 'checkpoint', point: initial.point });
       return;
     }
-    checkpoints.restoreOutcome().then(
+    checkpoints.restoreOutcome(initial).then(
       (outcome) => this.deps.restoreLoaded(attempt, outcome),
       (err: unknown) =>
         this.deps.restoreLoaded(attempt, {
@@ -171,6 +187,7 @@ export class JobContext {
     if (subtask.state === TaskState.CANCELING && !isTerminalTaskState(update.state)) return undefined;
     subtask.state = update.state;
     if (update.state === TaskState.FAILED) subtask.failureCause = withCode(update.failureCause, update.failureCode);
+    if (update.state === TaskState.FINISHED) this.deps.checkpoints?.taskFinished(subtask.vertexId, subtask.index);
     this.deps.logger.debug({ vertexId: subtask.vertexId, subtask: subtask.index, state: subtask.state }, 'subtask state changed');
     return subtask;
   }

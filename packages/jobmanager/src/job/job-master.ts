@@ -1,4 +1,4 @@
-import { CheckpointFailureReason, JobStatus, isGloballyTerminal, type Clock, type Logger, type WeirError } from '@weir/common';
+import { CheckpointFailureReason, JobStatus, WeirError, isGloballyTerminal, type Clock, type Logger } from '@weir/common';
 import type { TaskCheckpointing } from '@weir/rpc';
 import type { Storage } from '@weir/storage';
 import { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
@@ -6,7 +6,11 @@ import type { CheckpointHistoryView } from '../checkpoint/checkpoint-history.ts'
 import type { CheckpointAck, CheckpointDecline } from '../checkpoint/checkpoint-messages.ts';
 import { JobCheckpointStorage } from '../checkpoint/checkpoint-storage.ts';
 import type { RestoreOutcome } from '../checkpoint/restore-point.ts';
+import { JobManagerErrorCode } from '../errors.ts';
 import { createRestartStrategy } from '../restart/create-restart-strategy.ts';
+import type { SavepointMode } from '../savepoint/savepoint-mode.ts';
+import type { CompletedSavepoint } from '../savepoint/savepoint-operation.ts';
+import type { SavepointTarget } from '../savepoint/savepoint-target.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
 import type { CheckpointingSettings } from '../settings/job-settings.ts';
 import type { SubtaskExecution } from './execution.ts';
@@ -160,6 +164,26 @@ export class JobMaster {
     this.#checkpoints?.decline(decline);
   }
 
+  /** Throws why no savepoint can be taken of the job now: no checkpointing, not RUNNING, one in progress, tasks not running. */
+  checkSavepointPossible(): void {
+    this.#savepointCoordinator().checkSavepointPossible();
+  }
+
+  /**
+   * Takes a savepoint into `target`; resolves once its `_metadata` is written. Then `cancel`
+   * cancels the job, and `stop` lets it finish: its sources ended at the savepoint and its
+   * sinks commit it.
+   */
+  async triggerSavepoint(target: SavepointTarget, mode: SavepointMode): Promise<CompletedSavepoint> {
+    const coordinator = this.#savepointCoordinator();
+    const savepoint = await coordinator.triggerSavepoint(target, mode.kind === 'stop' ? mode.terminate : undefined);
+    if (mode.kind === 'cancel') {
+      this.#deps.logger.info({ checkpointId: savepoint.checkpointId }, `cancelling the job after savepoint ${savepoint.checkpointId}`);
+      this.cancel();
+    }
+    return savepoint;
+  }
+
   /** Asks the job to cancel and returns its status after that. */
   cancel(): JobStatus {
     this.#handle((s) => s.onCancel(this.#ctx));
@@ -176,6 +200,19 @@ export class JobMaster {
   onStatusChange(listener: JobStatusListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  #savepointCoordinator(): CheckpointCoordinator {
+    if (this.#checkpoints === undefined) {
+      throw new WeirError(
+        JobManagerErrorCode.SAVEPOINT_NOT_SUPPORTED,
+        `job ${this.jobId} takes no checkpoints, so it cannot take savepoints; enable checkpointing (env.enableCheckpointing or execution.checkpointing.interval) to take savepoints`,
+      );
+    }
+    if (this.status !== JobStatus.RUNNING) {
+      throw new WeirError(JobManagerErrorCode.JOB_NOT_RUNNING, `job ${this.jobId} is ${this.status}; a savepoint can only be taken of a RUNNING job`);
+    }
+    return this.#checkpoints;
   }
 
   #restoreLoaded(attempt: number, outcome: RestoreOutcome): void {

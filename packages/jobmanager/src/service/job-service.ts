@@ -2,12 +2,13 @@ import { isGloballyTerminal, type Logger } from '@weir/common';
 import { toServiceError, type JobRequest__Output, type JobServiceHandlers, type JobStatusUpdate, type grpc } from '@weir/rpc';
 import type { Dispatcher } from '../dispatcher.ts';
 import type { JobMaster } from '../job/job-master.ts';
+import type { SavepointService } from '../savepoint/savepoint-service.ts';
 import type { JobSubmitter } from '../submit/job-submitter.ts';
 import { toListCheckpointsResponse } from './checkpoint-views.ts';
 import { toJobDetails, toJobStatusUpdate, toJobSummary } from './job-views.ts';
 
-/** The JobService the CLI calls: submit, list, get, cancel, watch, list checkpoints. */
-export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitter, logger: Logger): JobServiceHandlers {
+/** The JobService the CLI calls: submit, list, get, cancel, watch, list checkpoints, savepoints. */
+export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitter, savepoints: SavepointService, logger: Logger): JobServiceHandlers {
   return {
     SubmitJob(call, callback) {
       submitter.submit(call.request).then(
@@ -19,12 +20,27 @@ export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitt
       );
     },
 
-    TriggerSavepoint(_call, callback) {
-      callback({ code: 12, details: 'savepoints are not served yet' });
+    TriggerSavepoint(call, callback) {
+      savepoints.trigger(call.request).then(
+        (response) => callback(null, response),
+        (err: unknown) => {
+          logger.warn({ err, jobId: call.request.jobId }, 'savepoint failed');
+          callback(toServiceError(err));
+        },
+      );
     },
-    DisposeSavepoint(_call, callback) {
-      callback({ code: 12, details: 'savepoints are not served yet' });
+
+    DisposeSavepoint(call, callback) {
+      savepoints.dispose(call.request).then(
+        () => callback(null, {}),
+        (err: unknown) => {
+          logger.warn({ err, path: call.request.savepointPath }, 'savepoint disposal refused');
+          callback(toServiceError(err));
+        },
+      );
     },
+
+
     ListJobs(_call, callback) {
       callback(null, { jobs: dispatcher.list().map(toJobSummary) });
     },

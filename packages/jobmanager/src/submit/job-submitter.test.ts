@@ -95,6 +95,18 @@ describe('JobSubmitter', () => {
     expect(s.opened).toEqual(['s3://bucket/cp']);
   });
 
+  it('rejects a savepoint path that holds no savepoint before storing anything or starting a job', async () => {
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain }));
+    const err = await s.submitter.submit({ ...request(1), savepointPath: '/nowhere/savepoint-1', allowNonRestoredState: true }).catch((e: unknown) => e);
+    expect(isWeirError(err, 'SAVEPOINT_NOT_FOUND')).toBe(true);
+    expect((err as Error).message).toBe(
+      'no savepoint at memory:///nowhere/savepoint-1: the directory does not exist or is empty; give the directory of a savepoint or retained checkpoint (the one holding _metadata)',
+    );
+    expect(s.opened).toEqual(['/nowhere/savepoint-1']);
+    expect(s.dispatcher.list()).toEqual([]);
+    expect(await readdir(s.dir)).toEqual([]);
+  });
+
   it('rejects a filesystem backend without a directory before storing anything', async () => {
     const executionConfig: ExecutionConfig = { ...plain, checkpointing: { intervalMs: 500 }, stateBackend: { kind: 'filesystem', checkpointDir: undefined, asyncSnapshots: true } };
     const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig }));

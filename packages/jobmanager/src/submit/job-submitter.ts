@@ -7,6 +7,7 @@ import type { Dispatcher } from '../dispatcher.ts';
 import type { JobDefaults } from '../job/job-spec.ts';
 import { resolveJobSettings } from '../settings/resolve-job-settings.ts';
 import type { JobPlanner } from './job-planner.ts';
+import { readInitialRestore } from './savepoint-reader.ts';
 
 /** Opens the Storage a checkpoint directory URL (or local path) names; throws INVALID_STORAGE_URL for one it cannot. */
 export type StorageOpener = (url: string) => Storage;
@@ -23,9 +24,10 @@ export class JobSubmitter {
   ) {}
 
   /**
-   * Nothing is stored and no job exists unless planning and the job's settings succeed, so a
-   * bad bundle or an unusable checkpoint setup leaves the JobManager as it was; the error goes
-   * back to the client as it is.
+   * Nothing is stored and no job exists unless planning, the job's settings and the savepoint
+   * to restore (savepoint_path: read, checked whole and mapped onto the job) succeed, so a bad
+   * bundle, an unusable checkpoint setup or a bad savepoint leaves the JobManager as it was;
+   * the error goes back to the client as it is.
    */
   async submit(request: SubmitJobRequest__Output): Promise<SubmitJobResponse> {
     const entryName = request.entryName || 'job.js';
@@ -36,6 +38,10 @@ export class JobSubmitter {
     };
     const plan = await this.planner.plan(request.bundle.toString('utf8'), entryName, request.args, defaults);
     const settings = resolveJobSettings(plan.executionConfig, this.config);
+    const initialRestore =
+      request.savepointPath === ''
+        ? undefined
+        : await readInitialRestore({ path: request.savepointPath, allowNonRestoredState: request.allowNonRestoredState }, plan.jobGraph, this.openStorage, this.logger);
     const directory = settings.checkpointing?.directory;
     const checkpointRoot = directory === undefined ? undefined : this.openStorage(directory);
     let bundleHash: string;
@@ -52,7 +58,10 @@ export class JobSubmitter {
         `operators without uid: ${plan.operatorsWithoutUid.join(', ')}; their state cannot be restored once the job changes, set .uid() on each`,
       );
     }
-    this.dispatcher.submit({ jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...request.args], defaults, settings }, checkpointRoot);
+    this.dispatcher.submit(
+      { jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...request.args], defaults, settings, ...(initialRestore === undefined ? {} : { initialRestore }) },
+      checkpointRoot,
+    );
     return { jobId, jobName: plan.jobGraph.jobName };
   }
 }

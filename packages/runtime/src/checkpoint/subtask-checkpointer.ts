@@ -1,5 +1,5 @@
 import { CHECKPOINT_OPTIONS, CheckpointFailureReason, describeError, type CheckpointOptions, type Clock, type Logger } from '@weir/common';
-import { barrierEvent, cancelCheckpointEvent } from '../network/channel-events.ts';
+import { barrierEvent, cancelCheckpointEvent, unalignedBarrierEvent } from '../network/channel-events.ts';
 import type { ChainOperator } from '../operators/chain-operator.ts';
 import type { PendingWork } from '../operators/pending-work.ts';
 import type { RecordWriter } from '../output/record-writers.ts';
@@ -8,7 +8,20 @@ import type { CheckpointActions } from './barrier/barrier-handler.ts';
 import { CheckpointDeclinedError } from './checkpoint-declined.ts';
 import { notifyStatesCheckpointAborted, notifyStatesCheckpointComplete } from '../state/state-lifecycle.ts';
 import { captureTaskState, persistTaskState, type CapturedOperatorState, type PersistedTaskState } from './snapshot/persist-state.ts';
-import type { CheckpointAck, CheckpointDecline, TaskCheckpointing } from './types.ts';
+import type { ChannelBuffers, PendingInputState } from './channel-state/pending-input-state.ts';
+import { writeChannelState } from './channel-state/channel-state-writer.ts';
+import type { CheckpointAck, CheckpointDecline, CheckpointMetrics, TaskCheckpointing } from './types.ts';
+
+/** What the asynchronous part produced. */
+interface Persisted extends PersistedTaskState {
+  readonly asyncMs: number;
+  readonly persistedBytes: number;
+}
+
+/** Sources send unaligned barriers from the start when unaligned checkpoints are on without an aligned phase; savepoints are always aligned. */
+export function startsUnaligned(settings: TaskCheckpointing, options: CheckpointOptions): boolean {
+  return settings.mode === 'EXACTLY_ONCE' && settings.unaligned && settings.alignedCheckpointTimeoutMs === 0 && options.type === 'checkpoint';
+}
 
 export interface SubtaskCheckpointerOptions {
   readonly settings: TaskCheckpointing;
@@ -32,6 +45,11 @@ export interface SubtaskCheckpointerOptions {
  * downstream, then the asynchronous part (serialize, write) while records flow again, and the
  * acknowledgement. With asyncSnapshots off, the state is written before the barrier goes.
  * Notifications are steps too, so they run in order with checkpoints, between two records.
+ *
+ * An unaligned checkpoint sends its barrier ahead of the queued output (always before
+ * writing), keeps the overtaken output buffers, and waits in its asynchronous part for the
+ * barrier handler to complete the input channel state; both go into one channel state handle
+ * on the chain's head operator.
  */
 export class SubtaskCheckpointer implements CheckpointActions {
   readonly #options: SubtaskCheckpointerOptions;
@@ -43,6 +61,10 @@ export class SubtaskCheckpointer implements CheckpointActions {
 
   constructor(options: SubtaskCheckpointerOptions) {
     this.#options = options;
+  }
+
+  get settings(): TaskCheckpointing {
+    return this.#options.settings;
   }
 
   /** A checkpoint taken after end of data completed: the task may emit its end of partition. */
@@ -62,6 +84,10 @@ export class SubtaskCheckpointer implements CheckpointActions {
 
   triggerCheckpoint(checkpointId: number, timestamp: number, alignmentMs: number, options: CheckpointOptions = CHECKPOINT_OPTIONS): void {
     this.#options.work.addStep(() => this.#checkpoint(checkpointId, timestamp, alignmentMs, options));
+  }
+
+  triggerUnalignedCheckpoint(checkpointId: number, timestamp: number, alignmentMs: number, options: CheckpointOptions, inputs: PendingInputState): void {
+    this.#options.work.addStep(() => this.#unalignedCheckpoint(checkpointId, timestamp, alignmentMs, options, inputs));
   }
 
   abortCheckpoint(checkpointId: number, reason: CheckpointFailureReason, message: string): void {
@@ -87,41 +113,80 @@ export class SubtaskCheckpointer implements CheckpointActions {
   }
 
   async #checkpoint(checkpointId: number, timestamp: number, alignmentMs: number, options: CheckpointOptions): Promise<void> {
-    const { clock, states, operators, settings } = this.#options;
-    if (this.#dataEnded) this.#firstAfterEnd ??= checkpointId;
+    const { clock, settings } = this.#options;
     const syncStart = clock.now();
-    let captured: CapturedOperatorState[];
-    try {
-      for (const operator of operators) await operator.snapshotState(checkpointId, timestamp);
-      captured = await captureTaskState(states, checkpointId, options);
-    } catch (err) {
-      this.abortCheckpoint(checkpointId, CheckpointFailureReason.SNAPSHOT_FAILED, `the snapshot failed: ${describeError(err)}`);
-      return;
-    }
-    const syncMs = clock.now() - syncStart;
+    const captured = await this.#snapshot(checkpointId, timestamp, options);
+    if (captured === undefined) return;
+    const base = { syncMs: clock.now() - syncStart, alignmentMs, unaligned: false };
     if (settings.asyncSnapshots) {
-      this.#broadcastBarrier(checkpointId, timestamp);
-      void this.#persist(checkpointId, captured, options).then((persisted) => {
-        if (persisted !== undefined) this.#acknowledge(checkpointId, persisted, syncMs, alignmentMs);
+      this.#broadcastBarrier(checkpointId, timestamp, options);
+      void this.#persist(checkpointId, captured, options, []).then((persisted) => {
+        if (persisted !== undefined) this.#acknowledge(checkpointId, persisted, base);
       });
       return;
     }
-    const persisted = await this.#persist(checkpointId, captured, options);
+    const persisted = await this.#persist(checkpointId, captured, options, []);
     if (persisted === undefined) {
       this.#broadcastCancel(checkpointId);
       return;
     }
-    this.#broadcastBarrier(checkpointId, timestamp);
-    this.#acknowledge(checkpointId, persisted, syncMs, alignmentMs);
+    this.#broadcastBarrier(checkpointId, timestamp, options);
+    this.#acknowledge(checkpointId, persisted, base);
+  }
+
+  async #unalignedCheckpoint(checkpointId: number, timestamp: number, alignmentMs: number, options: CheckpointOptions, inputs: PendingInputState): Promise<void> {
+    const { clock, writers } = this.#options;
+    const syncStart = clock.now();
+    const captured = await this.#snapshot(checkpointId, timestamp, options);
+    if (captured === undefined) {
+      inputs.abort();
+      return;
+    }
+    const barrier = unalignedBarrierEvent(checkpointId, timestamp, options);
+    const outputs: ChannelBuffers[] = [];
+    for (const writer of writers) {
+      const vertexId = writer.partition.id.consumerVertexId;
+      writer.broadcastPriorityEvent(barrier).forEach((buffers, subtask) => outputs.push({ direction: 'output', vertexId, subtask, buffers }));
+    }
+    const base = { syncMs: clock.now() - syncStart, alignmentMs, unaligned: true };
+    void (async () => {
+      const received = await inputs.result;
+      // Aborted while collecting: the barrier handler declined it already.
+      if (received === undefined) return;
+      const persisted = await this.#persist(checkpointId, captured, options, [...received, ...outputs]);
+      if (persisted !== undefined) this.#acknowledge(checkpointId, persisted, base);
+    })();
+  }
+
+  /** The synchronous part; declines and returns undefined on failure. */
+  async #snapshot(checkpointId: number, timestamp: number, options: CheckpointOptions): Promise<CapturedOperatorState[] | undefined> {
+    const { states, operators } = this.#options;
+    if (this.#dataEnded) this.#firstAfterEnd ??= checkpointId;
+    try {
+      for (const operator of operators) await operator.snapshotState(checkpointId, timestamp);
+      return await captureTaskState(states, checkpointId, options);
+    } catch (err) {
+      this.abortCheckpoint(checkpointId, CheckpointFailureReason.SNAPSHOT_FAILED, `the snapshot failed: ${describeError(err)}`);
+      return undefined;
+    }
   }
 
   /** The asynchronous part; declines and resolves undefined on failure. */
-  async #persist(checkpointId: number, captured: readonly CapturedOperatorState[], options: CheckpointOptions): Promise<(PersistedTaskState & { asyncMs: number }) | undefined> {
-    const { clock, settings, subtaskIndex } = this.#options;
+  async #persist(checkpointId: number, captured: readonly CapturedOperatorState[], options: CheckpointOptions, channels: readonly ChannelBuffers[]): Promise<Persisted | undefined> {
+    const { clock, settings, subtaskIndex, states, label } = this.#options;
     const start = clock.now();
     try {
       const persisted = await persistTaskState(settings, checkpointId, subtaskIndex, captured, options);
-      return { ...persisted, asyncMs: clock.now() - start };
+      const head = states[0]!.operatorId;
+      const channel = await writeChannelState(settings, checkpointId, `${head}-${subtaskIndex}-channel`, channels, `channel state of ${label}`);
+      if (channel.handle === undefined) return { ...persisted, asyncMs: clock.now() - start, persistedBytes: 0 };
+      const operators = { ...persisted.state.operators, [head]: { ...persisted.state.operators[head], channel: channel.handle } };
+      return {
+        state: { operators },
+        stateBytes: persisted.stateBytes + channel.handle.handle.size,
+        asyncMs: clock.now() - start,
+        persistedBytes: channel.bytes,
+      };
     } catch (err) {
       if (err instanceof CheckpointDeclinedError) this.#decline(checkpointId, err.reason, err.message);
       else this.#decline(checkpointId, CheckpointFailureReason.DECLINED, `writing the snapshot failed: ${describeError(err)}`);
@@ -129,9 +194,9 @@ export class SubtaskCheckpointer implements CheckpointActions {
     }
   }
 
-  #acknowledge(checkpointId: number, persisted: PersistedTaskState & { asyncMs: number }, syncMs: number, alignmentMs: number): void {
+  #acknowledge(checkpointId: number, persisted: Persisted, base: Pick<CheckpointMetrics, 'syncMs' | 'alignmentMs' | 'unaligned'>): void {
     if (this.#closed) return;
-    const metrics = { syncMs, asyncMs: persisted.asyncMs, alignmentMs, stateBytes: persisted.stateBytes, unaligned: false, persistedBytes: 0 };
+    const metrics: CheckpointMetrics = { ...base, asyncMs: persisted.asyncMs, stateBytes: persisted.stateBytes, persistedBytes: persisted.persistedBytes };
     this.#options.logger.info({ checkpointId, ...metrics }, 'checkpoint acknowledged');
     try {
       this.#options.onAck({ checkpointId, state: persisted.state, metrics });
@@ -151,8 +216,8 @@ export class SubtaskCheckpointer implements CheckpointActions {
     }
   }
 
-  #broadcastBarrier(checkpointId: number, timestamp: number): void {
-    const barrier = barrierEvent(checkpointId, timestamp);
+  #broadcastBarrier(checkpointId: number, timestamp: number, options: CheckpointOptions): void {
+    const barrier = barrierEvent(checkpointId, timestamp, options);
     for (const writer of this.#options.writers) writer.broadcastEvent(barrier);
   }
 

@@ -31,7 +31,7 @@ export class TaskEventHandler implements ChannelEventHandler {
         this.barriers?.processEndOfPartition(channel);
         return;
       case 'barrier':
-        this.barriers?.processBarrier(channel, event.checkpointId, event.timestamp);
+        this.barriers?.processBarrier(channel, event);
         return;
       case 'cancel-checkpoint':
         this.barriers?.processCancellation(channel, event.checkpointId);

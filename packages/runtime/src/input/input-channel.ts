@@ -1,21 +1,41 @@
+import type { BarrierEvent } from '../network/channel-events.ts';
+import type { BufferItem } from '../network/result-subpartition.ts';
 import type { ChannelItem, ChannelListener, Subscription } from '../network/types.ts';
+import { ChannelRecording } from './channel-recording.ts';
 
 /** What a channel reports to its gate. */
 export interface ChannelOwner {
   channelHasData(channel: InputChannel): void;
+  /** An unaligned barrier arrived: the task should take it before the channel's buffers behind it. */
+  channelHasPriorityEvent(channel: InputChannel): void;
   channelFailed(channel: InputChannel, error: Error): void;
+}
+
+/** The producer subtask a channel reads from: where its input channel state belongs. */
+export interface ChannelSource {
+  readonly vertexId: string;
+  readonly subtask: number;
 }
 
 /**
  * One subscribed subpartition: items queue here in channel order until the task takes them.
  * A buffer's credit goes back to the producer only once all of its records were processed,
  * so a channel never holds more buffers than the credit it granted.
+ *
+ * An unaligned barrier is a priority event: it goes ahead of the buffers queued behind the
+ * last event (the buffers it overtakes), and the channel remembers those buffers for the
+ * checkpoint's input channel state.
  */
 export class InputChannel implements ChannelListener {
   readonly #queue: ChannelItem[] = [];
   #subscription: Subscription | undefined;
   #unacknowledged = 0;
   #closed = false;
+  /** Unaligned barriers queued and not taken yet. */
+  #priorityEvents = 0;
+  readonly #overtaken = new Map<BarrierEvent, BufferItem[]>();
+  #lastOvertaken: BufferItem[] = [];
+  #recording: ChannelRecording | undefined;
   /** Maintained by the gate: the channel sits in its queue of channels with data. */
   queuedInGate = false;
   /** Held back by checkpoint alignment: the gate takes nothing from it, so its buffers keep their credit. */
@@ -29,6 +49,7 @@ export class InputChannel implements ChannelListener {
     /** "<producer vertex name> subtask <i>", for error messages. */
     readonly description: string,
     private readonly owner: ChannelOwner,
+    readonly source: ChannelSource = { vertexId: description, subtask: 0 },
   ) {}
 
   connect(subscription: Subscription): void {
@@ -39,7 +60,36 @@ export class InputChannel implements ChannelListener {
     return this.#queue.length !== 0;
   }
 
-  /** Items received but not taken yet, in channel order (what an unaligned checkpoint would persist). */
+  /** Unaligned barriers waiting in the queue. */
+  get hasPriorityEvent(): boolean {
+    return this.#priorityEvents !== 0;
+  }
+
+  /** The next item is an unaligned barrier: the task may take it at once, between any two records. */
+  get priorityEventAtHead(): boolean {
+    const head = this.#queue[0];
+    return head?.kind === 'barrier' && head.unaligned;
+  }
+
+  /**
+   * The unprocessed rest of the buffer the task was reading, given back when an unaligned
+   * barrier is taken in the middle of it: it goes before the channel's other buffers, behind
+   * the unaligned barriers at the head (which it precedes, so it joins what they overtook).
+   * Its credit stays owed until the task finished it.
+   */
+  returnUnprocessed(buffer: BufferItem): void {
+    const queue = this.#queue;
+    let at = 0;
+    for (; at < queue.length; at++) {
+      const item = queue[at]!;
+      if (item.kind !== 'barrier' || !item.unaligned) break;
+      this.#overtaken.get(item)?.unshift(buffer);
+    }
+    queue.splice(at, 0, buffer);
+    this.owner.channelHasData(this);
+  }
+
+  /** Items received but not taken yet, in channel order. */
   get queued(): readonly ChannelItem[] {
     return this.#queue;
   }
@@ -51,8 +101,13 @@ export class InputChannel implements ChannelListener {
 
   onItem(item: ChannelItem): void {
     if (this.#closed) return;
-    this.#queue.push(item);
+    this.#recording?.onArrival(item);
     if (item.kind === 'buffer') this.#unacknowledged++;
+    if (item.kind === 'barrier' && item.unaligned) {
+      this.#queuePriority(item);
+      return;
+    }
+    this.#queue.push(item);
     this.owner.channelHasData(this);
   }
 
@@ -62,7 +117,45 @@ export class InputChannel implements ChannelListener {
   }
 
   poll(): ChannelItem | undefined {
-    return this.#queue.shift();
+    const item = this.#queue.shift();
+    if (item?.kind === 'barrier' && item.unaligned) {
+      this.#priorityEvents--;
+      this.#lastOvertaken = this.#overtaken.get(item) ?? [];
+      this.#overtaken.delete(item);
+    }
+    return item;
+  }
+
+  /** The buffers the unaligned barrier taken last overtook (received before it, still queued then); empty for an aligned one. */
+  takeOvertaken(): BufferItem[] {
+    const buffers = this.#lastOvertaken;
+    this.#lastOvertaken = [];
+    return buffers;
+  }
+
+  /**
+   * Unaligned checkpoint `checkpointId` started before this channel delivered its barrier:
+   * every buffer before that barrier (queued now, or arriving until it) is input channel state.
+   */
+  startRecording(checkpointId: number): void {
+    const recording = new ChannelRecording(checkpointId);
+    for (const item of this.#queue) {
+      if (item.kind === 'barrier' && item.unaligned && item.checkpointId >= checkpointId) recording.addAll(this.#overtaken.get(item) ?? []);
+      recording.onArrival(item);
+      if (recording.closed) break;
+    }
+    this.#recording = recording;
+  }
+
+  /** The recorded buffers once the barrier (or the end of partition) arrived; undefined while still recording or not recording. */
+  recorded(): BufferItem[] | undefined {
+    const recording = this.#recording;
+    return recording?.closed === true ? recording.buffers : undefined;
+  }
+
+  /** The checkpoint was aborted or its channel state taken: record nothing more. */
+  stopRecording(): void {
+    this.#recording = undefined;
   }
 
   acknowledgeBuffer(): void {
@@ -75,6 +168,19 @@ export class InputChannel implements ChannelListener {
     this.#closed = true;
     this.#queue.length = 0;
     this.#unacknowledged = 0;
+    this.#priorityEvents = 0;
+    this.#overtaken.clear();
     this.#subscription?.close();
+  }
+
+  #queuePriority(barrier: BarrierEvent): void {
+    const queue = this.#queue;
+    let at = queue.length;
+    while (at > 0 && queue[at - 1]!.kind === 'buffer') at--;
+    this.#overtaken.set(barrier, queue.slice(at) as BufferItem[]);
+    queue.splice(at, 0, barrier);
+    this.#priorityEvents++;
+    this.owner.channelHasPriorityEvent(this);
+    this.owner.channelHasData(this);
   }
 }

@@ -3,17 +3,24 @@ import type { InputChannel, ChannelOwner } from './input-channel.ts';
 /**
  * All input channels of a task. Channels with data wait in a FIFO; the task takes one item
  * from the first and puts the channel back at the end if it has more, so channels are served
- * round-robin. Blocking a channel (checkpoint alignment) means not putting it back.
+ * round-robin. Blocking a channel (checkpoint alignment) means not putting it back. A channel
+ * with an unaligned barrier is served first, so the barrier overtakes the queued buffers.
  */
 export class InputGate implements ChannelOwner {
   readonly channels: InputChannel[] = [];
   readonly #available: InputChannel[] = [];
+  /** Channels that received an unaligned barrier the task has not taken yet. */
+  readonly #priority: InputChannel[] = [];
   #open = 0;
   #dataEnded = 0;
   #waiter: Promise<void> | undefined;
   #wake: (() => void) | undefined;
 
-  constructor(private readonly onChannelFailure: (channel: InputChannel, error: Error) => void) {}
+  constructor(
+    private readonly onChannelFailure: (channel: InputChannel, error: Error) => void,
+    /** An unaligned barrier arrived: the task should take it soon, even while its output is full. */
+    private readonly onPriorityEvent: () => void = () => {},
+  ) {}
 
   add(channel: InputChannel): void {
     this.channels.push(channel);
@@ -46,6 +53,31 @@ export class InputGate implements ChannelOwner {
     const channel = this.#available.shift();
     if (channel !== undefined) channel.queuedInGate = false;
     return channel;
+  }
+
+  /**
+   * A channel holding an unaligned barrier, to serve before the round-robin FIFO until the
+   * barrier is taken (the items before it too, which are only events and earlier buffers). A
+   * blocked channel waits like any other: its alignment must complete first.
+   */
+  pollPriorityChannel(): InputChannel | undefined {
+    const priority = this.#priority;
+    for (let i = 0; i < priority.length; ) {
+      const channel = priority[i]!;
+      if (!channel.hasPriorityEvent || channel.finished) {
+        priority.splice(i, 1);
+        continue;
+      }
+      if (!channel.blocked) return channel;
+      i++;
+    }
+    return undefined;
+  }
+
+  channelHasPriorityEvent(channel: InputChannel): void {
+    if (!this.#priority.includes(channel)) this.#priority.push(channel);
+    this.#signal();
+    this.onPriorityEvent();
   }
 
   channelHasData(channel: InputChannel): void {
@@ -93,7 +125,7 @@ export class InputGate implements ChannelOwner {
   }
 
   whenAvailable(): Promise<void> {
-    if (this.#available.length !== 0 || this.#open === 0) return Promise.resolve();
+    if (this.#available.length !== 0 || this.#open === 0 || this.pollPriorityChannel() !== undefined) return Promise.resolve();
     this.#waiter ??= new Promise((resolve) => (this.#wake = resolve));
     return this.#waiter;
   }

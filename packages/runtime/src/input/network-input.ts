@@ -1,5 +1,6 @@
 import type { Collector, InputStatus } from '@weir/api';
-import { decodeRecords } from '../network/record-codec.ts';
+import type { ChannelEvent } from '../network/channel-events.ts';
+import { decodeRecords, encodeRecords } from '../network/record-codec.ts';
 import type { ChannelEventHandler } from './channel-event-handler.ts';
 import type { InputChannel } from './input-channel.ts';
 import { inputFailure } from './input-failure.ts';
@@ -44,16 +45,38 @@ export class NetworkInput implements TaskInput {
     return 'more-available';
   }
 
+  /**
+   * Takes the unaligned barriers at the head of their channels now, between two records, even
+   * in the middle of a buffer (whose rest goes back to its channel first) and even while the
+   * output is full: the task's mail runs this when one arrives.
+   */
+  processPriorityEvents(): void {
+    for (let channel = this.gate.pollPriorityChannel(); channel?.priorityEventAtHead === true; channel = this.gate.pollPriorityChannel()) {
+      if (this.#records !== undefined) this.#returnCurrentBuffer();
+      this.events.onEvent(channel, channel.poll() as ChannelEvent);
+      this.gate.channelHasData(channel);
+    }
+  }
+
   whenAvailable(): Promise<void> {
     // A finished gate has nothing more to wake the task: only mail (a checkpoint's notification) can.
     return this.gate.isFinished ? NEVER : this.gate.whenAvailable();
   }
 
+  #returnCurrentBuffer(): void {
+    const rest = this.#records!.slice(this.#index);
+    const channel = this.#channel!;
+    this.#records = undefined;
+    channel.returnUnprocessed({ kind: 'buffer', payload: encodeRecords(rest), recordCount: rest.length });
+  }
+
   #takeNext(): InputStatus {
     const gate = this.gate;
-    const channel = gate.pollChannel();
+    const channel = gate.pollPriorityChannel() ?? gate.pollChannel();
     if (channel === undefined) return this.ended() ? 'end-of-input' : 'nothing-available';
-    const item = channel.poll()!;
+    const item = channel.poll();
+    // Emptied out of turn by the priority path while it waited in the FIFO.
+    if (item === undefined) return 'more-available';
     if (item.kind !== 'buffer') {
       // The handler may block the channel (alignment) before it goes back into the gate's FIFO.
       this.events.onEvent(channel, item);

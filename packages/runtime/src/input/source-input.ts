@@ -7,13 +7,20 @@ import type { TaskInput } from './task-input.ts';
 export class SourceInput implements TaskInput {
   readonly #reader: SourceReader<unknown>;
   readonly #failures: FailureWrapper;
+  #endRequested = false;
 
   constructor(private readonly source: SourceOperator) {
     this.#reader = source.reader;
     this.#failures = source.context.failures;
   }
 
+  /** Stop-with-savepoint: the reader emits nothing more, the task ends its input as if the source were bounded and done. */
+  endInput(): void {
+    this.#endRequested = true;
+  }
+
   emitNext(): InputStatus {
+    if (this.#endRequested) return 'end-of-input';
     try {
       return this.#reader.pollNext(this.source.output);
     } catch (err) {
@@ -22,6 +29,7 @@ export class SourceInput implements TaskInput {
   }
 
   whenAvailable(): Promise<void> {
+    if (this.#endRequested) return Promise.resolve();
     return this.#failures.call(() => this.#reader.isAvailable());
   }
 }

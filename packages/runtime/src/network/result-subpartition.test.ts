@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { END_OF_PARTITION } from './channel-events.ts';
+import { barrierEvent, END_OF_PARTITION, unalignedBarrierEvent } from './channel-events.ts';
 import { OutputAvailability } from './output-availability.ts';
 import { ResultSubpartition } from './result-subpartition.ts';
 import type { ChannelItem } from './types.ts';
@@ -71,5 +71,24 @@ describe('ResultSubpartition', () => {
     expect(received).toHaveLength(1);
     subpartition.release(new Error('gone'));
     expect(errors.map((e) => e.message)).toEqual(['gone']);
+  });
+});
+
+describe('ResultSubpartition priority events', () => {
+  it('puts an unaligned barrier ahead of the buffers waiting for credit, behind earlier events, and returns the overtaken buffers', () => {
+    const { subpartition, received } = setUp(10);
+    subpartition.addBuffer(buffer(1), 1);
+    subpartition.addEvent(barrierEvent(1, 0));
+    subpartition.addBuffer(buffer(2), 2);
+    subpartition.addBuffer(buffer(3), 3);
+    const overtaken = subpartition.addPriorityEvent(unalignedBarrierEvent(2, 0));
+    expect(overtaken.map((b) => b.recordCount)).toEqual([2, 3]);
+    const subscription = subpartition.subscribe(1, { onItem: (item) => received.push(item), onError: () => {} });
+    const kinds = () => received.map((i) => (i.kind === 'buffer' ? i.recordCount : `${i.kind} ${i.kind === 'barrier' ? i.checkpointId : ''}`));
+    // With no credit left, the priority barrier still goes; the overtaken buffers follow it against credit.
+    expect(kinds()).toEqual([1, 'barrier 1', 'barrier 2']);
+    expect(subpartition.queuedBuffers).toBe(2);
+    subscription.addCredit(2);
+    expect(kinds()).toEqual([1, 'barrier 1', 'barrier 2', 2, 3]);
   });
 });

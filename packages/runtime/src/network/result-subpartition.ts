@@ -4,6 +4,8 @@ import type { ChannelEvent } from './channel-events.ts';
 import type { OutputAvailability } from './output-availability.ts';
 import type { ChannelItem, ChannelListener, Subscription } from './types.ts';
 
+export type BufferItem = Extract<ChannelItem, { kind: 'buffer' }>;
+
 /**
  * The queue of finished buffers for one consumer subtask. Buffers go to the subscriber only
  * against credit; events go as soon as everything before them went. While the queue holds
@@ -47,6 +49,23 @@ export class ResultSubpartition {
     if (this.#released) return;
     this.#queue.push(event);
     this.#dispatch();
+  }
+
+  /**
+   * Queues an unaligned barrier ahead of the buffers waiting for credit, behind any event
+   * before them (an earlier barrier or end of data keeps its place), and returns the buffers
+   * it overtook, in order: they still go to the consumer after it, and they are this
+   * subpartition's output channel state for the barrier's checkpoint.
+   */
+  addPriorityEvent(event: ChannelEvent): BufferItem[] {
+    if (this.#released) return [];
+    const queue = this.#queue;
+    let at = queue.length;
+    while (at > 0 && queue[at - 1]!.kind === 'buffer') at--;
+    const overtaken = queue.slice(at) as BufferItem[];
+    queue.splice(at, 0, event);
+    this.#dispatch();
+    return overtaken;
   }
 
   subscribe(initialCredit: number, listener: ChannelListener): Subscription {

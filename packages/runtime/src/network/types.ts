@@ -1,3 +1,5 @@
+import type { CheckpointOptions } from '@weir/common';
+
 /**
  * The data plane's contract between a task's inputs and outputs, local or remote.
  *
@@ -8,8 +10,9 @@
  * paths have the same shape and the same credit-based flow control: the consumer grants
  * credit for buffers it has room for; the producer sends a record buffer only against a
  * credit and queues the rest; when a subpartition's queue is long the producing task stops
- * producing, and so backpressure travels up to the sources. Events (end of partition, and
- * later checkpoint barriers) travel in order with the buffers and need no credit.
+ * producing, and so backpressure travels up to the sources. Events (end of partition, end of
+ * data, checkpoint barriers) travel in order with the buffers and need no credit; an unaligned
+ * barrier is a priority event: it goes ahead of the buffers queued before it.
  */
 
 /** Names one subpartition: what a consumer subscribes to. */
@@ -25,8 +28,12 @@ export interface SubpartitionId {
 export type ChannelItem =
   /** MessagePack encoding of an array of `recordCount` records. */
   | { readonly kind: 'buffer'; readonly payload: Uint8Array; readonly recordCount: number }
-  /** Everything before belongs to checkpoint `checkpointId`, nothing after. */
-  | { readonly kind: 'barrier'; readonly checkpointId: number; readonly timestamp: number }
+  /**
+   * Everything before belongs to checkpoint `checkpointId`, nothing after. An unaligned
+   * barrier overtook the buffers queued before it (the producer saved them as output channel
+   * state) and overtakes the consumer's queued buffers too (saved as input channel state).
+   */
+  | { readonly kind: 'barrier'; readonly checkpointId: number; readonly timestamp: number; readonly options: CheckpointOptions; readonly unaligned: boolean }
   /** The producer aborted checkpoint `checkpointId`: do not wait for its barrier here. */
   | { readonly kind: 'cancel-checkpoint'; readonly checkpointId: number }
   /** No more records; with checkpointing the channel stays open for the final checkpoint's barrier. */

@@ -1,6 +1,7 @@
 import type { Collector } from '@weir/api';
 import { END_OF_PARTITION, type ChannelEvent } from '../network/channel-events.ts';
 import type { ResultPartition } from '../network/result-partition.ts';
+import type { BufferItem } from '../network/result-subpartition.ts';
 import type { ChannelSelector } from './channel-selectors.ts';
 import type { FlushTimer } from './flush-timer.ts';
 import { OutputBatch, type BufferTarget } from './output-batch.ts';
@@ -12,6 +13,12 @@ export interface RecordWriter extends Collector<unknown> {
   flush(): void;
   /** Flushes, then queues `event` on every subpartition, behind the records before it (barriers, end of data). */
   broadcastEvent(event: ChannelEvent): void;
+  /**
+   * Flushes, then queues `event` (an unaligned barrier) on every subpartition ahead of the
+   * buffers waiting for credit; returns the overtaken buffers per subpartition: the output
+   * channel state.
+   */
+  broadcastPriorityEvent(event: ChannelEvent): BufferItem[][];
   /** Flushes, then queues the end of partition on every subpartition. */
   finish(): void;
 }
@@ -25,6 +32,11 @@ abstract class PartitionRecordWriter implements RecordWriter {
   broadcastEvent(event: ChannelEvent): void {
     this.flush();
     for (const s of this.partition.subpartitions) s.addEvent(event);
+  }
+
+  broadcastPriorityEvent(event: ChannelEvent): BufferItem[][] {
+    this.flush();
+    return this.partition.subpartitions.map((s) => s.addPriorityEvent(event));
   }
 
   finish(): void {

@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { restoreOperatorState } from '../checkpoint/restore/restore-operator-state.ts';
 import { serializeKeyedState } from '../checkpoint/snapshot/keyed-state-serializer.ts';
 import { KeyContext } from './key-context.ts';
-import { KeyedStateBackend } from './keyed-state-backend.ts';
+import { HeapKeyedStateBackend } from './heap-keyed-state-backend.ts';
 import { OperatorStateStore } from './operator-state-store.ts';
 
 const MAX_PARALLELISM = 128;
 
-function backend(parallelism = 1, subtask = 0): KeyedStateBackend {
+function backend(parallelism = 1, subtask = 0): HeapKeyedStateBackend {
   const range = keyGroupRangeForSubtask(MAX_PARALLELISM, parallelism, subtask);
-  return new KeyedStateBackend(new KeyContext(MAX_PARALLELISM, range, 'Count (1/1)'), 'Count (1/1)');
+  return new HeapKeyedStateBackend(new KeyContext(MAX_PARALLELISM, range, 'Count (1/1)'), 'Count (1/1)');
 }
 
 const KEYS = Array.from({ length: 200 }, (_, i) => `k${i}`);
@@ -30,7 +30,7 @@ function filled() {
   return { b, count, seen, tags, at: (key: string) => b.keys.setCurrentKey(key) };
 }
 
-function copies(b: KeyedStateBackend): number[] {
+function copies(b: HeapKeyedStateBackend): number[] {
   return ['count', 'seen', 'tags'].map((n) => b.table(n)!.copies);
 }
 

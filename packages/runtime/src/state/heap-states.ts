@@ -1,12 +1,13 @@
 import type { ListState, MapState, ReducingState, ValueState } from '@weir/api';
 import { normalizeKey } from './key-context.ts';
-import type { StateTable } from './state-table.ts';
+import type { StateAccess } from './state-access.ts';
 
 const NO_ELEMENTS: readonly never[] = Object.freeze([]);
 
+/** The state kinds, over any StateAccess: the heap's StateTable or a LevelDB state's write-cached table. */
 export class HeapValueState<T> implements ValueState<T> {
   constructor(
-    private readonly table: StateTable<T>,
+    private readonly table: StateAccess<T>,
     private readonly defaultValue: T | undefined,
   ) {}
 
@@ -30,7 +31,7 @@ const copyList = <T>(list: T[]): T[] => list.slice();
 const copyMap = <K, V>(map: Map<K, V>): Map<K, V> => new Map(map);
 
 export class HeapListState<T> implements ListState<T> {
-  constructor(private readonly table: StateTable<T[]>) {}
+  constructor(private readonly table: StateAccess<T[]>) {}
 
   get(): Iterable<T> {
     return this.table.get() ?? NO_ELEMENTS;
@@ -61,7 +62,7 @@ export class HeapListState<T> implements ListState<T> {
 
 /** Entries are kept as [userKey, value] under the normalized user key, so object keys work and come back as given. */
 export class HeapMapState<K, V> implements MapState<K, V> {
-  constructor(private readonly table: StateTable<Map<unknown, [K, V]>>) {}
+  constructor(private readonly table: StateAccess<Map<unknown, [K, V]>>) {}
 
   get(key: K): V | undefined {
     return this.table.get()?.get(normalizeKey(key))?.[1];
@@ -121,7 +122,7 @@ export class HeapMapState<K, V> implements MapState<K, V> {
 
 export class HeapReducingState<T> implements ReducingState<T> {
   constructor(
-    private readonly table: StateTable<T>,
+    private readonly table: StateAccess<T>,
     private readonly reduce: (a: T, b: T) => T,
   ) {}
 

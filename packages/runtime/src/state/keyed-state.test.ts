@@ -2,11 +2,11 @@ import { ListStateDescriptor, MapStateDescriptor, ReducingStateDescriptor, Types
 import { isWeirError, keyGroupForKey, keyGroupRangeForSubtask } from '@weir/common';
 import { describe, expect, it } from 'vitest';
 import { KeyContext } from './key-context.ts';
-import { KeyedStateBackend } from './keyed-state-backend.ts';
+import { HeapKeyedStateBackend } from './heap-keyed-state-backend.ts';
 
-function backend(subtask = 0, parallelism = 1, maxParallelism = 128): KeyedStateBackend {
+function backend(subtask = 0, parallelism = 1, maxParallelism = 128): HeapKeyedStateBackend {
   const keys = new KeyContext(maxParallelism, keyGroupRangeForSubtask(maxParallelism, parallelism, subtask), 'Count (1/1)');
-  return new KeyedStateBackend(keys, 'Count (1/1)');
+  return new HeapKeyedStateBackend(keys, 'Count (1/1)');
 }
 
 function thrown(fn: () => unknown): unknown {

@@ -1,6 +1,7 @@
 import { WeirError } from '@weir/common';
 import { RuntimeErrorCode } from '../errors.ts';
 import type { KeyContext } from './key-context.ts';
+import type { StateAccess } from './state-access.ts';
 
 /** One state's key groups as a snapshot saw them: a Map per key group of the subtask, undefined where none was created. */
 export type KeyGroupMaps = readonly (ReadonlyMap<unknown, unknown> | undefined)[];
@@ -17,7 +18,7 @@ export type KeyGroupMaps = readonly (ReadonlyMap<unknown, unknown> | undefined)[
  * version does not own before it is changed. Until the first snapshot everything is owned,
  * so a job without checkpoints never copies.
  */
-export class StateTable<V> {
+export class StateTable<V> implements StateAccess<V> {
   readonly #groups: (Map<unknown, V> | undefined)[];
   /** 1 where the current version owns the group's Map (may change it in place). */
   readonly #ownedGroups: Uint8Array;
@@ -105,6 +106,18 @@ export class StateTable<V> {
       this.#ownedGroups[groupIndex] = 1;
     }
     for (let i = 0; i < flat.length; i += 2) group.set(flat[i], decode(flat[i + 1]));
+  }
+
+  /** Schema evolution: every stored value through `migrate`, into group Maps the table owns. */
+  migrateAll(migrate: (value: V) => V): void {
+    for (let index = 0; index < this.#groups.length; index++) {
+      const group = this.#groups[index];
+      if (group === undefined) continue;
+      const migrated = new Map<unknown, V>();
+      for (const [key, value] of group) migrated.set(key, migrate(value));
+      this.#groups[index] = migrated;
+      this.#ownedGroups[index] = 1;
+    }
   }
 
   #missingGroup(): undefined {

@@ -8,7 +8,9 @@ import type { PendingWork } from '../operators/pending-work.ts';
 import { createRecordWriter, type RecordWriterContext } from '../output/create-record-writer.ts';
 import type { RecordWriter } from '../output/record-writers.ts';
 import { KeyContext } from '../state/key-context.ts';
-import { KeyedStateBackend } from '../state/keyed-state-backend.ts';
+import { HeapKeyedStateBackend } from '../state/heap-keyed-state-backend.ts';
+import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
+import { LevelKeyedStateBackend } from '../state/level/level-keyed-state-backend.ts';
 import { OperatorStateStore } from '../state/operator-state-store.ts';
 import { OperatorRuntimeContext, type SubtaskInfo } from './runtime-context.ts';
 
@@ -73,9 +75,7 @@ export function buildChain(context: ChainContext): OperatorChain {
     }
     // Keyed operators head their chain (a HASH edge never chains), so the vertex's max
     // parallelism is the one their input was partitioned with.
-    const keyed = isKeyed(node.spec)
-      ? new KeyedStateBackend(new KeyContext(vertex.maxParallelism, keyGroups, label), label)
-      : undefined;
+    const keyed = isKeyed(node.spec) ? createKeyedBackend(context, new KeyContext(vertex.maxParallelism, keyGroups, label), label, operatorId) : undefined;
     const lists = new OperatorStateStore(label);
     const operator = createOperator(node.spec, outputOf(targets), {
       operatorId,
@@ -95,4 +95,20 @@ export function buildChain(context: ChainContext): OperatorChain {
     next = operator.inputs[0];
   }
   return { operators, states, writers };
+}
+
+/** The job's state backend: LevelDB when its checkpoint settings say so, heap state otherwise (also without checkpointing). */
+function createKeyedBackend(context: ChainContext, keys: KeyContext, label: string, operatorId: string): KeyedStateBackend {
+  const settings = context.checkpointSettings;
+  if (settings?.backend !== 'level') return new HeapKeyedStateBackend(keys, label);
+  return new LevelKeyedStateBackend({
+    keys,
+    label,
+    localStateDir: settings.localStateDir,
+    jobId: context.jobId,
+    operatorId,
+    subtaskIndex: context.subtaskIndex,
+    incremental: settings.incremental,
+    work: context.work,
+  });
 }

@@ -21,7 +21,10 @@ export function connectInputs(
   vertex.inputs.forEach((edge, i) => {
     const producerName = jobGraph.vertices.find((v) => v.id === edge.sourceVertexId)?.name ?? edge.sourceVertexId;
     for (const producer of deployment.inputs[i]!.producers) {
-      const channel = new InputChannel(edge.inputIndex, `${producerName} subtask ${producer.subtaskIndex}`, gate);
+      const channel = new InputChannel(edge.inputIndex, `${producerName} subtask ${producer.subtaskIndex}`, gate, {
+        vertexId: edge.sourceVertexId,
+        subtask: producer.subtaskIndex,
+      });
       gate.add(channel);
       const id: SubpartitionId = {
         jobId: deployment.jobId,

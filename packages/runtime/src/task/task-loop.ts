@@ -4,7 +4,7 @@ import type { OutputAvailability } from '../network/output-availability.ts';
 import type { PendingWork } from '../operators/pending-work.ts';
 import type { Mailbox } from './mailbox.ts';
 
-/** Records between two looks at the clock. */
+/** At most this many records between two looks at the clock; fewer for slow records, so a slow operator still yields every few ms. */
 const CLOCK_CHECK_EVERY = 256;
 /** Give the event loop a turn (gRPC, credits, timers) after this many records... */
 const YIELD_EVERY_RECORDS = 4096;
@@ -43,6 +43,8 @@ export class TaskLoop {
   async run(): Promise<LoopOutcome> {
     const { mailbox, input, output, work, clock } = this;
     let sinceYield = 0;
+    let sinceCheck = 0;
+    let checkEvery = CLOCK_CHECK_EVERY;
     let sliceStart = clock.now();
     for (;;) {
       if (mailbox.hasMail) mailbox.runAll();
@@ -57,7 +59,13 @@ export class TaskLoop {
       }
       const status = input.emitNext();
       if (status === 'more-available') {
-        if (++sinceYield % CLOCK_CHECK_EVERY === 0 && (sinceYield >= YIELD_EVERY_RECORDS || clock.now() - sliceStart >= YIELD_EVERY_MS)) {
+        sinceYield++;
+        if (++sinceCheck < checkEvery) continue;
+        sinceCheck = 0;
+        const elapsed = clock.now() - sliceStart;
+        // The TaskManager's event loop (gRPC, heartbeats, barriers) waits while a slice runs: keep slices near YIELD_EVERY_MS.
+        checkEvery = Math.max(1, Math.min(CLOCK_CHECK_EVERY, Math.floor((YIELD_EVERY_MS * sinceYield) / Math.max(elapsed, 0.001))));
+        if (sinceYield >= YIELD_EVERY_RECORDS || elapsed >= YIELD_EVERY_MS) {
           await yieldToEventLoop();
           sinceYield = 0;
           sliceStart = clock.now();
@@ -67,6 +75,7 @@ export class TaskLoop {
       if (status === 'end-of-input') return 'end-of-input';
       await mailbox.waitFor(input.whenAvailable());
       sinceYield = 0;
+      sinceCheck = 0;
       sliceStart = clock.now();
     }
   }

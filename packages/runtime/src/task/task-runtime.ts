@@ -1,11 +1,12 @@
 import { buildJobGraph, type JobVertex } from '@weir/api';
-import { CheckpointFailureReason, systemClock, type Clock, type Logger } from '@weir/common';
-import { AlignedBarrierHandler } from '../checkpoint/barrier/aligned-barrier-handler.ts';
+import { CHECKPOINT_OPTIONS, CheckpointFailureReason, systemClock, type CheckpointOptions, type Clock, type Logger } from '@weir/common';
 import type { CheckpointBarrierHandler } from '../checkpoint/barrier/barrier-handler.ts';
+import { SingleCheckpointBarrierHandler } from '../checkpoint/barrier/single-checkpoint-barrier-handler.ts';
+import { PendingInputState } from '../checkpoint/channel-state/pending-input-state.ts';
 import { BarrierTracker } from '../checkpoint/barrier/barrier-tracker.ts';
 import { restoreOperatorState } from '../checkpoint/restore/restore-operator-state.ts';
 import { disposeOperatorStates, openOperatorStates } from '../state/state-lifecycle.ts';
-import { SubtaskCheckpointer } from '../checkpoint/subtask-checkpointer.ts';
+import { startsUnaligned, SubtaskCheckpointer } from '../checkpoint/subtask-checkpointer.ts';
 import { TaskEventHandler } from '../input/channel-event-handler.ts';
 import { EndedSourceInput } from '../input/ended-source-input.ts';
 import { InputGate } from '../input/input-gate.ts';
@@ -13,6 +14,7 @@ import { inputFailure } from '../input/input-failure.ts';
 import { NetworkInput } from '../input/network-input.ts';
 import { SourceInput } from '../input/source-input.ts';
 import type { TaskInput } from '../input/task-input.ts';
+import { ReplayingInput, type ReplayedBuffer } from '../input/replaying-input.ts';
 import { END_OF_DATA } from '../network/channel-events.ts';
 import { OutputAvailability } from '../network/output-availability.ts';
 import type { ResultPartition } from '../network/result-partition.ts';
@@ -24,6 +26,7 @@ import { neverFlushTimer, TimeoutFlushTimer, type FlushTimer } from '../output/f
 import type { RecordWriter } from '../output/record-writers.ts';
 import { buildChain, type OperatorChain } from './chain-builder.ts';
 import { resolveVertex } from './deployment-check.ts';
+import { restoreChannelState } from './channel-state-restore.ts';
 import { connectInputs } from './input-wiring.ts';
 import { Mailbox } from './mailbox.ts';
 import { TaskLoop } from './task-loop.ts';
@@ -50,11 +53,16 @@ export class TaskRuntime {
   readonly mailbox = new Mailbox();
   readonly #work = new PendingWork();
   readonly #availability = new OutputAvailability();
-  readonly #gate = new InputGate((channel, error) =>
-    this.mailbox.put(() => {
-      throw inputFailure(channel, error);
-    }),
+  readonly #gate = new InputGate(
+    (channel, error) =>
+      this.mailbox.put(() => {
+        throw inputFailure(channel, error);
+      }),
+    () => this.mailbox.put(() => this.#processPriorityEvents()),
   );
+  /** The current network input, and the replay before it while that lasts. */
+  #network: NetworkInput | undefined;
+  #replaying: ReplayingInput | undefined;
   readonly #clock: Clock;
   readonly #logger: Logger;
   #vertex: JobVertex | undefined;
@@ -67,7 +75,13 @@ export class TaskRuntime {
   #chain: OperatorChain | undefined;
   #checkpointer: SubtaskCheckpointer | undefined;
   #barriers: CheckpointBarrierHandler | undefined;
-  #isSource = false;
+  #source: SourceInput | undefined;
+  /** A stop-with-savepoint --drain trigger: taken once the source's input ended. */
+  #drain: { checkpointId: number; timestamp: number; options: CheckpointOptions } | undefined;
+  /** The first loop returned: the input ended, end of data went downstream. */
+  #inputEnded = false;
+  /** Restored input channel state, fed to the chain before the network. */
+  #replay: readonly ReplayedBuffer[] = [];
   /** Past the final checkpoint: no more checkpoints are taken. */
   #finishing = false;
 
@@ -125,7 +139,8 @@ export class TaskRuntime {
     await this.untilCanceled(openOperatorStates(chain.states));
     if (restore !== undefined) {
       for (const state of chain.states) await this.untilCanceled(restoreOperatorState(restore, state));
-      this.#logger.info({ checkpointId: restore.checkpointId }, 'state restored');
+      this.#replay = await this.untilCanceled(restoreChannelState(restore, chain, vertex, this.label));
+      this.#logger.info({ checkpointId: restore.checkpointId, replayedInputBuffers: this.#replay.length }, 'state restored');
     }
     if (checkpointing !== undefined) {
       this.#checkpointer = new SubtaskCheckpointer({
@@ -151,12 +166,15 @@ export class TaskRuntime {
     const head = chain.operators[0]!;
     let input: TaskInput;
     if (head instanceof SourceOperator) {
-      this.#isSource = true;
-      input = new SourceInput(head);
+      this.#source = new SourceInput(head);
+      input = this.#source;
     } else {
       connectInputs(this.#gate, vertex, jobGraph, deployment, network);
       this.#barriers = this.#barrierHandler();
-      input = this.#networkInput(() => this.#gate.isDataEnded);
+      const fromNetwork = this.#networkInput(() => this.#gate.isDataEnded);
+      if (this.#replay.length !== 0) this.#replaying = new ReplayingInput(this.#replay, fromNetwork);
+      input = this.#replaying ?? fromNetwork;
+      this.#replay = [];
     }
     this.#loop = new TaskLoop(this.mailbox, input, this.#availability, this.#work, this.#clock);
   }
@@ -169,9 +187,12 @@ export class TaskRuntime {
     const loop = this.#loop!;
     if ((await loop.run()) === 'stopped') return 'stopped';
     await this.#endInput();
+    this.#inputEnded = true;
     const checkpointer = this.#checkpointer;
+    const drain = this.#drain;
+    if (drain !== undefined) checkpointer?.triggerCheckpoint(drain.checkpointId, drain.timestamp, 0, drain.options);
     const finalCheckpointDone = (): boolean => checkpointer === undefined || checkpointer.finalCheckpointCompleted;
-    if (this.#isSource) loop.setInput(new EndedSourceInput(finalCheckpointDone));
+    if (this.#source !== undefined) loop.setInput(new EndedSourceInput(finalCheckpointDone));
     else loop.setInput(this.#networkInput(() => this.#gate.isFinished && finalCheckpointDone()));
     if ((await loop.run()) === 'stopped') return 'stopped';
     this.#finishing = true;
@@ -185,13 +206,19 @@ export class TaskRuntime {
     this.#loop?.stop();
   }
 
-  /** A source task's checkpoint trigger: taken between two records, or declined TASK_NOT_READY. */
-  triggerCheckpoint(checkpointId: number, timestamp: number): void {
+  /**
+   * A source task's checkpoint trigger: taken between two records, or declined TASK_NOT_READY.
+   * Stop-with-savepoint: `drain` ends the source's input first (operators finish, end of data
+   * goes downstream) and takes the savepoint after; `suspend` takes it, then ends the input
+   * without another record. Either way the task finishes after the next completed checkpoint.
+   */
+  triggerCheckpoint(checkpointId: number, timestamp: number, options: CheckpointOptions = CHECKPOINT_OPTIONS): void {
     const checkpointer = this.#checkpointer;
+    const source = this.#source;
     const why =
       checkpointer === undefined
         ? 'checkpointing is not enabled for it'
-        : !this.#isSource
+        : source === undefined
           ? 'it is not a source task (other tasks take checkpoints when their barriers arrive)'
           : undefined;
     if (why !== undefined) {
@@ -199,8 +226,19 @@ export class TaskRuntime {
       return;
     }
     this.mailbox.put(() => {
-      if (this.#finishing) this.declineNotReady(checkpointId, 'it has finished');
-      else checkpointer!.triggerCheckpoint(checkpointId, timestamp, 0);
+      if (this.#finishing) {
+        this.declineNotReady(checkpointId, 'it has finished');
+      } else if (options.terminate === 'drain' && !this.#inputEnded) {
+        this.#drain = { checkpointId, timestamp, options };
+        source!.endInput();
+      } else {
+        if (startsUnaligned(checkpointer!.settings, options)) {
+          checkpointer!.triggerUnalignedCheckpoint(checkpointId, timestamp, 0, options, PendingInputState.empty(checkpointId));
+        } else {
+          checkpointer!.triggerCheckpoint(checkpointId, timestamp, 0, options);
+        }
+        if (options.terminate === 'suspend') source!.endInput();
+      }
     });
   }
 
@@ -265,15 +303,32 @@ export class TaskRuntime {
   }
 
   #networkInput(ended: () => boolean): NetworkInput {
-    return new NetworkInput(this.#gate, this.#chain!.operators[0]!.inputs, new TaskEventHandler(this.#gate, this.#barriers), ended);
+    this.#network = new NetworkInput(this.#gate, this.#chain!.operators[0]!.inputs, new TaskEventHandler(this.#gate, this.#barriers), ended);
+    return this.#network;
+  }
+
+  /** Restored input channel state goes first: a barrier arriving meanwhile waits for the replay to end. */
+  #processPriorityEvents(): void {
+    if (this.#replaying?.replayed === false) return;
+    this.#network?.processPriorityEvents();
   }
 
   #barrierHandler(): CheckpointBarrierHandler | undefined {
     const { checkpointing } = this.options;
     const checkpointer = this.#checkpointer;
     if (checkpointing === undefined || checkpointer === undefined) return undefined;
-    const context = { gate: this.#gate, clock: this.#clock, actions: checkpointer };
-    return checkpointing.mode === 'EXACTLY_ONCE' ? new AlignedBarrierHandler(context) : new BarrierTracker(context);
+    const clock = this.#clock;
+    const context = {
+      gate: this.#gate,
+      clock,
+      actions: checkpointer,
+      ...(checkpointing.unaligned ? { unaligned: { alignedCheckpointTimeoutMs: checkpointing.alignedCheckpointTimeoutMs } } : {}),
+      schedule: (delayMs: number, action: () => void) => {
+        const handle = clock.setTimeout(() => this.mailbox.put(action), delayMs);
+        return () => clock.clearTimeout(handle);
+      },
+    };
+    return checkpointing.mode === 'EXACTLY_ONCE' ? new SingleCheckpointBarrierHandler(context) : new BarrierTracker(context);
   }
 
   #flushAll(): void {

@@ -1,5 +1,5 @@
 import type { JobGraph, StreamGraph } from '@weir/api';
-import { isTerminalTaskState, isWeirError, WeirError, CommonErrorCode, TaskState, type Clock, type Logger } from '@weir/common';
+import { CHECKPOINT_OPTIONS, isTerminalTaskState, isWeirError, WeirError, CommonErrorCode, TaskState, type CheckpointOptions, type Clock, type Logger } from '@weir/common';
 import type { CheckpointAck, CheckpointDecline, TaskCheckpointing, TaskRestore } from '../checkpoint/types.ts';
 import { RuntimeErrorCode } from '../errors.ts';
 import type { NetworkEnvironment } from '../network/types.ts';
@@ -58,11 +58,12 @@ export class Task {
   }
 
   /**
-   * Source tasks: take checkpoint `checkpointId` between two records. Other tasks, or a task
+   * Source tasks: take checkpoint `checkpointId` between two records (a savepoint with
+   * `options.terminate` also ends the source: see TaskRuntime.triggerCheckpoint). Other tasks, or a task
    * that is not RUNNING, decline it with CHECKPOINT_TASK_NOT_READY.
    */
-  triggerCheckpoint(checkpointId: number, timestamp: number): void {
-    if (this.state === TaskState.RUNNING) this.#runtime.triggerCheckpoint(checkpointId, timestamp);
+  triggerCheckpoint(checkpointId: number, timestamp: number, options: CheckpointOptions = CHECKPOINT_OPTIONS): void {
+    if (this.state === TaskState.RUNNING) this.#runtime.triggerCheckpoint(checkpointId, timestamp, options);
     else this.#runtime.declineNotReady(checkpointId, `it is ${this.state}`);
   }
 

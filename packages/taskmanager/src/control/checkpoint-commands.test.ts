@@ -30,7 +30,7 @@ describe('checkpoints over the control stream', () => {
     jobManager.latest.send({ notifyCheckpoint: { task: KEY, checkpointId: 4, completed: false } });
     await vi.waitFor(() => expect(task.checkpointCalls).toHaveLength(3));
     expect(task.checkpointCalls).toEqual([
-      { call: 'trigger', checkpointId: 3, timestamp: 1_700_000_000_000 },
+      { call: 'trigger', checkpointId: 3, timestamp: 1_700_000_000_000, options: { type: 'checkpoint' } },
       { call: 'complete', checkpointId: 3 },
       { call: 'abort', checkpointId: 4 },
     ]);

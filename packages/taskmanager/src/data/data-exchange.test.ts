@@ -7,7 +7,7 @@ import {
   services,
   type DataExchangeHandlers,
 } from '@weir/rpc';
-import { PartitionRegistry, type ChannelItem, type SubpartitionId } from '@weir/runtime';
+import { barrierEvent, PartitionRegistry, unalignedBarrierEvent, type ChannelItem, type SubpartitionId } from '@weir/runtime';
 import { FakePartitions, FakeProducedPartition } from '../testing/fake-partitions.ts';
 import { silentLogger } from '../testing/logger.ts';
 import { startDataServer, type DataServer } from './data-server.ts';
@@ -96,15 +96,15 @@ describe('DataExchange over gRPC', () => {
     expect(consumer.errors).toEqual([]);
   });
 
-  it('delivers barriers, cancellation markers and end of data in order with the buffers, needing no credit', async () => {
+  it('delivers barriers (with their options and unaligned flag), cancellation markers and end of data in order with the buffers, needing no credit', async () => {
     const items: ChannelItem[] = [
       buffer(0),
-      { kind: 'barrier', checkpointId: 1, timestamp: 1_700_000_000_123 },
+      barrierEvent(1, 1_700_000_000_123),
       buffer(1),
       { kind: 'cancel-checkpoint', checkpointId: 1 },
-      { kind: 'barrier', checkpointId: 2, timestamp: 1_700_000_001_000 },
+      unalignedBarrierEvent(2, 1_700_000_001_000),
       { kind: 'end-of-data' },
-      { kind: 'barrier', checkpointId: 3, timestamp: 1_700_000_002_000 },
+      barrierEvent(3, 1_700_000_002_000, { type: 'savepoint', terminate: 'drain', targetLocation: 's3://b/savepoints/sp-1' }),
       { kind: 'end-of-partition' },
     ];
     partitions.serve(id, () => ({ items }));

@@ -9,6 +9,7 @@ import {
 } from '@weir/rpc';
 import {
   describeSubpartition,
+  type ChannelItem,
   type ChannelListener,
   type RemoteConnector,
   type SubpartitionId,
@@ -92,7 +93,14 @@ class RemoteSubscription implements Subscription {
 
   #onMessage(message: ProducerMessage__Output): void {
     if (this.#done) return;
-    const item = fromProducerMessage(message);
+    let item: ChannelItem | undefined;
+    try {
+      item = fromProducerMessage(message);
+    } catch (error) {
+      this.close();
+      this.#listener.onError(error as Error);
+      return;
+    }
     if (item === undefined) {
       this.#logger.debug({ address: this.#address, kind: message.kind }, 'ignored a producer message of unknown kind');
       return;

@@ -1,4 +1,5 @@
 import type { ChannelItem, SubpartitionId } from '@weir/runtime';
+import { fromCheckpointOptionsMessage, toCheckpointOptionsMessage } from '../checkpoint-options-wire.ts';
 import type { ProducerMessage, ProducerMessage__Output, SubscribeRequest, SubscribeRequest__Output } from '@weir/rpc';
 
 export function toSubscribeRequest(id: SubpartitionId, initialCredit: number): SubscribeRequest {
@@ -29,7 +30,7 @@ export function toProducerMessage(item: ChannelItem): ProducerMessage {
     case 'buffer':
       return { buffer: { payload: item.payload, recordCount: item.recordCount } };
     case 'barrier':
-      return { barrier: { checkpointId: item.checkpointId, timestampMs: item.timestamp } };
+      return { barrier: { checkpointId: item.checkpointId, timestampMs: item.timestamp, options: toCheckpointOptionsMessage(item.options), unaligned: item.unaligned } };
     case 'cancel-checkpoint':
       return { cancelCheckpoint: { checkpointId: item.checkpointId } };
     case 'end-of-data':
@@ -45,7 +46,8 @@ export function fromProducerMessage(message: ProducerMessage__Output): ChannelIt
     return { kind: 'buffer', payload: message.buffer.payload, recordCount: message.buffer.recordCount };
   }
   if (message.kind === 'barrier' && message.barrier) {
-    return { kind: 'barrier', checkpointId: message.barrier.checkpointId, timestamp: message.barrier.timestampMs };
+    const { checkpointId, timestampMs, options, unaligned } = message.barrier;
+    return { kind: 'barrier', checkpointId, timestamp: timestampMs, options: fromCheckpointOptionsMessage(options), unaligned };
   }
   if (message.kind === 'cancelCheckpoint' && message.cancelCheckpoint) {
     return { kind: 'cancel-checkpoint', checkpointId: message.cancelCheckpoint.checkpointId };

@@ -30,6 +30,7 @@ export function toTaskCheckpointing(message: DeployTask__Output, storages: Stora
     unaligned: checkpointing.unaligned,
     alignedCheckpointTimeoutMs: checkpointing.alignedCheckpointTimeoutMs,
     localStateDir,
+    openStorage: (url) => storages.open(url),
   };
 }
 

@@ -1,5 +1,6 @@
 import { CheckpointFailureReason, describeError, isTerminalTaskState, TaskState, type Logger } from '@weir/common';
-import type { TaskKey__Output } from '@weir/rpc';
+import type { CheckpointOptions__Output, TaskKey__Output } from '@weir/rpc';
+import { fromCheckpointOptionsMessage } from '../checkpoint-options-wire.ts';
 import type { CheckpointAck, CheckpointDecline, TaskStateChange } from '@weir/runtime';
 import type { TaskReporter } from '../control/context.ts';
 import { toAcknowledgeCheckpoint, toDeclineCheckpoint } from './checkpoint-messages.ts';
@@ -47,8 +48,9 @@ export class DeployedTask {
     if (isTerminalTaskState(change.state)) this.#onTerminal();
   }
 
-  triggerCheckpoint(checkpointId: number, timestamp: number): void {
-    this.logger.debug({ checkpointId }, 'checkpoint triggered');
+  /** `options` as the trigger carried them: a savepoint, maybe ending the job (stop-with-savepoint). */
+  triggerCheckpoint(checkpointId: number, timestamp: number, options: CheckpointOptions__Output | null): void {
+    this.logger.debug({ checkpointId, options }, 'checkpoint triggered');
     if (this.#task === undefined) {
       this.declineCheckpoint({
         checkpointId,
@@ -58,7 +60,7 @@ export class DeployedTask {
       return;
     }
     try {
-      this.#task.triggerCheckpoint(checkpointId, timestamp);
+      this.#task.triggerCheckpoint(checkpointId, timestamp, fromCheckpointOptionsMessage(options));
     } catch (error) {
       // Thrown out of the control stream's handler it would end the process, and every other task.
       this.logger.error({ err: error, checkpointId }, 'triggering a checkpoint failed');

@@ -111,7 +111,7 @@ describe('Deployer with checkpointing', () => {
     [
       'the memory backend without a directory',
       { checkpointing: checkpointing({ backend: 'memory', maxInlineBytes: 1024 }) },
-      { mode: 'EXACTLY_ONCE', backend: 'memory', storage: undefined, maxInlineBytes: 1024, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0, localStateDir: '/tmp/weir-test-local-state' },
+      { mode: 'EXACTLY_ONCE', backend: 'memory', storage: undefined, maxInlineBytes: 1024, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0, localStateDir: '/tmp/weir-test-local-state', openStorage: expect.any(Function) },
     ],
   ])('passes checkpointing %s as %j, and no restore without one', async (_case, overrides: DeployOverrides, expected) => {
     const { factory, deployer, report } = setup();
@@ -207,7 +207,7 @@ describe('Deployer checkpoint commands', () => {
     deployer.triggerCheckpoint({ task: { ...KEY, attempt: 9 }, checkpointId: 7, timestampMs: 1_800, options: null });
     deployer.notifyCheckpoint({ task: null, checkpointId: 7, completed: true });
     expect(factory.tasks[0]!.checkpointCalls).toEqual([
-      { call: 'trigger', checkpointId: 5, timestamp: 1_700 },
+      { call: 'trigger', checkpointId: 5, timestamp: 1_700, options: { type: 'checkpoint' } },
       { call: 'complete', checkpointId: 5 },
     ]);
     expect(factory.tasks[1]!.checkpointCalls).toEqual([{ call: 'abort', checkpointId: 6 }]);

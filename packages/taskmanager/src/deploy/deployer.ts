@@ -77,7 +77,7 @@ export class Deployer implements TaskControl {
 
   triggerCheckpoint(message: TriggerCheckpoint__Output): void {
     const task = this.#running(message.task, message.checkpointId, 'a checkpoint trigger');
-    task?.triggerCheckpoint(message.checkpointId, message.timestampMs);
+    task?.triggerCheckpoint(message.checkpointId, message.timestampMs, message.options);
   }
 
   notifyCheckpoint(message: NotifyCheckpoint__Output): void {

@@ -1,4 +1,5 @@
 import type { JobGraph, StreamGraph } from '@weir/api';
+import type { CheckpointOptions } from '@weir/common';
 import type { DeployTask__Output } from '@weir/rpc';
 import type { TaskOptions } from '@weir/runtime';
 
@@ -15,7 +16,7 @@ export type JobLoader = (message: DeployTask__Output) => Promise<LoadedJob>;
 export interface RunnableTask {
   start(): void;
   cancel(): Promise<void>;
-  triggerCheckpoint(checkpointId: number, timestamp: number): void;
+  triggerCheckpoint(checkpointId: number, timestamp: number, options: CheckpointOptions): void;
   notifyCheckpointComplete(checkpointId: number): void;
   notifyCheckpointAborted(checkpointId: number): void;
 }

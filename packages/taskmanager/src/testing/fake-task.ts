@@ -1,10 +1,10 @@
-import { TaskState } from '@weir/common';
+import { TaskState, type CheckpointOptions } from '@weir/common';
 import type { CheckpointAck, CheckpointDecline, TaskOptions } from '@weir/runtime';
 import type { RunnableTask, TaskFactory } from '../deploy/types.ts';
 
 /** A checkpoint command the task double received. */
 export type CheckpointCall =
-  | { readonly call: 'trigger'; readonly checkpointId: number; readonly timestamp: number }
+  | { readonly call: 'trigger'; readonly checkpointId: number; readonly timestamp: number; readonly options: CheckpointOptions }
   | { readonly call: 'complete' | 'abort'; readonly checkpointId: number };
 
 /**
@@ -36,8 +36,8 @@ export class FakeTask implements RunnableTask {
     this.options.onStateChange({ state: TaskState.FAILED, failure: { message, code } });
   }
 
-  triggerCheckpoint(checkpointId: number, timestamp: number): void {
-    this.checkpointCalls.push({ call: 'trigger', checkpointId, timestamp });
+  triggerCheckpoint(checkpointId: number, timestamp: number, options: CheckpointOptions): void {
+    this.checkpointCalls.push({ call: 'trigger', checkpointId, timestamp, options });
   }
 
   notifyCheckpointComplete(checkpointId: number): void {

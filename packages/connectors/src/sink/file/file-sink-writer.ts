@@ -8,6 +8,9 @@ import type { DefaultRollingPolicy } from './rolling-policy.ts';
 /** What a FileSink writer keeps in a checkpoint: the part number it continues from. */
 export interface FileSinkWriterState {
   readonly nextPart: number;
+  /** The subtask and parallelism that wrote it: a restore at another parallelism must not delete hidden parts (see FileSink.createWriter). */
+  readonly subtask?: number;
+  readonly parallelism?: number;
 }
 
 /**
@@ -29,6 +32,7 @@ export class FileSinkWriter<T> implements SinkWriter<T> {
     private readonly rollingPolicy: DefaultRollingPolicy,
     private readonly logger: Logger,
     firstIndex: number,
+    private readonly parallelism: number,
   ) {
     this.#nextIndex = firstIndex;
   }
@@ -58,7 +62,7 @@ export class FileSinkWriter<T> implements SinkWriter<T> {
   }
 
   snapshotState(): FileSinkWriterState {
-    return { nextPart: this.#nextIndex };
+    return { nextPart: this.#nextIndex, subtask: this.subtask, parallelism: this.parallelism };
   }
 
   /** Parts not handed over stay hidden: a restore deletes them, as no completed checkpoint promised them. */

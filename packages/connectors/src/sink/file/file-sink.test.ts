@@ -140,10 +140,10 @@ describe('FileSink', () => {
 
   it('snapshots the next part number', () => {
     const writer = sink().createWriter(context(0, 1));
-    expect(writer.snapshotState()).toEqual({ nextPart: 0 });
+    expect(writer.snapshotState()).toEqual({ nextPart: 0, subtask: 0, parallelism: 1 });
     writer.write('a');
     writer.prepareCommit(1);
-    expect(writer.snapshotState()).toEqual({ nextPart: 1 });
+    expect(writer.snapshotState()).toEqual({ nextPart: 1, subtask: 0, parallelism: 1 });
   });
 
   it('on restore deletes the failed attempt\'s hidden parts, keeps committed ones and continues numbering', () => {
@@ -169,7 +169,22 @@ describe('FileSink', () => {
 
     // A second restore from the same checkpoint commits again, harmlessly.
     committer.commit(completed);
-    expect(fileSink.createWriter(context(0, 2), [state]).snapshotState()).toEqual({ nextPart: 4 });
+    expect(fileSink.createWriter(context(0, 2), [state]).snapshotState()).toEqual({ nextPart: 4, subtask: 0, parallelism: 2 });
+  });
+
+  it('on restore at another parallelism leaves hidden parts, which another subtask may still commit', () => {
+    const fileSink = sink();
+    const old = fileSink.createWriter(context(1, 2));
+    old.write('promised to whoever restores it');
+    const promised = old.prepareCommit(1);
+    const state = old.snapshotState();
+    old.close();
+
+    // 2 -> 3: subtask 1 of 3 restores the writer state of old subtask 1; the committable went to subtask 0, which commits later.
+    fileSink.createWriter(context(1, 3), [state]);
+    fileSink.createWriter(context(2, 3), []);
+    fileSink.createCommitter(context(0, 3)).commit(promised);
+    expect(contents(dir)).toEqual({ 'part-1-0': 'promised to whoever restores it\n' });
   });
 
   it('on restore continues after the restored part number when it is the highest', () => {

@@ -34,9 +34,12 @@ export class FileSink<T> implements Sink<T> {
 
   /**
    * Fresh (no restoredState): numbering continues after every part already in the directory.
-   * Restored: the runtime has already committed what the restored checkpoint promised, so this
-   * subtask's hidden parts are leftovers of the failed attempt and are deleted; numbering
-   * continues after the restored state's and every part present.
+   * Restored at the same parallelism: the runtime has already committed what the restored
+   * checkpoint promised to this subtask, so its hidden parts are leftovers of the failed attempt
+   * and are deleted. Restored at another parallelism, pending parts of this subtask's number may
+   * have been handed to another subtask that has not committed them yet, so hidden parts stay
+   * (as Flink's FileSink leaves them). Numbering continues after the restored state's and every
+   * part present.
    */
   createWriter(context: ConnectorContext, restoredState?: readonly unknown[]): FileSinkWriter<T> {
     try {
@@ -47,16 +50,29 @@ export class FileSink<T> implements Sink<T> {
     const logger = createLogger('file-sink', { jobId: context.jobId, subtask: context.subtaskIndex });
     let firstIndex = nextPartIndex(this.dir, context.subtaskIndex);
     if (restoredState !== undefined) {
-      for (const state of restoredState) firstIndex = Math.max(firstIndex, requireWriterState(state).nextPart);
-      const deleted = deleteHiddenParts(this.dir, context.subtaskIndex);
-      if (deleted.length > 0) logger.info({ dir: this.dir, files: deleted }, 'deleted uncommitted part files of the failed attempt');
+      const states = restoredState.map(requireWriterState);
+      for (const state of states) firstIndex = Math.max(firstIndex, state.nextPart);
+      if (restoredInPlace(states, context)) {
+        const deleted = deleteHiddenParts(this.dir, context.subtaskIndex);
+        if (deleted.length > 0) logger.info({ dir: this.dir, files: deleted }, 'deleted uncommitted part files of the failed attempt');
+      } else {
+        logger.info({ dir: this.dir }, 'restored at another parallelism: hidden part files of earlier attempts are left in place');
+      }
     }
-    return new FileSinkWriter(this.dir, context.subtaskIndex, this.encoder, this.rollingPolicy, logger, firstIndex);
+    return new FileSinkWriter(this.dir, context.subtaskIndex, this.encoder, this.rollingPolicy, logger, firstIndex, context.parallelism);
   }
 
   createCommitter(context: ConnectorContext): FileSinkCommitter {
     return new FileSinkCommitter(this.dir, createLogger('file-sink-committer', { jobId: context.jobId, subtask: context.subtaskIndex }));
   }
+}
+
+/** The restored writer state is this subtask's own at an unchanged parallelism (states of older versions carry no origin and count as in place). */
+function restoredInPlace(states: readonly FileSinkWriterState[], context: ConnectorContext): boolean {
+  if (states.length === 0) return false;
+  return states.every(
+    (s) => (s.subtask === undefined || s.subtask === context.subtaskIndex) && (s.parallelism === undefined || s.parallelism === context.parallelism),
+  );
 }
 
 function requireWriterState(state: unknown): FileSinkWriterState {
@@ -67,7 +83,8 @@ function requireWriterState(state: unknown): FileSinkWriterState {
       `a FileSink writer resumes from { nextPart: <whole number >= 0> }, got ${JSON.stringify(state)}`,
     );
   }
-  return { nextPart };
+  const { subtask, parallelism } = state as Partial<FileSinkWriterState>;
+  return { nextPart, ...(typeof subtask === 'number' && { subtask }), ...(typeof parallelism === 'number' && { parallelism }) };
 }
 
 export class FileSinkBuilder<T> {

@@ -1,4 +1,4 @@
-import { JobStatus, type WeirError } from '@weir/common';
+import { JobStatus, TaskState, type WeirError } from '@weir/common';
 import { afterTasksStopped } from '../failover.ts';
 import type { JobContext } from '../job-context.ts';
 import type { TaskUpdate } from '../task-update.ts';
@@ -10,7 +10,10 @@ export class FailingState extends JobState {
   readonly status = JobStatus.FAILING;
 
   override onTaskUpdate(ctx: JobContext, update: TaskUpdate): JobState {
-    if (ctx.applyTaskUpdate(update) === undefined) return this;
+    const subtask = ctx.applyTaskUpdate(update);
+    if (subtask === undefined) return this;
+    // Usually a consequence of the root cause; recorded so a failure no restart can fix still decides.
+    if (subtask.state === TaskState.FAILED) ctx.recordFailure(ctx.taskFailure(subtask, update));
     return ctx.allTasksTerminal() ? afterTasksStopped(ctx) : this;
   }
 

@@ -1,27 +1,18 @@
 import { CheckpointFailureReason } from '@weir/common';
 import type { InputChannel } from '../../input/input-channel.ts';
-import { allOpenChannelsIn, type BarrierHandlerContext } from './barrier-handler.ts';
-
-/**
- * Aligned exactly-once checkpoints (Flink's SingleCheckpointBarrierHandler): one class per
- * state, each event returns the next state. `latest` is the highest checkpoint ID triggered
- * or aborted here; barriers and markers of older checkpoints are ignored.
- */
-export abstract class AlignmentState {
-  constructor(readonly latest: number) {}
-  abstract barrier(ctx: BarrierHandlerContext, channel: InputChannel, checkpointId: number, timestamp: number): AlignmentState;
-  abstract cancellation(ctx: BarrierHandlerContext, channel: InputChannel, checkpointId: number): AlignmentState;
-  abstract endOfPartition(ctx: BarrierHandlerContext): AlignmentState;
-}
+import type { BarrierEvent } from '../../network/channel-events.ts';
+import { AlignmentState, cancelledUpstream, mayGoUnaligned, type StateContext } from './alignment-state.ts';
+import { allOpenChannelsIn } from './barrier-handler.ts';
+import { startUnaligned } from './unaligned-states.ts';
 
 /** No checkpoint in progress: every channel flows. */
 export class WaitingForFirstBarrier extends AlignmentState {
-  barrier(ctx: BarrierHandlerContext, channel: InputChannel, checkpointId: number, timestamp: number): AlignmentState {
-    if (checkpointId <= this.latest) return this;
-    return startAlignment(ctx, channel, checkpointId, timestamp);
+  barrier(ctx: StateContext, channel: InputChannel, barrier: BarrierEvent): AlignmentState {
+    if (barrier.checkpointId <= this.latest) return this;
+    return startCheckpoint(ctx, channel, barrier);
   }
 
-  cancellation(ctx: BarrierHandlerContext, channel: InputChannel, checkpointId: number): AlignmentState {
+  cancellation(ctx: StateContext, channel: InputChannel, checkpointId: number): AlignmentState {
     if (checkpointId <= this.latest) return this;
     ctx.actions.abortCheckpoint(checkpointId, CheckpointFailureReason.DECLINED, cancelledUpstream(channel, checkpointId));
     return new WaitingForFirstBarrier(checkpointId);
@@ -32,41 +23,56 @@ export class WaitingForFirstBarrier extends AlignmentState {
   }
 }
 
-/** Some channels brought barrier `checkpointId` and are blocked; the others flow until they bring it too. */
+/**
+ * Some channels brought the barrier and are blocked; the others flow until they bring it too.
+ * With unaligned checkpoints and an aligned-checkpoint timeout, the alignment switches to
+ * unaligned when the timeout expires or an unaligned barrier of the checkpoint arrives.
+ */
 export class Aligning extends AlignmentState {
   readonly #received = new Set<InputChannel>();
 
   constructor(
     latest: number,
-    readonly checkpointId: number,
-    private readonly timestamp: number,
+    readonly first: BarrierEvent,
     private readonly startedAt: number,
-    first: InputChannel,
+    channel: InputChannel,
+    private readonly cancelTimeout: () => void,
   ) {
     super(latest);
-    this.#received.add(first);
+    this.#received.add(channel);
   }
 
-  barrier(ctx: BarrierHandlerContext, channel: InputChannel, checkpointId: number, timestamp: number): AlignmentState {
+  get checkpointId(): number {
+    return this.first.checkpointId;
+  }
+
+  barrier(ctx: StateContext, channel: InputChannel, barrier: BarrierEvent): AlignmentState {
+    const { checkpointId } = barrier;
     if (checkpointId < this.checkpointId || checkpointId <= this.latest) return this;
     if (checkpointId === this.checkpointId) {
+      if (barrier.unaligned && mayGoUnaligned(ctx, barrier)) {
+        this.cancelTimeout();
+        const delivered = new Map<InputChannel, ReturnType<InputChannel['takeOvertaken']>>([...this.#received].map((c) => [c, []]));
+        delivered.set(channel, channel.takeOvertaken());
+        return startUnaligned(ctx, this.first, ctx.clock.now() - this.startedAt, delivered);
+      }
       this.#received.add(channel);
       const next = this.#completeIfAligned(ctx);
       if (next === this) ctx.gate.block(channel);
       return next;
     }
-    ctx.gate.unblockAll();
+    this.#leave(ctx);
     ctx.actions.abortCheckpoint(
       this.checkpointId,
       CheckpointFailureReason.SUBSUMED,
       `the barrier of checkpoint ${checkpointId} arrived from ${channel.description} while checkpoint ${this.checkpointId} was still aligning`,
     );
-    return startAlignment(ctx, channel, checkpointId, timestamp);
+    return startCheckpoint(ctx, channel, barrier);
   }
 
-  cancellation(ctx: BarrierHandlerContext, channel: InputChannel, checkpointId: number): AlignmentState {
+  cancellation(ctx: StateContext, channel: InputChannel, checkpointId: number): AlignmentState {
     if (checkpointId < this.checkpointId || checkpointId <= this.latest) return this;
-    ctx.gate.unblockAll();
+    this.#leave(ctx);
     if (checkpointId === this.checkpointId) {
       ctx.actions.abortCheckpoint(checkpointId, CheckpointFailureReason.DECLINED, cancelledUpstream(channel, checkpointId));
     } else {
@@ -80,28 +86,48 @@ export class Aligning extends AlignmentState {
     return new WaitingForFirstBarrier(checkpointId);
   }
 
-  endOfPartition(ctx: BarrierHandlerContext): AlignmentState {
+  endOfPartition(ctx: StateContext): AlignmentState {
     return this.#completeIfAligned(ctx);
   }
 
-  #completeIfAligned(ctx: BarrierHandlerContext): AlignmentState {
+  override alignmentTimeout(ctx: StateContext, checkpointId: number): AlignmentState {
+    if (checkpointId !== this.checkpointId) return this;
+    const delivered = new Map<InputChannel, ReturnType<InputChannel['takeOvertaken']>>([...this.#received].map((c) => [c, []]));
+    return startUnaligned(ctx, this.first, ctx.clock.now() - this.startedAt, delivered);
+  }
+
+  #completeIfAligned(ctx: StateContext): AlignmentState {
     if (!allOpenChannelsIn(ctx.gate, this.#received)) return this;
-    ctx.actions.triggerCheckpoint(this.checkpointId, this.timestamp, ctx.clock.now() - this.startedAt);
+    this.cancelTimeout();
+    const { checkpointId, timestamp, options } = this.first;
+    ctx.actions.triggerCheckpoint(checkpointId, timestamp, ctx.clock.now() - this.startedAt, options);
     ctx.gate.unblockAll();
-    return new WaitingForFirstBarrier(this.checkpointId);
+    return new WaitingForFirstBarrier(checkpointId);
+  }
+
+  #leave(ctx: StateContext): void {
+    this.cancelTimeout();
+    ctx.gate.unblockAll();
   }
 }
 
-/** The first barrier of a checkpoint: snapshot at once when no other channel is open (no alignment needed), else block its channel. */
-function startAlignment(ctx: BarrierHandlerContext, channel: InputChannel, checkpointId: number, timestamp: number): AlignmentState {
+/**
+ * The first barrier of a checkpoint. Unaligned at once when the barrier is unaligned or no
+ * aligned phase is configured; else a snapshot at once when no other channel is open (no
+ * alignment needed), else block its channel and align, with the aligned-checkpoint timeout
+ * armed when the checkpoint may go unaligned.
+ */
+export function startCheckpoint(ctx: StateContext, channel: InputChannel, barrier: BarrierEvent): AlignmentState {
+  const { checkpointId, timestamp, options } = barrier;
+  const unaligned = mayGoUnaligned(ctx, barrier);
+  if (unaligned && (barrier.unaligned || ctx.unaligned!.alignedCheckpointTimeoutMs === 0)) {
+    return startUnaligned(ctx, barrier, 0, new Map([[channel, channel.takeOvertaken()]]));
+  }
   if (allOpenChannelsIn(ctx.gate, new Set([channel]))) {
-    ctx.actions.triggerCheckpoint(checkpointId, timestamp, 0);
+    ctx.actions.triggerCheckpoint(checkpointId, timestamp, 0, options);
     return new WaitingForFirstBarrier(checkpointId);
   }
   ctx.gate.block(channel);
-  return new Aligning(checkpointId - 1, checkpointId, timestamp, ctx.clock.now(), channel);
-}
-
-function cancelledUpstream(channel: InputChannel, checkpointId: number): string {
-  return `checkpoint ${checkpointId} was cancelled upstream: ${channel.description} sent a cancel marker instead of its barrier`;
+  const cancelTimeout = unaligned ? ctx.startAlignmentTimer(checkpointId) : () => {};
+  return new Aligning(checkpointId - 1, barrier, ctx.clock.now(), channel, cancelTimeout);
 }

@@ -1,10 +1,12 @@
-import { CheckpointFailureReason } from '@weir/common';
+import { CheckpointFailureReason, type CheckpointOptions } from '@weir/common';
+import type { BarrierEvent } from '../../network/channel-events.ts';
 import type { InputChannel } from '../../input/input-channel.ts';
 import { allOpenChannelsIn, type BarrierHandlerContext, type CheckpointBarrierHandler } from './barrier-handler.ts';
 
 interface PendingCheckpoint {
   readonly checkpointId: number;
   readonly timestamp: number;
+  readonly options: CheckpointOptions;
   readonly startedAt: number;
   readonly received: Set<InputChannel>;
 }
@@ -27,11 +29,12 @@ export class BarrierTracker implements CheckpointBarrierHandler {
     return this.#pending.map((p) => p.checkpointId);
   }
 
-  processBarrier(channel: InputChannel, checkpointId: number, timestamp: number): void {
+  processBarrier(channel: InputChannel, barrier: BarrierEvent): void {
+    const { checkpointId, timestamp, options } = barrier;
     if (checkpointId <= this.#latest) return;
     let pending = this.#pending.find((p) => p.checkpointId === checkpointId);
     if (pending === undefined) {
-      pending = { checkpointId, timestamp, startedAt: this.ctx.clock.now(), received: new Set() };
+      pending = { checkpointId, timestamp, options, startedAt: this.ctx.clock.now(), received: new Set() };
       this.#pending.push(pending);
       this.#pending.sort((a, b) => a.checkpointId - b.checkpointId);
     }
@@ -66,7 +69,7 @@ export class BarrierTracker implements CheckpointBarrierHandler {
       this.#pending.splice(i, 1);
       this.#subsumeBefore(pending.checkpointId, `checkpoint ${pending.checkpointId} got all its barriers first`);
       this.#latest = pending.checkpointId;
-      this.ctx.actions.triggerCheckpoint(pending.checkpointId, pending.timestamp, this.ctx.clock.now() - pending.startedAt);
+      this.ctx.actions.triggerCheckpoint(pending.checkpointId, pending.timestamp, this.ctx.clock.now() - pending.startedAt, pending.options);
       i = 0;
     }
   }

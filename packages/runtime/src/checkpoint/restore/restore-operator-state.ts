@@ -1,9 +1,13 @@
-import { describeError, type HeapKeyedStateHandle, type OperatorStateHandle, type StateMetaInfo } from '@weir/common';
+import { describeError, type HeapKeyedStateHandle, type KeyedStateHandle, type OperatorStateHandle } from '@weir/common';
 import type { KeyedStateBackend } from '../../state/keyed-state-backend.ts';
+import { HeapKeyedStateBackend } from '../../state/heap-keyed-state-backend.ts';
+import { LevelKeyedStateBackend } from '../../state/level/level-keyed-state-backend.ts';
 import type { OperatorStateStore } from '../../state/operator-state-store.ts';
-import { decodeStateValue, unpackState, unpackStateSequence } from '../state-codec.ts';
+import { decodeStateValue, unpackState } from '../state-codec.ts';
 import type { TaskRestore } from '../types.ts';
+import { forEachCanonicalChunk } from './canonical-reader.ts';
 import { corruptHandle, readStateHandle } from './read-state-handle.ts';
+import { restoreIntoLevel, restoreLevelIntoHeap } from './restore-level.ts';
 
 /** One operator of the chain as the restore fills it. */
 export interface RestoreTarget {
@@ -13,51 +17,47 @@ export interface RestoreTarget {
   readonly lists: OperatorStateStore;
 }
 
-/** Fills one operator's keyed state (the key groups of this subtask's range) and operator lists from the restored checkpoint. */
+/**
+ * Fills one operator's keyed state (the key groups of this subtask's range) and operator
+ * lists from the restored checkpoint or savepoint. Keyed handles of either format restore into
+ * either backend: canonical (heap) handles are read group by group; LevelDB handles are
+ * downloaded and opened as they are when the range is this subtask's, or copied key group
+ * range by key group range otherwise.
+ */
 export async function restoreOperatorState(restore: TaskRestore, target: RestoreTarget): Promise<void> {
   const state = restore.state.operators[target.operatorId];
   // A subtask without state may come as null from `_metadata` JSON.
   if (state === undefined || state === null) return;
-  for (const handle of state.keyed ?? []) {
-    if (handle.backend !== 'heap') throw new Error(`keyed state of ${target.label}: the ${handle.backend} backend cannot be restored yet`);
-    await restoreKeyed(restore, target, handle);
-  }
+  const keyed = state.keyed ?? [];
+  if (keyed.length !== 0) await restoreKeyed(restore, target, keyed);
   for (const handle of state.operator ?? []) await restoreLists(restore, target, handle);
 }
 
-async function restoreKeyed(restore: TaskRestore, target: RestoreTarget, handle: HeapKeyedStateHandle): Promise<void> {
+async function restoreKeyed(restore: TaskRestore, target: RestoreTarget, handles: readonly KeyedStateHandle[]): Promise<void> {
   const what = `keyed state of ${target.label}`;
   const backend = target.keyed;
   if (backend === undefined) {
-    throw corruptHandle(handle.handle, restore, what, 'holds keyed state, but the operator is not keyed (does the job still keyBy before it?)');
+    const first = handles[0]!;
+    const where = first.backend === 'heap' ? first.handle : { kind: 'file' as const, path: first.files[0]?.path ?? '(no files)', size: 0 };
+    throw corruptHandle(where, restore, what, 'holds keyed state, but the operator is not keyed (does the job still keyBy before it?)');
   }
+  if (backend instanceof LevelKeyedStateBackend) {
+    await restoreIntoLevel(restore, backend, handles, what);
+    return;
+  }
+  if (!(backend instanceof HeapKeyedStateBackend)) throw new Error(`${what}: no restore for the ${backend.kind} backend`);
+  for (const handle of handles) {
+    if (handle.backend === 'level') await restoreLevelIntoHeap(restore, backend, handle, what);
+    else await restoreCanonicalIntoHeap(restore, backend, handle, what);
+  }
+}
+
+async function restoreCanonicalIntoHeap(restore: TaskRestore, backend: HeapKeyedStateBackend, handle: HeapKeyedStateHandle, what: string): Promise<void> {
   const bytes = await readStateHandle(handle.handle, restore, what);
   const own = backend.keys.range;
-  const first = Math.max(own.start, handle.keyGroupRange.start);
-  const last = Math.min(own.end, handle.keyGroupRange.end);
-  for (let keyGroup = first; keyGroup <= last; keyGroup++) {
-    const i = keyGroup - handle.keyGroupRange.start;
-    const start = handle.offsets[i];
-    const end = handle.offsets[i + 1] ?? bytes.byteLength;
-    if (start === undefined || start > end || end > bytes.byteLength) {
-      throw corruptHandle(handle.handle, restore, what, `has no valid offsets for key group ${keyGroup}`);
-    }
-    let chunks: unknown[];
-    try {
-      chunks = unpackStateSequence(bytes.subarray(start, end));
-    } catch (err) {
-      throw corruptHandle(handle.handle, restore, what, `does not decode at key group ${keyGroup} (${describeError(err)})`);
-    }
-    for (const chunk of chunks) {
-      const [name, flat] = chunk as [string, unknown[]];
-      const meta: StateMetaInfo | undefined = handle.states[name];
-      if (meta === undefined || !Array.isArray(flat)) {
-        throw corruptHandle(handle.handle, restore, what, `holds entries of state '${String(name)}', which its description does not list`);
-      }
-      const table = backend.tableForRestore(name, meta);
-      table.restoreGroup(keyGroup - own.start, flat, (value) => decodeStateValue(meta.kind, value));
-    }
-  }
+  await forEachCanonicalChunk(handle, bytes, own, restore, what, (keyGroup, name, meta, flat) => {
+    backend.tableForRestore(name, meta).restoreGroup(keyGroup - own.start, flat, (value) => decodeStateValue(meta.kind, value));
+  });
 }
 
 async function restoreLists(restore: TaskRestore, target: RestoreTarget, handle: OperatorStateHandle): Promise<void> {

@@ -1,68 +1,73 @@
 import type { CheckpointOptions, KeyedStateHandle, OperatorStateHandle, OperatorSubtaskState, TaskStateSnapshot } from '@weir/common';
 import type { OperatorStates } from '../../task/chain-builder.ts';
-import type { KeyedSnapshot } from '../../state/keyed-state-backend.ts';
+import type { CapturedKeyedState } from '../../state/keyed-state-backend.ts';
 import type { OperatorListSnapshot } from '../../state/operator-state-store.ts';
 import type { TaskCheckpointing } from '../types.ts';
 import { serializeKeyedState } from './keyed-state-serializer.ts';
+import { serializeLevelCanonical } from './level-canonical-serializer.ts';
+import { writeLevelFiles } from './level-files-writer.ts';
 import { serializeOperatorState } from './operator-state-serializer.ts';
+import { snapshotTarget, type SnapshotTarget } from './snapshot-target.ts';
 import { writeStateHandle } from './state-handle-writer.ts';
 
-/** What the synchronous part captured of one operator: copy-on-write views of keyed state, copies of its lists. */
+/** What the synchronous part captured of one operator: a view of its keyed state, copies of its lists. */
 export interface CapturedOperatorState {
   readonly operatorId: string;
   /** "<operator name> (<subtask+1>/<parallelism>)". */
   readonly label: string;
-  readonly keyed: KeyedSnapshot | undefined;
+  readonly keyed: CapturedKeyedState | undefined;
   readonly lists: ReadonlyMap<string, OperatorListSnapshot>;
 }
 
 /**
  * The synchronous part, after the operators' snapshotState: a consistent view of every
  * operator's state that later writes do not change. Records do not flow while it runs, so a
- * backend may await here (LevelDB flushes its memtable and hard-links its files).
+ * backend may await here (LevelDB flushes its write cache and memtable and links its files).
  */
-export async function captureTaskState(
-  states: readonly OperatorStates[],
-  _checkpointId: number,
-  _options: CheckpointOptions,
-): Promise<CapturedOperatorState[]> {
-  return states.map((s) => ({ operatorId: s.operatorId, label: s.label, keyed: s.keyed?.snapshot(), lists: s.lists.snapshot() }));
+export async function captureTaskState(states: readonly OperatorStates[], checkpointId: number, options: CheckpointOptions): Promise<CapturedOperatorState[]> {
+  const captured: CapturedOperatorState[] = [];
+  for (const s of states) {
+    const keyed = await s.keyed?.capture(checkpointId, options);
+    captured.push({ operatorId: s.operatorId, label: s.label, keyed, lists: s.lists.snapshot() });
+  }
+  return captured;
 }
 
 export interface PersistedTaskState {
   readonly state: TaskStateSnapshot;
+  /** Bytes this snapshot wrote (an incremental LevelDB checkpoint counts only what it uploaded). */
   readonly stateBytes: number;
 }
 
 /**
  * The asynchronous part: serializes what the synchronous part captured and writes it
- * (`<operatorId>-<subtask>-keyed` and `-operator`), operator by operator. Operators without
- * state are left out of the snapshot. Throws CheckpointDeclinedError (too large, storage).
+ * (`<operatorId>-<subtask>-keyed`, `-operator`, `-level/`), operator by operator, to the
+ * checkpoint's directory or the savepoint's (snapshot-target.ts). Savepoints hold keyed state
+ * in the canonical format whatever the backend. Operators without state are left out.
+ * Throws CheckpointDeclinedError (too large, storage).
  */
 export async function persistTaskState(
   settings: TaskCheckpointing,
   checkpointId: number,
   subtaskIndex: number,
   captured: readonly CapturedOperatorState[],
-  _options: CheckpointOptions,
+  options: CheckpointOptions,
 ): Promise<PersistedTaskState> {
+  const target = snapshotTarget(settings, checkpointId, options);
   const operators: Record<string, OperatorSubtaskState> = {};
   let stateBytes = 0;
   for (const op of captured) {
     const prefix = `${op.operatorId}-${subtaskIndex}`;
     let keyed: KeyedStateHandle | undefined;
-    if (op.keyed !== undefined && op.keyed.states.length !== 0) {
-      const serialized = await serializeKeyedState(op.keyed);
-      if (serialized.bytes.byteLength !== 0) {
-        const handle = await writeStateHandle(settings, checkpointId, `${prefix}-keyed`, serialized.bytes, `keyed state of ${op.label}`);
-        keyed = { backend: 'heap', keyGroupRange: op.keyed.keyGroupRange, offsets: serialized.offsets, handle, states: serialized.states };
-        stateBytes += handle.size;
-      }
+    if (op.keyed !== undefined) {
+      const written = await persistKeyed(settings, checkpointId, target, prefix, op.keyed, `keyed state of ${op.label}`);
+      keyed = written?.handle;
+      stateBytes += written?.bytes ?? 0;
     }
     let operator: OperatorStateHandle | undefined;
     if (op.lists.size !== 0) {
       const serialized = serializeOperatorState(op.lists);
-      const handle = await writeStateHandle(settings, checkpointId, `${prefix}-operator`, serialized.bytes, `operator state of ${op.label}`);
+      const handle = await writeStateHandle(settings, checkpointId, `${prefix}-operator`, serialized.bytes, `operator state of ${op.label}`, target);
       operator = { handle, states: serialized.states };
       stateBytes += handle.size;
     }
@@ -73,4 +78,33 @@ export async function persistTaskState(
     };
   }
   return { state: { operators }, stateBytes };
+}
+
+async function persistKeyed(
+  settings: TaskCheckpointing,
+  checkpointId: number,
+  target: SnapshotTarget,
+  prefix: string,
+  keyed: CapturedKeyedState,
+  what: string,
+): Promise<{ handle: KeyedStateHandle; bytes: number } | undefined> {
+  switch (keyed.kind) {
+    case 'heap': {
+      if (keyed.states.length === 0) return undefined;
+      const serialized = await serializeKeyedState(keyed);
+      if (serialized.bytes.byteLength === 0) return undefined;
+      const handle = await writeStateHandle(settings, checkpointId, `${prefix}-keyed`, serialized.bytes, what, target);
+      return { handle: { backend: 'heap', keyGroupRange: keyed.keyGroupRange, offsets: serialized.offsets, handle, states: serialized.states }, bytes: handle.size };
+    }
+    case 'level-canonical': {
+      const { bytes, offsets } = await serializeLevelCanonical(keyed.keyGroupRange, keyed.cursor);
+      if (Object.keys(keyed.states).length === 0 || bytes.byteLength === 0) return undefined;
+      const handle = await writeStateHandle(settings, checkpointId, `${prefix}-keyed`, bytes, what, target);
+      return { handle: { backend: 'heap', keyGroupRange: keyed.keyGroupRange, offsets, handle, states: keyed.states }, bytes: handle.size };
+    }
+    case 'level-files': {
+      const written = await writeLevelFiles(settings, target, prefix, keyed, what);
+      return { handle: written.handle, bytes: written.uploadedBytes };
+    }
+  }
 }

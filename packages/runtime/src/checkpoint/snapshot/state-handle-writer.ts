@@ -1,11 +1,13 @@
-import { checkpointDirName, CheckpointFailureReason, describeError, type StreamStateHandle } from '@weir/common';
+import { CHECKPOINT_OPTIONS, CheckpointFailureReason, describeError, type StreamStateHandle } from '@weir/common';
 import { CheckpointDeclinedError } from '../checkpoint-declined.ts';
 import type { TaskCheckpointing } from '../types.ts';
+import { snapshotTarget, type SnapshotTarget } from './snapshot-target.ts';
 
 /**
- * Puts the bytes of one state handle where the backend keeps them: inline in the
- * acknowledgement (memory backend, up to its limit) or in a file `chk-<n>/<name>` below the
- * job's checkpoint directory (filesystem backend); handle paths are relative to `chk-<n>/`.
+ * Puts the bytes of one state handle where the snapshot keeps them: inline in the
+ * acknowledgement (memory backend checkpoints, up to its limit) or in a file: `chk-<n>/<name>`
+ * below the job's checkpoint directory, or `<name>` in a savepoint's directory. Handle
+ * paths are relative to the directory that holds `_metadata`.
  */
 export async function writeStateHandle(
   settings: TaskCheckpointing,
@@ -14,8 +16,9 @@ export async function writeStateHandle(
   bytes: Uint8Array,
   /** "keyed state of Count (1/2)", for messages. */
   what: string,
+  target: SnapshotTarget = snapshotTarget(settings, checkpointId, CHECKPOINT_OPTIONS),
 ): Promise<StreamStateHandle> {
-  if (settings.backend === 'memory') {
+  if (target.inline) {
     if (bytes.byteLength > settings.maxInlineBytes) {
       throw new CheckpointDeclinedError(
         CheckpointFailureReason.STATE_TOO_LARGE,
@@ -25,13 +28,18 @@ export async function writeStateHandle(
     }
     return { kind: 'inline', data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), size: bytes.byteLength };
   }
-  const storage = settings.storage;
-  const path = `${checkpointDirName(checkpointId)}/${fileName}`;
+  await writeSnapshotFile(target, `${target.prefix}${fileName}`, bytes, what);
+  return { kind: 'file', path: fileName, size: bytes.byteLength };
+}
+
+/** Writes one file of a snapshot at `path` in the target's storage; a failure declines the snapshot (STORAGE_FAILURE). */
+export async function writeSnapshotFile(target: SnapshotTarget, path: string, bytes: Uint8Array, what: string): Promise<void> {
+  const storage = target.storage;
   if (storage === undefined) {
     throw new CheckpointDeclinedError(
       CheckpointFailureReason.STORAGE_FAILURE,
-      `${what} in checkpoint ${checkpointId} has no checkpoint storage to go to: the filesystem backend needs a checkpoint directory ` +
-        `(FsStateBackend(path) or state.checkpoints.dir)`,
+      `${what} in ${target.what} has no checkpoint storage to go to: the filesystem and LevelDB backends need a checkpoint directory ` +
+        `(FsStateBackend(path), LevelStateBackend(path) or state.checkpoints.dir)`,
     );
   }
   try {
@@ -39,9 +47,8 @@ export async function writeStateHandle(
   } catch (err) {
     throw new CheckpointDeclinedError(
       CheckpointFailureReason.STORAGE_FAILURE,
-      `writing ${what} of checkpoint ${checkpointId} to ${path} in ${storage.url} failed: ${describeError(err)}`,
+      `writing ${what} of ${target.what} to ${path} in ${storage.url} failed: ${describeError(err)}`,
       { cause: err },
     );
   }
-  return { kind: 'file', path: fileName, size: bytes.byteLength };
 }

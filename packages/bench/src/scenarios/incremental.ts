@@ -1,0 +1,174 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jobIdFrom, listCheckpoints, ProcessCluster, writeJobFile } from '@weir/integration-tests';
+import type { CheckpointInfo__Output } from '@weir/rpc';
+import { timeRunningToFinished } from '../job-timing.ts';
+import type { Scenario } from '../scenario.ts';
+
+const KEYS = 1_000_000;
+const INTERVAL_MS = 2_000;
+/** 1% of the keys per checkpoint interval. */
+const UPDATES_PER_SECOND = KEYS / 100 / (INTERVAL_MS / 1000);
+const UPDATE_SECONDS = 30;
+const COUNT_RECORDS = 1_000_000;
+
+/**
+ * 1M keys of ~110 bytes of incompressible ValueState (>100 MB in LevelDB once written), then
+ * 1% of the keys updated per checkpoint interval. One source reader (a source that finishes
+ * early would end the job's checkpoints): as fast as it goes for the fill, then paced.
+ * args: checkpoint dir, incremental ('true' | 'false')
+ */
+const STATE_JOB = `
+import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor, Types, LevelStateBackend, type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, DiscardingSink } from '@weir/connectors';
+
+const KEYS = ${KEYS};
+
+/** ~110 characters no compressor shrinks much, different for every (key, version). */
+function payload(key: number, version: number): string {
+  let h = (Math.imul(key, 2654435761) ^ Math.imul(version + 1, 40503)) >>> 0;
+  let s = '';
+  while (s.length < 110) {
+    h = Math.imul(h ^ (h >>> 15), 2246822519) >>> 0;
+    s += h.toString(36);
+  }
+  return s;
+}
+
+/** The first KEYS records unpaced (the fill), then ${UPDATES_PER_SECOND} records/s. */
+class FillThenPace extends RateLimiterStrategy {
+  createRateLimiter(parallelism: number) {
+    const paced = RateLimiterStrategy.perSecond(${UPDATES_PER_SECOND}).createRateLimiter(parallelism);
+    let free = KEYS / parallelism;
+    return {
+      tryAcquire: () => (free > 0 ? (free--, true) : paced.tryAcquire()),
+      whenAvailable: () => paced.whenAvailable(),
+      close: () => paced.close(),
+    };
+  }
+}
+
+class Keep extends KeyedProcessFunction<number, [number, number], number> {
+  private value!: ValueState<string>;
+  override open(): void {
+    this.value = this.getRuntimeContext().getState(new ValueStateDescriptor('value', Types.STRING));
+  }
+  processElement(e: [number, number], _ctx: KeyedProcessContext<number>, out: Collector<number>): void {
+    this.value.update(payload(e[0], e[1]));
+    out.collect(e[0]);
+  }
+}
+
+export default function incrementalState(env: StreamExecutionEnvironment, args: string[]) {
+  const [checkpointDir, incremental] = args;
+  env.setParallelism(2);
+  env.enableCheckpointing(${INTERVAL_MS});
+  env.setStateBackend(new LevelStateBackend(checkpointDir, incremental === 'true'));
+  env.fromSource(
+    new DataGeneratorSource((i: number): [number, number] => (i < KEYS ? [i, 0] : [(i * 7919 + 13) % KEYS, i]), KEYS + ${UPDATES_PER_SECOND * UPDATE_SECONDS}, new FillThenPace()),
+    'events').uid('events').setParallelism(1)
+    .keyBy((e: [number, number]) => e[0])
+    .process(new Keep()).uid('keep')
+    .sinkTo(new DiscardingSink<number>()).uid('sink');
+}
+`;
+
+/** A keyed count over 100k keys, as fast as the source goes. args: checkpoint dir, backend ('heap' | 'level') */
+const COUNT_JOB = `
+import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor, Types, LevelStateBackend, FsStateBackend, type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, DiscardingSink } from '@weir/connectors';
+
+class Count extends KeyedProcessFunction<number, number, number> {
+  private count!: ValueState<number>;
+  override open(): void {
+    this.count = this.getRuntimeContext().getState(new ValueStateDescriptor('count', Types.NUMBER));
+  }
+  processElement(key: number, _ctx: KeyedProcessContext<number>, out: Collector<number>): void {
+    const next = (this.count.value() ?? 0) + 1;
+    this.count.update(next);
+    out.collect(next);
+  }
+}
+
+export default function keyedCount(env: StreamExecutionEnvironment, args: string[]) {
+  const [checkpointDir, backend] = args;
+  env.setParallelism(2);
+  env.enableCheckpointing(${INTERVAL_MS});
+  env.setStateBackend(backend === 'level' ? new LevelStateBackend(checkpointDir) : new FsStateBackend(checkpointDir));
+  env.fromSource(new DataGeneratorSource((i: number) => i % 100000, ${COUNT_RECORDS}, RateLimiterStrategy.noOp()), 'keys').uid('keys')
+    .keyBy((k: number) => k)
+    .process(new Count()).uid('count')
+    .sinkTo(new DiscardingSink<number>()).uid('sink');
+}
+`;
+
+async function runJob(cluster: ProcessCluster, job: string, args: string[]): Promise<{ jobId: string; ms: number }> {
+  const submit = await cluster.weir(['run', '--detached', writeJobFile(job), '--', ...args]);
+  if (submit.code !== 0) throw new Error(`submit failed: ${submit.stderr}`);
+  const jobId = jobIdFrom(submit.stdout);
+  return { jobId, ms: await timeRunningToFinished(cluster.client, jobId) };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Checkpoints of the update phase: completed, in the second half of the job (the fill is over by then), bar the final one. */
+function steady(checkpoints: readonly CheckpointInfo__Output[]): CheckpointInfo__Output[] {
+  const completed = checkpoints.filter((c) => c.status === 'COMPLETED').sort((a, b) => Number(a.checkpointId) - Number(b.checkpointId));
+  return completed.slice(Math.floor(completed.length / 2), -1);
+}
+
+export const incremental: Scenario = {
+  name: 'incremental',
+  description: `LevelDB state of ${KEYS / 1e6}M keys (~110 B each), 1% updated per ${INTERVAL_MS / 1000} s checkpoint interval: full vs incremental checkpoints; keyed count on LevelDB vs heap (process cluster)`,
+  async run() {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-bench-incremental-'));
+    const cluster = await ProcessCluster.start({ taskManagers: 2, slots: 1, config: { 'state.backend.rocksdb.localdir': join(dir, 'local') } });
+    try {
+      const runs: Record<'full' | 'incremental', CheckpointInfo__Output[]> = { full: [], incremental: [] };
+      for (const mode of ['full', 'incremental'] as const) {
+        const { jobId } = await runJob(cluster, STATE_JOB, [join(dir, `checkpoints-${mode}`), String(mode === 'incremental')]);
+        runs[mode] = steady((await listCheckpoints(cluster.client, jobId)).checkpoints);
+        rmSync(join(dir, `checkpoints-${mode}`), { recursive: true, force: true });
+      }
+      const fullBytes = median(runs.full.map((c) => Number(c.stateBytes)));
+      const incrementalBytes = median(runs.incremental.map((c) => Number(c.stateBytes)));
+      const fullMs = median(runs.full.map((c) => c.durationMs));
+      const incrementalMs = median(runs.incremental.map((c) => c.durationMs));
+      const heap = await runJob(cluster, COUNT_JOB, [join(dir, 'count-heap'), 'heap']);
+      const level = await runJob(cluster, COUNT_JOB, [join(dir, 'count-level'), 'level']);
+      const heapRate = COUNT_RECORDS / (heap.ms / 1000);
+      const levelRate = COUNT_RECORDS / (level.ms / 1000);
+      return {
+        figures: {
+          fullCheckpointBytes: fullBytes,
+          incrementalCheckpointBytes: incrementalBytes,
+          uploadedBytesRatio: incrementalBytes / fullBytes,
+          fullCheckpointMs: fullMs,
+          incrementalCheckpointMs: incrementalMs,
+          durationRatio: incrementalMs / fullMs,
+          steadyCheckpointsFull: runs.full.length,
+          steadyCheckpointsIncremental: runs.incremental.length,
+          heapCountRecordsPerSecond: Math.round(heapRate),
+          levelCountRecordsPerSecond: Math.round(levelRate),
+          levelOverHeapThroughput: levelRate / heapRate,
+        },
+        rows: [
+          ['full checkpoint (median, update phase)', (fullBytes / 1e6).toFixed(1), `MB uploaded, ${fullMs} ms`],
+          ['incremental checkpoint (median)', (incrementalBytes / 1e6).toFixed(2), `MB uploaded, ${incrementalMs} ms`],
+          ['bytes incremental / full', (incrementalBytes / fullBytes).toFixed(3), ''],
+          ['duration incremental / full', (incrementalMs / fullMs).toFixed(3), ''],
+          ['keyed count, heap', Math.round(heapRate).toLocaleString('en'), 'records/s'],
+          ['keyed count, LevelDB', Math.round(levelRate).toLocaleString('en'), 'records/s'],
+          ['LevelDB / heap', (levelRate / heapRate).toFixed(3), ''],
+        ],
+      };
+    } finally {
+      await cluster.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectedRunningSums, readCommittedLines } from '@weir/examples';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startS3rver } from '@weir/storage/testing';
+import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
+import { killTaskManagersAtRandom } from './chaos.ts';
+import { checkRestoredSuffix, LEVEL_RUNNING_SUMS } from './level-jobs.ts';
+
+const RECORDS = 12_000;
+const RATE = 2_000;
+
+interface LevelFile {
+  readonly name: string;
+  readonly location: 'private' | 'shared';
+  readonly path: string;
+}
+
+/** Every shared file the `_metadata` of a checkpoint directory refers to. */
+function sharedPathsOf(checkpointDir: string): string[] {
+  const metadata = JSON.parse(readFileSync(join(checkpointDir, '_metadata'), 'utf8')) as {
+    operators: { subtasks: ({ keyed?: { backend: string; files?: LevelFile[] }[] } | null)[] }[];
+  };
+  const paths: string[] = [];
+  for (const operator of metadata.operators) {
+    for (const subtask of operator.subtasks) {
+      for (const handle of subtask?.keyed ?? []) for (const file of handle.files ?? []) if (file.location === 'shared') paths.push(file.path);
+    }
+  }
+  return paths;
+}
+
+describe('the LevelDB state backend in a cluster', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function runWithKills(config: Record<string, string | number>, args: string[]): Promise<{ output: string; chaos: string[]; cluster: ProcessCluster; jobId: string }> {
+    const cluster = await ProcessCluster.start({ taskManagers: 2, slots: 2, config });
+    cleanups.push(() => cluster.stop());
+    const output = args[0]!;
+    const run = await cluster.weir(['run', '--detached', writeJobFile(LEVEL_RUNNING_SUMS), '--', ...args]);
+    expect(run.code, run.stderr).toBe(0);
+    const jobId = jobIdFrom(run.stdout);
+    await waitForStatus(cluster.client, jobId, ['RUNNING']);
+    const chaos = await killTaskManagersAtRandom(cluster, 2, 2_500, 3_000);
+    const details = await waitForStatus(cluster.client, jobId, ['FINISHED', 'FAILED', 'CANCELED'], 120_000);
+    expect(details.summary!.status, `${details.failureCause}\n${chaos.join('\n')}\n${cluster.logs()}`).toBe('FINISHED');
+    expect(details.attempt, chaos.join('\n')).toBeGreaterThanOrEqual(1);
+    return { output, chaos, cluster, jobId };
+  }
+
+  it('gives exactly the expected running sums with full checkpoints in a local dir while TaskManagers are killed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-level-full-'));
+    const { output, chaos, cluster, jobId } = await runWithKills({ 'state.backend.rocksdb.localdir': join(dir, 'local') }, [
+      join(dir, 'out'),
+      String(RECORDS),
+      String(RATE),
+      '400',
+      join(dir, 'checkpoints'),
+      'false',
+    ]);
+    expect(readCommittedLines(output).sort(), chaos.join('\n')).toEqual(expectedRunningSums(RECORDS));
+    expect(completedCount((await listCheckpoints(cluster.client, jobId)).checkpoints)).toBeGreaterThan(3);
+    expect(existsSync(join(dir, 'checkpoints', jobId, 'shared'))).toBe(false);
+  });
+
+  it('gives exactly the expected running sums with incremental checkpoints on S3 (s3rver) while TaskManagers are killed', async () => {
+    const s3 = await startS3rver();
+    cleanups.push(() => s3.stop());
+    const dir = mkdtempSync(join(tmpdir(), 'weir-level-s3-'));
+    const { output, chaos } = await runWithKills(
+      {
+        's3.endpoint': s3.endpoint,
+        's3.access-key': s3.settings.accessKey!,
+        's3.secret-key': s3.settings.secretKey!,
+        's3.path-style-access': 'true',
+      },
+      [join(dir, 'out'), String(RECORDS), String(RATE), '400', `s3://${s3.bucket}/checkpoints`, 'true'],
+    );
+    expect(readCommittedLines(output).sort(), chaos.join('\n')).toEqual(expectedRunningSums(RECORDS));
+  });
+
+  it('keeps in shared/ only files a retained incremental checkpoint refers to, and restores each retained checkpoint', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-level-shared-'));
+    const checkpoints = join(dir, 'checkpoints');
+    const records = 12_000;
+    const cluster = await ProcessCluster.start({ taskManagers: 2, slots: 2, config: { 'state.checkpoints.num-retained': 2 } });
+    cleanups.push(() => cluster.stop());
+    const job = writeJobFile(LEVEL_RUNNING_SUMS);
+    const args = (output: string, rate: number, sinkUid = 'sink') => ['--', output, String(records), String(rate), '200', checkpoints, 'true', sinkUid];
+    const run = await cluster.weir(['run', '--detached', job, ...args(join(dir, 'out'), 1_000)]);
+    expect(run.code, run.stderr).toBe(0);
+    const jobId = jobIdFrom(run.stdout);
+    await waitForCheckpoints(cluster.client, jobId, (c) => completedCount(c) >= 5, 60_000);
+    const cancel = await cluster.weir(['cancel', jobId]);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    await waitForStatus(cluster.client, jobId, ['CANCELED']);
+
+    const jobDir = join(checkpoints, jobId);
+    const retained = readdirSync(jobDir).filter((name) => name.startsWith('chk-') && existsSync(join(jobDir, name, '_metadata')));
+    expect(retained.length).toBe(2);
+    const referenced = new Set(retained.flatMap((chk) => sharedPathsOf(join(jobDir, chk))));
+    expect(referenced.size).toBeGreaterThan(0);
+    const inShared = readdirSync(join(jobDir, 'shared')).map((name) => `shared/${name}`);
+    expect([...referenced].filter((path) => !inShared.includes(path))).toEqual([]);
+    // The checkpoint in flight at the cancel may have uploaded files no completed checkpoint refers to; those are the
+    // subtask's newest tables. Any other unreferenced file is one of a subsumed checkpoint that should have been deleted.
+    const tableNumber = (path: string) => Number(/-(\d+)\.ldb$/.exec(path)![1]);
+    const subtaskOf = (path: string) => /^shared\/([0-9a-f]+-\d+)-/.exec(path)![1];
+    const newestReferenced = new Map<string, number>();
+    for (const path of referenced) newestReferenced.set(subtaskOf(path), Math.max(newestReferenced.get(subtaskOf(path)) ?? 0, tableNumber(path)));
+    const leftOver = inShared.filter((path) => !referenced.has(path) && tableNumber(path) <= (newestReferenced.get(subtaskOf(path)) ?? Infinity));
+    expect(leftOver).toEqual([]);
+
+    const expected = new Set(expectedRunningSums(records));
+    for (const chk of retained) {
+      const output = join(dir, `out-${chk}`);
+      // A new sink (new uid, -n drops the old one's pending files, which live in the first run's output) writes only what the restored run adds.
+      const restored = await cluster.weir(['run', '--detached', '-s', join(jobDir, chk), '-n', job, ...args(output, 4_000, 'restored-sink')]);
+      expect(restored.code, restored.stderr).toBe(0);
+      const restoredId = jobIdFrom(restored.stdout);
+      // A restore that fails restarts the job: stop at the first restart and show why.
+      const details = await waitForStatus(cluster.client, restoredId, ['FINISHED', 'FAILED', 'CANCELED', 'RESTARTING'], 60_000);
+      expect(details.summary!.status, `${details.failureCause}\n${cluster.logs()}`).toBe('FINISHED');
+      expect(checkRestoredSuffix(readCommittedLines(output), expected, records), chk).toEqual([]);
+    }
+  });
+});

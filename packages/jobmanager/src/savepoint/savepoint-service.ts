@@ -1,0 +1,50 @@
+import { describeError, type Logger } from '@weir/common';
+import type { DisposeSavepointRequest__Output, TriggerSavepointRequest__Output, TriggerSavepointResponse } from '@weir/rpc';
+import type { Dispatcher } from '../dispatcher.ts';
+import { disposeSavepoint } from './dispose-savepoint.ts';
+import { parseSavepointMode } from './savepoint-mode.ts';
+import { SavepointTarget, resolveSavepointBase, savepointDirName, type StorageOpener } from './savepoint-target.ts';
+
+export interface SavepointServiceDeps {
+  readonly dispatcher: Dispatcher;
+  /** state.savepoints.dir: where savepoints go when a request names no directory ('' = not set). */
+  readonly defaultDirectory: string;
+  readonly openStorage: StorageOpener;
+  readonly logger: Logger;
+  /** 12 random hex chars for a savepoint directory's name. */
+  readonly randomHex?: () => string;
+}
+
+/** TriggerSavepoint and DisposeSavepoint: checks the request before anything is written, then takes or deletes the savepoint. */
+export class SavepointService {
+  constructor(private readonly deps: SavepointServiceDeps) {}
+
+  /**
+   * Takes a savepoint of a running job into `<dir>/savepoint-<jobId6>-<rand>` and answers with
+   * its URL and checkpoint ID once `_metadata` is written. A bad request (unknown job, job
+   * without checkpointing or not running, a savepoint in progress, no or an unwritable
+   * directory) fails before anything is triggered; a failed savepoint's directory is deleted.
+   */
+  async trigger(request: TriggerSavepointRequest__Output): Promise<TriggerSavepointResponse> {
+    const { dispatcher, logger } = this.deps;
+    const mode = parseSavepointMode(request.terminate, request.drain);
+    const job = dispatcher.get(request.jobId);
+    job.checkSavepointPossible();
+    const base = resolveSavepointBase(request.targetDirectory, this.deps.defaultDirectory);
+    const target = await SavepointTarget.create(base, savepointDirName(job.jobId, this.deps.randomHex), this.deps.openStorage);
+    const log = logger.child({ jobId: job.jobId });
+    try {
+      const savepoint = await job.triggerSavepoint(target, mode);
+      return { savepointPath: savepoint.path, checkpointId: savepoint.checkpointId };
+    } catch (err) {
+      await target.discard().catch((cleanup: unknown) => log.warn({ path: target.location(), err: describeError(cleanup) }, `could not delete the failed savepoint's directory ${target.location()}`));
+      throw err;
+    } finally {
+      target.close();
+    }
+  }
+
+  dispose(request: DisposeSavepointRequest__Output): Promise<void> {
+    return disposeSavepoint(request.savepointPath, this.deps.openStorage, this.deps.logger);
+  }
+}

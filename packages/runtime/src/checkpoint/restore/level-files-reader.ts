@@ -1,0 +1,41 @@
+import { describeError, isWeirError, WeirError, type LevelKeyedStateHandle, type LevelStateFile } from '@weir/common';
+import { StorageErrorCode, type Storage } from '@weir/storage';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RuntimeErrorCode } from '../../errors.ts';
+import type { TaskRestore } from '../types.ts';
+
+/**
+ * Downloads the files of a LevelDB checkpoint into `directory` under their DB names, so the
+ * directory opens as the DB was. Private paths resolve against the checkpoint's directory,
+ * shared ones against the job's checkpoint directory (TaskRestore.jobStorage).
+ */
+export async function downloadLevelFiles(handle: LevelKeyedStateHandle, restore: TaskRestore, directory: string, what: string): Promise<void> {
+  await mkdir(directory, { recursive: true });
+  for (const file of handle.files) {
+    const bytes = await readLevelFile(file, restore, what);
+    if (bytes.byteLength !== file.size) {
+      throw restoreFailed(restore, what, `file ${file.path} is ${bytes.byteLength} bytes, but the checkpoint says ${file.size}; the checkpoint is corrupt, restore from an earlier one`);
+    }
+    await writeFile(join(directory, file.name), bytes);
+  }
+}
+
+async function readLevelFile(file: LevelStateFile, restore: TaskRestore, what: string): Promise<Uint8Array> {
+  const storage: Storage | undefined = file.location === 'shared' ? restore.jobStorage : restore.storage;
+  if (storage === undefined) {
+    throw restoreFailed(restore, what, `its ${file.location} file ${file.path} has no directory to be read from (the task was given no ${file.location === 'shared' ? "job checkpoint directory" : 'checkpoint directory'})`);
+  }
+  try {
+    return await storage.read(file.path);
+  } catch (err) {
+    if (isWeirError(err, StorageErrorCode.STORAGE_NOT_FOUND)) {
+      throw restoreFailed(restore, what, `its ${file.location} file ${file.path} does not exist in ${storage.url}; the checkpoint is incomplete (was a shared file deleted?), restore from another checkpoint`, err);
+    }
+    throw restoreFailed(restore, what, `reading its ${file.location} file ${file.path} in ${storage.url} failed: ${describeError(err)}`, err);
+  }
+}
+
+function restoreFailed(restore: TaskRestore, what: string, detail: string, cause?: unknown): WeirError {
+  return new WeirError(RuntimeErrorCode.CHECKPOINT_RESTORE_FAILED, `cannot restore ${what} from checkpoint ${restore.checkpointId}: ${detail}`, cause === undefined ? undefined : { cause });
+}

@@ -1,0 +1,42 @@
+import type { KeyGroupRange } from '@weir/common';
+
+/**
+ * Keys of the LevelDB backend: key group (2 bytes, big-endian), the state name (UTF-8), a NUL,
+ * then the MessagePack of the normalized key. Key groups first, so a key group range is one
+ * key range (rescaling copies it, savepoints iterate it group by group); the name before the
+ * key, so within a group the states come in name order as the canonical format writes them.
+ */
+export function statePrefix(keyGroup: number, name: Uint8Array): Buffer {
+  const prefix = Buffer.allocUnsafe(name.byteLength + 3);
+  prefix[0] = keyGroup >>> 8;
+  prefix[1] = keyGroup & 0xff;
+  prefix.set(name, 2);
+  prefix[name.byteLength + 2] = 0;
+  return prefix;
+}
+
+export function stateKey(keyGroup: number, name: Uint8Array, serializedKey: Uint8Array): Buffer {
+  const prefix = statePrefix(keyGroup, name);
+  return Buffer.concat([prefix, serializedKey], prefix.byteLength + serializedKey.byteLength);
+}
+
+export interface ParsedStateKey {
+  readonly keyGroup: number;
+  readonly name: string;
+  readonly serializedKey: Buffer;
+}
+
+export function parseStateKey(key: Buffer): ParsedStateKey {
+  const end = key.indexOf(0, 2);
+  if (key.byteLength < 3 || end < 0) throw new Error(`a LevelDB state key of ${key.byteLength} bytes has no state name`);
+  return { keyGroup: (key[0]! << 8) | key[1]!, name: key.toString('utf8', 2, end), serializedKey: key.subarray(end + 1) };
+}
+
+/** The bounds of every key of a key group range: `gte` the first group's, `lt` the group after the last one's. */
+export function keyGroupBounds(range: KeyGroupRange): { gte: Buffer; lt: Buffer } {
+  const after = range.end + 1;
+  return { gte: Buffer.from([range.start >>> 8, range.start & 0xff]), lt: Buffer.from([after >>> 8, after & 0xff]) };
+}
+
+/** No state key starts with 0xffff (key groups stay below 32768): compacting this empty range flushes only the memtable. */
+export const MEMTABLE_FLUSH_KEY = Buffer.from([0xff, 0xff, 0xff]);

@@ -1,0 +1,249 @@
+import type { ListState, ListStateDescriptor, MapState, MapStateDescriptor, ReducingState, ReducingStateDescriptor, ValueState, ValueStateDescriptor } from '@weir/api';
+import { describeError, WeirError, type CheckpointOptions, type StateMetaInfo } from '@weir/common';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { decodeStateValue, encodeStateValue, packState, unpackState } from '../../checkpoint/state-codec.ts';
+import type { PendingWork } from '../../operators/pending-work.ts';
+import { HeapListState, HeapMapState, HeapReducingState, HeapValueState } from '../heap-states.ts';
+import type { KeyContext } from '../key-context.ts';
+import type { CapturedKeyedState, KeyedStateBackend } from '../keyed-state-backend.ts';
+import { storedValueMigration } from '../schema-migration.ts';
+import { descriptorMismatch, GENERIC_META, internalStateName, mapMetaOf, metaOf, type StateKind } from '../state-descriptors.ts';
+import { RuntimeErrorCode } from '../../errors.ts';
+import { keyGroupBounds, parseStateKey } from './level-key.ts';
+import { LevelStateTable } from './level-state-table.ts';
+import { LevelStore, type RawOperation } from './level-store.ts';
+import { snapshotDatabaseFiles } from './snapshot-files.ts';
+
+/** A table file uploaded to `shared/` by a checkpoint: its path below the job's checkpoint dir. */
+export interface SharedFile {
+  readonly path: string;
+  readonly size: number;
+}
+
+export interface LevelBackendOptions {
+  readonly keys: KeyContext;
+  readonly label: string;
+  /** The TaskManager's local state dir (state.backend.rocksdb.localdir). */
+  readonly localStateDir: string;
+  readonly jobId: string;
+  readonly operatorId: string;
+  readonly subtaskIndex: number;
+  readonly incremental: boolean;
+  /** Where the task waits for a write batch before its next record; undefined in tests without a task. */
+  readonly work: PendingWork | undefined;
+}
+
+interface Registered {
+  readonly kind: StateKind;
+  readonly table: LevelStateTable;
+  state: unknown;
+  meta: StateMetaInfo;
+}
+
+/** Entries per batch when rewriting migrated values. */
+const REWRITE_BATCH = 4096;
+
+/**
+ * Keyed state of one operator subtask in a LevelDB database of its own, below the
+ * TaskManager's local state dir (`<localdir>/<jobId>/<operatorId>-<subtask>-<random>/db`),
+ * removed when the task ends. Checkpoints flush the write cache and the memtable and take the
+ * DB's files (snapshot-files.ts); incremental ones refer to table files a confirmed
+ * checkpoint already uploaded (Flink's RocksIncrementalSnapshotStrategy: the baseline is the
+ * set of the last confirmed checkpoint). Savepoints iterate a DB snapshot into the canonical
+ * format.
+ */
+export class LevelKeyedStateBackend implements KeyedStateBackend {
+  readonly kind = 'level';
+  readonly keys: KeyContext;
+  readonly directory: string;
+  readonly store: LevelStore;
+  readonly #options: LevelBackendOptions;
+  readonly #states = new Map<string, Registered>();
+  /** Shared table files of the last confirmed checkpoint, by file name: what an incremental checkpoint may refer to. */
+  #confirmed: ReadonlyMap<string, SharedFile> = new Map();
+  /** Shared table files of checkpoints taken but not yet confirmed. */
+  readonly #pending = new Map<number, ReadonlyMap<string, SharedFile>>();
+  #scratch = 0;
+  /** A restore replacing the DB; disposing waits for it, so it never writes into a directory being removed. */
+  #replacing: Promise<void> = Promise.resolve();
+  #disposed = false;
+
+  constructor(options: LevelBackendOptions) {
+    this.#options = options;
+    this.keys = options.keys;
+    const unique = `${options.operatorId}-${options.subtaskIndex}-${randomBytes(4).toString('hex')}`;
+    this.directory = join(options.localStateDir, options.jobId, unique);
+    this.store = new LevelStore(join(this.directory, 'db'), options.label, options.work);
+  }
+
+  getState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T> {
+    return this.#get(descriptor, metaOf(descriptor), (table) => new HeapValueState<T>(table as never, descriptor.defaultValue));
+  }
+
+  getListState<T>(descriptor: ListStateDescriptor<T>): ListState<T> {
+    return this.#get(descriptor, metaOf(descriptor), (table) => new HeapListState<T>(table as never));
+  }
+
+  getMapState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V> {
+    return this.#get(descriptor, mapMetaOf(descriptor as MapStateDescriptor<unknown, unknown>), (table) => new HeapMapState<K, V>(table as never));
+  }
+
+  getReducingState<T>(descriptor: ReducingStateDescriptor<T>): ReducingState<T> {
+    return this.#get(descriptor, metaOf(descriptor), (table) => new HeapReducingState<T>(table as never, descriptor.reduceFunction));
+  }
+
+  getInternalValueState<T>(name: string): ValueState<T> {
+    return this.#get({ name: internalStateName(name), kind: 'value' }, GENERIC_META, (table) => new HeapValueState<T>(table as never, undefined));
+  }
+
+  /** Creates the task's directory below the local state dir and opens an empty DB there. */
+  async open(): Promise<void> {
+    const { localStateDir, label } = this.#options;
+    try {
+      await mkdir(this.store.directory, { recursive: true });
+      await this.store.open();
+    } catch (err) {
+      throw new WeirError(
+        RuntimeErrorCode.LOCAL_STATE_DIR_UNUSABLE,
+        `${label} cannot keep its LevelDB state in the local state dir ${localStateDir} (at ${this.directory}): ${describeError(err)}; ` +
+          `make the directory writable, or set state.backend.rocksdb.localdir to a writable directory`,
+        { cause: err },
+      );
+    }
+  }
+
+  async capture(checkpointId: number, options: CheckpointOptions): Promise<CapturedKeyedState> {
+    await this.store.flushAll();
+    await this.#rewriteMigrated();
+    const keyGroupRange = this.keys.range;
+    const states = this.describe();
+    // No state, no DB to write: an empty heap view writes nothing.
+    if (Object.keys(states).length === 0) return { kind: 'heap', keyGroupRange, states: [] };
+    if (options.type === 'savepoint') {
+      const { gte, lt } = keyGroupBounds(keyGroupRange);
+      return { kind: 'level-canonical', keyGroupRange, states, cursor: this.store.cursor(gte, lt) };
+    }
+    await this.store.flushMemtable();
+    const directory = join(this.directory, `chk-${checkpointId}`);
+    let files;
+    try {
+      files = await snapshotDatabaseFiles(this.store.directory, directory);
+    } catch (err) {
+      throw new WeirError(RuntimeErrorCode.LEVEL_STATE_FAILED, `copying the LevelDB files of ${this.#options.label} for checkpoint ${checkpointId} failed: ${describeError(err)}`, { cause: err });
+    }
+    return {
+      kind: 'level-files',
+      keyGroupRange,
+      states,
+      directory,
+      files,
+      confirmed: this.#options.incremental ? this.#confirmed : undefined,
+      uploaded: (shared) => this.#pending.set(checkpointId, shared),
+    };
+  }
+
+  notifyCheckpointComplete(checkpointId: number): void {
+    const shared = this.#pending.get(checkpointId);
+    if (shared !== undefined) this.#confirmed = shared;
+    for (const id of this.#pending.keys()) if (id <= checkpointId) this.#pending.delete(id);
+  }
+
+  notifyCheckpointAborted(checkpointId: number): void {
+    this.#pending.delete(checkpointId);
+  }
+
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    await this.#replacing.catch(() => undefined);
+    try {
+      await this.store.close();
+    } finally {
+      await rm(this.directory, { recursive: true, force: true });
+    }
+  }
+
+  /** Every state the DB holds, registered or only restored, with its current description. */
+  describe(): Record<string, StateMetaInfo> {
+    const states: Record<string, StateMetaInfo> = {};
+    for (const name of [...this.#states.keys()].sort()) states[name] = this.#states.get(name)!.meta;
+    return states;
+  }
+
+  /** A restored state's description; the function's descriptor later must agree on the kind (and is checked for schema evolution). */
+  restoredState(name: string, meta: StateMetaInfo): void {
+    const existing = this.#states.get(name);
+    if (existing !== undefined) {
+      if (existing.kind !== meta.kind) throw descriptorMismatch(this.#options.label, name, meta.kind, existing.kind);
+      return;
+    }
+    this.#states.set(name, { kind: meta.kind, table: new LevelStateTable(name, meta.kind, this.keys, this.store), state: undefined, meta });
+  }
+
+  /** Restore when the checkpoint's DB is this subtask's as it is: close the empty DB, let `fill` put the checkpoint's files in its place, open them. */
+  replaceDatabase(fill: (directory: string) => Promise<void>): Promise<void> {
+    const replacing = (async () => {
+      await this.store.close();
+      await rm(this.store.directory, { recursive: true, force: true });
+      await mkdir(this.store.directory, { recursive: true });
+      await fill(this.store.directory);
+      if (!this.#disposed) await this.store.open();
+    })();
+    this.#replacing = replacing;
+    return replacing;
+  }
+
+  /** The shared files of the checkpoint the DB was restored from, as if this task had confirmed them: incremental checkpoints refer to them. */
+  seedConfirmed(shared: ReadonlyMap<string, SharedFile>): void {
+    this.#confirmed = shared;
+  }
+
+  /** A fresh directory for a restore to download another DB into; the caller removes it. */
+  scratchDirectory(): string {
+    return join(this.directory, `restore-${this.#scratch++}`);
+  }
+
+  #get<S>(descriptor: { readonly name: string; readonly kind: StateKind }, meta: StateMetaInfo, create: (table: LevelStateTable) => S): S {
+    const existing = this.#states.get(descriptor.name);
+    if (existing !== undefined) {
+      if (existing.kind !== descriptor.kind) throw descriptorMismatch(this.#options.label, descriptor.name, descriptor.kind, existing.kind);
+      if (existing.state === undefined) {
+        // Restored values of an older type are migrated on read now, and rewritten in the DB by the next checkpoint's synchronous part.
+        existing.table.migrate = storedValueMigration(descriptor.name, existing.meta, meta);
+        existing.state = create(existing.table);
+        existing.meta = meta;
+      }
+      return existing.state as S;
+    }
+    const table = new LevelStateTable(descriptor.name, descriptor.kind, this.keys, this.store);
+    const state = create(table);
+    this.#states.set(descriptor.name, { kind: descriptor.kind, table, state, meta });
+    return state;
+  }
+
+  /** Rewrites every value of states being migrated, so the DB's files hold only values of the described types. Records are stopped. */
+  async #rewriteMigrated(): Promise<void> {
+    const migrating = new Map<string, LevelStateTable>();
+    for (const [name, registered] of this.#states) if (registered.table.migrate !== undefined) migrating.set(name, registered.table);
+    if (migrating.size === 0) return;
+    const { gte, lt } = keyGroupBounds(this.keys.range);
+    const cursor = this.store.cursor(gte, lt);
+    try {
+      for (let entries = await cursor.nextv(REWRITE_BATCH); entries.length !== 0; entries = await cursor.nextv(REWRITE_BATCH)) {
+        const operations: RawOperation[] = [];
+        for (const [key, value] of entries) {
+          const table = migrating.get(parseStateKey(key).name);
+          if (table === undefined) continue;
+          const migrated = table.migrate!(decodeStateValue(table.kind, unpackState(value)));
+          const packed = packState(encodeStateValue(table.kind, migrated));
+          operations.push({ type: 'put', key, value: Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength) });
+        }
+        await this.store.writeRaw(operations);
+      }
+    } finally {
+      await cursor.close();
+    }
+    for (const table of migrating.values()) table.migrate = undefined;
+  }
+}
