@@ -7,7 +7,7 @@ import { jobIdFrom, listCheckpoints, ProcessCluster, waitForStatus, writeJobFile
 import { killTaskManagersAtRandom } from './chaos.ts';
 import { BACKPRESSURED_SUMS } from './unaligned-jobs.ts';
 
-const RECORDS = 6_000;
+const RECORDS = 30_000;
 
 describe('unaligned checkpoints on a process cluster', () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -25,8 +25,8 @@ describe('unaligned checkpoints on a process cluster', () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-unaligned-'));
     const c = await cluster({ 'state.checkpoints.dir': join(dir, 'checkpoints') });
     const output = join(dir, 'out');
-    // The source offers 4000 records/s; the slow stage takes about 2 × 2000.
-    const run = await c.weir(['run', '--detached', writeJobFile(BACKPRESSURED_SUMS), '--', output, String(RECORDS), '4000', '300', '0.5', '-1']);
+    // The source offers 6000 records/s; the slow stage takes about 2 × 2000, so it backpressures the source throughout.
+    const run = await c.weir(['run', '--detached', writeJobFile(BACKPRESSURED_SUMS), '--', output, String(RECORDS), '6000', '300', '0.5', '-1']);
     expect(run.code, run.stderr).toBe(0);
     const jobId = jobIdFrom(run.stdout);
     await waitForStatus(c.client, jobId, ['RUNNING']);

@@ -213,7 +213,7 @@ export class CheckpointCoordinator {
     this.#reschedule();
   }
 
-  /** Triggers at the running sources, or skips (logged) when no checkpoint can be taken now; a savepoint never skips, as every task runs. */
+  /** Triggers at the running tasks without a running producer (see checkpoint-plan.ts), or skips (logged) when no checkpoint can be taken now; a savepoint never skips, as every task runs. */
   #trigger(execution: Execution, now: number, savepoint?: SavepointOperation): void {
     const plan = this.#finishedTasks.plan(execution);
     if (plan.kind === 'skip') {
@@ -221,7 +221,7 @@ export class CheckpointCoordinator {
       return;
     }
     const checkpointId = ++this.#lastCheckpointId;
-    const { sources, acknowledging, carried } = plan;
+    const { triggered, acknowledging, carried } = plan;
     const pending = new PendingCheckpoint(checkpointId, execution.attempt, now, acknowledging, savepoint, carried);
     pending.timeout = this.#deps.clock.setTimeout(() => this.#expire(pending), this.#deps.settings.timeoutMs);
     this.#pending.set(checkpointId, pending);
@@ -231,7 +231,7 @@ export class CheckpointCoordinator {
     } else {
       this.#savepoints.triggered(pending, savepoint);
     }
-    const unreachable = this.#messenger.trigger(execution, sources, checkpointId, now, savepoint?.options ?? CHECKPOINT_OPTIONS);
+    const unreachable = this.#messenger.trigger(execution, triggered, checkpointId, now, savepoint?.options ?? CHECKPOINT_OPTIONS);
     if (unreachable.length > 0) {
       const names = unreachable.map((s) => subtaskName(this.#deps.jobGraph, s.vertexId, s.index));
       this.#abort(pending, CheckpointFailureReason.TASK_NOT_READY, `the TaskManagers of ${names.join(', ')} are not connected`);

@@ -3,18 +3,18 @@ import type { CheckpointOptions as WireCheckpointOptions } from '@weir/rpc';
 import type { Execution, SubtaskExecution } from '../job/execution.ts';
 import type { TaskManagerGateway } from '../job/task-manager-gateway.ts';
 
-/** What the coordinator tells tasks: triggers to the running sources, outcomes to everyone. */
+/** What the coordinator tells tasks: triggers to the tasks a checkpoint starts at, outcomes to everyone. */
 export class CheckpointMessenger {
   constructor(
     private readonly jobId: string,
     private readonly gateway: TaskManagerGateway,
   ) {}
 
-  /** Sends TriggerCheckpoint to `sources`; returns the subtasks whose TaskManager is not connected. */
-  trigger(execution: Execution, sources: readonly SubtaskExecution[], checkpointId: number, timestampMs: number, options: CheckpointOptions): SubtaskExecution[] {
+  /** Sends TriggerCheckpoint to `targets`; returns the subtasks whose TaskManager is not connected. */
+  trigger(execution: Execution, targets: readonly SubtaskExecution[], checkpointId: number, timestampMs: number, options: CheckpointOptions): SubtaskExecution[] {
     const unreachable: SubtaskExecution[] = [];
     const wireOptions = toWireOptions(options);
-    for (const subtask of sources) {
+    for (const subtask of targets) {
       const sent = this.gateway.send(subtask.taskManagerId, {
         triggerCheckpoint: { task: this.#taskKey(execution, subtask), checkpointId, timestampMs, ...(wireOptions && { options: wireOptions }) },
       });

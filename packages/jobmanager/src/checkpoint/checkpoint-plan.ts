@@ -5,20 +5,22 @@ import { subtaskName } from '../job/task-name.ts';
 
 /**
  * Who takes part in a checkpoint of an attempt whose tasks may have partly finished (Flink's
- * FLIP-147). Barriers start at the running sources and reach every running task with a
- * running producer (a consumer subtask reads from every producer subtask of its inputs, and
- * alignment ignores channels that delivered end of partition). Any other task ended its input
- * and took its final checkpoint already: it is `carried`, its state taken over from the latest
- * completed checkpoint instead of asked for.
+ * FLIP-147). The trigger goes to the running tasks with no running producer: the running
+ * sources, and running tasks all of whose producers finished (their input ended; they may
+ * still wait for a checkpoint taken after their end of data, which an unaligned barrier that
+ * overtook the end of data did not give them). Barriers reach every running task downstream
+ * (a consumer subtask reads from every producer subtask of its inputs, and alignment ignores
+ * channels that delivered end of partition). FINISHED tasks took their final checkpoint
+ * already: they are `carried`, their state taken over from the latest completed checkpoint.
  */
 export type CheckpointPlan =
   | {
       readonly kind: 'trigger';
-      /** The running source subtasks the trigger goes to. */
-      readonly sources: readonly SubtaskExecution[];
+      /** The running subtasks without a running producer, which the trigger goes to. */
+      readonly triggered: readonly SubtaskExecution[];
       /** Every subtask the checkpoint waits for an acknowledgement from. */
       readonly acknowledging: readonly SubtaskExecution[];
-      /** FINISHED subtasks, and running ones all of whose producers finished. */
+      /** FINISHED subtasks. */
       readonly carried: readonly SubtaskExecution[];
     }
   | { readonly kind: 'skip'; readonly reason: string };
@@ -31,25 +33,24 @@ export function planCheckpoint(jobGraph: JobGraph, execution: Execution): Checkp
     return { kind: 'skip', reason: `not every task is running or finished (${named.join(', ')}${more})` };
   }
   const reached = new Set<string>();
-  const sources: SubtaskExecution[] = [];
+  const triggered: SubtaskExecution[] = [];
   const acknowledging: SubtaskExecution[] = [];
   const carried: SubtaskExecution[] = [];
   // Vertices are topologically sorted: a vertex's producers are decided before it.
   for (const vertex of jobGraph.vertices) {
-    const isSource = vertex.inputs.length === 0;
-    const fed = isSource || vertex.inputs.some((edge) => reached.has(edge.sourceVertexId));
+    const fed = vertex.inputs.some((edge) => reached.has(edge.sourceVertexId));
     for (let index = 0; index < vertex.parallelism; index++) {
       const subtask = execution.get(vertex.id, index);
       if (subtask === undefined) continue;
-      if (fed && subtask.state === TaskState.RUNNING) {
-        reached.add(vertex.id);
-        acknowledging.push(subtask);
-        if (isSource) sources.push(subtask);
-      } else {
+      if (subtask.state !== TaskState.RUNNING) {
         carried.push(subtask);
+        continue;
       }
+      reached.add(vertex.id);
+      acknowledging.push(subtask);
+      if (!fed) triggered.push(subtask);
     }
   }
-  if (sources.length === 0) return { kind: 'skip', reason: 'every source has finished; the remaining tasks are finishing' };
-  return { kind: 'trigger', sources, acknowledging, carried };
+  if (acknowledging.length === 0) return { kind: 'skip', reason: 'every task has finished' };
+  return { kind: 'trigger', triggered, acknowledging, carried };
 }

@@ -114,7 +114,7 @@ describe('declined checkpoints', () => {
     await Promise.all(job.deployed.map((d) => d.task.cancel()));
   });
 
-  it('declines TASK_NOT_READY on a non-source task and without checkpointing', async () => {
+  it('declines TASK_NOT_READY on a non-source task whose input goes on, and without checkpointing', async () => {
     const withCheckpoints = await runJob(countJob(new SourceControl(10), new TransactionalSink()), { checkpointing: settings({}) });
     const without = await runJob(countJob(new SourceControl(10), new TransactionalSink()));
     await waitUntil(() => [...withCheckpoints.deployed, ...without.deployed].every((d) => d.task.state === 'RUNNING'));
@@ -124,7 +124,7 @@ describe('declined checkpoints', () => {
     expect(withCheckpoints.declines[0]!.decline).toEqual({
       checkpointId: 4,
       reason: 'CHECKPOINT_TASK_NOT_READY',
-      message: expect.stringMatching(/^Count -> Sink \(1\/1\) cannot take checkpoint 4: it is not a source task/),
+      message: expect.stringMatching(/^Count -> Sink \(1\/1\) cannot take checkpoint 4: its input has not ended/),
     });
     expect(without.declines[0]!.decline.message).toBe('words (1/1) cannot take checkpoint 5: checkpointing is not enabled for it');
     await Promise.all([...withCheckpoints.deployed, ...without.deployed].map((d) => d.task.cancel()));

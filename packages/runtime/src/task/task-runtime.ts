@@ -207,7 +207,9 @@ export class TaskRuntime {
   }
 
   /**
-   * A source task's checkpoint trigger: taken between two records, or declined TASK_NOT_READY.
+   * A checkpoint trigger: taken between two records, or declined TASK_NOT_READY. It goes to
+   * source tasks, and to a task whose producers all finished (FLIP-147): once its input ended,
+   * it takes the checkpoint as a source would, which can be its final one.
    * Stop-with-savepoint: `drain` ends the source's input first (operators finish, end of data
    * goes downstream) and takes the savepoint after; `suspend` takes it, then ends the input
    * without another record. Either way the task finishes after the next completed checkpoint.
@@ -215,31 +217,33 @@ export class TaskRuntime {
   triggerCheckpoint(checkpointId: number, timestamp: number, options: CheckpointOptions = CHECKPOINT_OPTIONS): void {
     const checkpointer = this.#checkpointer;
     const source = this.#source;
-    const why =
-      checkpointer === undefined
-        ? 'checkpointing is not enabled for it'
-        : source === undefined
-          ? 'it is not a source task (other tasks take checkpoints when their barriers arrive)'
-          : undefined;
-    if (why !== undefined) {
-      this.declineNotReady(checkpointId, why);
+    if (checkpointer === undefined) {
+      this.declineNotReady(checkpointId, 'checkpointing is not enabled for it');
       return;
     }
     this.mailbox.put(() => {
       if (this.#finishing) {
         this.declineNotReady(checkpointId, 'it has finished');
+      } else if (source === undefined) {
+        if (this.#inputEnded && options.type === 'checkpoint') this.#checkpointNow(checkpointer, checkpointId, timestamp, options);
+        else this.declineNotReady(checkpointId, 'its input has not ended (tasks with running producers take checkpoints when their barriers arrive)');
       } else if (options.terminate === 'drain' && !this.#inputEnded) {
         this.#drain = { checkpointId, timestamp, options };
-        source!.endInput();
+        source.endInput();
       } else {
-        if (startsUnaligned(checkpointer!.settings, options)) {
-          checkpointer!.triggerUnalignedCheckpoint(checkpointId, timestamp, 0, options, PendingInputState.empty(checkpointId));
-        } else {
-          checkpointer!.triggerCheckpoint(checkpointId, timestamp, 0, options);
-        }
-        if (options.terminate === 'suspend') source!.endInput();
+        this.#checkpointNow(checkpointer, checkpointId, timestamp, options);
+        if (options.terminate === 'suspend') source.endInput();
       }
     });
+  }
+
+  /** A checkpoint with no barrier to wait for: unaligned when the job's are (with no input state), else aligned. */
+  #checkpointNow(checkpointer: SubtaskCheckpointer, checkpointId: number, timestamp: number, options: CheckpointOptions): void {
+    if (startsUnaligned(checkpointer.settings, options)) {
+      checkpointer.triggerUnalignedCheckpoint(checkpointId, timestamp, 0, options, PendingInputState.empty(checkpointId));
+    } else {
+      checkpointer.triggerCheckpoint(checkpointId, timestamp, 0, options);
+    }
   }
 
   declineNotReady(checkpointId: number, why: string): void {
