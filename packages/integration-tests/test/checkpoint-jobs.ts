@@ -5,7 +5,7 @@
  */
 
 /** The keyed function both jobs share: a running sum per key in ValueState, one line per event. */
-const RUNNING_SUM = `type Event = { key: string; i: number };
+export const RUNNING_SUM = `type Event = { key: string; i: number };
 
 class RunningSum extends KeyedProcessFunction<string, Event, string> {
   private sum!: ValueState<number>;

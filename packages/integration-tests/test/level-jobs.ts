@@ -4,25 +4,15 @@
  * committed output of a run with failures must equal the expected lines exactly.
  */
 
+import { RUNNING_SUM } from './checkpoint-jobs.ts';
+
 /** args: output dir, records, records/s, checkpoint interval ms, checkpoint dir, incremental ('true' | 'false'), [sink uid] */
 export const LEVEL_RUNNING_SUMS = `
 import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor, Types, CheckpointingMode, LevelStateBackend, ExternalizedCheckpointCleanup,
   type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
 import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
 
-type Event = { key: string; i: number };
-
-class RunningSum extends KeyedProcessFunction<string, Event, string> {
-  private sum!: ValueState<number>;
-  override open(): void {
-    this.sum = this.getRuntimeContext().getState(new ValueStateDescriptor('sum', Types.NUMBER));
-  }
-  processElement(e: Event, _ctx: KeyedProcessContext<string>, out: Collector<string>): void {
-    const next = (this.sum.value() ?? 0) + e.i;
-    this.sum.update(next);
-    out.collect(e.key + ' ' + e.i + ' ' + next);
-  }
-}
+${RUNNING_SUM}
 
 export default function levelRunningSums(env: StreamExecutionEnvironment, args: string[]) {
   const [output, records, rate, interval, checkpointDir, incremental, sinkUid] = args;

@@ -6,24 +6,14 @@
  *
  * args: output dir, records, records/s, checkpoint interval ms, checkpoint dir, sums parallelism, [sums max parallelism]
  */
+
+import { RUNNING_SUM } from './checkpoint-jobs.ts';
 export const RESCALABLE_SUMS = `
 import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor, Types, FsStateBackend, ExternalizedCheckpointCleanup,
   type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
 import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
 
-type Event = { key: string; i: number };
-
-class RunningSum extends KeyedProcessFunction<string, Event, string> {
-  private sum!: ValueState<number>;
-  override open(): void {
-    this.sum = this.getRuntimeContext().getState(new ValueStateDescriptor('sum', Types.NUMBER));
-  }
-  processElement(e: Event, _ctx: KeyedProcessContext<string>, out: Collector<string>): void {
-    const next = (this.sum.value() ?? 0) + e.i;
-    this.sum.update(next);
-    out.collect(e.key + ' ' + e.i + ' ' + next);
-  }
-}
+${RUNNING_SUM}
 
 export default function rescalableSums(env: StreamExecutionEnvironment, args: string[]) {
   const [output, records, rate, interval, checkpointDir, sumsParallelism, sumsMaxParallelism] = args;

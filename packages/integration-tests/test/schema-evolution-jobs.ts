@@ -15,6 +15,8 @@
  * args of all: output dir, records (even), records/s, checkpoint interval ms
  */
 
+import type { ReaderCut } from './savepoint-jobs.ts';
+
 export interface EvolvingType {
   readonly v1: string;
   readonly v2: string;
@@ -94,16 +96,6 @@ export function schemaJobs(types: EvolvingType): { v1: string; v2: string; bad: 
   };
 }
 
-/** How many records each source reader had emitted when v1 stopped: its keys' lines in v1's committed output. */
-export interface ReaderCut {
-  readonly a: number;
-  readonly b: number;
-}
-
-export function cutOf(committed: readonly string[]): ReaderCut {
-  const v1 = committed.filter((line) => !line.startsWith('v2 '));
-  return { a: v1.filter((line) => line.startsWith('a')).length, b: v1.filter((line) => line.startsWith('b')).length };
-}
 
 /** The exact committed output, sorted, of v1 stopped at `cut` and v2 restored from its savepoint. */
 export function expectedEvolvedOutput(records: number, cut: ReaderCut): string[] {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { completedCount, jobIdFrom, ProcessCluster, waitForCheckpoints, waitForStatus, writeJobFile, type RunResult } from '../src/index.ts';
-import { AVRO_TYPES, cutOf, expectedEvolvedOutput, POJO_TYPES, schemaJobs, type EvolvingType } from './schema-evolution-jobs.ts';
+import { AVRO_TYPES, expectedEvolvedOutput, POJO_TYPES, schemaJobs, type EvolvingType } from './schema-evolution-jobs.ts';
+import { cutOf } from './savepoint-jobs.ts';
 
 const RECORDS = 20_000;
 /** Slow enough that v1 is still running when it is stopped, whatever the load. */

@@ -4,6 +4,8 @@
  * buffers to be quick.
  */
 
+import { RUNNING_SUM } from './checkpoint-jobs.ts';
+
 /**
  * A running sum per key, then a rebalance to a map that busy-waits `slowMs` per record (slower
  * than the source), then the FileSink. Every output line is still fixed by its key's order.
@@ -14,19 +16,7 @@ import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor,
   type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
 import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
 
-type Event = { key: string; i: number };
-
-class RunningSum extends KeyedProcessFunction<string, Event, string> {
-  private sum!: ValueState<number>;
-  override open(): void {
-    this.sum = this.getRuntimeContext().getState(new ValueStateDescriptor('sum', Types.NUMBER));
-  }
-  processElement(e: Event, _ctx: KeyedProcessContext<string>, out: Collector<string>): void {
-    const next = (this.sum.value() ?? 0) + e.i;
-    this.sum.update(next);
-    out.collect(e.key + ' ' + e.i + ' ' + next);
-  }
-}
+${RUNNING_SUM}
 
 export default function backpressuredSums(env: StreamExecutionEnvironment, args: string[]) {
   const [output, records, rate, interval, slowMs, alignedTimeout, mode] = args;
