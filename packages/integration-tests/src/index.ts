@@ -2,3 +2,4 @@ export * from './cluster.ts';
 export * from './process.ts';
 export * from './jobs.ts';
 export * from './checkpoints.ts';
+export * from './savepoints.ts';

@@ -3,30 +3,16 @@ import { readCommittedLines } from '@weir/examples';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { completedCount, getJob, jobIdFrom, ProcessCluster, waitForCheckpoints, waitForStatus, writeJobFile, type RunResult } from '../src/index.ts';
+import { completedCount, getJob, jobIdFrom, localPath, ProcessCluster, savepointPathFrom, waitForCheckpoints, waitForStatus, writeJobFile, type RunResult } from '../src/index.ts';
 import { cutOf, expectedUpgradeOutput, UPGRADE_V1, UPGRADE_V2 } from './savepoint-jobs.ts';
 
 const RECORDS = 24_000;
 /** v1 would need 16 s for all records, far longer than it runs before the stop, even on a loaded machine. */
 const V1_RATE = 1_500;
-/**
- * v2 only has to finish the rest; the rate does not change the output. It stays low enough for
- * a loaded machine to keep both readers at the same pace, because a bounded job whose source
- * subtasks reach their end of input in different checkpoint intervals never finishes: the
- * JobManager takes no checkpoint once a task has FINISHED, and the later source waits for one.
- */
+/** v2 only has to finish the rest; the rate does not change the output. */
 const V2_RATE = 4_000;
 const V1_INTERVAL_MS = 300;
-/** Long enough that both of v2's readers usually end within one interval and share the final checkpoint (see V2_RATE). */
 const V2_INTERVAL_MS = 1_000;
-
-/** The savepoint path of a `weir savepoint|stop|cancel -s` run: Flink's "Savepoint completed. Path: <path>" line. */
-function savepointPathFrom(result: RunResult): string {
-  const match = /^Savepoint completed\. Path: (.+)$/m.exec(result.stdout);
-  if (!match) throw new Error(`no savepoint path in output (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
-  return match[1]!;
-}
 
 /** The checkpoint ID line every savepoint-taking command prints after the path. */
 function checkpointIdFrom(result: RunResult): number {
@@ -35,10 +21,6 @@ function checkpointIdFrom(result: RunResult): number {
   return Number(match[1]);
 }
 
-/** The savepoint path is a URL or a plain path; these tests write savepoints to local disk. */
-function localPath(savepointPath: string): string {
-  return savepointPath.startsWith('file:') ? fileURLToPath(savepointPath) : savepointPath;
-}
 
 function expectSavepointIn(dir: string, jobId: string, savepointPath: string): void {
   const path = localPath(savepointPath);

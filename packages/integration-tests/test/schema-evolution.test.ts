@@ -3,8 +3,7 @@ import { readCommittedLines } from '@weir/examples';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { completedCount, jobIdFrom, ProcessCluster, waitForCheckpoints, waitForStatus, writeJobFile, type RunResult } from '../src/index.ts';
+import { completedCount, jobIdFrom, localPath, ProcessCluster, savepointPathFrom, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
 import { AVRO_TYPES, expectedEvolvedOutput, POJO_TYPES, schemaJobs, type EvolvingType } from './schema-evolution-jobs.ts';
 import { cutOf } from './savepoint-jobs.ts';
 
@@ -15,16 +14,7 @@ const V1_RATE = 1_000;
 const V2_RATE = 20_000;
 const INTERVAL_MS = 200;
 
-/** Flink's "Savepoint completed. Path: <path>" line of `weir stop --savepointPath`. */
-function savepointPathFrom(result: RunResult): string {
-  const match = /^Savepoint completed\. Path: (.+)$/m.exec(result.stdout);
-  if (!match) throw new Error(`no savepoint path in output (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
-  return match[1]!;
-}
 
-function localPath(savepointPath: string): string {
-  return savepointPath.startsWith('file:') ? fileURLToPath(savepointPath) : savepointPath;
-}
 
 describe('state schema evolution across a savepoint on a process cluster', () => {
   let dir: string;
