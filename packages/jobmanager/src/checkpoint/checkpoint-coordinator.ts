@@ -335,17 +335,19 @@ export class CheckpointCoordinator {
       if (failover !== undefined && execution !== undefined) this.#deps.failJob(failover);
       return;
     }
-    this.#deps.storage?.discardCheckpoint(checkpointId);
+    // Shared files only this failed checkpoint uploaded are garbage: retained ones register theirs.
+    this.#deps.storage?.discardCheckpoint(checkpointId, this.#sharedState.unregistered(pending.acknowledgedStates()));
     const failover = this.#failures.failed(reason, message);
     if (failover !== undefined && execution !== undefined) this.#deps.failJob(failover);
   }
 
   /** A task answered a checkpoint that is no longer pending: unless it completed, what the task wrote for it is garbage. */
-  #discardLate(message: CheckpointTask): void {
+  #discardLate(message: CheckpointTask | CheckpointAck): void {
     const { checkpointId } = message;
     if (this.#released || this.#finalizing.has(checkpointId) || this.#store.has(checkpointId) || this.#savepoints.was(checkpointId)) return;
     this.#deps.logger.debug({ checkpointId, vertexId: message.vertexId, subtask: message.subtaskIndex }, 'discarding what a task wrote for a checkpoint no longer pending');
-    this.#deps.storage?.discardCheckpoint(checkpointId);
+    const shared = 'state' in message ? this.#sharedState.unregistered(Object.values(message.state.operators)) : [];
+    this.#deps.storage?.discardCheckpoint(checkpointId, shared);
   }
 
   #fromCurrentTask(pending: PendingCheckpoint, message: CheckpointTask): boolean {

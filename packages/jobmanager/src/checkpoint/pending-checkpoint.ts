@@ -1,4 +1,4 @@
-import type { TaskStateSnapshot, TimerHandle } from '@weir/common';
+import type { OperatorSubtaskState, TaskStateSnapshot, TimerHandle } from '@weir/common';
 import type { SavepointOperation } from '../savepoint/savepoint-operation.ts';
 import type { CheckpointAck } from './checkpoint-messages.ts';
 import type { CarriedState } from './finished-task-state.ts';
@@ -86,6 +86,11 @@ export class PendingCheckpoint {
   }
 
   /** The subtask's acknowledged state, or for a carried subtask what it acknowledged last. */
+  /** The operator states of every acknowledgement so far. */
+  acknowledgedStates(): OperatorSubtaskState[] {
+    return [...this.#states.values()].flatMap((snapshot) => Object.values(snapshot.operators));
+  }
+
   stateOf(vertexId: string, index: number): TaskStateSnapshot | undefined {
     return this.#states.get(keyOf(vertexId, index)) ?? this.carriedState?.stateOf(vertexId, index);
   }

@@ -69,4 +69,34 @@ describe('SharedStateRegistry', () => {
     expect(shared()).toEqual(['job-1/shared/3.ldb', 'job-1/shared/4.ldb']);
     expect(c.storage.paths().filter((p) => p.endsWith('_metadata'))).toEqual(['job-1/chk-3/_metadata', 'job-1/chk-4/_metadata']);
   });
+
+  it('deletes the shared files that only a failed checkpoint uploaded, keeping those a retained checkpoint uses', async () => {
+    const c = checkpointingCluster({ 'tm-1': 2, 'tm-2': 2 }, { checkpointing: { numRetained: 2, backend: 'level', incremental: true } });
+    c.reportAll(TaskState.RUNNING);
+    /** Every subtask acknowledges; map#0 with LevelDB state referring to `paths`. */
+    const ack = async (checkpointId: number, paths: string[], subtasks = c.master.subtasks()) => {
+      for (const path of paths) await c.storage.write(`job-1/${path}`, Buffer.from(path));
+      for (const s of subtasks) {
+        const state = s.vertexId === 'map' && s.index === 0 ? { operators: { 'op-map': { keyed: [level(...paths)] } } } : { operators: {} };
+        c.dispatcher.acknowledgeCheckpoint(s.taskManagerId, {
+          task: { jobId: 'job-1', attempt: c.master.attempt, vertexId: s.vertexId, subtaskIndex: s.index },
+          checkpointId,
+          state: Buffer.from(JSON.stringify(state)),
+          metrics: { syncMs: 1, asyncMs: 1, alignmentMs: 0, stateBytes: 1, unaligned: false, persistedBytes: 0 },
+        });
+      }
+      await settle();
+      await settle();
+    };
+    c.clock.advance(1_000);
+    await ack(1, ['shared/kept.ldb']);
+    c.clock.advance(1_000);
+    // Only map#0 answers checkpoint 2, which then expires.
+    await ack(2, ['shared/kept.ldb', 'shared/only-2.ldb'], c.master.subtasks().filter((s) => s.vertexId === 'map' && s.index === 0));
+    c.clock.advance(10_000);
+    await settle();
+    await settle();
+    expect(c.master.checkpoints().checkpoints.find((cp) => cp.checkpointId === 2)?.status).toBe('FAILED');
+    expect(c.storage.paths().filter((p) => p.includes('/shared/'))).toEqual(['job-1/shared/kept.ldb']);
+  });
 });
