@@ -8,3 +8,4 @@ export * from './config/options.ts';
 export * from './config/load.ts';
 export { envVarName } from './config/env.ts';
 export * from './checkpoint/types.ts';
+export * from './checkpoint/operator-state-format.ts';

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { JobGraph, JobVertex } from '@weir/api';
 import {
+  decodeOperatorLists,
   isWeirError,
   type CheckpointMetadata,
   type HeapKeyedStateHandle,
+  type OperatorList,
   type OperatorMetadata,
   type OperatorStateHandle,
   type OperatorSubtaskState,
   type StreamStateHandle,
 } from '@weir/common';
-import { Unpackr } from 'msgpackr';
 import { jobGraph, vertex } from '../../test-fixtures.ts';
 import { assignState, assignedState, type StateAssignment } from './assign-state.ts';
-import { encodeOperatorLists, type OperatorList } from './operator-state-codec.ts';
+import { inlineOperatorLists } from './operator-state-codec.ts';
 
 const MAX = 128;
 
@@ -21,7 +22,7 @@ function keyed(start: number, end: number, path: string): HeapKeyedStateHandle {
 }
 
 function lists(entries: Record<string, [OperatorList['mode'], unknown[]]>): OperatorStateHandle {
-  return encodeOperatorLists(new Map(Object.entries(entries).map(([name, [mode, e]]) => [name, { mode, entries: e }])));
+  return inlineOperatorLists(new Map(Object.entries(entries).map(([name, [mode, e]]) => [name, { mode, entries: e }])));
 }
 
 function operator(id: string, subtasks: (OperatorSubtaskState | null)[], extra: Partial<OperatorMetadata> = {}): OperatorMetadata {
@@ -32,15 +33,14 @@ function checkpoint(...operators: OperatorMetadata[]): CheckpointMetadata {
   return { version: 1, kind: 'savepoint', jobId: 'old-job', jobName: 'old', checkpointId: 9, timestamp: 1, operators };
 }
 
-const unpackr = new Unpackr({ useRecords: false });
-
 /** Every handle's lists as name → entries, inline bytes decoded; file handles by path. */
 function listsOf(handles: readonly OperatorStateHandle[] | undefined): unknown[] {
   return (handles ?? []).map((h) => {
     const names = Object.keys(h.states);
     if (h.handle.kind === 'file') return { file: h.handle.path, names };
-    const all = unpackr.unpack(Buffer.from(h.handle.data, 'base64')) as Record<string, unknown[]>;
-    return Object.fromEntries(names.map((n) => [n, all[n]]));
+    const all = decodeOperatorLists(h.states, Buffer.from(h.handle.data, 'base64'));
+    if (typeof all === 'string') throw new Error(all);
+    return Object.fromEntries(names.map((n) => [n, all.get(n)!.entries]));
   });
 }
 

@@ -1,6 +1,7 @@
 import type { JobGraph } from '@weir/api';
 import {
   WeirError,
+  decodeOperatorLists,
   describeError,
   type CheckpointMetadata,
   type KeyedStateHandle,
@@ -14,7 +15,6 @@ import { JobManagerErrorCode } from '../../errors.ts';
 import { assignKeyedState } from './keyed-assignment.ts';
 import { operatorLabel } from './operator-label.ts';
 import { mapOperators } from './operator-mapping.ts';
-import { decodeOperatorLists } from './operator-state-codec.ts';
 import { repartitionOperatorState, type ListReader } from './operator-state-repartition.ts';
 
 /** The bytes of a state handle in a file, relative to the directory holding `_metadata`. */
@@ -101,7 +101,7 @@ function listReader(input: StateAssignmentInput, saved: OperatorMetadata): ListR
         { cause: err },
       );
     }
-    const lists = decodeOperatorLists(handle, bytes);
+    const lists = decodeOperatorLists(handle.states, bytes);
     if (typeof lists === 'string') {
       throw new WeirError(
         JobManagerErrorCode.INVALID_SAVEPOINT,

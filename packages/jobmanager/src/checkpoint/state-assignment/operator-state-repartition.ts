@@ -1,5 +1,5 @@
-import type { OperatorStateHandle } from '@weir/common';
-import { encodeOperatorLists, type ListMode, type OperatorList } from './operator-state-codec.ts';
+import type { OperatorList, OperatorListMode, OperatorStateHandle } from '@weir/common';
+import { inlineOperatorLists } from './operator-state-codec.ts';
 
 /** Reads and decodes one handle's lists; throws a WeirError when it cannot. */
 export type ListReader = (handle: OperatorStateHandle, oldSubtask: number) => Promise<ReadonlyMap<string, OperatorList>>;
@@ -28,7 +28,7 @@ export async function repartitionOperatorState(
   return Array.from({ length: newParallelism }, (_, index) => {
     const own = new Map<string, OperatorList>();
     for (const [name, entries] of split) own.set(name, { mode: 'split', entries: evenShare(entries, index, newParallelism) });
-    return [...(own.size > 0 ? [encodeOperatorLists(own)] : []), ...unionOf(index)];
+    return [...(own.size > 0 ? [inlineOperatorLists(own)] : []), ...unionOf(index)];
   });
 }
 
@@ -40,7 +40,7 @@ export function evenShare<T>(entries: readonly T[], index: number, parallelism: 
 }
 
 /** `handle` restricted to its lists of `mode`; none when it has no such list. */
-function narrowed(handle: OperatorStateHandle, mode: ListMode): OperatorStateHandle[] {
+function narrowed(handle: OperatorStateHandle, mode: OperatorListMode): OperatorStateHandle[] {
   const states = Object.fromEntries(Object.entries(handle.states).filter(([, s]) => s.mode === mode));
   return Object.keys(states).length === 0 ? [] : [{ handle: handle.handle, states }];
 }

@@ -1,9 +1,9 @@
-import { describeError, type HeapKeyedStateHandle, type KeyedStateHandle, type OperatorStateHandle } from '@weir/common';
+import { decodeOperatorLists, type HeapKeyedStateHandle, type KeyedStateHandle, type OperatorStateHandle } from '@weir/common';
 import type { KeyedStateBackend } from '../../state/keyed-state-backend.ts';
 import { HeapKeyedStateBackend } from '../../state/heap-keyed-state-backend.ts';
 import { LevelKeyedStateBackend } from '../../state/level/level-keyed-state-backend.ts';
 import type { OperatorStateStore } from '../../state/operator-state-store.ts';
-import { decodeStateValue, unpackState } from '../state-codec.ts';
+import { decodeStateValue } from '../state-codec.ts';
 import type { TaskRestore } from '../types.ts';
 import { forEachCanonicalChunk } from './canonical-reader.ts';
 import { corruptHandle, readStateHandle } from './read-state-handle.ts';
@@ -63,15 +63,7 @@ async function restoreCanonicalIntoHeap(restore: TaskRestore, backend: HeapKeyed
 async function restoreLists(restore: TaskRestore, target: RestoreTarget, handle: OperatorStateHandle): Promise<void> {
   const what = `operator state of ${target.label}`;
   const bytes = await readStateHandle(handle.handle, restore, what);
-  let lists: Record<string, unknown[]>;
-  try {
-    lists = unpackState(bytes) as Record<string, unknown[]>;
-  } catch (err) {
-    throw corruptHandle(handle.handle, restore, what, `does not decode (${describeError(err)})`);
-  }
-  for (const [name, { mode }] of Object.entries(handle.states)) {
-    const entries = lists[name];
-    if (!Array.isArray(entries)) throw corruptHandle(handle.handle, restore, what, `has no entries for list '${name}'`);
-    target.lists.restore(name, mode, entries);
-  }
+  const lists = decodeOperatorLists(handle.states, bytes);
+  if (typeof lists === 'string') throw corruptHandle(handle.handle, restore, what, `does not decode: ${lists}`);
+  for (const [name, { mode, entries }] of lists) target.lists.restore(name, mode, entries);
 }

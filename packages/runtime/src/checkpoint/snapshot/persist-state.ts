@@ -1,4 +1,4 @@
-import type { CheckpointOptions, KeyedStateHandle, OperatorStateHandle, OperatorSubtaskState, TaskStateSnapshot } from '@weir/common';
+import { encodeOperatorLists, type CheckpointOptions, type KeyedStateHandle, type OperatorStateHandle, type OperatorSubtaskState, type TaskStateSnapshot } from '@weir/common';
 import type { OperatorStates } from '../../task/chain-builder.ts';
 import type { CapturedKeyedState } from '../../state/keyed-state-backend.ts';
 import type { OperatorListSnapshot } from '../../state/operator-state-store.ts';
@@ -6,7 +6,6 @@ import type { TaskCheckpointing } from '../types.ts';
 import { serializeKeyedState } from './keyed-state-serializer.ts';
 import { serializeLevelCanonical } from './level-canonical-serializer.ts';
 import { writeLevelFiles } from './level-files-writer.ts';
-import { serializeOperatorState } from './operator-state-serializer.ts';
 import { snapshotTarget, type SnapshotTarget } from './snapshot-target.ts';
 import { writeStateHandle } from './state-handle-writer.ts';
 
@@ -66,7 +65,7 @@ export async function persistTaskState(
     }
     let operator: OperatorStateHandle | undefined;
     if (op.lists.size !== 0) {
-      const serialized = serializeOperatorState(op.lists);
+      const serialized = encodeOperatorLists(op.lists);
       const handle = await writeStateHandle(settings, checkpointId, `${prefix}-operator`, serialized.bytes, `operator state of ${op.label}`, target);
       operator = { handle, states: serialized.states };
       stateBytes += handle.size;

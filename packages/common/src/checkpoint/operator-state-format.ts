@@ -1,0 +1,47 @@
+import { Packr, Unpackr } from 'msgpackr';
+import type { OperatorStateHandle } from './types.ts';
+
+/**
+ * The bytes of an OperatorStateHandle, written by tasks and re-dealt by the JobManager on
+ * rescale: one MessagePack map of list name to entries, with the settings state travels with
+ * (plain maps, no shared record structures), so re-encoding decoded entries restores the same
+ * values on the task.
+ */
+const packr = new Packr({ useRecords: false });
+const unpackr = new Unpackr({ useRecords: false });
+
+export type OperatorListMode = OperatorStateHandle['states'][string]['mode'];
+
+/** One named list of operator state. */
+export interface OperatorList {
+  readonly mode: OperatorListMode;
+  readonly entries: readonly unknown[];
+}
+
+export function encodeOperatorLists(lists: ReadonlyMap<string, OperatorList>): { bytes: Uint8Array; states: OperatorStateHandle['states'] } {
+  const entries: Record<string, readonly unknown[]> = {};
+  const states: Record<string, { mode: OperatorListMode }> = {};
+  for (const [name, list] of lists) {
+    entries[name] = list.entries;
+    states[name] = { mode: list.mode };
+  }
+  return { bytes: packr.pack(entries), states };
+}
+
+/** The lists `states` names, from a handle's bytes; a string says why the bytes are not such a map. */
+export function decodeOperatorLists(states: OperatorStateHandle['states'], bytes: Uint8Array): Map<string, OperatorList> | string {
+  let value: unknown;
+  try {
+    value = unpackr.unpack(bytes);
+  } catch (err) {
+    return `its bytes are not MessagePack (${(err as Error).message})`;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'its bytes are not a map of list name to entries';
+  const lists = new Map<string, OperatorList>();
+  for (const [name, { mode }] of Object.entries(states)) {
+    const entries = (value as Record<string, unknown>)[name];
+    if (!Array.isArray(entries)) return `it has no entries for list '${name}'`;
+    lists.set(name, { mode, entries });
+  }
+  return lists;
+}
