@@ -1,4 +1,4 @@
-import type { BufferItem } from '../network/result-subpartition.ts';
+import type { BufferItem } from '../network/types.ts';
 import type { ChannelItem } from '../network/types.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { BarrierEvent } from '../network/channel-events.ts';
-import type { BufferItem } from '../network/result-subpartition.ts';
-import type { ChannelItem, ChannelListener, Subscription } from '../network/types.ts';
+import { insertBeforeTrailingBuffers } from '../network/priority-insert.ts';
+import type { BufferItem, ChannelItem, ChannelListener, Subscription } from '../network/types.ts';
 import { ChannelRecording } from './channel-recording.ts';
 
 /** What a channel reports to its gate. */
@@ -174,11 +174,7 @@ export class InputChannel implements ChannelListener {
   }
 
   #queuePriority(barrier: BarrierEvent): void {
-    const queue = this.#queue;
-    let at = queue.length;
-    while (at > 0 && queue[at - 1]!.kind === 'buffer') at--;
-    this.#overtaken.set(barrier, queue.slice(at) as BufferItem[]);
-    queue.splice(at, 0, barrier);
+    this.#overtaken.set(barrier, insertBeforeTrailingBuffers(this.#queue, barrier));
     this.#priorityEvents++;
     this.owner.channelHasPriorityEvent(this);
     this.owner.channelHasData(this);

@@ -2,9 +2,9 @@ import { WeirError } from '@weir/common';
 import { RuntimeErrorCode } from '../errors.ts';
 import type { ChannelEvent } from './channel-events.ts';
 import type { OutputAvailability } from './output-availability.ts';
-import type { ChannelItem, ChannelListener, Subscription } from './types.ts';
+import { insertBeforeTrailingBuffers } from './priority-insert.ts';
+import type { BufferItem, ChannelItem, ChannelListener, Subscription } from './types.ts';
 
-export type BufferItem = Extract<ChannelItem, { kind: 'buffer' }>;
 
 /**
  * The queue of finished buffers for one consumer subtask. Buffers go to the subscriber only
@@ -59,11 +59,7 @@ export class ResultSubpartition {
    */
   addPriorityEvent(event: ChannelEvent): BufferItem[] {
     if (this.#released) return [];
-    const queue = this.#queue;
-    let at = queue.length;
-    while (at > 0 && queue[at - 1]!.kind === 'buffer') at--;
-    const overtaken = queue.slice(at) as BufferItem[];
-    queue.splice(at, 0, event);
+    const overtaken = insertBeforeTrailingBuffers(this.#queue, event);
     this.#dispatch();
     return overtaken;
   }

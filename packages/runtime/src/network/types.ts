@@ -41,6 +41,8 @@ export type ChannelItem =
   /** Nothing more will come on this subpartition. */
   | { readonly kind: 'end-of-partition' };
 
+export type BufferItem = Extract<ChannelItem, { kind: 'buffer' }>;
+
 /** Consumer-side callbacks of one subscription. Called on the event loop, never re-entrantly. */
 export interface ChannelListener {
   onItem(item: ChannelItem): void;

@@ -1,7 +1,7 @@
 import type { Collector } from '@weir/api';
 import { END_OF_PARTITION, type ChannelEvent } from '../network/channel-events.ts';
 import type { ResultPartition } from '../network/result-partition.ts';
-import type { BufferItem } from '../network/result-subpartition.ts';
+import type { BufferItem } from '../network/types.ts';
 import type { ChannelSelector } from './channel-selectors.ts';
 import type { FlushTimer } from './flush-timer.ts';
 import { OutputBatch, type BufferTarget } from './output-batch.ts';

@@ -1,7 +1,7 @@
 import { CheckpointFailureReason } from '@weir/common';
 import type { InputChannel } from '../../input/input-channel.ts';
 import type { BarrierEvent } from '../../network/channel-events.ts';
-import type { BufferItem } from '../../network/result-subpartition.ts';
+import type { BufferItem } from '../../network/types.ts';
 import { PendingInputState } from '../channel-state/pending-input-state.ts';
 import { startCheckpoint, WaitingForFirstBarrier } from './aligned-states.ts';
 import { AlignmentState, cancelledUpstream, type StateContext } from './alignment-state.ts';

@@ -1,5 +1,5 @@
 import type { ChannelStateEntry, ChannelStateHandle } from '@weir/common';
-import type { BufferItem } from '../../network/result-subpartition.ts';
+import type { BufferItem } from '../../network/types.ts';
 import { corruptHandle, readStateHandle } from '../restore/read-state-handle.ts';
 import type { TaskRestore } from '../types.ts';
 

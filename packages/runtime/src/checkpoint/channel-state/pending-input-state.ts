@@ -1,5 +1,5 @@
 import type { ChannelSource } from '../../input/input-channel.ts';
-import type { BufferItem } from '../../network/result-subpartition.ts';
+import type { BufferItem } from '../../network/types.ts';
 
 /** The buffers of one channel that go into a checkpoint's channel state, in channel order. */
 export interface ChannelBuffers {
