@@ -65,6 +65,11 @@ function parseS3Url(url: string): { bucket: string; prefix: string } {
   }
 }
 
+/** A storage URL as people know it: the local path of a `file://` URL, any other URL as it is. */
+export function displayLocation(url: string): string {
+  return url.startsWith('file:') ? fileURLToPath(url) : url;
+}
+
 function localPathOf(url: string): string {
   let path: string;
   try {

@@ -1,6 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { METADATA_FILE, checkpointDirName, describeError, type Logger } from '@weir/common';
-import type { Storage } from '@weir/storage';
+import { displayLocation, type Storage } from '@weir/storage';
 
 /**
  * A job's checkpoint directory, `<checkpoint dir>/<jobId>`, as the JobManager uses it: writes
@@ -104,8 +103,4 @@ export class JobCheckpointStorage {
 
 function metadataPath(checkpointId: number): string {
   return `${checkpointDirName(checkpointId)}/${METADATA_FILE}`;
-}
-
-function displayLocation(url: string): string {
-  return url.startsWith('file:') ? fileURLToPath(url) : url;
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { METADATA_FILE, WeirError, describeError } from '@weir/common';
-import type { Storage } from '@weir/storage';
+import { displayLocation, type Storage } from '@weir/storage';
 import { JobManagerErrorCode } from '../errors.ts';
 
 /** Opens the storage a URL or local path names, with the JobManager's S3 settings. */
@@ -88,8 +87,4 @@ export class SavepointTarget {
   close(): void {
     this.#base.close();
   }
-}
-
-export function displayLocation(url: string): string {
-  return url.startsWith('file:') ? fileURLToPath(url) : url;
 }

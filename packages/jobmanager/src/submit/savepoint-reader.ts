@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JobGraph } from '@weir/api';
 import { METADATA_FILE, WeirError, isWeirError, type Logger } from '@weir/common';
-import { StorageErrorCode, type Storage } from '@weir/storage';
+import { StorageErrorCode, displayLocation, type Storage } from '@weir/storage';
 import type { InitialRestore } from '../checkpoint/restore-point.ts';
 import { assignState } from '../checkpoint/state-assignment/assign-state.ts';
 import { handleBytesIn } from '../checkpoint/state-assignment/handle-bytes.ts';
@@ -30,7 +30,7 @@ export async function readInitialRestore(request: SavepointRequest, jobGraph: Jo
   const directory = open(dirPath);
   let parent: Storage | undefined;
   try {
-    const shown = display(directory.url);
+    const shown = displayLocation(directory.url);
     const metadata = parseCheckpointMetadata(await readMetadata(directory, shown));
     if (typeof metadata === 'string') {
       throw new WeirError(JobManagerErrorCode.INVALID_SAVEPOINT, `${shown} is not a savepoint: its ${METADATA_FILE} cannot be read as checkpoint metadata (${metadata})`);
@@ -91,8 +91,4 @@ function parentOf(url: string): string {
     throw new WeirError(JobManagerErrorCode.INVALID_SAVEPOINT, `retained checkpoint ${url} refers to shared files of its job directory, but it has no parent directory to find them in`);
   }
   return url.slice(0, cut);
-}
-
-function display(url: string): string {
-  return url.startsWith('file:') ? fileURLToPath(url) : url;
 }
