@@ -49,7 +49,7 @@ export class InputChannel implements ChannelListener {
     /** "<producer vertex name> subtask <i>", for error messages. */
     readonly description: string,
     private readonly owner: ChannelOwner,
-    readonly source: ChannelSource = { vertexId: description, subtask: 0 },
+    readonly source: ChannelSource,
   ) {}
 
   connect(subscription: Subscription): void {
