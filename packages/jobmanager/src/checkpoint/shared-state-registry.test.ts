@@ -24,6 +24,31 @@ function metadata(checkpointId: number, ...subtasks: OperatorSubtaskState[]): Ch
   };
 }
 
+type Cluster = ReturnType<typeof checkpointingCluster>;
+
+/** A cluster with incremental LevelDB checkpoints, two retained, every task running. */
+function levelCluster(): Cluster {
+  const c = checkpointingCluster({ 'tm-1': 2, 'tm-2': 2 }, { checkpointing: { numRetained: 2, backend: 'level', incremental: true } });
+  c.reportAll(TaskState.RUNNING);
+  return c;
+}
+
+/** `subtasks` acknowledge checkpoint `checkpointId`; map#0 with LevelDB state referring to the shared `paths`, which are written first. */
+async function ackWithShared(c: Cluster, checkpointId: number, paths: string[], subtasks = c.master.subtasks()): Promise<void> {
+  for (const path of paths) await c.storage.write(`job-1/${path}`, Buffer.from(path));
+  for (const s of subtasks) {
+    const state = s.vertexId === 'map' && s.index === 0 ? { operators: { 'op-map': { keyed: [level(...paths)] } } } : { operators: {} };
+    c.dispatcher.acknowledgeCheckpoint(s.taskManagerId, {
+      task: { jobId: 'job-1', attempt: c.master.attempt, vertexId: s.vertexId, subtaskIndex: s.index },
+      checkpointId,
+      state: Buffer.from(JSON.stringify(state)),
+      metrics: { syncMs: 1, asyncMs: 1, alignmentMs: 0, stateBytes: 1, unaligned: false, persistedBytes: 0 },
+    });
+  }
+  await settle();
+  await settle();
+}
+
 describe('SharedStateRegistry', () => {
   it('releases a shared file only when the last checkpoint using it is released', () => {
     const registry = new SharedStateRegistry();
@@ -41,23 +66,11 @@ describe('SharedStateRegistry', () => {
   });
 
   it('deletes the shared files of subsumed checkpoints that no retained checkpoint uses, on the coordinator', async () => {
-    const c = checkpointingCluster({ 'tm-1': 2, 'tm-2': 2 }, { checkpointing: { numRetained: 2, backend: 'level', incremental: true } });
-    c.reportAll(TaskState.RUNNING);
+    const c = levelCluster();
     const sharedOf: Record<number, string[]> = { 1: ['shared/1.ldb', 'shared/2.ldb'], 2: ['shared/2.ldb', 'shared/3.ldb'], 3: ['shared/3.ldb'], 4: ['shared/4.ldb'] };
     const complete = async (checkpointId: number) => {
       c.clock.advance(1_000);
-      for (const path of sharedOf[checkpointId]!) await c.storage.write(`job-1/${path}`, Buffer.from(path));
-      for (const s of c.master.subtasks()) {
-        const state = s.vertexId === 'map' && s.index === 0 ? { operators: { 'op-map': { keyed: [level(...sharedOf[checkpointId]!)] } } } : { operators: {} };
-        c.dispatcher.acknowledgeCheckpoint(s.taskManagerId, {
-          task: { jobId: 'job-1', attempt: c.master.attempt, vertexId: s.vertexId, subtaskIndex: s.index },
-          checkpointId,
-          state: Buffer.from(JSON.stringify(state)),
-          metrics: { syncMs: 1, asyncMs: 1, alignmentMs: 0, stateBytes: 1, unaligned: false, persistedBytes: 0 },
-        });
-      }
-      await settle();
-      await settle();
+      await ackWithShared(c, checkpointId, sharedOf[checkpointId]!);
     };
     const shared = () => c.storage.paths().filter((p) => p.includes('/shared/'));
     await complete(1);
@@ -71,28 +84,12 @@ describe('SharedStateRegistry', () => {
   });
 
   it('deletes the shared files that only a failed checkpoint uploaded, keeping those a retained checkpoint uses', async () => {
-    const c = checkpointingCluster({ 'tm-1': 2, 'tm-2': 2 }, { checkpointing: { numRetained: 2, backend: 'level', incremental: true } });
-    c.reportAll(TaskState.RUNNING);
-    /** Every subtask acknowledges; map#0 with LevelDB state referring to `paths`. */
-    const ack = async (checkpointId: number, paths: string[], subtasks = c.master.subtasks()) => {
-      for (const path of paths) await c.storage.write(`job-1/${path}`, Buffer.from(path));
-      for (const s of subtasks) {
-        const state = s.vertexId === 'map' && s.index === 0 ? { operators: { 'op-map': { keyed: [level(...paths)] } } } : { operators: {} };
-        c.dispatcher.acknowledgeCheckpoint(s.taskManagerId, {
-          task: { jobId: 'job-1', attempt: c.master.attempt, vertexId: s.vertexId, subtaskIndex: s.index },
-          checkpointId,
-          state: Buffer.from(JSON.stringify(state)),
-          metrics: { syncMs: 1, asyncMs: 1, alignmentMs: 0, stateBytes: 1, unaligned: false, persistedBytes: 0 },
-        });
-      }
-      await settle();
-      await settle();
-    };
+    const c = levelCluster();
     c.clock.advance(1_000);
-    await ack(1, ['shared/kept.ldb']);
+    await ackWithShared(c, 1, ['shared/kept.ldb']);
     c.clock.advance(1_000);
     // Only map#0 answers checkpoint 2, which then expires.
-    await ack(2, ['shared/kept.ldb', 'shared/only-2.ldb'], c.master.subtasks().filter((s) => s.vertexId === 'map' && s.index === 0));
+    await ackWithShared(c, 2, ['shared/kept.ldb', 'shared/only-2.ldb'], c.master.subtasks().filter((s) => s.vertexId === 'map' && s.index === 0));
     c.clock.advance(10_000);
     await settle();
     await settle();
