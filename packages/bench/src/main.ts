@@ -9,8 +9,9 @@ import { backpressure } from './scenarios/backpressure.ts';
 import { checkpointOverhead } from './scenarios/checkpoint-overhead.ts';
 import { incremental } from './scenarios/incremental.ts';
 import { shuffle } from './scenarios/shuffle.ts';
+import { taskManagerStart } from './scenarios/taskmanager-start.ts';
 
-const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental];
+const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, taskManagerStart];
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' } } });
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));

@@ -1,25 +1,13 @@
 #!/usr/bin/env node
-// The installed `weir` binary (Docker's PATH): runs src/main.ts under tsx in a child node and
-// relays stop signals to it, so `docker stop` reaches the JobManager or TaskManager.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// The `weir` command: the compiled CLI that `pnpm build` writes to dist/, with stack traces
+// mapped back to the TypeScript sources. The JobManager and TaskManagers run as this too.
+import { existsSync } from 'node:fs';
 
-const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const tsx = import.meta.resolve('tsx');
-const child = spawn(process.execPath, ['--import', tsx, main, ...process.argv.slice(2)], { stdio: 'inherit' });
-
-// SIGINT is relayed as SIGTERM: Ctrl-C in a terminal already sends the child its own SIGINT,
-// and a second SIGINT would make it give up on a clean shutdown.
-process.on('SIGINT', () => child.kill('SIGTERM'));
-for (const signal of ['SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => child.kill(signal));
+const main = new URL('../dist/main.js', import.meta.url);
+if (!existsSync(main)) {
+  console.error('error: the weir command is not built (packages/cli/dist/main.js is missing); run `pnpm build` in the repository first');
+  process.exit(1);
 }
-child.on('exit', (code, signal) => {
-  if (signal !== null) {
-    // Die of the same signal, as a shell would report it; the relaying handler must go first.
-    process.removeAllListeners(signal);
-    process.kill(process.pid, signal);
-  } else {
-    process.exit(code ?? 1);
-  }
-});
+// Only modules loaded after this call get mapped, hence the dynamic import.
+process.setSourceMapsEnabled(true);
+await import(main.href);

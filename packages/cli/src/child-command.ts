@@ -1,14 +1,20 @@
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { WeirError } from '@weir/common';
+import { CliErrorCode } from './errors.ts';
 
-const mainPath = fileURLToPath(new URL('./main.ts', import.meta.url));
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+/** The installed `weir` command: runs the compiled CLI (`pnpm build`), from src and dist alike. */
+const binPath = fileURLToPath(new URL('../bin/weir.js', import.meta.url));
+const compiledMain = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
 /**
- * `node [nodeArgs] --import tsx main.ts <args>`: how the local cluster, the tests and the
- * benchmarks start the CLI. `nodeArgs` are flags for node itself, such as --cpu-prof, which
- * NODE_OPTIONS does not accept.
+ * `node [nodeArgs] bin/weir.js <args>`: how the local cluster, the tests and the benchmarks
+ * start the CLI, compiled, as in production. `nodeArgs` are flags for node itself, such as
+ * --cpu-prof, which NODE_OPTIONS does not accept.
  */
 export function weirCommand(args: readonly string[], nodeArgs: readonly string[] = []): { command: string; args: string[] } {
-  return { command: process.execPath, args: [...nodeArgs, '--import', tsxLoader, mainPath, ...args] };
+  if (!existsSync(compiledMain)) {
+    throw new WeirError(CliErrorCode.NOT_BUILT, `the weir command is not built (${compiledMain} is missing); run \`pnpm build\` first`);
+  }
+  return { command: process.execPath, args: [...nodeArgs, binPath, ...args] };
 }

@@ -20,4 +20,6 @@ export const CliErrorCode = {
   CLUSTER_PROCESS_FAILED: 'CLUSTER_PROCESS_FAILED',
   /** The demo's job did not finish in time, or its output differs from the counts computed from its input. */
   DEMO_FAILED: 'DEMO_FAILED',
+  /** A process was to be started from the compiled CLI, but `pnpm build` has not written it. */
+  NOT_BUILT: 'NOT_BUILT',
 } as const;

@@ -39,6 +39,8 @@ export class WeirProcess {
   readonly #child: ChildProcess;
   readonly #log: WriteStream;
   #output = '';
+  /** Called after every chunk of output, and at exit. */
+  readonly #watchers = new Set<() => void>();
   readonly exited: Promise<number | null>;
 
   constructor(
@@ -58,10 +60,16 @@ export class WeirProcess {
     const capture = (d: Buffer): void => {
       this.#output += d.toString();
       this.#log.write(d);
+      for (const watcher of this.#watchers) watcher();
     };
     this.#child.stdout!.on('data', capture);
     this.#child.stderr!.on('data', capture);
-    this.exited = new Promise((resolve) => this.#child.on('exit', (code) => resolve(code)));
+    this.exited = new Promise((resolve) =>
+      this.#child.on('exit', (code) => {
+        resolve(code);
+        for (const watcher of this.#watchers) watcher();
+      }),
+    );
   }
 
   get pid(): number | undefined {
@@ -76,14 +84,26 @@ export class WeirProcess {
     return this.#child.exitCode === null && this.#child.signalCode === null;
   }
 
-  /** Resolves once the output matches, rejects when the process exits first or the time is up. */
-  async waitForOutput(pattern: RegExp, timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!pattern.test(this.#output)) {
-      if (!this.running) throw new Error(`${this.name} exited before printing ${pattern}:\n${this.#output.slice(-3000)}`);
-      if (Date.now() > deadline) throw new Error(`${this.name} did not print ${pattern} within ${timeoutMs} ms:\n${this.#output.slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  /** Resolves as soon as the output matches, rejects when the process exits first or the time is up. */
+  waitForOutput(pattern: RegExp, timeoutMs = 30_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = (error?: Error): void => {
+        clearTimeout(timer);
+        this.#watchers.delete(check);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const check = (): void => {
+        if (pattern.test(this.#output)) done();
+        else if (!this.running) done(new Error(`${this.name} exited before printing ${pattern}:\n${this.#output.slice(-3000)}`));
+      };
+      const timer = setTimeout(
+        () => done(new Error(`${this.name} did not print ${pattern} within ${timeoutMs} ms:\n${this.#output.slice(-3000)}`)),
+        timeoutMs,
+      );
+      this.#watchers.add(check);
+      check();
+    });
   }
 
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {

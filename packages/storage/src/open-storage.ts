@@ -1,12 +1,11 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { S3Client } from '@aws-sdk/client-s3';
 import { WeirError, type Clock, type WeirConfig } from '@weir/common';
 import { StorageErrorCode } from './errors.ts';
 import { LocalStorage } from './local-storage.ts';
 import { normalizePath } from './paths.ts';
 import type { RetryPolicy } from './retry.ts';
-import { createS3Client } from './s3-client.ts';
+import { createS3Client, type S3Connection } from './s3-client.ts';
 import { S3Storage } from './s3-storage.ts';
 import type { S3Settings, Storage } from './types.ts';
 
@@ -20,7 +19,7 @@ export interface OpenStorageOptions {
    * Gives the S3 client to use instead of a new one (called only for s3:// URLs). close() of
    * such a storage leaves the client open: whoever gave it closes it.
    */
-  readonly sharedS3Client?: () => S3Client;
+  readonly sharedS3Client?: () => S3Connection;
 }
 
 /**

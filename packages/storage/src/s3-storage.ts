@@ -1,14 +1,6 @@
-import {
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsCommand,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
 import { systemClock, WeirError, type Clock } from '@weir/common';
 import { StorageErrorCode } from './errors.ts';
+import type { S3Connection } from './s3-client.ts';
 import { joinPath, normalizeFilePath, normalizePath } from './paths.ts';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.ts';
 import type { Storage } from './types.ts';
@@ -17,7 +9,7 @@ import type { Storage } from './types.ts';
 const DELETE_BATCH = 1_000;
 
 export interface S3StorageOptions {
-  readonly client: S3Client;
+  readonly client: S3Connection;
   /** What close() does: destroy the client, or nothing when the client is shared and its owner closes it. */
   readonly release: () => void;
   readonly bucket: string;
@@ -33,7 +25,7 @@ export interface S3StorageOptions {
  */
 export class S3Storage implements Storage {
   readonly url: string;
-  readonly #client: S3Client;
+  readonly #client: S3Connection;
   readonly #release: () => void;
   readonly #bucket: string;
   readonly #prefix: string;
@@ -52,9 +44,10 @@ export class S3Storage implements Storage {
 
   async write(path: string, data: Uint8Array): Promise<void> {
     const key = this.#fileKey(path);
-    await this.#call(`write ${this.#urlOf(key)}`, () =>
-      this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: key, Body: data, ContentLength: data.byteLength })),
-    );
+    await this.#call(`write ${this.#urlOf(key)}`, async () => {
+      const { client, sdk } = await this.#client.get();
+      await client.send(new sdk.PutObjectCommand({ Bucket: this.#bucket, Key: key, Body: data, ContentLength: data.byteLength }));
+    });
   }
 
   /** One PUT: S3 shows a new object only once it was uploaded whole. */
@@ -65,8 +58,9 @@ export class S3Storage implements Storage {
   async read(path: string): Promise<Uint8Array> {
     const key = this.#fileKey(path);
     return this.#call(`read ${this.#urlOf(key)}`, async () => {
+      const { client, sdk } = await this.#client.get();
       try {
-        const response = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: key }));
+        const response = await client.send(new sdk.GetObjectCommand({ Bucket: this.#bucket, Key: key }));
         // Read the body inside the attempt: a connection that drops mid-body is retried too.
         return (await response.Body?.transformToByteArray()) ?? new Uint8Array();
       } catch (error) {
@@ -81,8 +75,9 @@ export class S3Storage implements Storage {
   async exists(path: string): Promise<boolean> {
     const key = this.#fileKey(path);
     return this.#call(`stat ${this.#urlOf(key)}`, async () => {
+      const { client, sdk } = await this.#client.get();
       try {
-        await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }));
+        await client.send(new sdk.HeadObjectCommand({ Bucket: this.#bucket, Key: key }));
         return true;
       } catch (error) {
         if (isNotFound(error)) return false;
@@ -99,9 +94,10 @@ export class S3Storage implements Storage {
 
   async delete(path: string): Promise<void> {
     const key = this.#fileKey(path);
-    await this.#call(`delete ${this.#urlOf(key)}`, () =>
-      this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: key })),
-    );
+    await this.#call(`delete ${this.#urlOf(key)}`, async () => {
+      const { client, sdk } = await this.#client.get();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: this.#bucket, Key: key }));
+    });
   }
 
   async deleteDirectory(prefix: string): Promise<void> {
@@ -110,8 +106,9 @@ export class S3Storage implements Storage {
     for (let start = 0; start < keys.length; start += DELETE_BATCH) {
       const batch = keys.slice(start, start + DELETE_BATCH);
       await this.#call(`delete ${batch.length} files below ${this.#urlOf(directory)}`, async () => {
-        const response = await this.#client.send(
-          new DeleteObjectsCommand({
+        const { client, sdk } = await this.#client.get();
+        const response = await client.send(
+          new sdk.DeleteObjectsCommand({
             Bucket: this.#bucket,
             Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
           }),
@@ -151,15 +148,16 @@ export class S3Storage implements Storage {
     const keys: string[] = [];
     let marker: string | undefined;
     for (;;) {
-      const page = await this.#call(`list ${this.#urlOf(directory)}`, () =>
-        this.#client.send(
-          new ListObjectsCommand({
+      const page = await this.#call(`list ${this.#urlOf(directory)}`, async () => {
+        const { client, sdk } = await this.#client.get();
+        return client.send(
+          new sdk.ListObjectsCommand({
             Bucket: this.#bucket,
             ...(directory === '' ? {} : { Prefix: `${directory}/` }),
             ...(marker === undefined ? {} : { Marker: marker }),
           }),
-        ),
-      );
+        );
+      });
       const contents = page.Contents ?? [];
       for (const object of contents) {
         if (object.Key !== undefined && !object.Key.endsWith('/')) keys.push(object.Key);

@@ -1,6 +1,5 @@
-import type { S3Client } from '@aws-sdk/client-s3';
 import { openStorage, type OpenStorageOptions } from './open-storage.ts';
-import { createS3Client } from './s3-client.ts';
+import { createS3Client, type S3Connection } from './s3-client.ts';
 import type { S3Settings, Storage } from './types.ts';
 
 /**
@@ -13,7 +12,7 @@ export class StoragePool {
   readonly #settings: S3Settings;
   readonly #options: Omit<OpenStorageOptions, 'sharedS3Client'>;
   readonly #storages = new Map<string, Storage>();
-  #client: S3Client | undefined;
+  #client: S3Connection | undefined;
 
   constructor(settings: S3Settings, options: Omit<OpenStorageOptions, 'sharedS3Client'> = {}) {
     this.#settings = settings;
@@ -36,7 +35,7 @@ export class StoragePool {
     this.#client = undefined;
   }
 
-  #sharedClient(): S3Client {
+  #sharedClient(): S3Connection {
     this.#client ??= createS3Client(this.#settings);
     return this.#client;
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { CheckpointInfo__Output } from '@weir/rpc';
 import { jobIdFrom, listCheckpoints, ProcessCluster, waitForStatus, writeJobFile } from '@weir/integration-tests';
 import type { Scenario } from '../scenario.ts';
+import { median } from '../stats.ts';
 
 const RUN_MS = 15_000;
 const SLOW_MS = 0.2;
@@ -55,11 +56,6 @@ interface Figures {
   readonly unaligned: number;
   /** The longest any checkpoint ran, in progress ones included: a lower bound when none completed. */
   readonly longestSeenMs: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? Number.NaN : sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** Runs the job for RUN_MS under backpressure, cancels it, and sums up its completed checkpoints (the first one skipped: the pipeline was still filling). */

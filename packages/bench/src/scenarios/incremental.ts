@@ -5,6 +5,7 @@ import { jobIdFrom, listCheckpoints, ProcessCluster, writeJobFile } from '@weir/
 import type { CheckpointInfo__Output } from '@weir/rpc';
 import { timeRunningToFinished } from '../job-timing.ts';
 import type { Scenario } from '../scenario.ts';
+import { median } from '../stats.ts';
 
 const KEYS = 1_000_000;
 const INTERVAL_MS = 2_000;
@@ -108,11 +109,6 @@ async function runJob(cluster: ProcessCluster, job: string, args: string[]): Pro
   if (submit.code !== 0) throw new Error(`submit failed: ${submit.stderr}`);
   const jobId = jobIdFrom(submit.stdout);
   return { jobId, ms: await timeRunningToFinished(cluster.client, jobId) };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** Checkpoints of the update phase: completed, in the second half of the job (the fill is over by then), bar the final one. */

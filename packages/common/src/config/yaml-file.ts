@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
 import { CommonErrorCode, WeirError } from '../errors.ts';
 import type { ConfigEntry } from './entry.ts';
 
@@ -14,7 +14,7 @@ export function readConfigFile(path: string): ConfigEntry[] {
   }
   let document: unknown;
   try {
-    document = parse(readFileSync(path, 'utf8'), { uniqueKeys: true });
+    document = yaml().parse(readFileSync(path, 'utf8'), { uniqueKeys: true });
   } catch (err) {
     throw new WeirError(CommonErrorCode.INVALID_CONFIG, `config file ${path} is not valid YAML: ${(err as Error).message}`, { cause: err });
   }
@@ -43,4 +43,9 @@ function* flatten(map: Record<string, unknown>, prefix: string): Generator<[stri
 
 function isMap(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The YAML parser, loaded only when there is a config file to read: it is 70 modules, and most processes start without one. */
+function yaml(): typeof import('yaml') {
+  return createRequire(import.meta.url)('yaml') as typeof import('yaml');
 }

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// `pnpm build`: compiles every package's TypeScript to JavaScript with esbuild, one ES module
+// per entry point in `packages/<name>/dist/`, so the weir command, the JobManager and the
+// TaskManagers start without compiling TypeScript (tsx) at every start.
+//
+// Each entry is the package's own code bundled into one file (a process loads a dozen files,
+// not hundreds); npm packages stay imports, and `@weir/<name>` becomes a relative import of
+// that package's own dist file, so packages keep their boundaries and nothing resolves
+// `@weir/*` to TypeScript sources at run time. Unit tests and tsx scripts keep using the
+// sources (package.json `exports`), untouched by this.
+//
+// A build takes a fraction of a second, so it always rebuilds everything; a file whose
+// content did not change is left alone, and changed ones are replaced by a rename, so a
+// process starting meanwhile never reads half a file. Exits non-zero on a compile error.
+import { existsSync, readdirSync, readFileSync, renameSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const packagesDir = join(root, 'packages');
+
+/** Process entry points that are not package exports: dist/<name>.js per source file. */
+const extraEntries = {
+  cli: { main: 'src/main.ts', demo: 'src/demo/main.ts' },
+};
+
+/** Every workspace package: its directory, npm name and entries (dist name -> source file). */
+function readPackages() {
+  return readdirSync(packagesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(packagesDir, d.name, 'package.json')))
+    .map((d) => {
+      const dir = join(packagesDir, d.name);
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      const entries = { ...extraEntries[d.name] };
+      for (const [subpath, file] of Object.entries(manifest.exports ?? {})) entries[distName(subpath)] = file;
+      return { dir, name: manifest.name, entries };
+    });
+}
+
+/** `.` -> `index`, `./testing` -> `testing`. */
+function distName(subpath) {
+  return subpath === '.' ? 'index' : subpath.slice(2).replaceAll('/', '-');
+}
+
+/** Resolves `@weir/<pkg>[/<subpath>]` to a relative import of its compiled file; anything else bare stays external. */
+function workspaceImports(packages, from) {
+  const byName = new Map(packages.map((p) => [p.name, p]));
+  return {
+    name: 'weir-workspace-imports',
+    setup(b) {
+      b.onResolve({ filter: /^@weir\// }, (args) => {
+        const [scope, name, ...rest] = args.path.split('/');
+        const target = byName.get(`${scope}/${name}`);
+        const entry = distName(rest.length === 0 ? '.' : `./${rest.join('/')}`);
+        if (target === undefined || target.entries[entry] === undefined) {
+          return { errors: [{ text: `${args.path} is not a workspace package export (see its package.json "exports")` }] };
+        }
+        const path = relative(join(from.dir, 'dist'), join(target.dir, 'dist', `${entry}.js`));
+        return { path: path.startsWith('.') ? path : `./${path}`, external: true };
+      });
+    },
+  };
+}
+
+async function buildPackage(pkg, packages) {
+  const result = await build({
+    absWorkingDir: pkg.dir,
+    entryPoints: Object.fromEntries(Object.entries(pkg.entries).map(([name, file]) => [name, join(pkg.dir, file)])),
+    outdir: join(pkg.dir, 'dist'),
+    bundle: true,
+    packages: 'external',
+    plugins: [workspaceImports(packages, pkg)],
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    sourcesContent: false,
+    // Class and function names stay as written: error messages and logs print them.
+    keepNames: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  let written = 0;
+  for (const file of result.outputFiles) {
+    if (existsSync(file.path) && readFileSync(file.path).equals(file.contents)) continue;
+    mkdirSync(dirname(file.path), { recursive: true });
+    const temp = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temp, file.contents);
+    renameSync(temp, file.path);
+    written++;
+  }
+  return written;
+}
+
+/** Builds every package; resolves with the number of files written (0 when everything was up to date). */
+export async function buildAll() {
+  const packages = readPackages();
+  const counts = await Promise.all(packages.map((p) => buildPackage(p, packages)));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  try {
+    const written = await buildAll();
+    if (!process.argv.includes('--quiet')) {
+      console.log(`weir: built packages/*/dist in ${Math.round(performance.now() - started)} ms (${written} files changed)`);
+    }
+  } catch (err) {
+    const errors = err.errors ?? [];
+    if (errors.length === 0) throw err;
+    for (const e of errors) {
+      const where = e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}: ` : '';
+      console.error(`error: ${where}${e.text}`);
+    }
+    process.exit(1);
+  }
+}
