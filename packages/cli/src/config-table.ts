@@ -1,10 +1,8 @@
-import { ConfigOptions, envVarName, type ConfigKey, type ConfigOption } from '@weir/common';
+import { ConfigOptions, durationText, envVarName, type ConfigKey, type ConfigOption } from '@weir/common';
 
 function formatDefault(option: ConfigOption): string {
   if (option.type !== 'duration') return option.default === '' ? '(empty)' : `\`${option.default}\``;
-  const ms = Number(option.default);
-  const [unit, size] = ([['h', 3_600_000], ['min', 60_000], ['s', 1_000]] as const).find(([, size]) => ms % size === 0 && ms > 0) ?? ['ms', 1];
-  return `\`${ms / size}${unit}\``;
+  return `\`${durationText(Number(option.default))}\``;
 }
 
 /** The README's configuration table as ConfigOptions says it must be. */

@@ -21,6 +21,8 @@ export const CommonErrorCode = {
   INVALID_CONFIG: 'INVALID_CONFIG',
   /** A job bundle could not be evaluated (syntax error, throws at import, bad export). */
   INVALID_JOB: 'INVALID_JOB',
+  /** A job's code called process.exit or process.abort under cluster.intercept-user-system-exit THROW; the task or the job's main fails with it. */
+  USER_SYSTEM_EXIT: 'USER_SYSTEM_EXIT',
   /** Anything unexpected; the message carries the original error. */
   INTERNAL: 'INTERNAL',
 } as const;

@@ -6,6 +6,7 @@ import { JobManagerErrorCode } from './errors.ts';
 import { JobMaster, type JobMasterDeps } from './job/job-master.ts';
 import type { JobSpec } from './job/job-spec.ts';
 import { parseTaskUpdate } from './job/task-update.ts';
+import type { JobUserCode } from './user-code/job-worker.ts';
 
 /** Every job of this JobManager, in submission order, and the routing of cluster events to them. */
 export class Dispatcher {
@@ -13,9 +14,9 @@ export class Dispatcher {
 
   constructor(private readonly deps: JobMasterDeps) {}
 
-  /** Starts the job; `checkpointRoot` is its opened checkpoint directory when its settings name one. */
-  submit(spec: JobSpec, checkpointRoot?: Storage): JobMaster {
-    const master = new JobMaster(spec, { ...this.deps, logger: this.deps.logger.child({ jobId: spec.jobId }) }, checkpointRoot);
+  /** Starts the job; `checkpointRoot` is its opened checkpoint directory when its settings name one, `userCode` its worker. */
+  submit(spec: JobSpec, checkpointRoot?: Storage, userCode?: JobUserCode): JobMaster {
+    const master = new JobMaster(spec, { ...this.deps, logger: this.deps.logger.child({ jobId: spec.jobId }) }, checkpointRoot, userCode);
     this.#jobs.set(spec.jobId, master);
     master.onStatusChange((status) => {
       // A job that ends frees its slots, which a job still waiting for slots may now get.

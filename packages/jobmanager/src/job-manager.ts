@@ -8,8 +8,8 @@ import { SlotPool } from './scheduler/slot-pool.ts';
 import { SavepointService } from './savepoint/savepoint-service.ts';
 import { jobServiceHandlers } from './service/job-service.ts';
 import { taskManagerServiceHandlers } from './service/task-manager-service.ts';
-import { apiJobPlanner } from './submit/api-job-planner.ts';
 import { JobSubmitter } from './submit/job-submitter.ts';
+import { workerJobPlanner } from './submit/worker-job-planner.ts';
 
 export interface JobManagerHandle {
   /** The port the gRPC server listens on (the configured one, or the one picked for port 0). */
@@ -57,7 +57,13 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
     slotRequestTimeoutMs: config['slot.request.timeout'],
   });
   const s3 = s3SettingsFromConfig(config);
-  const submitter = new JobSubmitter(apiJobPlanner, blobStore, dispatcher, config, logger, (url) => openStorage(url, s3));
+  const planner = workerJobPlanner({
+    mainTimeoutMs: config['jobmanager.job-main.timeout'],
+    heapSizeMb: config['jobmanager.user-code.heap-size-mb'],
+    systemExit: config['cluster.intercept-user-system-exit'],
+    logger,
+  });
+  const submitter = new JobSubmitter(planner, blobStore, dispatcher, config, logger, (url) => openStorage(url, s3));
   const savepoints = new SavepointService({ dispatcher, defaultDirectory: config['state.savepoints.dir'], openStorage: (url) => openStorage(url, s3), logger });
 
   const server = createServer();

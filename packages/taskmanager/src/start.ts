@@ -15,6 +15,7 @@ export async function startTaskManager(
     clock,
     partitions: new PartitionRegistry({ clock, logger: logger.child({ scope: 'partitions' }) }),
     createTask: (taskOptions) => new Task(taskOptions),
-    createJobLoader: bundleJobLoader,
+    createJobLoader: (bundles) =>
+      bundleJobLoader(bundles, { systemExit: config['cluster.intercept-user-system-exit'], warn: (message) => logger.warn(message) }),
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from './duration.ts';
+import { durationText, parseDuration } from './duration.ts';
 
 describe('parseDuration', () => {
   it.each([
@@ -17,5 +17,11 @@ describe('parseDuration', () => {
 
   it.each(['', 'abc', '-5', '10m', '5 sec', '1.5', '0.0001s', 's', '10s5'])('rejects %j', (text) => {
     expect(parseDuration(text)).toBeUndefined();
+  });
+});
+
+describe('durationText', () => {
+  it('writes the largest whole unit', () => {
+    expect([0, 250, 1_500, 30_000, 120_000, 3_600_000].map(durationText)).toEqual(['0ms', '250ms', '1500ms', '30s', '2min', '1h']);
   });
 });

@@ -14,3 +14,9 @@ export function parseDuration(text: string): number | undefined {
   const ms = Number(match[1]) * UNIT_MS[(match[2] ?? 'ms') as keyof typeof UNIT_MS];
   return Number.isSafeInteger(ms) ? ms : undefined;
 }
+
+/** `ms` the way a config value would write it, in the largest whole unit: `30s`, `1500ms`, `2min`, `1h`. */
+export function durationText(ms: number): string {
+  const unit = (['h', 'min', 's'] as const).find((u) => ms > 0 && ms % UNIT_MS[u] === 0) ?? 'ms';
+  return `${ms / UNIT_MS[unit]}${unit}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JobStatus, TaskState, isWeirError, type TaskState as TaskStateName } from '@weir/common';
+import { JobStatus, TaskState, WeirError, isWeirError, type TaskState as TaskStateName } from '@weir/common';
 import { SLOT_TIMEOUT, cluster, pipeline, placement, statuses } from '../test-cluster.ts';
 import { jobGraph, jobSpec, vertex } from '../test-fixtures.ts';
 
@@ -169,5 +169,47 @@ describe('JobMaster lifecycle', () => {
     };
     expect(c.dispatcher.cancel('job-1')).toBe(JobStatus.CANCELED);
     expect(job.subtasks().map((s) => s.state)).toEqual(Array(6).fill(TaskState.CANCELED));
+  });
+});
+
+describe("JobMaster and the job's worker", () => {
+  function withUserCode() {
+    const c = cluster({ 'tm-1': 2, 'tm-2': 2 });
+    const listeners: ((cause: WeirError) => void)[] = [];
+    let closed = 0;
+    const userCode = { onDeath: (listener: (cause: WeirError) => void) => void listeners.push(listener), close: async () => void closed++ };
+    const job = c.dispatcher.submit(jobSpec(pipeline), undefined, userCode);
+    for (const p of placement) {
+      const [task, tm] = p.split('@');
+      c.report('job-1', tm!, task!, TaskState.RUNNING);
+    }
+    return { c, job, die: (cause: WeirError) => listeners.forEach((l) => l(cause)), closed: () => closed };
+  }
+
+  it("fails the running job over with the worker's death as root cause", () => {
+    const { c, job, die } = withUserCode();
+    die(new WeirError('USER_CODE_FAILED', "the job's worker on the JobManager ended with exit code 1"));
+    expect(job.status).toBe(JobStatus.FAILING);
+    for (const p of placement) {
+      const [task, tm] = p.split('@');
+      c.report('job-1', tm!, task!, TaskState.CANCELED);
+    }
+    expect(job.status).toBe(JobStatus.FAILED);
+    expect(job.failureCause).toBe("the job's worker on the JobManager ended with exit code 1");
+  });
+
+  it('closes the worker when the job ends', () => {
+    const { job, closed } = withUserCode();
+    expect(closed()).toBe(0);
+    job.cancel();
+    expect(job.status).toBe(JobStatus.CANCELLING);
+    expect(closed()).toBe(0);
+    const { c: c2, job: job2, closed: closed2 } = withUserCode();
+    for (const p of placement) {
+      const [task, tm] = p.split('@');
+      c2.report('job-1', tm!, task!, TaskState.FINISHED);
+    }
+    expect(job2.status).toBe(JobStatus.FINISHED);
+    expect(closed2()).toBe(1);
   });
 });

@@ -21,6 +21,7 @@ import { CreatedState } from './states/awaiting-slots.ts';
 import type { JobState } from './states/job-state.ts';
 import type { TaskManagerGateway } from './task-manager-gateway.ts';
 import type { TaskUpdate } from './task-update.ts';
+import type { JobUserCode } from '../user-code/job-worker.ts';
 
 export interface JobMasterDeps {
   readonly clock: Clock;
@@ -47,19 +48,27 @@ export class JobMaster {
   readonly #deps: JobMasterDeps;
   readonly #timers: JobTimers;
   readonly #checkpoints: CheckpointCoordinator | undefined;
+  readonly #userCode: JobUserCode | undefined;
   readonly #listeners = new Set<JobStatusListener>();
   readonly #pending: ((state: JobState) => JobState)[] = [];
   #handling = false;
   #state: JobState = new CreatedState();
   #endTimeMs = 0;
 
-  /** `checkpointRoot` is the opened checkpoint directory (below which the job writes `<jobId>/`), when its settings name one. */
+  /**
+   * `checkpointRoot` is the opened checkpoint directory (below which the job writes
+   * `<jobId>/`), when its settings name one; `userCode` the job's worker on this side, closed
+   * when the job ends: its death fails the job over.
+   */
   constructor(
     readonly spec: JobSpec,
     deps: JobMasterDeps,
     checkpointRoot?: Storage,
+    userCode?: JobUserCode,
   ) {
     this.#deps = deps;
+    this.#userCode = userCode;
+    userCode?.onDeath((cause) => this.#handle((s) => s.onGlobalFailure(this.#ctx, cause)));
     this.#timers = new JobTimers(deps.clock, (timer) =>
       this.#handle((s) => (timer === JobTimer.SLOT_REQUEST ? s.onSlotRequestTimeout(this.#ctx) : s.onRestartDelayElapsed(this.#ctx))),
     );
@@ -194,6 +203,7 @@ export class JobMaster {
   shutDown(): void {
     this.#timers.stopAll();
     this.#checkpoints?.suspend();
+    void this.#userCode?.close();
   }
 
   /** Calls `listener` with every status change from now on; returns the unsubscribe function. */
@@ -243,6 +253,7 @@ export class JobMaster {
       this.#endTimeMs = this.#deps.clock.now();
       this.#timers.stopAll();
       this.#deps.slotPool.release(this.spec.jobId);
+      void this.#userCode?.close();
     }
     const cause = this.#ctx.rootCause;
     if (state.status === JobStatus.FAILED || state.status === JobStatus.FAILING) {

@@ -1,5 +1,6 @@
 import type { ExecutionConfig, JobGraph } from '@weir/api';
 import type { JobDefaults } from '../job/job-spec.ts';
+import type { JobUserCode } from '../user-code/job-worker.ts';
 
 /** What evaluating a job bundle yields for scheduling. */
 export interface JobPlan {
@@ -10,7 +11,21 @@ export interface JobPlan {
   readonly executionConfig: ExecutionConfig;
 }
 
-/** Turns a job bundle into its JobGraph; throws a WeirError (INVALID_JOB and the like) when it cannot. */
+export interface JobToPlan {
+  readonly jobId: string;
+  /** The bundle's code. */
+  readonly code: string;
+  readonly entryName: string;
+  readonly args: readonly string[];
+  readonly defaults: JobDefaults;
+}
+
+/** A plan, and where the job's code keeps running on the JobManager's side for the job's life. */
+export interface PlannedJob extends JobPlan {
+  readonly userCode: JobUserCode;
+}
+
+/** Turns a job bundle into its JobGraph; throws a WeirError (INVALID_JOB and the like) when it cannot, leaving nothing running. */
 export interface JobPlanner {
-  plan(code: string, entryName: string, args: readonly string[], defaults: JobDefaults): Promise<JobPlan>;
+  plan(job: JobToPlan): Promise<PlannedJob>;
 }

@@ -24,10 +24,12 @@ async function setup(plan: (defaults: JobDefaults) => Promise<JobPlan>, clusterC
   const gateway = new FakeGateway();
   const dispatcher = new Dispatcher({ clock: new ManualClock(), logger, slotPool: new SlotPool(), gateway, slotRequestTimeoutMs: 1_000 });
   const calls: { code: string; entryName: string; args: readonly string[]; defaults: JobDefaults }[] = [];
+  const closed: string[] = [];
   const planner: JobPlanner = {
-    plan(code, entryName, args, defaults) {
+    async plan({ jobId, code, entryName, args, defaults }) {
       calls.push({ code, entryName, args, defaults });
-      return plan(defaults);
+      const userCode = { onDeath() {}, close: async () => void closed.push(jobId) };
+      return { ...(await plan(defaults)), userCode };
     },
   };
   const opened: string[] = [];
@@ -36,7 +38,7 @@ async function setup(plan: (defaults: JobDefaults) => Promise<JobPlan>, clusterC
     return new MemoryStorage(`memory://${url}`);
   };
   const warn = vi.spyOn(logger, 'warn');
-  return { dir, blobStore, dispatcher, calls, warn, opened, submitter: new JobSubmitter(planner, blobStore, dispatcher, clusterConfig, logger, openStorage) };
+  return { dir, blobStore, dispatcher, calls, closed, warn, opened, submitter: new JobSubmitter(planner, blobStore, dispatcher, clusterConfig, logger, openStorage) };
 }
 
 const request = (parallelism: number) => ({ bundle: Buffer.from('bundle code'), entryName: 'wc.ts', args: ['a'], parallelism, savepointPath: '', allowNonRestoredState: false });
@@ -59,6 +61,7 @@ describe('JobSubmitter', () => {
     expect(s.opened).toEqual([]);
     expect(s.dispatcher.list()).toHaveLength(2);
     expect(s.warn).not.toHaveBeenCalled();
+    expect(s.closed).toEqual([]);
   });
 
   it('warns once per job about operators without uid, naming them', async () => {
@@ -104,6 +107,7 @@ describe('JobSubmitter', () => {
     );
     expect(s.opened).toEqual(['/nowhere/savepoint-1']);
     expect(s.dispatcher.list()).toEqual([]);
+    expect(s.closed).toHaveLength(1);
     expect(await readdir(s.dir)).toEqual([]);
   });
 
@@ -114,6 +118,7 @@ describe('JobSubmitter', () => {
     expect(isWeirError(err, 'INVALID_JOB_SETTINGS')).toBe(true);
     expect((err as Error).message).toBe('FsStateBackend needs a checkpoint directory: pass a path or set state.checkpoints.dir');
     expect(s.dispatcher.list()).toEqual([]);
+    expect(s.closed).toHaveLength(1);
     expect(await readdir(s.dir)).toEqual([]);
   });
 });

@@ -1,0 +1,50 @@
+import type { UserSystemExitMode } from '@weir/common';
+import type { JobDefaults } from '../job/job-spec.ts';
+import type { JobPlan } from '../submit/job-planner.ts';
+
+/*
+ * The messages between the JobManager and a job's worker thread (see the README's "User code
+ * on the JobManager"). The worker says `ready`; the JobManager sends requests, each with an
+ * ID; the worker answers each once, in any order. Everything crosses by structured clone, so payloads are plain data.
+ */
+
+/** Every request kind a job's worker serves: what the JobManager sends and what it gets back. */
+export interface WorkerRequests {
+  /** Run the job's main against a graph-building environment and chain the result into a JobGraph. */
+  plan: { request: PlanRequest; response: JobPlan };
+}
+
+export type WorkerRequestKind = keyof WorkerRequests;
+
+export interface PlanRequest {
+  readonly args: readonly string[];
+  readonly defaults: JobDefaults;
+}
+
+/** What a worker is started with (its `workerData`): the job's bundle and how to treat its code. */
+export interface WorkerSetup {
+  readonly jobId: string;
+  readonly entryName: string;
+  readonly code: string;
+  readonly systemExit: UserSystemExitMode;
+}
+
+export interface RequestMessage {
+  readonly type: 'request';
+  readonly id: number;
+  readonly kind: WorkerRequestKind;
+  readonly payload: unknown;
+}
+
+/** An error as it crosses the thread boundary: a WeirError keeps its code. */
+export interface ErrorMessage {
+  readonly code: string | undefined;
+  readonly message: string;
+}
+
+export type ResponseMessage =
+  | { readonly type: 'response'; readonly id: number; readonly ok: true; readonly result: unknown }
+  | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: ErrorMessage };
+
+/** Everything a worker posts: `ready` once, when it listens (request time limits start then), then responses. */
+export type WorkerMessage = { readonly type: 'ready' } | ResponseMessage;
