@@ -23,6 +23,8 @@ const packagesDir = join(root, 'packages');
 /** Process entry points that are not package exports: dist/<name>.js per source file. */
 const extraEntries = {
   cli: { main: 'src/main.ts', demo: 'src/demo/main.ts' },
+  // A job's worker thread starts from its own file, beside the module that starts it (job-worker.ts).
+  jobmanager: { 'worker-main': 'src/user-code/worker-main.ts' },
 };
 
 /** Every workspace package: its directory, npm name and entries (dist name -> source file). */

@@ -168,9 +168,11 @@ export class JobWorker implements JobUserCode {
 const moduleExtension = extname(fileURLToPath(import.meta.url));
 
 /**
- * A worker cannot start from a .ts file: Node's loader hooks (tsx's) do not reach a worker's
- * entry. Run from sources, the worker registers tsx first, then imports its entry; compiled,
- * it imports the .js entry straight away.
+ * The worker's entry is `worker-main` beside this module: `src/user-code/worker-main.ts` when
+ * run from sources (unit tests), `dist/worker-main.js` beside the compiled `dist/index.js`
+ * (scripts/build.mjs builds it as an entry of its own). A worker cannot start from a .ts file,
+ * since Node's loader hooks (tsx's) do not reach a worker's entry: from sources the worker
+ * registers tsx first.
  */
 function bootstrapScript(): string {
   const entry = new URL(`./worker-main${moduleExtension}`, import.meta.url).href;
