@@ -1,8 +1,9 @@
-import { ConfigOptions, durationText, envVarName, type ConfigKey, type ConfigOption } from '@weir/common';
+import { ConfigOptions, durationText, envVarName, memorySizeText, type ConfigKey, type ConfigOption } from '@weir/common';
 
 function formatDefault(option: ConfigOption): string {
-  if (option.type !== 'duration') return option.default === '' ? '(empty)' : `\`${option.default}\``;
-  return `\`${durationText(Number(option.default))}\``;
+  if (option.type === 'duration') return `\`${durationText(Number(option.default))}\``;
+  if (option.type === 'memory') return `\`${memorySizeText(Number(option.default))}\``;
+  return option.default === '' ? '(empty)' : `\`${option.default}\``;
 }
 
 /** The README's configuration table as ConfigOptions says it must be. */

@@ -6,6 +6,8 @@ export const CliErrorCode = {
   JOB_FILE_NOT_FOUND: 'JOB_FILE_NOT_FOUND',
   /** esbuild could not bundle the job module (syntax error, unresolvable import). */
   BUNDLE_FAILED: 'BUNDLE_FAILED',
+  /** `weir run`: the job bundle is larger than the JobManager accepts (jobmanager.rpc.max-message-size). */
+  BUNDLE_TOO_LARGE: 'BUNDLE_TOO_LARGE',
   /** No JobManager answers at the address (connection refused, timeout). */
   JOBMANAGER_UNREACHABLE: 'JOBMANAGER_UNREACHABLE',
   /** An attached `weir run`, `weir stop` or `weir cancel -s` saw its job end FAILED. */

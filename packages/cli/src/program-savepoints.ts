@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
+import { isJobId } from '@weir/common';
 import type { DisposeSavepointArgs, SavepointArgs } from './commands/savepoint.ts';
 import type { JobArgs } from './commands/info.ts';
 import type { StopArgs } from './commands/stop.ts';
-import { looksLikeJobId } from './job-id.ts';
 import { clientArgs, missingJobId, withClient, type ClientOptions } from './program-options.ts';
 
 /** The savepoint commands' actions, part of CliActions. */
@@ -84,7 +84,7 @@ export function addSavepointCommands(program: Command, actions: SavepointActions
       return actions.cancel({ ...clientArgs(options), jobId });
     }
     // `cancel -s <jobId>`: with the directory left out, the parser handed the job ID to -s.
-    if (jobId === undefined && withSavepoint !== true && looksLikeJobId(withSavepoint)) {
+    if (jobId === undefined && withSavepoint !== true && isJobId(withSavepoint)) {
       return actions.cancelWithSavepoint({ ...clientArgs(options), jobId: withSavepoint, targetDirectory: undefined });
     }
     if (jobId === undefined) missingJobId(command);

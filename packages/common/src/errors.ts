@@ -19,6 +19,8 @@ export class WeirError extends Error {
 export const CommonErrorCode = {
   /** A configuration key is unknown or its value is not one the key accepts. */
   INVALID_CONFIG: 'INVALID_CONFIG',
+  /** A request named a job by something that is not a job ID (32 hex digits). */
+  INVALID_JOB_ID: 'INVALID_JOB_ID',
   /** A job bundle could not be evaluated (syntax error, throws at import, bad export). */
   INVALID_JOB: 'INVALID_JOB',
   /** A job's code called process.exit or process.abort under cluster.intercept-user-system-exit THROW; the task or the job's main fails with it. */

@@ -3,3 +3,4 @@ export * from './process.ts';
 export * from './jobs.ts';
 export * from './checkpoints.ts';
 export * from './savepoints.ts';
+export * from './raw-grpc.ts';

@@ -19,7 +19,7 @@ describe("a job's code cannot take the JobManager or a TaskManager down", () => 
     cluster = await ProcessCluster.start({
       taskManagers: 1,
       slots: 2,
-      config: { 'jobmanager.job-main.timeout': '3s', 'jobmanager.user-code.heap-size-mb': 64 },
+      config: { 'jobmanager.job-main.timeout': '3s', 'jobmanager.user-code.heap-size': '64mb' },
     });
   });
 
@@ -66,7 +66,7 @@ describe("a job's code cannot take the JobManager or a TaskManager down", () => 
     const run = await cluster.weir(['run', writeJobFile(HUNGRY_MAIN, 'hungry.ts')]);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      "error: job hungry.ts could not be built: the job's code ran out of memory in its worker on the JobManager (heap limit 64 MiB, jobmanager.user-code.heap-size-mb); build smaller objects in main, or raise the limit\n",
+      "error: job hungry.ts could not be built: the job's code ran out of memory in its worker on the JobManager (heap limit 64mb, jobmanager.user-code.heap-size); build smaller objects in main, or raise the limit\n",
     );
     await expectServing();
   });

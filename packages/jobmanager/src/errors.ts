@@ -1,5 +1,7 @@
 /** Codes of the errors the JobManager throws or records as a job's failure cause. */
 export const JobManagerErrorCode = {
+  /** A request field is malformed: an entry name that is no file name, too many args, a parallelism above 32768, an overlong path or bundle hash (see service/request-checks.ts). */
+  INVALID_REQUEST: 'INVALID_REQUEST',
   /** A client named a job ID the JobManager does not know (GetJob, CancelJob, WatchJob, ListCheckpoints). */
   JOB_NOT_FOUND: 'JOB_NOT_FOUND',
   /** FetchBundle asked for a SHA-256 no submitted job had. */

@@ -223,15 +223,27 @@ describe('startJobManager over gRPC', () => {
   });
 
   it('answers unknown job IDs with JOB_NOT_FOUND and unknown bundles with BUNDLE_NOT_FOUND', async () => {
-    const getErr = await unary(jobs.GetJob.bind(jobs), { jobId: 'f00' }).catch((e: unknown) => e);
+    const unknown = 'f00'.padEnd(32, '0');
+    const getErr = await unary(jobs.GetJob.bind(jobs), { jobId: unknown }).catch((e: unknown) => e);
     expect(isWeirError(getErr, 'JOB_NOT_FOUND')).toBe(true);
-    expect((getErr as Error).message).toContain("'f00'");
-    const cancelErr = await unary(jobs.CancelJob.bind(jobs), { jobId: 'f00' }).catch((e: unknown) => e);
+    expect((getErr as Error).message).toContain(`'${unknown}'`);
+    const cancelErr = await unary(jobs.CancelJob.bind(jobs), { jobId: unknown }).catch((e: unknown) => e);
     expect(isWeirError(cancelErr, 'JOB_NOT_FOUND')).toBe(true);
-    const watchErr = await new Watch(jobs.WatchJob({ jobId: 'f00' })).next().catch((e: unknown) => e);
+    const watchErr = await new Watch(jobs.WatchJob({ jobId: unknown })).next().catch((e: unknown) => e);
     expect(isWeirError(watchErr, 'JOB_NOT_FOUND')).toBe(true);
-    const fetchErr = await unary(tms.FetchBundle.bind(tms), { bundleHash: 'beef' }).catch((e: unknown) => e);
+    const fetchErr = await unary(tms.FetchBundle.bind(tms), { bundleHash: 'beef'.repeat(16) }).catch((e: unknown) => e);
     expect(isWeirError(fetchErr, 'BUNDLE_NOT_FOUND')).toBe(true);
+  });
+
+  it('answers job IDs and bundle hashes that are none with INVALID_JOB_ID and INVALID_REQUEST, quoting a bounded part', async () => {
+    for (const jobId of ['f00', 'x'.repeat(1 << 20)]) {
+      const err = await unary(jobs.GetJob.bind(jobs), { jobId }).catch((e: unknown) => e);
+      expect(isWeirError(err, 'INVALID_JOB_ID')).toBe(true);
+      expect((err as Error).message.length).toBeLessThan(200);
+    }
+    const fetchErr = await unary(tms.FetchBundle.bind(tms), { bundleHash: 'beef' }).catch((e: unknown) => e);
+    expect(isWeirError(fetchErr, 'INVALID_REQUEST')).toBe(true);
+    expect(await unary(jobs.ListJobs.bind(jobs), {})).toEqual({ jobs: expect.any(Array) });
   });
 
   it('ends a Connect call whose first message is not register', async () => {
@@ -345,7 +357,7 @@ describe('startJobManager over gRPC', () => {
 
     for (const d of deploys) tm.status(d.task!, 'FINISHED');
     await waitFor(async () => !existsSync(jobDir));
-    const missing = await unary(jobs.ListCheckpoints.bind(jobs), { jobId: 'f00' }).catch((e: unknown) => e);
+    const missing = await unary(jobs.ListCheckpoints.bind(jobs), { jobId: 'f00'.padEnd(32, '0') }).catch((e: unknown) => e);
     expect(isWeirError(missing, 'JOB_NOT_FOUND')).toBe(true);
   });
 

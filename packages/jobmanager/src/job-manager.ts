@@ -59,14 +59,14 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   const s3 = s3SettingsFromConfig(config);
   const planner = workerJobPlanner({
     mainTimeoutMs: config['jobmanager.job-main.timeout'],
-    heapSizeMb: config['jobmanager.user-code.heap-size-mb'],
+    heapSizeBytes: config['jobmanager.user-code.heap-size'],
     systemExit: config['cluster.intercept-user-system-exit'],
     logger,
   });
   const submitter = new JobSubmitter(planner, blobStore, dispatcher, config, logger, (url) => openStorage(url, s3));
   const savepoints = new SavepointService({ dispatcher, defaultDirectory: config['state.savepoints.dir'], openStorage: (url) => openStorage(url, s3), logger });
 
-  const server = createServer();
+  const server = createServer(config['jobmanager.rpc.max-message-size']);
   server.addService(services.JobService, jobServiceHandlers(dispatcher, submitter, savepoints, logger));
   server.addService(services.TaskManagerService, taskManagerServiceHandlers(registry, blobStore, logger));
   const host = config['jobmanager.bind-host'];

@@ -42,7 +42,11 @@ export const services = {
   DataExchange: proto.weir.v1.DataExchange.service,
 } as const;
 
-/** Job bundles and record batches can be large; the gRPC default of 4 MiB is too small for bundles. */
+/**
+ * What a client accepts and sends: job bundles and record batches can be large, the gRPC
+ * default of 4 MiB is too small for bundles. Servers bound what they receive themselves
+ * (`createServer`).
+ */
 const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
 /** Every client's options; a factory's `options` argument adds to them (reconnect backoff, say). */
@@ -66,9 +70,13 @@ export function createDataExchangeClient(address: string, options: grpc.ChannelO
   return new proto.weir.v1.DataExchange(address, grpc.credentials.createInsecure(), { ...channelOptions, ...options });
 }
 
-export function createServer(): grpc.Server {
+/**
+ * A gRPC server that refuses, with RESOURCE_EXHAUSTED and before decoding it, any message
+ * larger than `maxReceiveBytes`: every server says how much it accepts.
+ */
+export function createServer(maxReceiveBytes: number): grpc.Server {
   return new grpc.Server({
-    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_receive_message_length': maxReceiveBytes,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
     'grpc.keepalive_permit_without_calls': 1,
     'grpc.http2.min_ping_interval_without_data_ms': 5_000,

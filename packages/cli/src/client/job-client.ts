@@ -1,4 +1,4 @@
-import { WeirError } from '@weir/common';
+import { WeirError, isWeirError } from '@weir/common';
 import {
   createJobServiceClient,
   fromServiceError,
@@ -17,6 +17,7 @@ import {
   type TriggerSavepointResponse__Output,
 } from '@weir/rpc';
 import { CliErrorCode } from '../errors.ts';
+import { formatBytes } from '../format/checkpoints.ts';
 
 /** Submitting waits for the JobManager to evaluate the job; other calls are quick lookups. */
 const SUBMIT_TIMEOUT_MS = 120_000;
@@ -38,8 +39,18 @@ export class JobClient {
     return new JobClient(address);
   }
 
-  submit(request: SubmitJobRequest): Promise<SubmitJobResponse__Output> {
-    return this.#unary(SUBMIT_TIMEOUT_MS, (options, callback) => this.#client.submitJob(request, options, callback));
+  async submit(request: SubmitJobRequest): Promise<SubmitJobResponse__Output> {
+    try {
+      return await this.#unary<SubmitJobResponse__Output>(SUBMIT_TIMEOUT_MS, (options, callback) => this.#client.submitJob(request, options, callback));
+    } catch (err) {
+      if (!isWeirError(err, RpcErrorCode.MESSAGE_TOO_LARGE)) throw err;
+      const details = ((err as WeirError).cause as grpc.ServiceError).details;
+      throw new WeirError(
+        CliErrorCode.BUNDLE_TOO_LARGE,
+        `job bundle ${request.entryName} (${formatBytes(request.bundle?.length ?? 0)}) is larger than the JobManager at ${this.address} accepts (${details}); leave large data out of the job (read it at run time), or raise jobmanager.rpc.max-message-size on the JobManager`,
+        { cause: err },
+      );
+    }
   }
 
   async list(): Promise<JobSummary__Output[]> {

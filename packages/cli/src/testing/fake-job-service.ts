@@ -74,7 +74,7 @@ export async function startFakeJobService(): Promise<FakeJobService> {
     endsJobs: true,
   };
   const notFound = (jobId: string) => toServiceError(new WeirError('JOB_NOT_FOUND', `no job with ID ${jobId}; \`weir list\` shows the jobs`));
-  const server = createServer();
+  const server = createServer(64 * 1024 ** 2);
   const handlers: JobServiceHandlers = {
     SubmitJob(call, callback) {
       state.submitted.push(call.request);

@@ -3,13 +3,15 @@
  * loader rejects keys not listed here and values its `type` does not accept, and `weir
  * config` style docs are generated from the `doc` lines. Durations are milliseconds in code;
  * in YAML and env they may be written as `500ms`, `10s`, `1min` or a plain number of ms.
+ * Memory sizes are bytes in code, written as `64mb`, `512kb` or a plain number of bytes.
  */
 export const ConfigOptions = {
   'jobmanager.rpc.address': { type: 'string', default: 'localhost', doc: 'Host the JobManager is reached at by TaskManagers and clients.' },
   'jobmanager.rpc.port': { type: 'port', default: 6123, doc: 'gRPC port of the JobManager.' },
   'jobmanager.bind-host': { type: 'string', default: '0.0.0.0', doc: 'Address the JobManager listens on.' },
   'jobmanager.job-main.timeout': { type: 'duration', default: 30_000, doc: "How long a job's main may take to build its job graph (in the job's worker thread on the JobManager) before the submission fails." },
-  'jobmanager.user-code.heap-size-mb': { type: 'positiveInt', default: 512, doc: "Heap limit in MiB of each job's worker thread on the JobManager, where the job's main runs; a job that exceeds it fails, the JobManager does not." },
+  'jobmanager.user-code.heap-size': { type: 'memory', default: 512 * 1024 ** 2, doc: "Heap limit of each job's worker thread on the JobManager, where the job's main runs; a job that exceeds it fails, the JobManager does not." },
+  'jobmanager.rpc.max-message-size': { type: 'memory', default: 64 * 1024 ** 2, doc: 'Largest request the JobManager accepts (a job bundle, a TaskManager message); a larger one is refused at once with RESOURCE_EXHAUSTED.' },
   'blob.storage.directory': { type: 'string', default: '.weir/blobs', doc: 'Where the JobManager keeps job bundles and TaskManagers cache them.' },
   'taskmanager.numberOfTaskSlots': { type: 'positiveInt', default: 1, doc: 'Slots a TaskManager offers; a slot runs one subtask of every vertex of a job (slot sharing).' },
   'taskmanager.host': { type: 'string', default: 'localhost', doc: 'Host other TaskManagers reach this one at for data exchange.' },
@@ -61,7 +63,7 @@ export const ConfigOptions = {
   's3.path-style-access': { type: 'boolean', default: true, doc: 'Address buckets as endpoint/bucket (MinIO, s3rver) rather than bucket.endpoint.' },
 } as const satisfies Record<string, ConfigOption>;
 
-export type ConfigType = 'string' | 'port' | 'int' | 'positiveInt' | 'duration' | 'number' | 'boolean' | 'enum';
+export type ConfigType = 'string' | 'port' | 'int' | 'positiveInt' | 'duration' | 'memory' | 'number' | 'boolean' | 'enum';
 
 export interface ConfigOption {
   readonly type: ConfigType;

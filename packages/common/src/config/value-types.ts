@@ -1,4 +1,5 @@
 import { DURATION_UNITS, parseDuration } from './duration.ts';
+import { MEMORY_UNITS, parseMemorySize } from './memory-size.ts';
 import type { ConfigOption, ConfigType } from './options.ts';
 
 /** What each type accepts, worded for error messages. */
@@ -8,6 +9,7 @@ export const ACCEPTS: Readonly<Record<ConfigType, string>> = {
   int: 'a whole number',
   positiveInt: 'a whole number of 1 or more',
   duration: `a duration: a whole number of milliseconds or a number with a unit (${DURATION_UNITS.join(', ')}), e.g. 500ms, 10s, 2min, 1h`,
+  memory: `a size: a whole number of bytes or a number with a unit (${MEMORY_UNITS.join(', ')}; 1kb is 1024 bytes), e.g. 512kb, 64mb, 1gb`,
   number: 'a number of 0 or more, e.g. 1.5',
   boolean: 'true or false',
   enum: 'one of the listed values',
@@ -34,9 +36,10 @@ export function parseValue(type: ConfigType, raw: unknown, values: readonly stri
     return Number.isFinite(n) && n >= 0 ? n : undefined;
   }
   if (type === 'string') return typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined;
-  if (type === 'duration') {
+  if (type === 'duration' || type === 'memory') {
     if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw >= 0 ? raw : undefined;
-    return typeof raw === 'string' ? parseDuration(raw) : undefined;
+    if (typeof raw !== 'string') return undefined;
+    return type === 'duration' ? parseDuration(raw) : parseMemorySize(raw);
   }
   const n = parseInteger(raw);
   if (n === undefined) return undefined;

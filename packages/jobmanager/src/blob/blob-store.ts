@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WeirError } from '@weir/common';
@@ -28,7 +28,8 @@ export class BlobStore {
 
   /** Stores the bundle and returns its hash; storing the same bytes again is a no-op. */
   async put(bundle: Buffer): Promise<string> {
-    const hash = createHash('sha256').update(bundle).digest('hex');
+    // WebCrypto hashes on the thread pool: a bundle of tens of MiB does not stall the JobManager.
+    const hash = Buffer.from(await crypto.subtle.digest('SHA-256', bundle as Uint8Array<ArrayBuffer>)).toString('hex');
     if (this.#bundles.has(hash)) return hash;
     const path = join(this.directory, `${hash}.js`);
     // Temp file + rename: a TaskManager sharing this directory as its cache never sees half a bundle.

@@ -1,4 +1,4 @@
-import { WeirError, type Logger } from '@weir/common';
+import { WeirError, quoteInput, type Logger } from '@weir/common';
 import type {
   AcknowledgeCheckpoint__Output,
   DeclineCheckpoint__Output,
@@ -95,11 +95,19 @@ export class TaskManagerRegistry implements TaskManagerGateway {
   }
 }
 
+/** IDs and addresses are shown in every status line and log line. */
+const MAX_ID_CHARS = 255;
+/** Slots are scheduled one by one; nothing needs more. */
+const MAX_SLOTS = 4_096;
+
 function validate(message: RegisterTaskManager__Output): TaskManagerInfo {
   const problems: string[] = [];
   if (message.taskManagerId === '') problems.push('task_manager_id is empty');
+  else if (message.taskManagerId.length > MAX_ID_CHARS) problems.push(`task_manager_id ${quoteInput(message.taskManagerId)} is longer than ${MAX_ID_CHARS} characters`);
   if (message.dataAddress === '') problems.push('data_address is empty (it must be the host:port of the DataExchange service)');
+  else if (message.dataAddress.length > MAX_ID_CHARS) problems.push(`data_address ${quoteInput(message.dataAddress)} is longer than ${MAX_ID_CHARS} characters (it must be the host:port of the DataExchange service)`);
   if (message.slots < 1) problems.push('slots is 0 (a TaskManager must offer at least one slot)');
+  else if (message.slots > MAX_SLOTS) problems.push(`slots is ${message.slots}, more than ${MAX_SLOTS}`);
   if (problems.length > 0) {
     throw new WeirError(JobManagerErrorCode.INVALID_REGISTRATION, `invalid TaskManager registration: ${problems.join('; ')}`);
   }

@@ -8,8 +8,8 @@ describe('savepoint requests', () => {
     expect(parseSavepointMode('CANCEL', false)).toEqual({ kind: 'cancel' });
     expect(parseSavepointMode('STOP', false)).toEqual({ kind: 'stop', terminate: 'suspend' });
     expect(parseSavepointMode('STOP', true)).toEqual({ kind: 'stop', terminate: 'drain' });
-    expect(() => parseSavepointMode('CANCEL', true)).toThrow(`drain only applies to stop-with-savepoint (terminate STOP), not to terminate "CANCEL"; use \`weir stop --drain\``);
-    expect(() => parseSavepointMode('stop', false)).toThrow(`unknown savepoint terminate mode "stop"; use '' (the job goes on), CANCEL or STOP`);
+    expect(() => parseSavepointMode('CANCEL', true)).toThrow(`drain only applies to stop-with-savepoint (terminate STOP), not to terminate 'CANCEL'; use \`weir stop --drain\``);
+    expect(() => parseSavepointMode('stop', false)).toThrow(`unknown savepoint terminate mode 'stop'; use '' (the job goes on), CANCEL or STOP`);
   });
 
   it('takes the requested directory over state.savepoints.dir and names each savepoint after its job', () => {

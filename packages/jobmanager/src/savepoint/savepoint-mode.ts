@@ -1,4 +1,4 @@
-import { WeirError } from '@weir/common';
+import { WeirError, quoteInput } from '@weir/common';
 import { JobManagerErrorCode } from '../errors.ts';
 
 /** How a stop ends the sources: `suspend` right after the savepoint, `drain` before it (operators flush first). */
@@ -29,7 +29,7 @@ export function parseSavepointMode(terminate: string, drain: boolean): Savepoint
   if (drain && terminate !== SavepointTerminate.STOP) {
     throw new WeirError(
       JobManagerErrorCode.INVALID_SAVEPOINT_REQUEST,
-      `drain only applies to stop-with-savepoint (terminate STOP), not to terminate ${JSON.stringify(terminate)}; use \`weir stop --drain\``,
+      `drain only applies to stop-with-savepoint (terminate STOP), not to terminate ${quoteInput(terminate)}; use \`weir stop --drain\``,
     );
   }
   switch (terminate) {
@@ -42,7 +42,7 @@ export function parseSavepointMode(terminate: string, drain: boolean): Savepoint
     default:
       throw new WeirError(
         JobManagerErrorCode.INVALID_SAVEPOINT_REQUEST,
-        `unknown savepoint terminate mode ${JSON.stringify(terminate)}; use '' (the job goes on), CANCEL or STOP`,
+        `unknown savepoint terminate mode ${quoteInput(terminate)}; use '' (the job goes on), CANCEL or STOP`,
       );
   }
 }

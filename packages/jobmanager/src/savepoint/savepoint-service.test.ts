@@ -86,7 +86,7 @@ describe('savepoints', () => {
     const drainOnly = c.trigger({ drain: true });
     await settle();
     expect([unknownJob, badMode, drainOnly].map((o) => o.error?.code)).toEqual(['JOB_NOT_FOUND', 'INVALID_SAVEPOINT_REQUEST', 'INVALID_SAVEPOINT_REQUEST']);
-    expect(badMode.error?.message).toBe(`unknown savepoint terminate mode "PAUSE"; use '' (the job goes on), CANCEL or STOP`);
+    expect(badMode.error?.message).toBe(`unknown savepoint terminate mode 'PAUSE'; use '' (the job goes on), CANCEL or STOP`);
     expect([...noDir.triggers(), ...c.triggers()]).toEqual([]);
     expect([...noDir.savepoints.paths(), ...c.savepoints.paths()]).toEqual([]);
     expect(c.master.status).toBe(JobStatus.RUNNING);

@@ -1,4 +1,5 @@
 import { describeError, type Logger } from '@weir/common';
+import { checkPath } from '../service/request-checks.ts';
 import type { DisposeSavepointRequest__Output, TriggerSavepointRequest__Output, TriggerSavepointResponse } from '@weir/rpc';
 import type { Dispatcher } from '../dispatcher.ts';
 import { disposeSavepoint } from './dispose-savepoint.ts';
@@ -29,6 +30,7 @@ export class SavepointService {
     const { dispatcher, logger } = this.deps;
     const mode = parseSavepointMode(request.terminate, request.drain);
     const job = dispatcher.get(request.jobId);
+    checkPath('target directory', request.targetDirectory);
     job.checkSavepointPossible();
     const base = resolveSavepointBase(request.targetDirectory, this.deps.defaultDirectory);
     const target = await SavepointTarget.create(base, savepointDirName(job.jobId, this.deps.randomHex), this.deps.openStorage);
@@ -44,7 +46,8 @@ export class SavepointService {
     }
   }
 
-  dispose(request: DisposeSavepointRequest__Output): Promise<void> {
+  async dispose(request: DisposeSavepointRequest__Output): Promise<void> {
+    checkPath('savepoint path', request.savepointPath);
     return disposeSavepoint(request.savepointPath, this.deps.openStorage, this.deps.logger);
   }
 }

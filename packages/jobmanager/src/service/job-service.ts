@@ -1,4 +1,4 @@
-import { isGloballyTerminal, type Logger } from '@weir/common';
+import { isGloballyTerminal, parseJobId, quoteInput, type Logger } from '@weir/common';
 import { toServiceError, type JobRequest__Output, type JobServiceHandlers, type JobStatusUpdate, type grpc } from '@weir/rpc';
 import type { Dispatcher } from '../dispatcher.ts';
 import type { JobMaster } from '../job/job-master.ts';
@@ -14,27 +14,27 @@ export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitt
       submitter.submit(call.request).then(
         (response) => callback(null, response),
         (err: unknown) => {
-          logger.warn({ err, entryName: call.request.entryName }, 'job submission rejected');
+          logger.warn({ err, entryName: quoteInput(call.request.entryName) }, 'job submission rejected');
           callback(toServiceError(err));
         },
       );
     },
 
     TriggerSavepoint(call, callback) {
-      savepoints.trigger(call.request).then(
+      Promise.resolve(call.request).then((request) => savepoints.trigger({ ...request, jobId: parseJobId(request.jobId) })).then(
         (response) => callback(null, response),
         (err: unknown) => {
-          logger.warn({ err, jobId: call.request.jobId }, 'savepoint failed');
+          logger.warn({ err, jobId: quoteInput(call.request.jobId) }, 'savepoint failed');
           callback(toServiceError(err));
         },
       );
     },
 
     DisposeSavepoint(call, callback) {
-      savepoints.dispose(call.request).then(
+      Promise.resolve(call.request).then((request) => savepoints.dispose(request)).then(
         () => callback(null, {}),
         (err: unknown) => {
-          logger.warn({ err, path: call.request.savepointPath }, 'savepoint disposal refused');
+          logger.warn({ err, path: quoteInput(call.request.savepointPath, 4_096) }, 'savepoint disposal refused');
           callback(toServiceError(err));
         },
       );
@@ -47,7 +47,7 @@ export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitt
 
     GetJob(call, callback) {
       try {
-        callback(null, toJobDetails(dispatcher.get(call.request.jobId)));
+        callback(null, toJobDetails(dispatcher.get(parseJobId(call.request.jobId))));
       } catch (err) {
         callback(toServiceError(err));
       }
@@ -55,7 +55,7 @@ export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitt
 
     CancelJob(call, callback) {
       try {
-        callback(null, { status: dispatcher.cancel(call.request.jobId) });
+        callback(null, { status: dispatcher.cancel(parseJobId(call.request.jobId)) });
       } catch (err) {
         callback(toServiceError(err));
       }
@@ -63,7 +63,7 @@ export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitt
 
     ListCheckpoints(call, callback) {
       try {
-        callback(null, toListCheckpointsResponse(dispatcher.get(call.request.jobId)));
+        callback(null, toListCheckpointsResponse(dispatcher.get(parseJobId(call.request.jobId))));
       } catch (err) {
         callback(toServiceError(err));
       }
@@ -71,7 +71,7 @@ export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitt
 
     WatchJob(call) {
       try {
-        watch(call, dispatcher.get(call.request.jobId));
+        watch(call, dispatcher.get(parseJobId(call.request.jobId)));
       } catch (err) {
         call.emit('error', toServiceError(err));
       }

@@ -2,6 +2,7 @@ import { WeirError, type Logger } from '@weir/common';
 import { toServiceError, type TaskManagerServiceHandlers, type grpc, type JobManagerMessage, type TaskManagerMessage__Output } from '@weir/rpc';
 import type { BlobStore } from '../blob/blob-store.ts';
 import { JobManagerErrorCode } from '../errors.ts';
+import { checkBundleHash } from './request-checks.ts';
 import type { TaskManagerConnection } from '../registry/task-manager-connection.ts';
 import type { TaskManagerRegistry } from '../registry/task-manager-registry.ts';
 import type { TaskManagerSession } from '../registry/task-manager-session.ts';
@@ -50,6 +51,7 @@ export function taskManagerServiceHandlers(registry: TaskManagerRegistry, blobSt
 
     FetchBundle(call, callback) {
       try {
+        checkBundleHash(call.request.bundleHash);
         callback(null, { bundle: blobStore.get(call.request.bundleHash) });
       } catch (err) {
         callback(toServiceError(err));

@@ -8,6 +8,7 @@ import type { Dispatcher } from '../dispatcher.ts';
 import type { JobDefaults } from '../job/job-spec.ts';
 import type { JobSettings } from '../settings/job-settings.ts';
 import { resolveJobSettings } from '../settings/resolve-job-settings.ts';
+import { checkSubmitJob } from '../service/request-checks.ts';
 import type { JobPlanner } from './job-planner.ts';
 import { readInitialRestore } from './savepoint-reader.ts';
 
@@ -33,6 +34,7 @@ export class JobSubmitter {
    * the error goes back to the client as it is.
    */
   async submit(request: SubmitJobRequest__Output): Promise<SubmitJobResponse> {
+    checkSubmitJob(request);
     const jobId = randomBytes(16).toString('hex');
     const entryName = request.entryName || 'job.js';
     const defaults: JobDefaults = {

@@ -6,8 +6,8 @@ import type { JobPlanner, JobToPlan, PlannedJob } from './job-planner.ts';
 export interface WorkerJobPlannerOptions {
   /** jobmanager.job-main.timeout. */
   readonly mainTimeoutMs: number;
-  /** jobmanager.user-code.heap-size-mb. */
-  readonly heapSizeMb: number;
+  /** jobmanager.user-code.heap-size, in bytes. */
+  readonly heapSizeBytes: number;
   /** cluster.intercept-user-system-exit. */
   readonly systemExit: UserSystemExitMode;
   readonly logger: Logger;
@@ -23,7 +23,7 @@ export function workerJobPlanner(options: WorkerJobPlannerOptions): JobPlanner {
     async plan(job: JobToPlan): Promise<PlannedJob> {
       const worker = new JobWorker({
         setup: { jobId: job.jobId, entryName: job.entryName, code: job.code, systemExit: options.systemExit },
-        heapSizeMb: options.heapSizeMb,
+        heapSizeBytes: options.heapSizeBytes,
         logger: options.logger.child({ jobId: job.jobId }),
       });
       try {

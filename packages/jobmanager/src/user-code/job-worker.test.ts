@@ -23,14 +23,14 @@ afterEach(async () => {
   await Promise.all(planned.splice(0).map((p) => p.userCode.close()));
 });
 
-async function plan(code: string, options: { mainTimeoutMs?: number; heapSizeMb?: number } = {}): Promise<PlannedJob> {
-  const planner = workerJobPlanner({ mainTimeoutMs: options.mainTimeoutMs ?? 10_000, heapSizeMb: options.heapSizeMb ?? 256, systemExit: 'THROW', logger: silentLogger() });
+async function plan(code: string, options: { mainTimeoutMs?: number; heapSizeBytes?: number } = {}): Promise<PlannedJob> {
+  const planner = workerJobPlanner({ mainTimeoutMs: options.mainTimeoutMs ?? 10_000, heapSizeBytes: options.heapSizeBytes ?? 256 * 1024 ** 2, systemExit: 'THROW', logger: silentLogger() });
   const result = await planner.plan({ jobId: 'a'.repeat(32), code, entryName: 'job.ts', args: ['5'], defaults });
   planned.push(result);
   return result;
 }
 
-async function failure(code: string, options: { mainTimeoutMs?: number; heapSizeMb?: number } = {}): Promise<{ code: string; message: string }> {
+async function failure(code: string, options: { mainTimeoutMs?: number; heapSizeBytes?: number } = {}): Promise<{ code: string; message: string }> {
   const err = await plan(code, options).then(
     () => undefined,
     (e: unknown) => e,
@@ -69,11 +69,11 @@ describe('planning in the job worker', () => {
       code: 'INVALID_JOB',
       message: "the job's main threw while building the job: no config",
     });
-    const oom = await failure(job('const keep = []; for (;;) keep.push(new Array(100000).fill(Math.random()));'), { heapSizeMb: 32 });
+    const oom = await failure(job('const keep = []; for (;;) keep.push(new Array(100000).fill(Math.random()));'), { heapSizeBytes: 32 * 1024 ** 2 });
     expect(oom).toEqual({
       code: 'USER_CODE_FAILED',
       message:
-        "job job.ts could not be built: the job's code ran out of memory in its worker on the JobManager (heap limit 32 MiB, jobmanager.user-code.heap-size-mb); build smaller objects in main, or raise the limit",
+        "job job.ts could not be built: the job's code ran out of memory in its worker on the JobManager (heap limit 32mb, jobmanager.user-code.heap-size); build smaller objects in main, or raise the limit",
     });
   });
 

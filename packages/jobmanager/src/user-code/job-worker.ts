@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { WeirError, durationText, type Logger } from '@weir/common';
+import { WeirError, durationText, memorySizeText, type Logger } from '@weir/common';
 import { JobManagerErrorCode } from '../errors.ts';
 import type { RequestMessage, ResponseMessage, WorkerMessage, WorkerRequestKind, WorkerRequests, WorkerSetup } from './protocol.ts';
 
@@ -15,8 +15,8 @@ export interface JobUserCode {
 
 export interface JobWorkerOptions {
   readonly setup: WorkerSetup;
-  /** jobmanager.user-code.heap-size-mb. */
-  readonly heapSizeMb: number;
+  /** jobmanager.user-code.heap-size, in bytes. */
+  readonly heapSizeBytes: number;
   readonly logger: Logger;
 }
 
@@ -95,11 +95,11 @@ export class JobWorker implements JobUserCode {
   }
 
   #start(): Worker {
-    const { setup, heapSizeMb, logger } = this.#options;
+    const { setup, heapSizeBytes, logger } = this.#options;
     const thread = new Worker(bootstrapScript(), {
       eval: true,
       workerData: setup,
-      resourceLimits: { maxOldGenerationSizeMb: heapSizeMb },
+      resourceLimits: { maxOldGenerationSizeMb: Math.max(1, Math.ceil(heapSizeBytes / 1024 ** 2)) },
     });
     this.#ready = false;
     this.#ending = undefined;
@@ -150,11 +150,11 @@ export class JobWorker implements JobUserCode {
 
   #deathCause(exitCode: number): WeirError {
     const err = this.#error;
-    const heap = `${this.#options.heapSizeMb} MiB`;
+    const heap = memorySizeText(this.#options.heapSizeBytes);
     if ((err as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
       return new WeirError(
         JobManagerErrorCode.USER_CODE_FAILED,
-        `the job's code ran out of memory in its worker on the JobManager (heap limit ${heap}, jobmanager.user-code.heap-size-mb); build smaller objects in main, or raise the limit`,
+        `the job's code ran out of memory in its worker on the JobManager (heap limit ${heap}, jobmanager.user-code.heap-size); build smaller objects in main, or raise the limit`,
         { cause: err },
       );
     }

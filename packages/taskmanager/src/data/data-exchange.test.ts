@@ -178,7 +178,7 @@ describe('DataExchange over gRPC', () => {
   });
 
   it('reports a producer stream that ends cleanly before end of partition', async () => {
-    const raw = createServer();
+    const raw = createServer(1024 ** 2);
     const handlers: DataExchangeHandlers = {
       Subscribe(call) {
         call.once('data', () => {

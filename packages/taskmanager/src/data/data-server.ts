@@ -12,6 +12,9 @@ import {
 import type { PartitionProvider } from '@weir/runtime';
 import { SubscribeSession, type ProducerStream } from './subscribe-session.ts';
 
+/** Consumers send only subscriptions and credits, each a few bytes: anything near this is not a consumer's. */
+const MAX_RECEIVE_BYTES = 1024 ** 2;
+
 /** The gRPC server through which other TaskManagers read this one's partitions. */
 export interface DataServer {
   readonly port: number;
@@ -26,7 +29,7 @@ export async function startDataServer(
   partitions: PartitionProvider,
   logger: Logger,
 ): Promise<DataServer> {
-  const server = createServer();
+  const server = createServer(MAX_RECEIVE_BYTES);
   const handlers: DataExchangeHandlers = {
     Subscribe(call) {
       const session = new SubscribeSession(producerStreamOf(call), partitions, logger);

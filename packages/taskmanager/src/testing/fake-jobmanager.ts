@@ -73,7 +73,7 @@ export class FakeJobManager {
   port = 0;
 
   constructor() {
-    this.#server = createServer();
+    this.#server = createServer(64 * 1024 ** 2);
     const handlers: TaskManagerServiceHandlers = {
       Connect: (call) => {
         this.streams.push(new FakeControlStream(call));
