@@ -59,5 +59,19 @@ export const ApiErrorCode = {
    * from the states of several (or no) readers: a changed parallelism, not supported yet.
    */
   INVALID_SOURCE_STATE: 'INVALID_SOURCE_STATE',
+  /** A WatermarkStrategy factory or `with...` got an argument out of range, or something that is not a strategy was given as one. */
+  INVALID_WATERMARK_STRATEGY: 'INVALID_WATERMARK_STRATEGY',
+  /** An OutputTag without an ID, or something that is not an OutputTag where one is taken. */
+  INVALID_OUTPUT_TAG: 'INVALID_OUTPUT_TAG',
+  /**
+   * A window assigner, trigger or window setting out of range: a size, slide or gap <= 0, an
+   * offset with |offset| >= size (slide), a negative allowed lateness, a count below 1, a
+   * trigger that cannot merge on session windows.
+   */
+  INVALID_WINDOW: 'INVALID_WINDOW',
+  /** An event-time window got a record without a timestamp: the stream has no WatermarkStrategy with a timestamp assigner. */
+  MISSING_TIMESTAMP: 'MISSING_TIMESTAMP',
+  /** A StateTtlConfig with a time to live below 1 ms, an unknown update type or visibility, or enableTimeToLive() without a StateTtlConfig. */
+  INVALID_STATE_TTL: 'INVALID_STATE_TTL',
 } as const;
 export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];

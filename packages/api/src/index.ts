@@ -3,9 +3,22 @@ export * from './errors.ts';
 export {
   StreamExecutionEnvironment,
   DEFAULT_ENVIRONMENT,
+  DEFAULT_AUTO_WATERMARK_INTERVAL_MS,
   type EnvironmentDefaults,
 } from './environment/stream-execution-environment.ts';
-export { WatermarkStrategy } from './environment/watermark-strategy.ts';
+export { EnvironmentConfig } from './environment/environment-config.ts';
+export { WatermarkStrategy, isWatermarkStrategy } from './time/watermark-strategy.ts';
+export {
+  Watermark,
+  type WatermarkOutput,
+  type WatermarkGenerator,
+  type WatermarkGeneratorSupplier,
+  type WatermarkGeneratorSupplierContext,
+  type TimestampAssigner,
+  type TimestampAssignerSupplier,
+  type RelativeClock,
+} from './time/watermark.ts';
+export { BoundedOutOfOrdernessWatermarks, AscendingTimestampsWatermarks, NoWatermarksGenerator, WatermarksWithIdleness } from './time/generators.ts';
 export { CollectionSource, CollectionSourceReader } from './environment/collection-source.ts';
 
 export { DataStream } from './streams/data-stream.ts';
@@ -13,6 +26,7 @@ export { SingleOutputStreamOperator } from './streams/single-output-stream-opera
 export { KeyedStream } from './streams/keyed-stream.ts';
 export { ConnectedStreams } from './streams/connected-streams.ts';
 export { DataStreamSink } from './streams/data-stream-sink.ts';
+export { WindowedStream } from './streams/windowed-stream.ts';
 
 export {
   RichFunction,
@@ -22,6 +36,7 @@ export {
   ProcessFunction,
   KeyedProcessFunction,
   CoProcessFunction,
+  KeyedCoProcessFunction,
   isRichFunction,
   type KeySelector,
   type MapFunction,
@@ -30,7 +45,10 @@ export {
   type ReduceFunction,
   type ProcessContext,
   type KeyedProcessContext,
+  type OnTimerContext,
 } from './functions/types.ts';
+export { TimeDomain, type TimerService } from './functions/timer-service.ts';
+export { OutputTag } from './functions/output-tag.ts';
 export type { Collector } from './functions/collector.ts';
 export type { RuntimeContext } from './functions/runtime-context.ts';
 
@@ -45,6 +63,37 @@ export {
   type MapState,
   type ReducingState,
 } from './state/types.ts';
+export { StateTtlConfig, StateTtlConfigBuilder, UpdateType, StateVisibility } from './state/ttl.ts';
+
+export { Window, TimeWindow, GlobalWindow } from './windowing/windows.ts';
+export { Time } from './windowing/time.ts';
+export {
+  WindowAssigner,
+  MergingWindowAssigner,
+  isMergingAssigner,
+  type WindowAssignerContext,
+  type MergeCallback,
+} from './windowing/window-assigner.ts';
+export {
+  TumblingEventTimeWindows,
+  TumblingProcessingTimeWindows,
+  SlidingEventTimeWindows,
+  SlidingProcessingTimeWindows,
+  EventTimeSessionWindows,
+  ProcessingTimeSessionWindows,
+  GlobalWindows,
+  requireTimestamp,
+  type SessionWindowTimeGapExtractor,
+} from './windowing/assigners.ts';
+export { Trigger, TriggerResult, type TriggerContext, type OnMergeContext } from './windowing/trigger.ts';
+export { EventTimeTrigger, ProcessingTimeTrigger, CountTrigger, PurgingTrigger, NeverTrigger } from './windowing/triggers.ts';
+export {
+  ProcessWindowFunction,
+  type AggregateFunction,
+  type WindowFunction,
+  type ProcessWindowContext,
+  type KeyedStateStore,
+} from './windowing/window-functions.ts';
 
 export { Types, type TypeOf } from './types/types.ts';
 export { resolveStateSchema, type StateSchemaResolution } from './types/schema-compatibility.ts';
@@ -57,6 +106,7 @@ export {
   InputStatus,
   type ConnectorContext,
   type ReaderOutput,
+  type SourceOutput,
   type SourceReader,
   type Source,
   type SinkWriter,
@@ -86,6 +136,8 @@ export {
   type StreamNode,
   type StreamEdge,
   type OperatorSpec,
+  type WindowSpec,
+  type WindowFunctionSpec,
   type ExecutionConfig,
   type CheckpointSettings,
   type StateBackendSettings,

@@ -49,7 +49,7 @@ export function vertex(
 }
 
 export function jobGraph(...vertices: JobVertex[]): JobGraph {
-  return { jobName: 'test job', vertices, bufferTimeoutMs: 100 };
+  return { jobName: 'test job', vertices, bufferTimeoutMs: 100, autoWatermarkIntervalMs: 200 };
 }
 
 /** No checkpoints and no restarts: what a job gets when neither it nor the cluster asks for more. */

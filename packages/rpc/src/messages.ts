@@ -49,3 +49,5 @@ export type { TriggerSavepointRequest, TriggerSavepointRequest__Output } from '.
 export type { TriggerSavepointResponse, TriggerSavepointResponse__Output } from './generated/weir/v1/TriggerSavepointResponse.ts';
 export type { VertexInfo, VertexInfo__Output } from './generated/weir/v1/VertexInfo.ts';
 export type { VertexInput, VertexInput__Output } from './generated/weir/v1/VertexInput.ts';
+export type { Watermark, Watermark__Output } from './generated/weir/v1/Watermark.ts';
+export type { WatermarkStatus, WatermarkStatus__Output } from './generated/weir/v1/WatermarkStatus.ts';

@@ -41,5 +41,13 @@ export const RuntimeErrorCode = {
   INVALID_SUBSCRIPTION: 'INVALID_SUBSCRIPTION',
   /** An input channel failed for a reason without a code of its own (undecodable buffer, broken connection). */
   INPUT_CHANNEL_FAILED: 'INPUT_CHANNEL_FAILED',
+  /** A process function set a timer on a stream that is not keyed (timers belong to keys). */
+  TIMERS_NOT_KEYED: 'TIMERS_NOT_KEYED',
+  /** A merging window assigner merged windows into one that ends before the current watermark (or processing time). */
+  INVALID_WINDOW_MERGE: 'INVALID_WINDOW_MERGE',
+  /** A timestamp assigner returned something that is not a number of milliseconds. */
+  INVALID_TIMESTAMP: 'INVALID_TIMESTAMP',
+  /** A timer was registered with a time that is not a number of milliseconds. */
+  INVALID_TIMER: 'INVALID_TIMER',
 } as const;
 export type RuntimeErrorCode = (typeof RuntimeErrorCode)[keyof typeof RuntimeErrorCode];

@@ -1,3 +1,4 @@
+import type { Watermark } from '../time/watermark.ts';
 import type { TypeInformation } from '../types/type-information.ts';
 
 /** What a source reader or sink writer knows about where it runs. */
@@ -25,8 +26,33 @@ export const InputStatus = {
 } as const;
 export type InputStatus = (typeof InputStatus)[keyof typeof InputStatus];
 
-export interface ReaderOutput<T> {
-  collect(record: T): void;
+/**
+ * Where a reader (or one of its splits) emits records and, when it knows event time itself,
+ * watermarks (Flink's SourceOutput). `timestamp` is the record's own time (a Kafka record's
+ * timestamp, say): the source's WatermarkStrategy sees it as `recordTimestamp`, and without a
+ * timestamp assigner it is the record's event time.
+ */
+export interface SourceOutput<T> {
+  collect(record: T, timestamp?: number): void;
+  /** Most readers leave watermarks to the WatermarkStrategy; this is for readers that know them (Flink's SourceOutput#emitWatermark). */
+  emitWatermark(watermark: Watermark): void;
+  markIdle(): void;
+  markActive(): void;
+}
+
+/**
+ * A reader's output (Flink's ReaderOutput). Records collected here share one watermark
+ * generator. A reader with splits (Kafka partitions, file blocks) should emit each split's
+ * records through `createOutputForSplit(splitId)`: every split output has its own watermark
+ * generator, and the reader's watermark is the minimum over its split outputs that are not
+ * idle (Flink's per-split watermarks), so a partition that is behind holds the watermark
+ * back and one that has nothing does not, after the strategy's idleness timeout.
+ */
+export interface ReaderOutput<T> extends SourceOutput<T> {
+  /** The split's own output, created on the first call for `splitId` and the same object after. */
+  createOutputForSplit(splitId: string): SourceOutput<T>;
+  /** The split is finished (or handed away): its watermark no longer counts. */
+  releaseOutputForSplit(splitId: string): void;
 }
 
 /**

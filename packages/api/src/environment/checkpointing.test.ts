@@ -32,6 +32,7 @@ describe('StreamExecutionEnvironment checkpointing', () => {
       parallelism: 1,
       maxParallelism: -1,
       bufferTimeoutMs: 100,
+      autoWatermarkIntervalMs: 200,
       checkpointing: {
         intervalMs: 1000,
         mode: 'EXACTLY_ONCE',
@@ -53,7 +54,7 @@ describe('StreamExecutionEnvironment checkpointing', () => {
     expect(config.checkpointing).toBeUndefined();
     expect(config.stateBackend).toBeUndefined();
     expect(config.restartStrategy).toBeUndefined();
-    expect(Object.keys(config)).toEqual(['parallelism', 'maxParallelism', 'bufferTimeoutMs', 'checkpointing', 'stateBackend', 'restartStrategy']);
+    expect(Object.keys(config)).toEqual(['parallelism', 'maxParallelism', 'bufferTimeoutMs', 'autoWatermarkIntervalMs', 'checkpointing', 'stateBackend', 'restartStrategy']);
   });
 
   it('records checkpoint settings made before enableCheckpointing, and only enables with an interval', () => {

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { InputStatus } from '../connector/types.ts';
 import { errorOf } from '../testing/fixtures.ts';
 import { CollectionSource, type CollectionSourceReader } from './collection-source.ts';
+import { readerOutputInto } from '../testing/reader-output.ts';
 
 function drain<T>(reader: CollectionSourceReader<T>): T[] {
   const out: T[] = [];
-  const output = { collect: (r: T) => out.push(r) };
+  const output = readerOutputInto(out);
   while (reader.pollNext(output) !== InputStatus.END_OF_INPUT);
   return out;
 }
@@ -22,7 +23,7 @@ describe('CollectionSource', () => {
   it('emits one item per poll and reports the end on the poll after the last', () => {
     const reader = new CollectionSource([1, 2]).createReader(context(0, 1));
     const out: number[] = [];
-    const output = { collect: (r: number) => out.push(r) };
+    const output = readerOutputInto(out);
     expect([reader.pollNext(output), reader.pollNext(output), reader.pollNext(output)]).toEqual([
       InputStatus.MORE_AVAILABLE,
       InputStatus.MORE_AVAILABLE,
@@ -35,7 +36,7 @@ describe('CollectionSource', () => {
     const source = new CollectionSource([1, 2, 3, 4]);
     const reader = source.createReader(context(1, 2));
     expect(reader.snapshotState()).toBe(2);
-    reader.pollNext({ collect: () => {} });
+    reader.pollNext(readerOutputInto([]));
     expect(reader.snapshotState()).toBe(3);
     expect(drain(source.createReader(context(1, 2), [reader.snapshotState()]))).toEqual([4]);
     expect(drain(source.createReader(context(1, 2), [4]))).toEqual([]);

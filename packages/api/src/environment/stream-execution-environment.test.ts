@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StreamExecutionEnvironment } from './stream-execution-environment.ts';
-import { WatermarkStrategy } from './watermark-strategy.ts';
+import { WatermarkStrategy } from '../time/watermark-strategy.ts';
 import { RichMapFunction } from '../functions/types.ts';
 import { environment, errorOf, testSink, testSource } from '../testing/fixtures.ts';
 

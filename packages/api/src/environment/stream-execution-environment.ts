@@ -11,7 +11,8 @@ import { JobBuilder } from '../streams/job-builder.ts';
 import type { SingleOutputStreamOperator } from '../streams/single-output-stream-operator.ts';
 import { requireBufferTimeout, requireMaxParallelism, requireMaxParallelismOrDerive, requireParallelism } from '../streams/validation.ts';
 import { CollectionSource } from './collection-source.ts';
-import { WatermarkStrategy } from './watermark-strategy.ts';
+import { WatermarkStrategy } from '../time/watermark-strategy.ts';
+import { EnvironmentConfig } from './environment-config.ts';
 
 /** The settings a job starts from before its main changes them: `weir run -p`, the cluster's config. */
 export interface EnvironmentDefaults {
@@ -20,10 +21,15 @@ export interface EnvironmentDefaults {
   readonly maxParallelism: number;
   /** 0 flushes after every record, -1 only full buffers. */
   readonly bufferTimeoutMs: number;
+  /** pipeline.auto-watermark-interval: 200 ms when unset. */
+  readonly autoWatermarkIntervalMs?: number;
 }
 
 /** Flink's defaults: parallelism 1, derived max parallelism, 100 ms buffer timeout. */
 export const DEFAULT_ENVIRONMENT: EnvironmentDefaults = Object.freeze({ parallelism: 1, maxParallelism: -1, bufferTimeoutMs: 100 });
+
+/** Flink's default of pipeline.auto-watermark-interval. */
+export const DEFAULT_AUTO_WATERMARK_INTERVAL_MS = 200;
 
 /**
  * What a job's main builds the job on (Flink's StreamExecutionEnvironment). Weir runs the
@@ -37,6 +43,7 @@ export class StreamExecutionEnvironment {
   #bufferTimeoutMs: number;
   #jobName: string | undefined;
   readonly #checkpointConfig = new CheckpointConfig();
+  readonly #config: EnvironmentConfig;
   #stateBackend: StateBackend | undefined;
   #restartStrategy: RestartStrategyConfiguration | undefined;
 
@@ -44,6 +51,12 @@ export class StreamExecutionEnvironment {
     this.#parallelism = requireParallelism(defaults.parallelism, 'the environment defaults');
     this.#maxParallelism = requireMaxParallelismOrDerive(defaults.maxParallelism, 'the environment defaults');
     this.#bufferTimeoutMs = requireBufferTimeout(defaults.bufferTimeoutMs);
+    this.#config = new EnvironmentConfig(defaults.autoWatermarkIntervalMs ?? DEFAULT_AUTO_WATERMARK_INTERVAL_MS);
+  }
+
+  /** Settings of how the job runs (Flink's ExecutionConfig): the auto-watermark interval. */
+  getConfig(): EnvironmentConfig {
+    return this.#config;
   }
 
   /** Default parallelism of every operator without its own `setParallelism`. */
@@ -145,7 +158,8 @@ export class StreamExecutionEnvironment {
         `fromSource() takes a Source (an object with createReader()), such as FileSource.forRecordStreamFormat(...).build(); got ${String(source)}`,
       );
     }
-    return this.#builder.addSource(source, name);
+    const strategy = typeof nameOrStrategy === 'string' ? undefined : (nameOrStrategy as WatermarkStrategy<unknown>);
+    return this.#builder.addSource(source, name, strategy);
   }
 
   /** A bounded source of the given items, split across the source's subtasks. */
@@ -174,6 +188,7 @@ export class StreamExecutionEnvironment {
       parallelism: this.#parallelism,
       maxParallelism: this.#maxParallelism,
       bufferTimeoutMs: this.#bufferTimeoutMs,
+      autoWatermarkIntervalMs: this.#config.getAutoWatermarkInterval(),
       checkpointing: this.#checkpointConfig.toSettings(),
       stateBackend: this.#stateBackend?.settings,
       restartStrategy: this.#restartStrategy?.settings,

@@ -1,5 +1,7 @@
 import type { Collector } from './collector.ts';
+import type { OutputTag } from './output-tag.ts';
 import type { RuntimeContext } from './runtime-context.ts';
+import type { TimeDomain, TimerService } from './timer-service.ts';
 
 export type { Collector };
 
@@ -57,28 +59,58 @@ export abstract class RichFlatMapFunction<I, O> extends RichFunction implements 
   abstract flatMap(value: I, out: Collector<O>): void;
 }
 
-/** Context for ProcessFunction.processElement. */
+/** Context for ProcessFunction.processElement (Flink's ProcessFunction.Context). */
 export interface ProcessContext {
   /** Index of this parallel subtask, from 0. */
   readonly subtaskIndex: number;
+  /** The event-time timestamp of the record being processed (or of the timer firing); undefined when it has none. */
+  timestamp(): number | undefined;
+  /** Current processing time and watermark; timers need a keyed stream. */
+  timerService(): TimerService;
+  /** Emits `value` to the side output `tag`: `stream.getSideOutput(tag)` reads it. */
+  output<X>(tag: OutputTag<X>, value: X): void;
 }
 
 export interface KeyedProcessContext<K> extends ProcessContext {
   getCurrentKey(): K;
 }
 
+/** Context for `onTimer`: the timer's key is the current key, so keyed state reads that key's values. */
+export interface OnTimerContext<K> extends KeyedProcessContext<K> {
+  timeDomain(): TimeDomain;
+}
+
 export abstract class ProcessFunction<I, O> extends RichFunction {
   abstract processElement(value: I, ctx: ProcessContext, out: Collector<O>): void;
 }
 
+/**
+ * A function on a keyed stream with keyed state and timers (Flink's KeyedProcessFunction).
+ * `onTimer` runs when a timer the function registered fires, with the timer's key current.
+ */
 export abstract class KeyedProcessFunction<K, I, O> extends RichFunction {
   abstract processElement(value: I, ctx: KeyedProcessContext<K>, out: Collector<O>): void;
+
+  onTimer(_timestamp: number, _ctx: OnTimerContext<K>, _out: Collector<O>): void {}
 }
 
-/** Two inputs (`connect`); with keyed inputs the context's key is the current record's. */
+/** Two inputs (`connect`); with keyed inputs the context's key is the current record's, and timers work. */
 export abstract class CoProcessFunction<I1, I2, O> extends RichFunction {
   abstract processElement1(value: I1, ctx: KeyedProcessContext<unknown>, out: Collector<O>): void;
   abstract processElement2(value: I2, ctx: KeyedProcessContext<unknown>, out: Collector<O>): void;
+
+  onTimer(_timestamp: number, _ctx: OnTimerContext<unknown>, _out: Collector<O>): void {}
+}
+
+/**
+ * Two keyed inputs (`a.connect(b).keyBy(ka, kb).process(fn)`), keyed state and timers shared
+ * by both sides of a key (Flink's KeyedCoProcessFunction).
+ */
+export abstract class KeyedCoProcessFunction<K, I1, I2, O> extends RichFunction {
+  abstract processElement1(value: I1, ctx: KeyedProcessContext<K>, out: Collector<O>): void;
+  abstract processElement2(value: I2, ctx: KeyedProcessContext<K>, out: Collector<O>): void;
+
+  onTimer(_timestamp: number, _ctx: OnTimerContext<K>, _out: Collector<O>): void {}
 }
 
 /** True when `fn` extends RichFunction and so wants a runtime context, open and close. */

@@ -33,6 +33,7 @@ export function buildJobGraph(streamGraph: StreamGraph): JobGraph {
       targetNodeId: edge.targetId,
       inputIndex: edge.inputIndex,
       partitioner: edge.partitioner,
+      ...(edge.outputTag === undefined ? {} : { outputTag: edge.outputTag }),
     });
 
   // Chains are listed by head node id, which is topological: an edge always goes from an
@@ -57,6 +58,7 @@ export function buildJobGraph(streamGraph: StreamGraph): JobGraph {
     jobName: streamGraph.jobName,
     vertices: Object.freeze(vertices),
     bufferTimeoutMs: streamGraph.config.bufferTimeoutMs,
+    autoWatermarkIntervalMs: streamGraph.config.autoWatermarkIntervalMs,
   });
 }
 

@@ -47,7 +47,7 @@ describe('buildStreamGraph', () => {
       [1, 2, 0, 'hash'],
       [2, 3, 0, 'forward'],
     ]);
-    expect(graph.config).toEqual({ parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100 });
+    expect(graph.config).toEqual({ parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100, autoWatermarkIntervalMs: 200 });
   });
 
   it('normalizes lambdas into objects and keeps function objects as they are', async () => {
@@ -243,7 +243,7 @@ describe('buildStreamGraph', () => {
       { parallelism: 4, maxParallelism: 64, bufferTimeoutMs: 0 },
     );
     expect(seen).toEqual([['in', 'out'], 4, 64, 0]);
-    expect(graph.config).toEqual({ parallelism: 4, maxParallelism: 64, bufferTimeoutMs: 0 });
+    expect(graph.config).toEqual({ parallelism: 4, maxParallelism: 64, bufferTimeoutMs: 0, autoWatermarkIntervalMs: 200 });
     expect(graph.nodes[0]!.maxParallelism).toBe(64);
   });
 

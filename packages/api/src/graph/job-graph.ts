@@ -10,6 +10,8 @@ export interface JobGraph {
   /** Topologically sorted: every vertex comes after the vertices it reads from. */
   readonly vertices: readonly JobVertex[];
   readonly bufferTimeoutMs: number;
+  /** How often sources and timestamp assigners emit watermarks; 0: never periodically. */
+  readonly autoWatermarkIntervalMs: number;
 }
 
 export interface JobVertex {
@@ -45,4 +47,6 @@ export interface JobEdge {
   readonly targetNodeId: number;
   readonly inputIndex: 0 | 1;
   readonly partitioner: PartitionerKind;
+  /** A side output's edge: only what the source node emitted to this tag ID travels on it. */
+  readonly outputTag?: string;
 }

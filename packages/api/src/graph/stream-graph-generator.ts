@@ -35,6 +35,7 @@ export function generateStreamGraph(jobName: string, transformations: readonly T
         inputIndex: input.inputIndex,
         partitioner,
         ...(partitioner === PartitionerKind.HASH ? { keySelector: input.keySelector } : {}),
+        ...(input.outputTag === undefined ? {} : { outputTag: input.outputTag }),
       });
     });
     const operatorId =

@@ -1,6 +1,12 @@
 import type { Sink, Source } from '../connector/types.ts';
+import type { WatermarkStrategy } from '../time/watermark-strategy.ts';
+import type { Trigger } from '../windowing/trigger.ts';
+import type { WindowAssigner } from '../windowing/window-assigner.ts';
+import type { AggregateFunction, ProcessWindowFunction } from '../windowing/window-functions.ts';
+import type { Window } from '../windowing/windows.ts';
 import type {
   CoProcessFunction,
+  KeyedCoProcessFunction,
   FilterFunction,
   FlatMapFunction,
   KeyedProcessFunction,
@@ -44,13 +50,22 @@ export const OperatorKind = {
   KEYED_PROCESS: 'keyedProcess',
   REDUCE: 'reduce',
   CO_PROCESS: 'coProcess',
+  TIMESTAMPS_AND_WATERMARKS: 'timestampsAndWatermarks',
+  WINDOW: 'window',
   SINK: 'sink',
 } as const;
 export type OperatorKind = (typeof OperatorKind)[keyof typeof OperatorKind];
 
 /** What a node does; `key` is set on operators that run on a KeyedStream (keyed state works there). */
 export type OperatorSpec =
-  | { readonly kind: 'source'; readonly source: Source<unknown> }
+  | {
+      readonly kind: 'source';
+      readonly source: Source<unknown>;
+      /** From `env.fromSource(source, strategy, name)`: timestamps and watermarks per reader (and split). */
+      readonly watermarkStrategy?: WatermarkStrategy<unknown>;
+    }
+  | { readonly kind: 'timestampsAndWatermarks'; readonly strategy: WatermarkStrategy<unknown> }
+  | { readonly kind: 'window'; readonly key: KeySelector<unknown, unknown>; readonly window: WindowSpec }
   | { readonly kind: 'map'; readonly fn: MapFunction<unknown, unknown>; readonly key?: KeySelector<unknown, unknown> }
   | { readonly kind: 'filter'; readonly fn: FilterFunction<unknown>; readonly key?: KeySelector<unknown, unknown> }
   | { readonly kind: 'flatMap'; readonly fn: FlatMapFunction<unknown, unknown>; readonly key?: KeySelector<unknown, unknown> }
@@ -59,11 +74,35 @@ export type OperatorSpec =
   | { readonly kind: 'reduce'; readonly fn: ReduceFunction<unknown>; readonly key: KeySelector<unknown, unknown> }
   | {
       readonly kind: 'coProcess';
-      readonly fn: CoProcessFunction<unknown, unknown, unknown>;
+      readonly fn: CoProcessFunction<unknown, unknown, unknown> | KeyedCoProcessFunction<unknown, unknown, unknown, unknown>;
       /** Present when both inputs were keyed (`connect(a.keyBy(f), b.keyBy(g))` or `connect(...).keyBy(f, g)`). */
       readonly keys?: readonly [KeySelector<unknown, unknown>, KeySelector<unknown, unknown>];
     }
   | { readonly kind: 'sink'; readonly sink: Sink<unknown> };
+
+/** A keyed window operator: `keyBy(...).window(assigner)[.trigger/.allowedLateness/.sideOutputLateData].reduce/aggregate/process/apply(...)`. */
+export interface WindowSpec {
+  readonly assigner: WindowAssigner<unknown, Window>;
+  readonly trigger: Trigger<unknown, Window>;
+  readonly allowedLatenessMs: number;
+  /** The side output that gets elements too late for their windows; dropped without one. */
+  readonly lateDataTag: string | undefined;
+  readonly function: WindowFunctionSpec;
+}
+
+/**
+ * What a window keeps and how it is evaluated: `reduce` and `aggregate` keep one value per
+ * window, updated per element, optionally handed to a ProcessWindowFunction when the window
+ * fires; `process` keeps every element of the window in a list.
+ */
+export type WindowFunctionSpec =
+  | { readonly kind: 'reduce'; readonly reduce: ReduceFunction<unknown>; readonly process: ProcessWindowFunction<unknown, unknown, unknown, Window> | undefined }
+  | {
+      readonly kind: 'aggregate';
+      readonly aggregate: AggregateFunction<unknown, unknown, unknown>;
+      readonly process: ProcessWindowFunction<unknown, unknown, unknown, Window> | undefined;
+    }
+  | { readonly kind: 'process'; readonly process: ProcessWindowFunction<unknown, unknown, unknown, Window> };
 
 export interface StreamNode {
   /** Dense index into `StreamGraph.nodes`, in creation order. */
@@ -89,6 +128,8 @@ export interface StreamEdge {
   readonly partitioner: PartitionerKind;
   /** Set when `partitioner` is HASH; records go by key group with the target node's max parallelism. */
   readonly keySelector?: KeySelector<unknown, unknown>;
+  /** Set on the edge of a side output (`getSideOutput(tag)`): it carries only what was emitted to the tag with this ID. */
+  readonly outputTag?: string;
 }
 
 export interface ExecutionConfig {
@@ -102,6 +143,8 @@ export interface ExecutionConfig {
   readonly maxParallelism: number;
   /** Flush partially filled output buffers after this many ms; 0 flushes after every record, -1 only when full. */
   readonly bufferTimeoutMs: number;
+  /** Sources and timestamp assigners emit watermarks this often (pipeline.auto-watermark-interval); 0 turns periodic watermarks off. */
+  readonly autoWatermarkIntervalMs: number;
   /** What the job set with enableCheckpointing and getCheckpointConfig(); undefined when it did not call enableCheckpointing. */
   readonly checkpointing: CheckpointSettings | undefined;
   /** env.setStateBackend(...); undefined leaves it to the cluster's state.backend. */

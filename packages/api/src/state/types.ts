@@ -1,4 +1,7 @@
+import { WeirError } from '@weir/common';
+import { ApiErrorCode } from '../errors.ts';
 import type { TypeInformation } from '../types/type-information.ts';
+import { StateTtlConfig } from './ttl.ts';
 
 /** Keyed state always reads and writes the value of the current record's key. */
 export interface ValueState<T> {
@@ -46,6 +49,19 @@ export abstract class StateDescriptor<T> {
     }
   }
   abstract readonly kind: 'value' | 'list' | 'map' | 'reducing';
+  #ttl: StateTtlConfig | undefined;
+
+  /** Values of this state expire `config.ttlMs` after their last write (Flink's enableTimeToLive). */
+  enableTimeToLive(config: StateTtlConfig): void {
+    if (!(config instanceof StateTtlConfig)) {
+      throw new WeirError(ApiErrorCode.INVALID_STATE_TTL, `enableTimeToLive() takes what StateTtlConfig.newBuilder(ttl).build() makes, got ${String(config)}`);
+    }
+    this.#ttl = config;
+  }
+
+  getTtlConfig(): StateTtlConfig | undefined {
+    return this.#ttl;
+  }
 }
 
 export class ValueStateDescriptor<T> extends StateDescriptor<T> {

@@ -1,4 +1,6 @@
-import type { CoProcessFunction, KeySelector } from '../functions/types.ts';
+import { WeirError } from '@weir/common';
+import { ApiErrorCode } from '../errors.ts';
+import { KeyedCoProcessFunction, type CoProcessFunction, type KeySelector } from '../functions/types.ts';
 import type { DataStream } from './data-stream.ts';
 import type { JobBuilder } from './job-builder.ts';
 import { KeyedStream } from './keyed-stream.ts';
@@ -19,14 +21,20 @@ export class ConnectedStreams<T1, T2> {
     return new ConnectedStreams(this.builder, this.first.keyBy(selector1), this.second.keyBy(selector2));
   }
 
-  /** Runs keyed (keyed state works) when both inputs are keyed, as in Flink. */
-  process<O>(fn: CoProcessFunction<T1, T2, O>): SingleOutputStreamOperator<O> {
+  /** Runs keyed (keyed state and timers work) when both inputs are keyed, as in Flink; a KeyedCoProcessFunction needs keyed inputs. */
+  process<O>(fn: CoProcessFunction<T1, T2, O> | KeyedCoProcessFunction<unknown, T1, T2, O>): SingleOutputStreamOperator<O> {
     const { first, second } = this;
     const keys =
       first instanceof KeyedStream && second instanceof KeyedStream
         ? { keys: [first.getKeySelector(), second.getKeySelector()] as [KeySelector<unknown, unknown>, KeySelector<unknown, unknown>] }
         : {};
-    return this.builder.addOperator({ kind: 'coProcess', fn: toCoProcessFunction(fn), ...keys }, 'Co-Process', [
+    if (fn instanceof KeyedCoProcessFunction && keys.keys === undefined) {
+      throw new WeirError(
+        ApiErrorCode.INVALID_GRAPH,
+        'a KeyedCoProcessFunction needs both inputs keyed: a.connect(b).keyBy(keyOfA, keyOfB).process(fn), or connect two keyed streams',
+      );
+    }
+    return this.builder.addOperator({ kind: 'coProcess', fn: toCoProcessFunction(fn), ...keys }, fn instanceof KeyedCoProcessFunction ? 'KeyedCo-Process' : 'Co-Process', [
       ...inputsFrom(first.refs, 0),
       ...inputsFrom(second.refs, 1),
     ]);

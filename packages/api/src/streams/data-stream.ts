@@ -11,6 +11,7 @@ import type { KeyedStream } from './keyed-stream.ts';
 import { toFilterFunction, toFlatMapFunction, toMapFunction, toProcessFunction, toSink } from './normalize.ts';
 import type { SingleOutputStreamOperator } from './single-output-stream-operator.ts';
 import { inputsFrom, type StreamRef } from './transformation.ts';
+import { isWatermarkStrategy, type WatermarkStrategy } from '../time/watermark-strategy.ts';
 
 /**
  * A stream of records of type T (Flink's DataStream). Every method adds to the job's graph;
@@ -54,6 +55,26 @@ export class DataStream<T> {
     return this.builder.addOperator({ kind: 'process', fn: toProcessFunction(fn) }, 'Process', inputsFrom(this.refs, 0));
   }
 
+  /**
+   * Gives records event-time timestamps and emits watermarks from here on (Flink's
+   * assignTimestampsAndWatermarks); watermarks from upstream are dropped, except the final one
+   * at the end of input. Prefer a strategy on the source (`env.fromSource(source, strategy, name)`),
+   * which tracks watermarks per split.
+   */
+  assignTimestampsAndWatermarks(strategy: WatermarkStrategy<T>): SingleOutputStreamOperator<T> {
+    if (!isWatermarkStrategy(strategy)) {
+      throw new WeirError(
+        ApiErrorCode.INVALID_WATERMARK_STRATEGY,
+        `assignTimestampsAndWatermarks() takes a WatermarkStrategy, such as WatermarkStrategy.forBoundedOutOfOrderness(5000).withTimestampAssigner(...), got ${String(strategy)}`,
+      );
+    }
+    return this.builder.addOperator(
+      { kind: 'timestampsAndWatermarks', strategy: strategy as WatermarkStrategy<unknown> },
+      'Timestamps/Watermarks',
+      inputsFrom(this.refs, 0),
+    );
+  }
+
   /** Partitions by key group of `selector`'s key; operators on the result may use keyed state. */
   keyBy<K>(selector: KeySelector<T, K>): KeyedStream<T, K> {
     return this.builder.keyed(this.refs, selector);
@@ -65,7 +86,7 @@ export class DataStream<T> {
     for (const other of others) {
       this.builder.requireSameJob(other, 'union()');
       for (const ref of other.refs) {
-        if (refs.some((r) => r.node === ref.node)) {
+        if (refs.some((r) => r.node === ref.node && r.outputTag === ref.outputTag)) {
           throw new WeirError(
             ApiErrorCode.INVALID_GRAPH,
             `union() got the stream of '${ref.node.name}' twice; union each stream once (use flatMap to emit a record twice)`,
@@ -105,7 +126,7 @@ export class DataStream<T> {
   #withPartitioner(partitioner: PartitionerKind): DataStream<T> {
     return new DataStream<T>(
       this.builder,
-      this.refs.map((ref) => ({ node: ref.node, partitioner })),
+      this.refs.map((ref) => ({ node: ref.node, partitioner, ...(ref.outputTag === undefined ? {} : { outputTag: ref.outputTag }) })),
     );
   }
 }

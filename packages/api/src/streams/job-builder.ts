@@ -1,12 +1,16 @@
 import { WeirError } from '@weir/common';
 import { ApiErrorCode } from '../errors.ts';
 import type { Sink, Source } from '../connector/types.ts';
+import type { WatermarkStrategy } from '../time/watermark-strategy.ts';
 import type { KeySelector } from '../functions/types.ts';
 import { PartitionerKind, type OperatorSpec } from '../graph/stream-graph.ts';
 import { ConnectedStreams } from './connected-streams.ts';
 import type { DataStream } from './data-stream.ts';
 import { DataStreamSink } from './data-stream-sink.ts';
 import { KeyedStream } from './keyed-stream.ts';
+import { WindowedStream } from './windowed-stream.ts';
+import type { WindowAssigner } from '../windowing/window-assigner.ts';
+import type { Window } from '../windowing/windows.ts';
 import { toKeySelector } from './normalize.ts';
 import { SingleOutputStreamOperator } from './single-output-stream-operator.ts';
 import { Transformation, type StreamRef, type TransformationInput } from './transformation.ts';
@@ -25,8 +29,9 @@ export class JobBuilder {
     return this.#transformations;
   }
 
-  addSource<T>(source: Source<T>, name: string): SingleOutputStreamOperator<T> {
-    return new SingleOutputStreamOperator<T>(this, this.#add({ kind: 'source', source: source as Source<unknown> }, name, []));
+  addSource<T>(source: Source<T>, name: string, watermarkStrategy?: WatermarkStrategy<unknown>): SingleOutputStreamOperator<T> {
+    const spec: OperatorSpec = { kind: 'source', source: source as Source<unknown>, ...(watermarkStrategy === undefined ? {} : { watermarkStrategy }) };
+    return new SingleOutputStreamOperator<T>(this, this.#add(spec, name, []));
   }
 
   addOperator<O>(spec: OperatorSpec, name: string, inputs: readonly TransformationInput[]): SingleOutputStreamOperator<O> {
@@ -41,9 +46,13 @@ export class JobBuilder {
     const keySelector = toKeySelector(selector, 'keyBy()');
     return new KeyedStream<T, K>(
       this,
-      refs.map((ref) => ({ node: ref.node, partitioner: PartitionerKind.HASH, keySelector })),
+      refs.map((ref) => ({ ...ref, partitioner: PartitionerKind.HASH, keySelector })),
       selector,
     );
+  }
+
+  windowed<T, K, W extends Window>(stream: KeyedStream<T, K>, assigner: WindowAssigner<T, W>): WindowedStream<T, K, W> {
+    return new WindowedStream<T, K, W>(stream, assigner);
   }
 
   connected<T1, T2>(first: DataStream<T1>, second: DataStream<T2>): ConnectedStreams<T1, T2> {

@@ -1,5 +1,13 @@
 import type { KeyedProcessFunction, KeySelector, ProcessFunction, ReduceFunction } from '../functions/types.ts';
+import { WeirError } from '@weir/common';
+import { ApiErrorCode } from '../errors.ts';
+import type { OperatorSpec } from '../graph/stream-graph.ts';
+import { GlobalWindows } from '../windowing/assigners.ts';
+import { CountTrigger, PurgingTrigger } from '../windowing/triggers.ts';
+import { WindowAssigner } from '../windowing/window-assigner.ts';
+import type { GlobalWindow, Window } from '../windowing/windows.ts';
 import { DataStream } from './data-stream.ts';
+import type { WindowedStream } from './windowed-stream.ts';
 import type { JobBuilder } from './job-builder.ts';
 import { toKeyedProcessFunction, toReduceFunction } from './normalize.ts';
 import type { SingleOutputStreamOperator } from './single-output-stream-operator.ts';
@@ -31,6 +39,30 @@ export class KeyedStream<T, K> extends DataStream<T> {
       'KeyedProcess',
       inputsFrom(this.refs, 0),
     );
+  }
+
+  /**
+   * Groups each key's records into windows (Flink's KeyedStream.window): tumbling, sliding or
+   * session windows in event or processing time, or GlobalWindows with a trigger of your own.
+   */
+  window<W extends Window>(assigner: WindowAssigner<T, W>): WindowedStream<T, K, W> {
+    if (!(assigner instanceof WindowAssigner)) {
+      throw new WeirError(
+        ApiErrorCode.INVALID_WINDOW,
+        `window() takes a WindowAssigner, such as TumblingEventTimeWindows.of(Time.minutes(1)), got ${String(assigner)}`,
+      );
+    }
+    return this.builder.windowed(this, assigner);
+  }
+
+  /** Windows of `size` elements per key: fires and purges every `size` elements (Flink's countWindow(size)). */
+  countWindow(size: number): WindowedStream<T, K, GlobalWindow> {
+    return this.window(GlobalWindows.create() as WindowAssigner<T, GlobalWindow>).trigger(PurgingTrigger.of(CountTrigger.of(size)));
+  }
+
+  /** @internal The spec of an operator on this keyed stream. */
+  addKeyedOperator<O>(spec: OperatorSpec, name: string): SingleOutputStreamOperator<O> {
+    return this.builder.addOperator(spec, name, inputsFrom(this.refs, 0));
   }
 
   /** Emits, per record, the running reduction of its key's records so far. */

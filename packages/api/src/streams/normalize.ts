@@ -83,7 +83,7 @@ export function toKeyedProcessFunction(fn: unknown): KeyedProcessFunction<unknow
 }
 
 export function toCoProcessFunction(fn: unknown): CoProcessFunction<unknown, unknown, unknown> {
-  return requireMethods(fn, ['processElement1', 'processElement2'], 'process()', 'a CoProcessFunction instance');
+  return requireMethods(fn, ['processElement1', 'processElement2'], 'process()', 'a CoProcessFunction or KeyedCoProcessFunction instance');
 }
 
 export function toKeySelector<T, K>(selector: KeySelector<T, K>, call: string): KeySelector<unknown, unknown> {

@@ -1,4 +1,5 @@
 import { DataStream } from './data-stream.ts';
+import { requireOutputTag, type OutputTag } from '../functions/output-tag.ts';
 import type { JobBuilder } from './job-builder.ts';
 import type { Transformation } from './transformation.ts';
 import { requireMaxParallelism, requireName, requireParallelism } from './validation.ts';
@@ -34,6 +35,15 @@ export class SingleOutputStreamOperator<T> extends DataStream<T> {
   setMaxParallelism(maxParallelism: number): this {
     this.#node.maxParallelism = requireMaxParallelism(maxParallelism, `operator '${this.#node.name}'`);
     return this;
+  }
+
+  /**
+   * The values this operator's functions emitted with `ctx.output(tag, value)` (or a window's
+   * late elements, with `sideOutputLateData(tag)`), as a stream of their own.
+   */
+  getSideOutput<X>(tag: OutputTag<X>): DataStream<X> {
+    const { id } = requireOutputTag(tag, 'getSideOutput()');
+    return new DataStream<X>(this.builder, [{ node: this.#node, partitioner: undefined, outputTag: id }]);
   }
 
   getName(): string {

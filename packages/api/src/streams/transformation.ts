@@ -11,6 +11,8 @@ export interface StreamRef {
   readonly node: Transformation;
   readonly partitioner: PartitionerKind | undefined;
   readonly keySelector?: KeySelector<unknown, unknown>;
+  /** Reads the node's side output of this tag ID instead of its main output. */
+  readonly outputTag?: string;
 }
 
 export interface TransformationInput extends StreamRef {

@@ -19,6 +19,8 @@ export interface StateMetaInfo {
   /** TypeDescription JSON of the value type (and `keyType` for map state). */
   readonly type: unknown;
   readonly keyType?: unknown;
+  /** Set for state with time to live: its values are stored stamped, as `[value, stampedAtMs]`. */
+  readonly ttl?: { readonly ttlMs: number; readonly cleanupFullSnapshot: boolean };
 }
 
 /**

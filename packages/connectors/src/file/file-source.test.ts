@@ -8,12 +8,13 @@ import { CHUNK_SIZE } from './file-blocks.ts';
 import { FileSource } from './file-source.ts';
 import type { FileSourceReader } from './file-source-reader.ts';
 import { TextLineInputFormat } from './text-line-input-format.ts';
+import { readerOutputInto } from '@weir/api/testing';
 
 const context = (subtaskIndex: number, parallelism: number): ConnectorContext => ({ jobId: 'j', subtaskIndex, parallelism, attemptNumber: 0 });
 
 async function drain(reader: FileSourceReader, max = Number.POSITIVE_INFINITY): Promise<string[]> {
   const out: string[] = [];
-  const output = { collect: (r: string) => out.push(r) };
+  const output = readerOutputInto(out);
   while (out.length < max) {
     const status = reader.pollNext(output);
     if (status === InputStatus.END_OF_INPUT) break;
@@ -143,7 +144,7 @@ describe('FileSource', () => {
       (err) => isWeirError(err, 'FILE_NOT_FOUND') && err.message === `file source path ${join(dir, 'missing')} does not exist; give an existing file or directory`,
     );
     await reader.isAvailable();
-    expect(() => reader.pollNext({ collect: () => {} })).toThrow(/does not exist/);
+    expect(() => reader.pollNext(readerOutputInto([]))).toThrow(/does not exist/);
   });
 
   it('reads a large file completely, one line per poll', async () => {

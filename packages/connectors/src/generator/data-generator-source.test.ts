@@ -3,12 +3,13 @@ import { isWeirError, ManualClock } from '@weir/common';
 import { Boundedness, InputStatus, type ConnectorContext } from '@weir/api';
 import { DataGeneratorSource, type DataGeneratorSourceReader } from './data-generator-source.ts';
 import { RateLimiterStrategy } from './rate-limiter.ts';
+import { readerOutputInto } from '@weir/api/testing';
 
 const context = (subtaskIndex: number, parallelism: number): ConnectorContext => ({ jobId: 'j', subtaskIndex, parallelism, attemptNumber: 0 });
 
 function drain<T>(reader: DataGeneratorSourceReader<T>, max = Number.POSITIVE_INFINITY): T[] {
   const out: T[] = [];
-  const output = { collect: (r: T) => out.push(r) };
+  const output = readerOutputInto(out);
   while (out.length < max && reader.pollNext(output) === InputStatus.MORE_AVAILABLE);
   return out;
 }
@@ -34,7 +35,7 @@ describe('DataGeneratorSource', () => {
   it('emits generator(index) one per poll and ends on the poll after the last', () => {
     const reader = new DataGeneratorSource((i) => `r${i}`, 2, RateLimiterStrategy.noOp()).createReader(context(0, 1));
     const out: string[] = [];
-    const output = { collect: (r: string) => out.push(r) };
+    const output = readerOutputInto(out);
     expect([reader.pollNext(output), reader.pollNext(output), reader.pollNext(output)]).toEqual([
       InputStatus.MORE_AVAILABLE,
       InputStatus.MORE_AVAILABLE,
@@ -118,7 +119,7 @@ describe('DataGeneratorSource', () => {
     const source = new DataGeneratorSource((i) => i, 100, RateLimiterStrategy.perSecond(20, clock));
     const reader = source.createReader(context(0, 2));
     const out: number[] = [];
-    const output = { collect: (r: number) => out.push(r) };
+    const output = readerOutputInto(out);
     expect(reader.pollNext(output)).toBe(InputStatus.MORE_AVAILABLE);
     expect(reader.pollNext(output)).toBe(InputStatus.NOTHING_AVAILABLE);
     let ready = false;

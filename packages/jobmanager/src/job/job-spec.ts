@@ -8,6 +8,8 @@ export interface JobDefaults {
   /** -1 derives it from the parallelism. */
   readonly maxParallelism: number;
   readonly bufferTimeoutMs: number;
+  /** pipeline.auto-watermark-interval; unset: the API's default (200 ms). */
+  readonly autoWatermarkIntervalMs?: number;
 }
 
 /** Everything fixed about a job once it is submitted. */

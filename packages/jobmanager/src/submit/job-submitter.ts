@@ -41,6 +41,7 @@ export class JobSubmitter {
       parallelism: request.parallelism || this.config['parallelism.default'],
       maxParallelism: this.config['pipeline.max-parallelism'],
       bufferTimeoutMs: this.config['execution.buffer-timeout'],
+      autoWatermarkIntervalMs: this.config['pipeline.auto-watermark-interval'],
     };
     const plan = await this.planner.plan({ jobId, code: request.bundle.toString('utf8'), entryName, args: request.args, defaults });
     let checkpointRoot: Storage | undefined;

@@ -2,6 +2,7 @@ import type { CheckpointBarrierHandler } from '../checkpoint/barrier/barrier-han
 import type { ChannelEvent } from '../network/channel-events.ts';
 import type { InputChannel } from './input-channel.ts';
 import type { InputGate } from './input-gate.ts';
+import type { StatusWatermarkValve } from '../time/status-watermark-valve.ts';
 
 export type { ChannelEvent };
 
@@ -14,11 +15,15 @@ export interface ChannelEventHandler {
   onEvent(channel: InputChannel, event: ChannelEvent): void;
 }
 
-/** Ends channels in the gate and hands checkpoint events to the barrier handler (none when checkpointing is off). */
+/**
+ * Ends channels in the gate, hands checkpoint events to the barrier handler (none when
+ * checkpointing is off) and watermarks and idleness to the task's watermark valve.
+ */
 export class TaskEventHandler implements ChannelEventHandler {
   constructor(
     private readonly gate: InputGate,
     private readonly barriers: CheckpointBarrierHandler | undefined,
+    private readonly valve: StatusWatermarkValve,
   ) {}
 
   onEvent(channel: InputChannel, event: ChannelEvent): void {
@@ -35,6 +40,12 @@ export class TaskEventHandler implements ChannelEventHandler {
         return;
       case 'cancel-checkpoint':
         this.barriers?.processCancellation(channel, event.checkpointId);
+        return;
+      case 'watermark':
+        this.valve.inputWatermark(event.timestamp, channel.index);
+        return;
+      case 'watermark-status':
+        this.valve.inputWatermarkStatus(event.idle, channel.index);
         return;
     }
   }

@@ -36,6 +36,8 @@ export class InputChannel implements ChannelListener {
   readonly #overtaken = new Map<BarrierEvent, BufferItem[]>();
   #lastOvertaken: BufferItem[] = [];
   #recording: ChannelRecording | undefined;
+  /** Position in the gate's channels (set when added): the channel's slot in the task's watermark valve. */
+  index = -1;
   /** Maintained by the gate: the channel sits in its queue of channels with data. */
   queuedInGate = false;
   /** Held back by checkpoint alignment: the gate takes nothing from it, so its buffers keep their credit. */

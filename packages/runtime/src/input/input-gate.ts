@@ -23,6 +23,7 @@ export class InputGate implements ChannelOwner {
   ) {}
 
   add(channel: InputChannel): void {
+    channel.index = this.channels.length;
     this.channels.push(channel);
     this.#open++;
   }

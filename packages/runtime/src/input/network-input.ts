@@ -1,6 +1,7 @@
 import type { Collector, InputStatus } from '@weir/api';
 import type { ChannelEvent } from '../network/channel-events.ts';
-import { decodeRecords, encodeRecords } from '../network/record-codec.ts';
+import { decodeRecordBatch, encodeRecords } from '../network/record-codec.ts';
+import type { RecordTimestamp } from '../time/record-timestamp.ts';
 import type { ChannelEventHandler } from './channel-event-handler.ts';
 import type { InputChannel } from './input-channel.ts';
 import { inputFailure } from './input-failure.ts';
@@ -19,6 +20,8 @@ const NEVER: Promise<void> = new Promise(() => {});
  */
 export class NetworkInput implements TaskInput {
   #records: unknown[] | undefined;
+  /** The current buffer's timestamps, NaN for none; undefined when it has none at all. */
+  #timestamps: Float64Array | undefined;
   #index = 0;
   #channel: InputChannel | undefined;
   #target: Collector<unknown> | undefined;
@@ -29,11 +32,15 @@ export class NetworkInput implements TaskInput {
     private readonly targets: readonly Collector<unknown>[],
     private readonly events: ChannelEventHandler,
     private readonly ended: () => boolean,
+    /** Set to each record's timestamp before the record goes to the chain. */
+    private readonly timestamp: RecordTimestamp,
   ) {}
 
   emitNext(): InputStatus {
     const records = this.#records;
     if (records === undefined) return this.#takeNext();
+    const timestamp = this.#timestamps?.[this.#index];
+    this.timestamp.value = timestamp === undefined || Number.isNaN(timestamp) ? undefined : timestamp;
     const record = records[this.#index++];
     if (this.#index !== records.length) {
       this.#target!.collect(record);
@@ -67,7 +74,7 @@ export class NetworkInput implements TaskInput {
     const rest = this.#records!.slice(this.#index);
     const channel = this.#channel!;
     this.#records = undefined;
-    channel.returnUnprocessed({ kind: 'buffer', payload: encodeRecords(rest), recordCount: rest.length });
+    channel.returnUnprocessed({ kind: 'buffer', payload: encodeRecords(rest, this.#timestamps?.slice(this.#index)), recordCount: rest.length });
   }
 
   #takeNext(): InputStatus {
@@ -86,8 +93,9 @@ export class NetworkInput implements TaskInput {
     }
     gate.channelHasData(channel);
     let records: unknown[];
+    let timestamps: Float64Array | undefined;
     try {
-      records = decodeRecords(item.payload);
+      ({ records, timestamps } = decodeRecordBatch(item.payload));
     } catch (err) {
       throw inputFailure(channel, new Error(`a record buffer could not be decoded: ${(err as Error).message}`));
     }
@@ -96,6 +104,7 @@ export class NetworkInput implements TaskInput {
       return 'more-available';
     }
     this.#records = records;
+    this.#timestamps = timestamps;
     this.#index = 0;
     this.#channel = channel;
     this.#target = this.targets[channel.inputIndex];

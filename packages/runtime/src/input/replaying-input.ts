@@ -1,5 +1,6 @@
 import type { Collector, InputStatus } from '@weir/api';
-import { decodeRecords } from '../network/record-codec.ts';
+import { decodeRecordBatch } from '../network/record-codec.ts';
+import type { RecordTimestamp } from '../time/record-timestamp.ts';
 import type { TaskInput } from './task-input.ts';
 
 /** One restored buffer of input channel state and the head operator's input it goes to. */
@@ -15,12 +16,14 @@ export interface ReplayedBuffer {
 export class ReplayingInput implements TaskInput {
   #next = 0;
   #records: unknown[] = [];
+  #timestamps: Float64Array | undefined;
   #index = 0;
   #target: Collector<unknown> | undefined;
 
   constructor(
     private readonly buffers: readonly ReplayedBuffer[],
     private readonly network: TaskInput,
+    private readonly timestamp: RecordTimestamp,
   ) {}
 
   /** Every restored record went to the chain. */
@@ -33,10 +36,12 @@ export class ReplayingInput implements TaskInput {
       const buffer = this.buffers[this.#next];
       if (buffer === undefined) return this.network.emitNext();
       this.#next++;
-      this.#records = decodeRecords(buffer.payload);
+      ({ records: this.#records, timestamps: this.#timestamps } = decodeRecordBatch(buffer.payload));
       this.#index = 0;
       this.#target = buffer.target;
     }
+    const timestamp = this.#timestamps?.[this.#index];
+    this.timestamp.value = timestamp === undefined || Number.isNaN(timestamp) ? undefined : timestamp;
     this.#target!.collect(this.#records[this.#index++]);
     return 'more-available';
   }

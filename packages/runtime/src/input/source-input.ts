@@ -9,9 +9,14 @@ export class SourceInput implements TaskInput {
   readonly #failures: FailureWrapper;
   #endRequested = false;
 
-  constructor(private readonly source: SourceOperator) {
-    this.#reader = source.reader;
-    this.#failures = source.context.failures;
+  constructor(readonly operator: SourceOperator) {
+    this.#reader = operator.reader;
+    this.#failures = operator.context.failures;
+  }
+
+  /** The watermark the reader's output emitted last. */
+  get currentWatermark(): number {
+    return this.operator.output.currentWatermark;
   }
 
   /** Stop-with-savepoint: the reader emits nothing more, the task ends its input as if the source were bounded and done. */
@@ -22,7 +27,7 @@ export class SourceInput implements TaskInput {
   emitNext(): InputStatus {
     if (this.#endRequested) return 'end-of-input';
     try {
-      return this.#reader.pollNext(this.source.output);
+      return this.#reader.pollNext(this.operator.output);
     } catch (err) {
       throw this.#failures.wrap(err);
     }

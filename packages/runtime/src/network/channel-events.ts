@@ -19,6 +19,17 @@ export function unalignedBarrierEvent(checkpointId: number, timestamp: number, o
   return { kind: 'barrier', checkpointId, timestamp, options, unaligned: true };
 }
 
+export function watermarkEvent(timestamp: number): ChannelEvent {
+  return { kind: 'watermark', timestamp };
+}
+
+const IDLE: ChannelEvent = Object.freeze({ kind: 'watermark-status', idle: true });
+const ACTIVE: ChannelEvent = Object.freeze({ kind: 'watermark-status', idle: false });
+
+export function watermarkStatusEvent(idle: boolean): ChannelEvent {
+  return idle ? IDLE : ACTIVE;
+}
+
 export function cancelCheckpointEvent(checkpointId: number): ChannelEvent {
   return { kind: 'cancel-checkpoint', checkpointId };
 }

@@ -11,8 +11,8 @@ import type { CheckpointOptions } from '@weir/common';
  * credit for buffers it has room for; the producer sends a record buffer only against a
  * credit and queues the rest; when a subpartition's queue is long the producing task stops
  * producing, and so backpressure travels up to the sources. Events (end of partition, end of
- * data, checkpoint barriers) travel in order with the buffers and need no credit; an unaligned
- * barrier is a priority event: it goes ahead of the buffers queued before it.
+ * data, checkpoint barriers, watermarks and idleness) travel in order with the buffers and need
+ * no credit; an unaligned barrier is a priority event: it goes ahead of the buffers queued before it.
  */
 
 /** Names one subpartition: what a consumer subscribes to. */
@@ -26,7 +26,7 @@ export interface SubpartitionId {
 }
 
 export type ChannelItem =
-  /** MessagePack encoding of an array of `recordCount` records. */
+  /** `recordCount` records and their timestamps, encoded by record-codec.ts. */
   | { readonly kind: 'buffer'; readonly payload: Uint8Array; readonly recordCount: number }
   /**
    * Everything before belongs to checkpoint `checkpointId`, nothing after. An unaligned
@@ -36,6 +36,10 @@ export type ChannelItem =
   | { readonly kind: 'barrier'; readonly checkpointId: number; readonly timestamp: number; readonly options: CheckpointOptions; readonly unaligned: boolean }
   /** The producer aborted checkpoint `checkpointId`: do not wait for its barrier here. */
   | { readonly kind: 'cancel-checkpoint'; readonly checkpointId: number }
+  /** No record with a timestamp <= `timestamp` follows on this channel (+Infinity: the input ended). */
+  | { readonly kind: 'watermark'; readonly timestamp: number }
+  /** The producer has no records for now (idle) or again (active): an idle channel does not hold back the consumer's watermark. */
+  | { readonly kind: 'watermark-status'; readonly idle: boolean }
   /** No more records; with checkpointing the channel stays open for the final checkpoint's barrier. */
   | { readonly kind: 'end-of-data' }
   /** Nothing more will come on this subpartition. */

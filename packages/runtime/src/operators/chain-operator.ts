@@ -6,12 +6,20 @@ import type { FailureWrapper } from './operator-failure.ts';
  * One operator of a chain. Records enter through `inputs` (plain collectors, so chained
  * operators call each other directly); `open` runs before the first record (restored state is
  * in place by then), `finish` at end of input, `close` at the end, also after a failure or
- * on cancel. The checkpoint hooks run between two records, on the task's loop.
+ * on cancel. The checkpoint hooks run between two records, on the task's loop, and so do
+ * watermarks and timers.
  */
 export interface ChainOperator {
   readonly label: string;
   /** Two for coProcess, none for a source. */
   readonly inputs: readonly Collector<unknown>[];
+  /**
+   * A new input watermark: fire the timers it makes due, then pass it on (Flink's
+   * processWatermark). A source operator gets none; its reader makes its own.
+   */
+  processWatermark(timestamp: number): void;
+  /** The input went idle or active again: passed on. */
+  processWatermarkStatus(idle: boolean): void;
   open(): Promise<void>;
   finish(): Promise<void>;
   close(): Promise<void>;
@@ -23,24 +31,6 @@ export interface ChainOperator {
   snapshotState(checkpointId: number, timestamp: number): Promise<void>;
   notifyCheckpointComplete(checkpointId: number): Promise<void>;
   notifyCheckpointAborted(checkpointId: number): Promise<void>;
-}
-
-export const discardingCollector: Collector<unknown> = { collect() {} };
-
-/** An operator's output going to several places: the next chained operator and/or record writers. */
-export class FanOutCollector implements Collector<unknown> {
-  constructor(private readonly targets: readonly Collector<unknown>[]) {}
-
-  collect(record: unknown): void {
-    const targets = this.targets;
-    for (let i = 0; i < targets.length; i++) targets[i]!.collect(record);
-  }
-}
-
-export function outputOf(targets: readonly Collector<unknown>[]): Collector<unknown> {
-  if (targets.length === 0) return discardingCollector;
-  if (targets.length === 1) return targets[0]!;
-  return new FanOutCollector(targets);
 }
 
 /** Sets the current key from the record (the operator's key selector is user code) before the operator sees it. */

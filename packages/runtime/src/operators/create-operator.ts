@@ -1,10 +1,13 @@
-import type { Collector, OperatorSpec } from '@weir/api';
+import type { OperatorSpec } from '@weir/api';
 import type { ChainOperator } from './chain-operator.ts';
 import type { OperatorContext } from './operator-context.ts';
+import type { Output } from './output.ts';
 import { CoProcessOperator, KeyedProcessOperator, ProcessOperator } from './process-operators.ts';
 import { SinkOperator } from './sink-operator.ts';
 import { SourceOperator } from './source-operator.ts';
+import { TimestampsAndWatermarksOperator } from './timestamps-and-watermarks-operator.ts';
 import { FilterOperator, FlatMapOperator, MapOperator, ReduceOperator } from './transform-operators.ts';
+import { WindowOperator } from './window/window-operator.ts';
 
 /** Whether keyed state is available to the operator (it runs on a KeyedStream). */
 export function isKeyed(spec: OperatorSpec): boolean {
@@ -15,6 +18,7 @@ export function isKeyed(spec: OperatorSpec): boolean {
       return spec.key !== undefined;
     case 'keyedProcess':
     case 'reduce':
+    case 'window':
       return true;
     case 'coProcess':
       return spec.keys !== undefined;
@@ -23,10 +27,10 @@ export function isKeyed(spec: OperatorSpec): boolean {
   }
 }
 
-export function createOperator(spec: OperatorSpec, out: Collector<unknown>, context: OperatorContext): ChainOperator {
+export function createOperator(spec: OperatorSpec, out: Output, context: OperatorContext): ChainOperator {
   switch (spec.kind) {
     case 'source':
-      return new SourceOperator(spec.source, out, context);
+      return new SourceOperator(spec.source, spec.watermarkStrategy, out, context);
     case 'map':
       return new MapOperator(spec.fn, out, context, spec.key);
     case 'filter':
@@ -41,6 +45,10 @@ export function createOperator(spec: OperatorSpec, out: Collector<unknown>, cont
       return new ReduceOperator(spec.fn, out, context, spec.key);
     case 'coProcess':
       return new CoProcessOperator(spec.fn, out, context, spec.keys);
+    case 'timestampsAndWatermarks':
+      return new TimestampsAndWatermarksOperator(spec.strategy, out, context);
+    case 'window':
+      return new WindowOperator(spec.window, out, context, spec.key);
     case 'sink':
       return new SinkOperator(spec.sink, context);
   }

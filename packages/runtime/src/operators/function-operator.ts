@@ -2,6 +2,7 @@ import type { Collector, KeySelector } from '@weir/api';
 import { closeFunction, KeyedInput, openFunction, type ChainOperator } from './chain-operator.ts';
 import { initializeFunctionState, notifyListener, snapshotFunctionState } from './checkpoint-hooks.ts';
 import type { OperatorContext } from './operator-context.ts';
+import type { Output } from './output.ts';
 
 /** An operator around one user function: opens and closes it. */
 export abstract class FunctionOperator<F> implements ChainOperator {
@@ -10,10 +11,18 @@ export abstract class FunctionOperator<F> implements ChainOperator {
 
   constructor(
     protected readonly fn: F,
-    protected readonly out: Collector<unknown>,
+    protected readonly out: Output,
     protected readonly context: OperatorContext,
   ) {
     this.label = context.label;
+  }
+
+  processWatermark(timestamp: number): void {
+    this.out.emitWatermark(timestamp);
+  }
+
+  processWatermarkStatus(idle: boolean): void {
+    this.out.emitWatermarkStatus(idle);
   }
 
   async open(): Promise<void> {
@@ -53,7 +62,7 @@ export abstract class FunctionOperator<F> implements ChainOperator {
 export abstract class SingleInputOperator<F> extends FunctionOperator<F> {
   readonly inputs: readonly Collector<unknown>[];
 
-  constructor(fn: F, out: Collector<unknown>, context: OperatorContext, key: KeySelector<unknown, unknown> | undefined) {
+  constructor(fn: F, out: Output, context: OperatorContext, key: KeySelector<unknown, unknown> | undefined) {
     super(fn, out, context);
     this.inputs = [this.keyedInput(key, this)];
   }

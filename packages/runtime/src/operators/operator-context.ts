@@ -4,6 +4,8 @@ import type { OperatorStateStore } from '../state/operator-state-store.ts';
 import type { OperatorRuntimeContext } from '../task/runtime-context.ts';
 import type { PendingWork } from './pending-work.ts';
 import type { FailureWrapper } from './operator-failure.ts';
+import type { ProcessingTimeService } from '../time/processing-time-service.ts';
+import type { RecordTimestamp } from '../time/record-timestamp.ts';
 
 /** What the chain builder hands every operator it creates. */
 export interface OperatorContext {
@@ -23,4 +25,10 @@ export interface OperatorContext {
   readonly connector: ConnectorContext;
   /** Where a sink parks the promise of a slow write, for the task to await before the next record. */
   readonly work: PendingWork;
+  /** The event-time timestamp of the record passing down the chain (shared by the task's operators). */
+  readonly timestamp: RecordTimestamp;
+  /** The task's processing time: timers and periodic watermarks run through it, on the task's loop. */
+  readonly processingTime: ProcessingTimeService;
+  /** pipeline.auto-watermark-interval of the job: how often sources and assigners emit watermarks (0: never periodically). */
+  readonly autoWatermarkIntervalMs: number;
 }

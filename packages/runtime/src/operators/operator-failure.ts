@@ -27,6 +27,15 @@ export class FailureWrapper {
     return cause instanceof OperatorFailure ? cause : new OperatorFailure(this.label, cause);
   }
 
+  /** Runs user code on the record path (a window's reduce or aggregate), wrapping what it throws. */
+  run<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      throw this.wrap(err);
+    }
+  }
+
   /** Runs a lifecycle call (open, close, createWriter...) of this operator's user code. */
   async call<T>(fn: () => T | Promise<T>): Promise<T> {
     try {

@@ -33,6 +33,11 @@ export class SinkOperator implements ChainOperator, Collector<unknown> {
     this.label = context.label;
   }
 
+  /** Watermarks end at the sink. */
+  processWatermark(): void {}
+
+  processWatermarkStatus(): void {}
+
   async open(): Promise<void> {
     const { failures, connector, lists, restored } = this.context;
     const createCommitter = this.sink.createCommitter;

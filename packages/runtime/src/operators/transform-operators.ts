@@ -1,6 +1,7 @@
-import type { Collector, FilterFunction, FlatMapFunction, KeySelector, MapFunction, ReduceFunction, ValueState } from '@weir/api';
+import type { FilterFunction, FlatMapFunction, KeySelector, MapFunction, ReduceFunction, ValueState } from '@weir/api';
 import { SingleInputOperator } from './function-operator.ts';
 import type { OperatorContext } from './operator-context.ts';
+import type { Output } from './output.ts';
 
 export class MapOperator extends SingleInputOperator<MapFunction<unknown, unknown>> {
   collect(record: unknown): void {
@@ -40,7 +41,7 @@ export class FlatMapOperator extends SingleInputOperator<FlatMapFunction<unknown
 export class ReduceOperator extends SingleInputOperator<ReduceFunction<unknown>> {
   readonly #accumulator: ValueState<unknown>;
 
-  constructor(fn: ReduceFunction<unknown>, out: Collector<unknown>, context: OperatorContext, key: KeySelector<unknown, unknown>) {
+  constructor(fn: ReduceFunction<unknown>, out: Output, context: OperatorContext, key: KeySelector<unknown, unknown>) {
     super(fn, out, context, key);
     this.#accumulator = context.keyed!.getInternalValueState('reduce');
   }

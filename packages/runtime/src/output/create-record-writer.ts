@@ -5,6 +5,7 @@ import type { OutputAvailability } from '../network/output-availability.ts';
 import { ResultPartition } from '../network/result-partition.ts';
 import type { FailureWrapper } from '../operators/operator-failure.ts';
 import { ForwardSelector, HashSelector, RebalanceSelector } from './channel-selectors.ts';
+import type { RecordTimestamp } from '../time/record-timestamp.ts';
 import type { FlushTimer } from './flush-timer.ts';
 import { BroadcastRecordWriter, SelectingRecordWriter, type RecordWriter } from './record-writers.ts';
 
@@ -24,6 +25,8 @@ export interface RecordWriterContext {
   readonly timer: FlushTimer;
   /** 0 when the buffer timeout is 0: every record is flushed at once. */
   readonly targetBytes: number;
+  /** The task's current record timestamp: written with each record. */
+  readonly timestamp: RecordTimestamp;
 }
 
 /** The partition and record writer of one outgoing edge, by its partitioner. */
@@ -45,7 +48,7 @@ export function createRecordWriter(edge: JobEdge, context: RecordWriterContext, 
     context.availability,
     SUBPARTITION_QUEUE_LIMIT,
   );
-  const { timer, targetBytes } = context;
+  const { timer, targetBytes, timestamp } = context;
   switch (edge.partitioner) {
     case 'forward':
       if (target.parallelism !== vertex.parallelism) {
@@ -55,9 +58,9 @@ export function createRecordWriter(edge: JobEdge, context: RecordWriterContext, 
             `${target.parallelism}) needs equal parallelism; use rebalance() or equal parallelism`,
         );
       }
-      return new SelectingRecordWriter(partition, new ForwardSelector(subtaskIndex), timer, targetBytes);
+      return new SelectingRecordWriter(partition, new ForwardSelector(subtaskIndex), timer, targetBytes, timestamp);
     case 'rebalance':
-      return new SelectingRecordWriter(partition, new RebalanceSelector(target.parallelism, subtaskIndex), timer, targetBytes);
+      return new SelectingRecordWriter(partition, new RebalanceSelector(target.parallelism, subtaskIndex), timer, targetBytes, timestamp);
     case 'hash': {
       const streamEdge = context.graph.nodes[edge.targetNodeId]?.inputs.find(
         (e) => e.sourceId === edge.sourceNodeId && e.inputIndex === edge.inputIndex && e.partitioner === 'hash',
@@ -66,9 +69,9 @@ export function createRecordWriter(edge: JobEdge, context: RecordWriterContext, 
         throw new WeirError(RuntimeErrorCode.INVALID_GRAPH, `the hash edge from '${vertex.name}' to '${target.name}' has no key selector`);
       }
       const selector = new HashSelector(streamEdge.keySelector, target.maxParallelism, target.parallelism, failures);
-      return new SelectingRecordWriter(partition, selector, timer, targetBytes);
+      return new SelectingRecordWriter(partition, selector, timer, targetBytes, timestamp);
     }
     case 'broadcast':
-      return new BroadcastRecordWriter(partition, timer, targetBytes);
+      return new BroadcastRecordWriter(partition, timer, targetBytes, timestamp);
   }
 }

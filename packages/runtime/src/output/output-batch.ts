@@ -1,4 +1,5 @@
 import { encodeRecords } from '../network/record-codec.ts';
+import type { RecordTimestamp } from '../time/record-timestamp.ts';
 import type { FlushTimer } from './flush-timer.ts';
 
 /** Where a finished buffer goes: one subpartition, or all of them for broadcast. */
@@ -9,10 +10,14 @@ export interface BufferTarget {
 /**
  * Records waiting to become one buffer. The batch flushes when it holds as many records as
  * fit in `targetBytes` by the bytes/record of its previous buffer; the first buffer holds
- * one record, so a stream of large records never builds a huge first buffer.
+ * one record, so a stream of large records never builds a huge first buffer. Each record's
+ * event-time timestamp (the task's RecordTimestamp when it is added) goes with it; a batch
+ * whose records have none encodes none.
  */
 export class OutputBatch {
   readonly #records: unknown[] = [];
+  /** Timestamps of the records so far, NaN for none; undefined while no record of the batch had one. */
+  #timestamps: number[] | undefined;
   #threshold = 1;
 
   constructor(
@@ -20,10 +25,14 @@ export class OutputBatch {
     private readonly timer: FlushTimer,
     /** 0 flushes after every record (buffer timeout 0). */
     private readonly targetBytes: number,
+    private readonly timestamp: RecordTimestamp,
   ) {}
 
   add(record: unknown): void {
     const records = this.#records;
+    const timestamp = this.timestamp.value;
+    if (timestamp !== undefined) (this.#timestamps ??= new Array<number>(records.length).fill(Number.NaN)).push(timestamp);
+    else this.#timestamps?.push(Number.NaN);
     records.push(record);
     if (records.length >= this.#threshold) this.flush();
     else if (records.length === 1) this.timer.arm();
@@ -33,8 +42,10 @@ export class OutputBatch {
     const records = this.#records;
     const count = records.length;
     if (count === 0) return;
-    const payload = encodeRecords(records);
+    const timestamps = this.#timestamps;
+    const payload = encodeRecords(records, timestamps === undefined ? undefined : Float64Array.from(timestamps));
     records.length = 0;
+    this.#timestamps = undefined;
     if (this.targetBytes > 0) this.#threshold = Math.max(1, Math.floor((this.targetBytes * count) / Math.max(1, payload.byteLength)));
     this.target.addBuffer(payload, count);
   }

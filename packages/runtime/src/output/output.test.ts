@@ -1,7 +1,8 @@
 import { keyGroupForKey, subtaskForKeyGroup } from '@weir/common';
 import { describe, expect, it } from 'vitest';
 import { FailureWrapper } from '../operators/operator-failure.ts';
-import { decodeRecords } from '../network/record-codec.ts';
+import { decodeRecordBatch, decodeRecords } from '../network/record-codec.ts';
+import { RecordTimestamp } from '../time/record-timestamp.ts';
 import { HashSelector, RebalanceSelector, type ChannelSelector } from './channel-selectors.ts';
 import { neverFlushTimer, type FlushTimer } from './flush-timer.ts';
 import { OutputBatch } from './output-batch.ts';
@@ -21,7 +22,7 @@ function collectingTarget() {
 describe('OutputBatch', () => {
   it('sends one record first, then sizes batches from the bytes per record of the previous buffer', () => {
     const target = collectingTarget();
-    const batch = new OutputBatch(target, neverFlushTimer, 1000);
+    const batch = new OutputBatch(target, neverFlushTimer, 1000, new RecordTimestamp());
     const record = 'r'.repeat(97); // a 99-byte MessagePack str8: 100 bytes as the one record of an array, so 10 fit in 1000
     for (let i = 0; i < 25; i++) batch.add(record);
     expect(target.buffers.map((b) => b.records.length)).toEqual([1, 10, 10]);
@@ -34,15 +35,38 @@ describe('OutputBatch', () => {
 
   it('flushes every record when the target size is 0 (buffer timeout 0)', () => {
     const target = collectingTarget();
-    const batch = new OutputBatch(target, neverFlushTimer, 0);
+    const batch = new OutputBatch(target, neverFlushTimer, 0, new RecordTimestamp());
     for (const r of [{ a: 1 }, [2], 'three', null]) batch.add(r);
     expect(target.buffers.map((b) => b.records)).toEqual([[{ a: 1 }], [[2]], ['three'], [null]]);
+  });
+
+  it('writes each record\'s timestamp with it, none for a batch without any', () => {
+    const payloads: Uint8Array[] = [];
+    const slot = new RecordTimestamp();
+    const batch = new OutputBatch({ addBuffer: (payload) => payloads.push(payload) }, neverFlushTimer, 1 << 20, slot);
+    batch.add('a');
+    batch.add('b');
+    slot.value = 1_000;
+    batch.add('c');
+    slot.value = undefined;
+    batch.add('d');
+    slot.value = Number.POSITIVE_INFINITY;
+    batch.add('e');
+    batch.flush();
+    batch.add('f');
+    batch.flush();
+    const [first, second, third] = payloads.map(decodeRecordBatch);
+    expect(first).toEqual({ records: ['a'], timestamps: undefined });
+    expect(second!.records).toEqual(['b', 'c', 'd', 'e']);
+    expect([...second!.timestamps!]).toEqual([Number.NaN, 1_000, Number.NaN, Number.POSITIVE_INFINITY]);
+    expect(third!.records).toEqual(['f']);
+    expect([...third!.timestamps!]).toEqual([Number.POSITIVE_INFINITY]);
   });
 
   it('arms the buffer timeout when a batch gets its first record', () => {
     let armed = 0;
     const timer: FlushTimer = { arm: () => armed++, cancel: () => {} };
-    const batch = new OutputBatch(collectingTarget(), timer, 1 << 20);
+    const batch = new OutputBatch(collectingTarget(), timer, 1 << 20, new RecordTimestamp());
     batch.add(1); // the first buffer holds one record: flushed at once, nothing to time out
     batch.add(2);
     batch.add(3);

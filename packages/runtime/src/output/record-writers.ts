@@ -1,13 +1,17 @@
-import type { Collector } from '@weir/api';
-import { END_OF_PARTITION, type ChannelEvent } from '../network/channel-events.ts';
+import { END_OF_PARTITION, watermarkEvent, watermarkStatusEvent, type ChannelEvent } from '../network/channel-events.ts';
 import type { ResultPartition } from '../network/result-partition.ts';
 import type { BufferItem } from '../network/types.ts';
 import type { ChannelSelector } from './channel-selectors.ts';
+import type { OutputTarget } from '../operators/output.ts';
+import type { RecordTimestamp } from '../time/record-timestamp.ts';
 import type { FlushTimer } from './flush-timer.ts';
 import { OutputBatch, type BufferTarget } from './output-batch.ts';
 
-/** Writes an operator's records onto one outgoing edge: batches them and queues the buffers in the edge's partition. */
-export interface RecordWriter extends Collector<unknown> {
+/**
+ * Writes an operator's records onto one outgoing edge: batches them and queues the buffers in
+ * the edge's partition. Watermarks and idleness go to every subpartition, in order with the records.
+ */
+export interface RecordWriter extends OutputTarget {
   readonly partition: ResultPartition;
   /** Turns every partial batch into a buffer (buffer timeout, end of input). */
   flush(): void;
@@ -28,6 +32,14 @@ abstract class PartitionRecordWriter implements RecordWriter {
 
   abstract collect(record: unknown): void;
   abstract flush(): void;
+
+  emitWatermark(timestamp: number): void {
+    this.broadcastEvent(watermarkEvent(timestamp));
+  }
+
+  emitWatermarkStatus(idle: boolean): void {
+    this.broadcastEvent(watermarkStatusEvent(idle));
+  }
 
   broadcastEvent(event: ChannelEvent): void {
     this.flush();
@@ -53,9 +65,10 @@ export class SelectingRecordWriter extends PartitionRecordWriter {
     private readonly selector: ChannelSelector,
     timer: FlushTimer,
     targetBytes: number,
+    timestamp: RecordTimestamp,
   ) {
     super(partition);
-    this.#batches = partition.subpartitions.map((s) => new OutputBatch(s, timer, targetBytes));
+    this.#batches = partition.subpartitions.map((s) => new OutputBatch(s, timer, targetBytes, timestamp));
   }
 
   collect(record: unknown): void {
@@ -71,14 +84,14 @@ export class SelectingRecordWriter extends PartitionRecordWriter {
 export class BroadcastRecordWriter extends PartitionRecordWriter {
   readonly #batch: OutputBatch;
 
-  constructor(partition: ResultPartition, timer: FlushTimer, targetBytes: number) {
+  constructor(partition: ResultPartition, timer: FlushTimer, targetBytes: number, timestamp: RecordTimestamp) {
     super(partition);
     const everyone: BufferTarget = {
       addBuffer(payload, recordCount) {
         for (const s of partition.subpartitions) s.addBuffer(payload, recordCount);
       },
     };
-    this.#batch = new OutputBatch(everyone, timer, targetBytes);
+    this.#batch = new OutputBatch(everyone, timer, targetBytes, timestamp);
   }
 
   collect(record: unknown): void {

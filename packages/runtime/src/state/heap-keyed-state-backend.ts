@@ -1,10 +1,11 @@
 import type { ListStateDescriptor, MapStateDescriptor, ReducingStateDescriptor, StateDescriptor, ValueStateDescriptor } from '@weir/api';
 import type { ListState, MapState, ReducingState, ValueState } from '@weir/api';
-import type { StateMetaInfo } from '@weir/common';
-import { HeapListState, HeapMapState, HeapReducingState, HeapValueState } from './heap-states.ts';
+import { systemClock, type Clock, type StateMetaInfo } from '@weir/common';
+import { HeapValueState } from './heap-states.ts';
 import type { KeyContext } from './key-context.ts';
 import type { KeyedSnapshot, KeyedStateBackend, KeyedStateView } from './keyed-state-backend.ts';
-import { descriptorMismatch, GENERIC_META, internalStateName, mapMetaOf, metaOf, type StateKind } from './state-descriptors.ts';
+import { checkTtlUnchanged, descriptorMismatch, GENERIC_META, internalStateName, metaOf, type StateKind } from './state-descriptors.ts';
+import { createState } from './state-factory.ts';
 import { storedValueMigration } from './schema-migration.ts';
 import { StateTable } from './state-table.ts';
 
@@ -24,26 +25,37 @@ export class HeapKeyedStateBackend implements KeyedStateBackend {
   constructor(
     readonly keys: KeyContext,
     private readonly operatorLabel: string,
+    /** Processing time of state TTL. */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   getState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T> {
-    return this.#get(descriptor, metaOf(descriptor), (table) => new HeapValueState(table as StateTable<T>, descriptor.defaultValue));
+    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as ValueState<T>;
   }
 
   getListState<T>(descriptor: ListStateDescriptor<T>): ListState<T> {
-    return this.#get(descriptor, metaOf(descriptor), (table) => new HeapListState(table as StateTable<T[]>));
+    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as ListState<T>;
   }
 
   getMapState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V> {
-    return this.#get(descriptor, mapMetaOf(descriptor), (table) => new HeapMapState(table as StateTable<Map<unknown, [K, V]>>));
+    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as MapState<K, V>;
   }
 
   getReducingState<T>(descriptor: ReducingStateDescriptor<T>): ReducingState<T> {
-    return this.#get(descriptor, metaOf(descriptor), (table) => new HeapReducingState(table as StateTable<T>, descriptor.reduceFunction));
+    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as ReducingState<T>;
+  }
+
+  getNamespacedState(descriptor: StateDescriptor<unknown>, name: string): unknown {
+    return this.#get(descriptor, true, name);
   }
 
   getInternalValueState<T>(name: string): ValueState<T> {
-    return this.#get({ name: internalStateName(name), kind: 'value' }, GENERIC_META, (table) => new HeapValueState(table as StateTable<T>, undefined));
+    return this.#register(internalStateName(name), 'value', GENERIC_META, false, (table) => new HeapValueState(table as StateTable<T>, undefined)) as ValueState<T>;
+  }
+
+  async internalValues(name: string): Promise<unknown[]> {
+    const table = this.#states.get(internalStateName(name))?.table;
+    return table === undefined ? [] : [...table.values()];
   }
 
   /** Heap state needs no opening, confirmation tracking or clean-up: see state-lifecycle.ts. */
@@ -64,6 +76,13 @@ export class HeapKeyedStateBackend implements KeyedStateBackend {
     return this.#states.get(name)?.table;
   }
 
+  /** Entries per state name (keys, or (key, namespace) pairs): what a test looks at to find state that was never cleaned up. */
+  entryCounts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const [name, registered] of this.#states) counts[name] = registered.table.size;
+    return counts;
+  }
+
   /** The synchronous part of a checkpoint: every state's key group Maps by reference, O(states x key groups). */
   snapshot(): KeyedSnapshot {
     const states: KeyedStateView[] = [];
@@ -71,7 +90,7 @@ export class HeapKeyedStateBackend implements KeyedStateBackend {
       const registered = this.#states.get(name)!;
       states.push({ name, meta: registered.meta, groups: registered.table.snapshot() });
     }
-    return { kind: 'heap', keyGroupRange: this.keys.range, states };
+    return { kind: 'heap', keyGroupRange: this.keys.range, states, capturedAt: this.clock.now() };
   }
 
   /** The table to restore a state into, created with the checkpoint's description; the function's descriptor later must agree on the kind. */
@@ -86,22 +105,29 @@ export class HeapKeyedStateBackend implements KeyedStateBackend {
     return table;
   }
 
-  #get<S>(descriptor: { readonly name: string; readonly kind: StateKind }, meta: StateMetaInfo, create: (table: StateTable<unknown>) => S): S {
-    const existing = this.#states.get(descriptor.name);
+  #get(descriptor: StateDescriptor<unknown>, namespaced: boolean, name: string): unknown {
+    return this.#register(name, descriptor.kind, metaOf(descriptor), namespaced, (table) => createState(descriptor, table, this.clock));
+  }
+
+  #register(name: string, kind: StateKind, meta: StateMetaInfo, namespaced: boolean, create: (table: StateTable<unknown>) => unknown): unknown {
+    const existing = this.#states.get(name);
     if (existing !== undefined) {
-      if (existing.kind !== descriptor.kind) throw descriptorMismatch(this.operatorLabel, descriptor.name, descriptor.kind, existing.kind);
+      if (existing.kind !== kind) throw descriptorMismatch(this.operatorLabel, name, kind, existing.kind);
       if (existing.state === undefined) {
         // Restored and asked for the first time: evolve the restored values eagerly, before any record reads them.
-        const migrate = storedValueMigration(descriptor.name, existing.meta, meta);
+        checkTtlUnchanged(this.operatorLabel, name, existing.meta, meta);
+        const migrate = storedValueMigration(name, existing.meta, meta);
         if (migrate !== undefined) existing.table.migrateAll(migrate);
+        existing.table.namespaced = namespaced;
         existing.state = create(existing.table);
         existing.meta = meta;
       }
-      return existing.state as S;
+      return existing.state;
     }
-    const table = new StateTable<unknown>(descriptor.name, this.keys);
+    const table = new StateTable<unknown>(name, this.keys);
+    table.namespaced = namespaced;
     const state = create(table);
-    this.#states.set(descriptor.name, { kind: descriptor.kind, table, state, meta });
+    this.#states.set(name, { kind, table, state, meta });
     return state;
   }
 }

@@ -11,6 +11,15 @@ export class KeyContext {
   normalizedKey: unknown = undefined;
   /** Key group minus range start; -1 while no record is being processed. */
   groupIndex = -1;
+  /**
+   * The namespace of namespaced states (a window's): their values are kept per (key,
+   * namespace) under `namespacedKey`, in the key's key group, so they snapshot, restore and
+   * rescale with the key like any keyed state.
+   */
+  namespace = '';
+  #composite = '';
+  #compositeOf: unknown = undefined;
+  #compositeIn: string | undefined = undefined;
 
   constructor(
     readonly maxParallelism: number,
@@ -36,11 +45,39 @@ export class KeyContext {
     this.groupIndex = keyGroup - this.range.start;
   }
 
+  /** The normalized key of namespaced states: namespace and key in one string, built once per (key, namespace). */
+  get namespacedKey(): string {
+    const key = this.normalizedKey;
+    const namespace = this.namespace;
+    if (key !== this.#compositeOf || namespace !== this.#compositeIn) {
+      this.#composite = `${namespace}\u0001${keyId(key)}`;
+      this.#compositeOf = key;
+      this.#compositeIn = namespace;
+    }
+    return this.#composite;
+  }
+
   /** Outside record processing (open, close) keyed state has no key to read. */
   clearCurrentKey(): void {
     this.key = undefined;
     this.normalizedKey = undefined;
     this.groupIndex = -1;
+  }
+}
+
+/** A normalized key as a string, its type first, so keys of different types never collide (1 and '1'). */
+export function keyId(normalized: unknown): string {
+  switch (typeof normalized) {
+    case 'string':
+      return `s${normalized}`;
+    case 'number':
+      return `n${normalized}`;
+    case 'bigint':
+      return `b${normalized}`;
+    case 'boolean':
+      return normalized ? 't' : 'f';
+    default:
+      return `u${String(normalized)}`;
   }
 }
 

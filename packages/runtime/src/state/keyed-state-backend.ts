@@ -1,4 +1,4 @@
-import type { ListState, ListStateDescriptor, MapState, MapStateDescriptor, ReducingState, ReducingStateDescriptor, ValueState, ValueStateDescriptor } from '@weir/api';
+import type { ListState, ListStateDescriptor, MapState, MapStateDescriptor, ReducingState, ReducingStateDescriptor, StateDescriptor, ValueState, ValueStateDescriptor } from '@weir/api';
 import type { CheckpointOptions, KeyGroupRange, StateMetaInfo } from '@weir/common';
 import type { KeyContext } from './key-context.ts';
 import type { KeyGroupMaps } from './state-table.ts';
@@ -16,8 +16,16 @@ export interface KeyedStateBackend {
   getListState<T>(descriptor: ListStateDescriptor<T>): ListState<T>;
   getMapState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V>;
   getReducingState<T>(descriptor: ReducingStateDescriptor<T>): ReducingState<T>;
-  /** Keyed state of the runtime's own (reduce's accumulator), under a name users cannot pick by accident. */
+  /**
+   * State of the current key and the key context's current `namespace` (a window), of the
+   * descriptor's kind and type, stored as `name` (the window operator prefixes the names of
+   * trigger and window state, so they never meet the function's own). The same object for the same name.
+   */
+  getNamespacedState(descriptor: StateDescriptor<unknown>, name: string): unknown;
+  /** Keyed state of the runtime's own (reduce's accumulator, timers), under a name users cannot pick by accident. */
   getInternalValueState<T>(name: string): ValueState<T>;
+  /** Every value of the runtime's own value state `name`, of every key of the subtask (the timer service rebuilds its queues from them on restore). */
+  internalValues(name: string): Promise<unknown[]>;
   open(): Promise<void>;
   /**
    * The synchronous part of a checkpoint: a view of the state that later writes do not
@@ -42,6 +50,8 @@ export interface KeyedSnapshot {
   readonly keyGroupRange: KeyGroupRange;
   /** By state name, sorted. */
   readonly states: readonly KeyedStateView[];
+  /** Processing time of the synchronous part: state TTL's cleanup in full snapshots leaves out what expired by then. */
+  readonly capturedAt: number;
 }
 
 /** A LevelDB checkpoint at the synchronous part: the DB's files, hard-linked or copied into a directory of their own. */
@@ -64,6 +74,8 @@ export interface LevelCanonicalSnapshot {
   readonly keyGroupRange: KeyGroupRange;
   readonly states: Readonly<Record<string, StateMetaInfo>>;
   readonly cursor: EntryCursor;
+  /** As KeyedSnapshot.capturedAt. */
+  readonly capturedAt: number;
 }
 
 /** Entries of a DB in key order, a batch at a time. */

@@ -12,17 +12,19 @@ export type StoredValueMigration = (stored: unknown) => unknown;
 export function storedValueMigration(name: string, restored: StateMetaInfo, current: StateMetaInfo): StoredValueMigration | undefined {
   const resolution = resolveStateSchema(name, restored, current);
   if (resolution.kind === 'identical') return undefined;
-  const { migrate } = resolution;
+  // TTL state stores [value, stampedAt]: only the value evolves.
+  const migrate = current.ttl === undefined ? resolution.migrate : ([value, at]: [unknown, number]): [unknown, number] => [resolution.migrate(value), at];
+  const migrateOne = migrate as (value: unknown) => unknown;
   switch (current.kind) {
     case 'list':
-      return (stored) => (stored as unknown[]).map(migrate);
+      return (stored) => (stored as unknown[]).map(migrateOne);
     case 'map':
       return (stored) => {
         const migrated = new Map<unknown, [unknown, unknown]>();
-        for (const [normalized, [key, value]] of stored as Map<unknown, [unknown, unknown]>) migrated.set(normalized, [key, migrate(value)]);
+        for (const [normalized, [key, value]] of stored as Map<unknown, [unknown, unknown]>) migrated.set(normalized, [key, migrateOne(value)]);
         return migrated;
       };
     default:
-      return migrate;
+      return migrateOne;
   }
 }

@@ -1,4 +1,4 @@
-import type { MapStateDescriptor, StateDescriptor } from '@weir/api';
+import { MapStateDescriptor, type StateDescriptor } from '@weir/api';
 import { WeirError, type StateMetaInfo } from '@weir/common';
 import { RuntimeErrorCode } from '../errors.ts';
 
@@ -12,12 +12,28 @@ export function internalStateName(name: string): string {
   return `__weir_${name}`;
 }
 
+/** The description a state is checkpointed with: kind, value type (and key type of map state), time to live. */
 export function metaOf(descriptor: StateDescriptor<unknown>): StateMetaInfo {
-  return { kind: descriptor.kind, type: descriptor.type.describe() };
+  const ttl = descriptor.getTtlConfig();
+  const keyType = descriptor instanceof MapStateDescriptor ? { keyType: (descriptor as MapStateDescriptor<unknown, unknown>).keyType.describe() } : {};
+  return {
+    kind: descriptor.kind,
+    type: descriptor.type.describe(),
+    ...keyType,
+    ...(ttl === undefined ? {} : { ttl: { ttlMs: ttl.ttlMs, cleanupFullSnapshot: ttl.cleanupInFullSnapshot } }),
+  };
 }
 
-export function mapMetaOf(descriptor: MapStateDescriptor<unknown, unknown>): StateMetaInfo {
-  return { ...metaOf(descriptor), keyType: descriptor.keyType.describe() };
+/** A restored state registered with time to live turned on or off: its stored values cannot be read either way. */
+export function checkTtlUnchanged(operatorLabel: string, name: string, restored: StateMetaInfo, current: StateMetaInfo): void {
+  if ((restored.ttl === undefined) === (current.ttl === undefined)) return;
+  const was = restored.ttl === undefined ? 'without' : 'with';
+  const now = current.ttl === undefined ? 'without' : 'with';
+  throw new WeirError(
+    RuntimeErrorCode.STATE_DESCRIPTOR_MISMATCH,
+    `${operatorLabel} registers state '${name}' ${now} a time to live, but the checkpoint holds it ${was} one; ` +
+      `turning TTL on or off for an existing state is not supported: keep its StateTtlConfig, or give the state a new name`,
+  );
 }
 
 export function descriptorMismatch(operatorLabel: string, name: string, asked: StateKind, existing: StateKind): WeirError {

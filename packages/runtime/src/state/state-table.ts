@@ -26,6 +26,8 @@ export class StateTable<V> implements StateAccess<V> {
   #snapshots = 0;
   /** Groups and containers copied because a snapshot still referenced them. */
   copies = 0;
+  /** Values are kept per (key, namespace): a window's state. Set when the state is registered as namespaced. */
+  namespaced = false;
 
   constructor(
     readonly name: string,
@@ -38,7 +40,7 @@ export class StateTable<V> implements StateAccess<V> {
   get(): V | undefined {
     const group = this.#groups[this.keys.groupIndex];
     if (group === undefined) return this.#missingGroup();
-    return group.get(this.keys.normalizedKey);
+    return group.get(this.namespaced ? this.keys.namespacedKey : this.keys.normalizedKey);
   }
 
   put(value: V): void {
@@ -46,7 +48,7 @@ export class StateTable<V> implements StateAccess<V> {
     let group = this.#groups[index];
     if (group === undefined) group = this.#createGroup();
     else if (this.#ownedGroups[index] === 0) group = this.#copyGroup(index, group);
-    group.set(this.keys.normalizedKey, value);
+    group.set(this.namespaced ? this.keys.namespacedKey : this.keys.normalizedKey, value);
   }
 
   /** Puts a new container (array, Map) that the current version owns. */
@@ -72,12 +74,24 @@ export class StateTable<V> implements StateAccess<V> {
       this.#missingGroup();
       return;
     }
-    const key = this.keys.normalizedKey;
+    const key = this.namespaced ? this.keys.namespacedKey : this.keys.normalizedKey;
     if (this.#ownedGroups[index] === 0) {
       if (!group.has(key)) return;
       group = this.#copyGroup(index, group);
     }
     group.delete(key);
+  }
+
+  /** Every stored value, group by group (restoring the timer service reads its timers this way). */
+  *values(): Iterable<V> {
+    for (const group of this.#groups) if (group !== undefined) yield* group.values();
+  }
+
+  /** Number of entries: keys, or (key, namespace) pairs of a namespaced state. */
+  get size(): number {
+    let n = 0;
+    for (const group of this.#groups) n += group?.size ?? 0;
+    return n;
   }
 
   /** Number of keys with a value in one key group (absolute key group number). */

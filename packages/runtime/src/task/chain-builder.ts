@@ -1,8 +1,10 @@
-import type { Collector, ConnectorContext } from '@weir/api';
+import type { Collector, ConnectorContext, JobEdge, StreamGraph } from '@weir/api';
 import type { TaskCheckpointing } from '../checkpoint/types.ts';
-import { keyGroupRangeForSubtask } from '@weir/common';
+import { keyGroupRangeForSubtask, type Clock } from '@weir/common';
 import { createOperator, isKeyed } from '../operators/create-operator.ts';
-import { outputOf, type ChainOperator } from '../operators/chain-operator.ts';
+import type { ChainOperator } from '../operators/chain-operator.ts';
+import { OperatorOutput, type OutputTarget } from '../operators/output.ts';
+import type { ProcessingTimeService } from '../time/processing-time-service.ts';
 import { FailureWrapper } from '../operators/operator-failure.ts';
 import type { PendingWork } from '../operators/pending-work.ts';
 import { createRecordWriter, type RecordWriterContext } from '../output/create-record-writer.ts';
@@ -37,12 +39,16 @@ export interface ChainContext extends RecordWriterContext {
   readonly checkpointing: boolean;
   /** The job's checkpoint settings (state backend, local state dir); undefined without checkpointing: heap state. */
   readonly checkpointSettings: TaskCheckpointing | undefined;
+  /** The task's processing time: timers, periodic watermarks, state TTL. */
+  readonly processingTime: ProcessingTimeService;
+  readonly clock: Clock;
 }
 
 /**
  * Instantiates the vertex's operators, tail first, so each operator's output exists when it
- * is created: the next chained operator's input, plus the record writer of every outgoing
- * edge that leaves from this operator.
+ * is created: the next chained operator, plus the record writer of every outgoing edge that
+ * leaves from this operator; an edge of a side output (`getSideOutput(tag)`) gets only what
+ * the operator emits to that tag.
  */
 export function buildChain(context: ChainContext): OperatorChain {
   const { graph, vertex, subtaskIndex, jobId, attempt, work, restored, checkpointing } = context;
@@ -60,24 +66,25 @@ export function buildChain(context: ChainContext): OperatorChain {
   const operators: ChainOperator[] = [];
   const states: OperatorStates[] = [];
   const writers: RecordWriter[] = [];
-  let next: Collector<unknown> | undefined;
+  let next: { operator: ChainOperator; tag: string | undefined } | undefined;
   for (let i = vertex.operators.length - 1; i >= 0; i--) {
     const { nodeId, operatorId } = vertex.operators[i]!;
     const node = graph.nodes[nodeId]!;
     const label = `${node.name} (${subtaskIndex + 1}/${parallelism})`;
     const failures = new FailureWrapper(label);
-    const targets: Collector<unknown>[] = next === undefined ? [] : [next];
+    const targets = new OutputTargets();
+    if (next !== undefined) targets.add(next.tag, new ChainedTarget(next.operator));
     for (const edge of vertex.outputs) {
       if (edge.sourceNodeId !== node.id) continue;
       const writer = createRecordWriter(edge, context, failures);
       writers.push(writer);
-      targets.push(writer);
+      targets.add(edge.outputTag, writer);
     }
     // Keyed operators head their chain (a HASH edge never chains), so the vertex's max
     // parallelism is the one their input was partitioned with.
     const keyed = isKeyed(node.spec) ? createKeyedBackend(context, new KeyContext(vertex.maxParallelism, keyGroups, label), label, operatorId) : undefined;
     const lists = new OperatorStateStore(label);
-    const operator = createOperator(node.spec, outputOf(targets), {
+    const operator = createOperator(node.spec, targets.output(), {
       operatorId,
       label,
       subtaskIndex,
@@ -89,18 +96,67 @@ export function buildChain(context: ChainContext): OperatorChain {
       checkpointing,
       connector,
       work,
+      timestamp: context.timestamp,
+      processingTime: context.processingTime,
+      autoWatermarkIntervalMs: context.jobGraph.autoWatermarkIntervalMs,
     });
     operators.unshift(operator);
     states.unshift({ operatorId, label, keyed, lists });
-    next = operator.inputs[0];
+    next = { operator, tag: chainedEdgeTag(graph, vertex.operators[i - 1]?.nodeId, nodeId) };
   }
   return { operators, states, writers };
+}
+
+/** The side output the chained edge into `nodeId` reads, if any (a chained operator has exactly one input edge). */
+function chainedEdgeTag(graph: StreamGraph, previousNodeId: number | undefined, nodeId: number): string | undefined {
+  if (previousNodeId === undefined) return undefined;
+  return graph.nodes[nodeId]!.inputs.find((e) => e.sourceId === previousNodeId)?.outputTag;
+}
+
+/** The next operator of the chain as an output target: its (first) input gets the records, the operator the watermarks. */
+class ChainedTarget implements OutputTarget {
+  readonly #input: Collector<unknown>;
+
+  constructor(private readonly operator: ChainOperator) {
+    this.#input = operator.inputs[0]!;
+  }
+
+  collect(record: unknown): void {
+    this.#input.collect(record);
+  }
+
+  emitWatermark(timestamp: number): void {
+    this.operator.processWatermark(timestamp);
+  }
+
+  emitWatermarkStatus(idle: boolean): void {
+    this.operator.processWatermarkStatus(idle);
+  }
+}
+
+/** An operator's output targets, of its main output and of each side output tag. */
+class OutputTargets {
+  readonly #main: OutputTarget[] = [];
+  readonly #sides = new Map<string, OutputTarget[]>();
+
+  add(tag: JobEdge['outputTag'], target: OutputTarget): void {
+    if (tag === undefined) this.#main.push(target);
+    else {
+      const side = this.#sides.get(tag);
+      if (side === undefined) this.#sides.set(tag, [target]);
+      else side.push(target);
+    }
+  }
+
+  output(): OperatorOutput {
+    return new OperatorOutput(this.#main, this.#sides);
+  }
 }
 
 /** The job's state backend: LevelDB when its checkpoint settings say so, heap state otherwise (also without checkpointing). */
 function createKeyedBackend(context: ChainContext, keys: KeyContext, label: string, operatorId: string): KeyedStateBackend {
   const settings = context.checkpointSettings;
-  if (settings?.backend !== 'level') return new HeapKeyedStateBackend(keys, label);
+  if (settings?.backend !== 'level') return new HeapKeyedStateBackend(keys, label, context.clock);
   return new LevelKeyedStateBackend({
     keys,
     label,
@@ -110,5 +166,6 @@ function createKeyedBackend(context: ChainContext, keys: KeyContext, label: stri
     subtaskIndex: context.subtaskIndex,
     incremental: settings.incremental,
     work: context.work,
+    clock: context.clock,
   });
 }

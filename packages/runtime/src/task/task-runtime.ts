@@ -31,6 +31,9 @@ import { connectInputs } from './input-wiring.ts';
 import { Mailbox } from './mailbox.ts';
 import { TaskLoop } from './task-loop.ts';
 import type { TaskOptions } from './task.ts';
+import { ProcessingTimeService } from '../time/processing-time-service.ts';
+import { RecordTimestamp } from '../time/record-timestamp.ts';
+import { StatusWatermarkValve } from '../time/status-watermark-valve.ts';
 
 /** Awaits a promise unless the task gets cancelled first (then rejects). */
 export type UntilCanceled = <T>(promise: Promise<T>) => Promise<T>;
@@ -84,6 +87,12 @@ export class TaskRuntime {
   #replay: readonly ReplayedBuffer[] = [];
   /** Past the final checkpoint: no more checkpoints are taken. */
   #finishing = false;
+  /** The timestamp of the record passing down the chain. */
+  readonly #timestamp = new RecordTimestamp();
+  /** Timers and periodic watermarks of the operators, as mail. */
+  readonly #processingTime: ProcessingTimeService;
+  /** A network task's input watermark: the minimum over its channels that are not idle. */
+  #valve: StatusWatermarkValve | undefined;
 
   constructor(
     private readonly options: TaskOptions,
@@ -91,6 +100,12 @@ export class TaskRuntime {
   ) {
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger;
+    this.#processingTime = new ProcessingTimeService(this.#clock, (action) => this.mailbox.put(action));
+  }
+
+  /** The watermark the task's input is at (-Infinity before the first): the valve's, or a source's reader output's. */
+  get currentInputWatermark(): number {
+    return this.#valve?.currentWatermark ?? this.#source?.currentWatermark ?? Number.NEGATIVE_INFINITY;
   }
 
   /** "<vertex name> (<subtask+1>/<parallelism>)" once the vertex is known. */
@@ -129,6 +144,9 @@ export class TaskRuntime {
       restored: restore !== undefined,
       checkpointing: checkpointing !== undefined,
       checkpointSettings: checkpointing,
+      timestamp: this.#timestamp,
+      processingTime: this.#processingTime,
+      clock: this.#clock,
     });
     this.#chain = chain;
     this.#writers = chain.writers;
@@ -171,8 +189,13 @@ export class TaskRuntime {
     } else {
       connectInputs(this.#gate, vertex, jobGraph, deployment, network);
       this.#barriers = this.#barrierHandler();
+      // A restored task starts from no watermark, as in Flink: its producers send theirs again.
+      this.#valve = new StatusWatermarkValve(this.#gate.channels.length, {
+        emitWatermark: (timestamp) => head.processWatermark(timestamp),
+        emitWatermarkStatus: (idle) => head.processWatermarkStatus(idle),
+      });
       const fromNetwork = this.#networkInput(() => this.#gate.isDataEnded);
-      if (this.#replay.length !== 0) this.#replaying = new ReplayingInput(this.#replay, fromNetwork);
+      if (this.#replay.length !== 0) this.#replaying = new ReplayingInput(this.#replay, fromNetwork, this.#timestamp);
       input = this.#replaying ?? fromNetwork;
       this.#replay = [];
     }
@@ -232,7 +255,11 @@ export class TaskRuntime {
         source.endInput();
       } else {
         this.#checkpointNow(checkpointer, checkpointId, timestamp, options);
-        if (options.terminate === 'suspend') source.endInput();
+        if (options.terminate === 'suspend') {
+          // What the savepoint holds (windows, timers) must not fire now: it fires once, after the job resumes from it.
+          source.operator.endWithoutFinalWatermark();
+          source.endInput();
+        }
       }
     });
   }
@@ -265,6 +292,7 @@ export class TaskRuntime {
   /** Ends whatever is still live; after a failure or a cancel, subscribers get `releaseCause` and operators are closed best effort. */
   async tearDown(releaseCause: Error | undefined): Promise<void> {
     this.#finishing = true;
+    this.#processingTime.shutdown();
     this.#checkpointer?.close();
     this.#timer.cancel();
     this.stop();
@@ -287,6 +315,8 @@ export class TaskRuntime {
 
   /** End of data: the operators finish (sinks flush), and end of data goes downstream behind the last records. */
   async #endInput(): Promise<void> {
+    // As Flink quiesces its timer service: pending processing-time timers do not fire after the end of input.
+    this.#processingTime.shutdown();
     await this.untilCanceled(this.#work.drain());
     for (let i = this.#opened.length - 1; i >= 0; i--) await this.untilCanceled(this.#opened[i]!.finish());
     await this.untilCanceled(this.#work.drain());
@@ -307,7 +337,7 @@ export class TaskRuntime {
   }
 
   #networkInput(ended: () => boolean): NetworkInput {
-    this.#network = new NetworkInput(this.#gate, this.#chain!.operators[0]!.inputs, new TaskEventHandler(this.#gate, this.#barriers), ended);
+    this.#network = new NetworkInput(this.#gate, this.#chain!.operators[0]!.inputs, new TaskEventHandler(this.#gate, this.#barriers, this.#valve!), ended, this.#timestamp);
     return this.#network;
   }
 

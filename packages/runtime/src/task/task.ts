@@ -53,6 +53,11 @@ export class Task {
   }
 
   /** Buffer counts of this task's channels, for tests and metrics. */
+  /** The task's input watermark: -Infinity before the first (a source task's: the one its reader output emitted last). */
+  get currentInputWatermark(): number {
+    return this.#runtime.currentInputWatermark;
+  }
+
   get networkStats(): TaskNetworkStats {
     return this.#runtime.stats;
   }

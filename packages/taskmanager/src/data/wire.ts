@@ -37,6 +37,10 @@ export function toProducerMessage(item: ChannelItem): ProducerMessage {
       return { endOfData: {} };
     case 'end-of-partition':
       return { endOfPartition: {} };
+    case 'watermark':
+      return { watermark: { timestamp: item.timestamp } };
+    case 'watermark-status':
+      return { watermarkStatus: { idle: item.idle } };
   }
 }
 
@@ -53,6 +57,8 @@ export function fromProducerMessage(message: ProducerMessage__Output): ChannelIt
     return { kind: 'cancel-checkpoint', checkpointId: message.cancelCheckpoint.checkpointId };
   }
   if (message.kind === 'endOfData') return { kind: 'end-of-data' };
+  if (message.kind === 'watermark' && message.watermark) return { kind: 'watermark', timestamp: message.watermark.timestamp };
+  if (message.kind === 'watermarkStatus' && message.watermarkStatus) return { kind: 'watermark-status', idle: message.watermarkStatus.idle };
   if (message.kind === 'endOfPartition') return { kind: 'end-of-partition' };
   return undefined;
 }

@@ -29,6 +29,8 @@ export function bundleJobLoader(bundles: BundleCache, options: LoadJobBundleOpti
       parallelism: defaults.parallelism,
       maxParallelism: defaults.maxParallelism,
       bufferTimeoutMs: defaults.bufferTimeoutMs,
+      // 0 on the wire from a JobManager that predates the setting: the API's default then.
+      ...(defaults.autoWatermarkIntervalMs === undefined ? {} : { autoWatermarkIntervalMs: defaults.autoWatermarkIntervalMs }),
     });
     return { graph, jobGraph: api.buildJobGraph(graph) };
   };

@@ -12,7 +12,7 @@ export function oneVertexJob(vertexId = 'vertex-a', parallelism = 2): LoadedJob 
   const graph: StreamGraph = {
     jobName: 'test job',
     nodes: [],
-    config: { parallelism, maxParallelism: 128, bufferTimeoutMs: 100, checkpointing: undefined, stateBackend: undefined, restartStrategy: undefined },
+    config: { parallelism, maxParallelism: 128, bufferTimeoutMs: 100, autoWatermarkIntervalMs: 200, checkpointing: undefined, stateBackend: undefined, restartStrategy: undefined },
   };
   const jobGraph: JobGraph = {
     jobName: 'test job',
@@ -20,6 +20,7 @@ export function oneVertexJob(vertexId = 'vertex-a', parallelism = 2): LoadedJob 
       { id: vertexId, name: 'Source -> Sink', parallelism, maxParallelism: 128, operators: [], inputs: [], outputs: [] },
     ],
     bufferTimeoutMs: 100,
+    autoWatermarkIntervalMs: 200,
   };
   return { graph, jobGraph };
 }

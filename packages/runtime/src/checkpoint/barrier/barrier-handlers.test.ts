@@ -12,6 +12,8 @@ import { SingleCheckpointBarrierHandler } from './single-checkpoint-barrier-hand
 import type { PendingInputState } from '../channel-state/pending-input-state.ts';
 import type { CheckpointActions, CheckpointBarrierHandler } from './barrier-handler.ts';
 import { BarrierTracker } from './barrier-tracker.ts';
+import { RecordTimestamp } from '../../time/record-timestamp.ts';
+import { StatusWatermarkValve } from '../../time/status-watermark-valve.ts';
 
 type Item = string | ChannelItem;
 
@@ -63,7 +65,8 @@ function fixture(names: string[], mode: Mode) {
       clock.advance(10);
     },
   };
-  const input = new NetworkInput(gate, [target], new TaskEventHandler(gate, handler), () => gate.isFinished);
+  const valve = new StatusWatermarkValve(8, { emitWatermark: () => {}, emitWatermarkStatus: () => {} });
+  const input = new NetworkInput(gate, [target], new TaskEventHandler(gate, handler, valve), () => gate.isFinished, new RecordTimestamp());
   return {
     log,
     gate,

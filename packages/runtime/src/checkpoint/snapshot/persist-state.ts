@@ -96,7 +96,7 @@ async function persistKeyed(
       return { handle: { backend: 'heap', keyGroupRange: keyed.keyGroupRange, offsets: serialized.offsets, handle, states: serialized.states }, bytes: handle.size };
     }
     case 'level-canonical': {
-      const { bytes, offsets } = await serializeLevelCanonical(keyed.keyGroupRange, keyed.cursor);
+      const { bytes, offsets } = await serializeLevelCanonical(keyed);
       if (Object.keys(keyed.states).length === 0 || bytes.byteLength === 0) return undefined;
       const handle = await writeStateHandle(settings, checkpointId, `${prefix}-keyed`, bytes, what, target);
       return { handle: { backend: 'heap', keyGroupRange: keyed.keyGroupRange, offsets, handle, states: keyed.states }, bytes: handle.size };

@@ -1,17 +1,18 @@
-import type { ListState, ListStateDescriptor, MapState, MapStateDescriptor, ReducingState, ReducingStateDescriptor, ValueState, ValueStateDescriptor } from '@weir/api';
-import { describeError, WeirError, type CheckpointOptions, type StateMetaInfo } from '@weir/common';
+import type { ListState, ListStateDescriptor, MapState, MapStateDescriptor, ReducingState, ReducingStateDescriptor, StateDescriptor, ValueState, ValueStateDescriptor } from '@weir/api';
+import { describeError, systemClock, WeirError, type CheckpointOptions, type Clock, type StateMetaInfo } from '@weir/common';
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeStateValue, encodeStateValue, packState, unpackState } from '../../checkpoint/state-codec.ts';
 import type { PendingWork } from '../../operators/pending-work.ts';
-import { HeapListState, HeapMapState, HeapReducingState, HeapValueState } from '../heap-states.ts';
+import { HeapValueState } from '../heap-states.ts';
+import { createState } from '../state-factory.ts';
 import type { KeyContext } from '../key-context.ts';
 import type { CapturedKeyedState, KeyedStateBackend } from '../keyed-state-backend.ts';
 import { storedValueMigration } from '../schema-migration.ts';
-import { descriptorMismatch, GENERIC_META, internalStateName, mapMetaOf, metaOf, type StateKind } from '../state-descriptors.ts';
+import { checkTtlUnchanged, descriptorMismatch, GENERIC_META, internalStateName, metaOf, type StateKind } from '../state-descriptors.ts';
 import { RuntimeErrorCode } from '../../errors.ts';
-import { keyGroupBounds, parseStateKey } from './level-key.ts';
+import { keyGroupBounds, parseStateKey, statePrefix } from './level-key.ts';
 import { LevelStateTable } from './level-state-table.ts';
 import { LevelStore, type RawOperation } from './level-store.ts';
 import { snapshotDatabaseFiles } from './snapshot-files.ts';
@@ -33,6 +34,8 @@ export interface LevelBackendOptions {
   readonly incremental: boolean;
   /** Where the task waits for a write batch before its next record; undefined in tests without a task. */
   readonly work: PendingWork | undefined;
+  /** Processing time of state TTL; the system clock when unset. */
+  readonly clock?: Clock;
 }
 
 interface Registered {
@@ -60,6 +63,7 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
   readonly directory: string;
   readonly store: LevelStore;
   readonly #options: LevelBackendOptions;
+  readonly #clock: Clock;
   readonly #states = new Map<string, Registered>();
   /** Shared table files of the last confirmed checkpoint, by file name: what an incremental checkpoint may refer to. */
   #confirmed: ReadonlyMap<string, SharedFile> = new Map();
@@ -72,6 +76,7 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
 
   constructor(options: LevelBackendOptions) {
     this.#options = options;
+    this.#clock = options.clock ?? systemClock;
     this.keys = options.keys;
     const unique = `${options.operatorId}-${options.subtaskIndex}-${randomBytes(4).toString('hex')}`;
     this.directory = join(options.localStateDir, options.jobId, unique);
@@ -79,23 +84,51 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
   }
 
   getState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T> {
-    return this.#get(descriptor, metaOf(descriptor), (table) => new HeapValueState<T>(table as never, descriptor.defaultValue));
+    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as ValueState<T>;
   }
 
   getListState<T>(descriptor: ListStateDescriptor<T>): ListState<T> {
-    return this.#get(descriptor, metaOf(descriptor), (table) => new HeapListState<T>(table as never));
+    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as ListState<T>;
   }
 
   getMapState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V> {
-    return this.#get(descriptor, mapMetaOf(descriptor as MapStateDescriptor<unknown, unknown>), (table) => new HeapMapState<K, V>(table as never));
+    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as MapState<K, V>;
   }
 
   getReducingState<T>(descriptor: ReducingStateDescriptor<T>): ReducingState<T> {
-    return this.#get(descriptor, metaOf(descriptor), (table) => new HeapReducingState<T>(table as never, descriptor.reduceFunction));
+    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as ReducingState<T>;
+  }
+
+  getNamespacedState(descriptor: StateDescriptor<unknown>, name: string): unknown {
+    return this.#get(descriptor, true, name);
   }
 
   getInternalValueState<T>(name: string): ValueState<T> {
-    return this.#get({ name: internalStateName(name), kind: 'value' }, GENERIC_META, (table) => new HeapValueState<T>(table as never, undefined));
+    return this.#register(internalStateName(name), 'value', GENERIC_META, false, (table) => new HeapValueState<T>(table as never, undefined)) as ValueState<T>;
+  }
+
+  /** Reads the state's entries key group by key group: keys are (group, name, key), so each group's entries of one state are one key range. */
+  async internalValues(name: string): Promise<unknown[]> {
+    const stored = internalStateName(name);
+    if (!this.#states.has(stored)) return [];
+    await this.store.flushAll();
+    const nameBytes = Buffer.from(stored, 'utf8');
+    const values: unknown[] = [];
+    const { start, end } = this.keys.range;
+    for (let group = start; group <= end; group++) {
+      const gte = statePrefix(group, nameBytes);
+      const lt = Buffer.from(gte);
+      lt[lt.byteLength - 1] = 1;
+      const cursor = this.store.cursor(gte, lt);
+      try {
+        for (let entries = await cursor.nextv(REWRITE_BATCH); entries.length !== 0; entries = await cursor.nextv(REWRITE_BATCH)) {
+          for (const [, value] of entries) values.push(unpackState(value));
+        }
+      } finally {
+        await cursor.close();
+      }
+    }
+    return values;
   }
 
   /** Creates the task's directory below the local state dir and opens an empty DB there. */
@@ -120,10 +153,11 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
     const keyGroupRange = this.keys.range;
     const states = this.describe();
     // No state, no DB to write: an empty heap view writes nothing.
-    if (Object.keys(states).length === 0) return { kind: 'heap', keyGroupRange, states: [] };
+    const capturedAt = this.#clock.now();
+    if (Object.keys(states).length === 0) return { kind: 'heap', keyGroupRange, states: [], capturedAt };
     if (options.type === 'savepoint') {
       const { gte, lt } = keyGroupBounds(keyGroupRange);
-      return { kind: 'level-canonical', keyGroupRange, states, cursor: this.store.cursor(gte, lt) };
+      return { kind: 'level-canonical', keyGroupRange, states, cursor: this.store.cursor(gte, lt), capturedAt };
     }
     await this.store.flushMemtable();
     const directory = join(this.directory, `chk-${checkpointId}`);
@@ -204,21 +238,28 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
     return join(this.directory, `restore-${this.#scratch++}`);
   }
 
-  #get<S>(descriptor: { readonly name: string; readonly kind: StateKind }, meta: StateMetaInfo, create: (table: LevelStateTable) => S): S {
-    const existing = this.#states.get(descriptor.name);
+  #get(descriptor: StateDescriptor<unknown>, namespaced: boolean, name: string): unknown {
+    return this.#register(name, descriptor.kind, metaOf(descriptor), namespaced, (table) => createState(descriptor, table, this.#clock));
+  }
+
+  #register(name: string, kind: StateKind, meta: StateMetaInfo, namespaced: boolean, create: (table: LevelStateTable) => unknown): unknown {
+    const existing = this.#states.get(name);
     if (existing !== undefined) {
-      if (existing.kind !== descriptor.kind) throw descriptorMismatch(this.#options.label, descriptor.name, descriptor.kind, existing.kind);
+      if (existing.kind !== kind) throw descriptorMismatch(this.#options.label, name, kind, existing.kind);
       if (existing.state === undefined) {
+        checkTtlUnchanged(this.#options.label, name, existing.meta, meta);
         // Restored values of an older type are migrated on read now, and rewritten in the DB by the next checkpoint's synchronous part.
-        existing.table.migrate = storedValueMigration(descriptor.name, existing.meta, meta);
+        existing.table.migrate = storedValueMigration(name, existing.meta, meta);
+        existing.table.namespaced = namespaced;
         existing.state = create(existing.table);
         existing.meta = meta;
       }
-      return existing.state as S;
+      return existing.state;
     }
-    const table = new LevelStateTable(descriptor.name, descriptor.kind, this.keys, this.store);
+    const table = new LevelStateTable(name, kind, this.keys, this.store);
+    table.namespaced = namespaced;
     const state = create(table);
-    this.#states.set(descriptor.name, { kind: descriptor.kind, table, state, meta });
+    this.#states.set(name, { kind, table, state, meta });
     return state;
   }
 

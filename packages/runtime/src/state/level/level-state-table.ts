@@ -24,6 +24,8 @@ export class LevelStateTable implements StateAccess<unknown> {
   #keyString = '';
   /** Schema evolution: restored values of an older type are migrated as they are read, until the backend rewrites them. */
   migrate: StoredValueMigration | undefined;
+  /** Values are kept per (key, namespace): a window's state. */
+  namespaced = false;
 
   constructor(
     readonly name: string,
@@ -71,7 +73,7 @@ export class LevelStateTable implements StateAccess<unknown> {
     const index = keys.groupIndex;
     if (index < 0) throw this.#noKey();
     const keyGroup = keys.range.start + index;
-    const normalized = keys.normalizedKey;
+    const normalized = this.namespaced ? keys.namespacedKey : keys.normalizedKey;
     if (keyGroup === this.#keyGroup && normalized === this.#normalized) return;
     this.#keyBytes = stateKey(keyGroup, this.#name, packState(normalized));
     this.#keyString = this.#keyBytes.toString('latin1');

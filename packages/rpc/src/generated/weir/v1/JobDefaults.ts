@@ -5,10 +5,14 @@ export interface JobDefaults {
   'parallelism'?: (number);
   'maxParallelism'?: (number);
   'bufferTimeoutMs'?: (number);
+  'autoWatermarkIntervalMs'?: (number);
+  '_autoWatermarkIntervalMs'?: "autoWatermarkIntervalMs";
 }
 
 export interface JobDefaults__Output {
   'parallelism': (number);
   'maxParallelism': (number);
   'bufferTimeoutMs': (number);
+  'autoWatermarkIntervalMs'?: (number);
+  '_autoWatermarkIntervalMs'?: "autoWatermarkIntervalMs";
 }

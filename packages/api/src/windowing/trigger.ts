@@ -1,0 +1,90 @@
+import type {
+  ListState,
+  ListStateDescriptor,
+  MapState,
+  MapStateDescriptor,
+  ReducingState,
+  ReducingStateDescriptor,
+  ValueState,
+  ValueStateDescriptor,
+} from '../state/types.ts';
+import type { Window } from './windows.ts';
+
+/** What a trigger decides for a window (Flink's TriggerResult). */
+export class TriggerResult {
+  /** Nothing happens. */
+  static readonly CONTINUE = new TriggerResult('CONTINUE', false, false);
+  /** The window function runs on the window's contents; the contents stay. */
+  static readonly FIRE = new TriggerResult('FIRE', true, false);
+  /** The window's contents are dropped without firing. */
+  static readonly PURGE = new TriggerResult('PURGE', false, true);
+  static readonly FIRE_AND_PURGE = new TriggerResult('FIRE_AND_PURGE', true, true);
+
+  private constructor(
+    readonly name: string,
+    readonly fire: boolean,
+    readonly purge: boolean,
+  ) {}
+
+  isFire(): boolean {
+    return this.fire;
+  }
+
+  isPurge(): boolean {
+    return this.purge;
+  }
+
+  toString(): string {
+    return this.name;
+  }
+
+  /** FIRE if either fires, PURGE if either purges. */
+  static merge(a: TriggerResult, b: TriggerResult): TriggerResult {
+    const fire = a.fire || b.fire;
+    const purge = a.purge || b.purge;
+    if (fire) return purge ? TriggerResult.FIRE_AND_PURGE : TriggerResult.FIRE;
+    return purge ? TriggerResult.PURGE : TriggerResult.CONTINUE;
+  }
+}
+
+/** What a trigger may do for the current key and window (Flink's Trigger.TriggerContext). */
+export interface TriggerContext {
+  getCurrentProcessingTime(): number;
+  getCurrentWatermark(): number;
+  registerProcessingTimeTimer(time: number): void;
+  registerEventTimeTimer(time: number): void;
+  deleteProcessingTimeTimer(time: number): void;
+  deleteEventTimeTimer(time: number): void;
+  /** State of the current key and window; cleared with the window (a trigger's `clear` must clear what it used). */
+  getPartitionedState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T>;
+  getPartitionedState<T>(descriptor: ReducingStateDescriptor<T>): ReducingState<T>;
+  getPartitionedState<T>(descriptor: ListStateDescriptor<T>): ListState<T>;
+  getPartitionedState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V>;
+}
+
+export interface OnMergeContext extends TriggerContext {
+  /** Merges the state of the windows being merged into the new window: reducing and list state only. */
+  mergePartitionedState(descriptor: ReducingStateDescriptor<unknown> | ListStateDescriptor<unknown>): void;
+}
+
+/**
+ * Decides when a window fires (Flink's Trigger). Called per element, per timer it set, and
+ * when windows merge; `clear` runs when the window is purged and must delete the trigger's
+ * timers and state. A trigger is shared by all keys and windows of a subtask: keep state in
+ * `ctx.getPartitionedState`, never in fields.
+ */
+export abstract class Trigger<T, W extends Window> {
+  abstract onElement(element: T, timestamp: number, window: W, ctx: TriggerContext): TriggerResult;
+  abstract onProcessingTime(time: number, window: W, ctx: TriggerContext): TriggerResult;
+  abstract onEventTime(time: number, window: W, ctx: TriggerContext): TriggerResult;
+  abstract clear(window: W, ctx: TriggerContext): void;
+
+  /** True when the trigger works with merging windows (sessions); then it implements onMerge. */
+  canMerge(): boolean {
+    return false;
+  }
+
+  onMerge(_window: W, _ctx: OnMergeContext): void {
+    throw new Error(`${this.constructor.name} does not support merging windows; session windows need a trigger whose canMerge() is true`);
+  }
+}

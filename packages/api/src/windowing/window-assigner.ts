@@ -1,0 +1,45 @@
+import type { Trigger } from './trigger.ts';
+import { GlobalWindow, TimeWindow, type Window } from './windows.ts';
+
+/** What an assigner may ask when assigning (Flink's WindowAssigner.WindowAssignerContext). */
+export interface WindowAssignerContext {
+  getCurrentProcessingTime(): number;
+}
+
+/**
+ * Puts each element into zero or more windows (Flink's WindowAssigner). Window state and
+ * timers are kept per window under `namespaceOf(window)`, and a timer's window comes back
+ * through `windowOf(namespace)`: assigners of windows other than TimeWindow and GlobalWindow
+ * override both.
+ */
+export abstract class WindowAssigner<T, W extends Window> {
+  abstract assignWindows(element: T, timestamp: number | undefined, context: WindowAssignerContext): W[];
+  abstract getDefaultTrigger(): Trigger<T, W>;
+  abstract isEventTime(): boolean;
+
+  namespaceOf(window: W): string {
+    if (window instanceof TimeWindow) return `${window.start}:${window.end}`;
+    if (window instanceof GlobalWindow) return 'global';
+    throw new Error(`${this.constructor.name} assigns ${String(window)}, which is not a TimeWindow or GlobalWindow; override namespaceOf and windowOf`);
+  }
+
+  windowOf(namespace: string): W {
+    if (namespace === 'global') return GlobalWindow.get() as unknown as W;
+    const colon = namespace.indexOf(':', 1);
+    return new TimeWindow(Number(namespace.slice(0, colon)), Number(namespace.slice(colon + 1))) as unknown as W;
+  }
+}
+
+/** Receives the merges a MergingWindowAssigner finds. */
+export interface MergeCallback<W> {
+  merge(toBeMerged: W[], mergeResult: W): void;
+}
+
+/** An assigner whose windows merge as elements arrive (sessions): Flink's MergingWindowAssigner. */
+export abstract class MergingWindowAssigner<T, W extends Window> extends WindowAssigner<T, W> {
+  abstract mergeWindows(windows: readonly W[], callback: MergeCallback<W>): void;
+}
+
+export function isMergingAssigner<T, W extends Window>(assigner: WindowAssigner<T, W>): assigner is MergingWindowAssigner<T, W> {
+  return assigner instanceof MergingWindowAssigner;
+}

@@ -1,0 +1,197 @@
+import type { ValueState } from '@weir/api';
+import { keyId, type KeyContext } from '../state/key-context.ts';
+import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
+import type { ProcessingTimeService } from '../time/processing-time-service.ts';
+import { TimerHeap, type TimerEntry } from './timer-heap.ts';
+
+/** A timer as it fires: the key is current when the operator sees it. */
+export interface InternalTimer {
+  readonly timestamp: number;
+  readonly key: unknown;
+  /** '' for the timers of a process function; a window's namespace for a window operator's. */
+  readonly namespace: string;
+}
+
+/** What fires when a timer is due; the timer's key is the current key. */
+export interface Triggerable {
+  onEventTime(timer: InternalTimer): void;
+  onProcessingTime(timer: InternalTimer): void;
+}
+
+const EVENT = 0;
+const PROCESSING = 1;
+type Domain = typeof EVENT | typeof PROCESSING;
+
+/** A key's timers as keyed state holds them: the key as given (getCurrentKey returns it after a restore), then [domain, namespace, timestamp] per timer. */
+type StoredTimers = [key: unknown, timers: [Domain, string, number][]];
+
+/**
+ * The timers of one keyed operator (Flink's InternalTimerServiceImpl). Timers are keyed state:
+ * each key's timers are one value of the internal state `timers_<name>`, so they are in every
+ * checkpoint and savepoint of either backend, in the key's key group, and move with it on
+ * rescale. In memory, a heap per time domain orders them by timestamp and a map dedups them
+ * per (domain, timestamp, namespace, key); both are rebuilt from state on restore.
+ *
+ * Event-time timers fire in `advanceWatermark`, processing-time timers from the task's
+ * ProcessingTimeService, both on the task's loop between records. A processing-time timer
+ * already due when registered or restored fires at once.
+ */
+export class InternalTimerService {
+  /** Registered with the first timer, so an operator that never sets one has no timer state in its snapshots. */
+  #stored: ValueState<StoredTimers> | undefined;
+  readonly #keys: KeyContext;
+  readonly #byId = new Map<string, TimerEntry>();
+  readonly #heaps: [TimerHeap, TimerHeap] = [new TimerHeap(), new TimerHeap()];
+  #sequence = 0;
+  #watermark = Number.NEGATIVE_INFINITY;
+  /** The processing time the next wake-up is scheduled for, and how to cancel it. */
+  #wakeUpAt = Number.POSITIVE_INFINITY;
+  #cancelWakeUp: (() => void) | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly backend: KeyedStateBackend,
+    private readonly processingTime: ProcessingTimeService,
+    private readonly triggerable: Triggerable,
+  ) {
+    this.#keys = backend.keys;
+  }
+
+  get #state(): ValueState<StoredTimers> {
+    return (this.#stored ??= this.backend.getInternalValueState<StoredTimers>(`timers_${this.name}`));
+  }
+
+  /** The last watermark this operator saw: -Infinity before the first. */
+  currentWatermark(): number {
+    return this.#watermark;
+  }
+
+  currentProcessingTime(): number {
+    return this.processingTime.currentProcessingTime();
+  }
+
+  registerEventTimeTimer(namespace: string, time: number): void {
+    this.#register(EVENT, namespace, time);
+  }
+
+  registerProcessingTimeTimer(namespace: string, time: number): void {
+    if (this.#register(PROCESSING, namespace, time) && time < this.#wakeUpAt) this.#scheduleWakeUp(time);
+  }
+
+  deleteEventTimeTimer(namespace: string, time: number): void {
+    this.#delete(EVENT, namespace, time);
+  }
+
+  deleteProcessingTimeTimer(namespace: string, time: number): void {
+    this.#delete(PROCESSING, namespace, time);
+  }
+
+  /** Timers registered and not fired or deleted. */
+  get eventTimeTimers(): number {
+    return this.#heaps[EVENT].size;
+  }
+
+  get processingTimeTimers(): number {
+    return this.#heaps[PROCESSING].size;
+  }
+
+  /** Fires every event-time timer at or before `time`, in timestamp order (timers they register at or before `time` fire too). */
+  advanceWatermark(time: number): void {
+    this.#watermark = time;
+    this.#fireDue(EVENT, time);
+  }
+
+  /**
+   * Rebuilds the heaps from the restored timer state and schedules the processing-time
+   * wake-up: call after the restore, before records flow. Due processing-time timers fire soon after.
+   */
+  async restore(): Promise<void> {
+    const stored = (await this.backend.internalValues(`timers_${this.name}`)) as StoredTimers[];
+    for (const [key, timers] of stored) {
+      this.#keys.setCurrentKey(key);
+      const normalized = keyId(this.#keys.normalizedKey);
+      for (const [domain, namespace, timestamp] of timers) this.#add(domain, namespace, timestamp, key, timerId(domain, timestamp, namespace, normalized));
+    }
+    this.#keys.clearCurrentKey();
+    const next = this.#heaps[PROCESSING].peek();
+    if (next !== undefined) this.#scheduleWakeUp(next.timestamp);
+  }
+
+  /** Stops processing-time wake-ups (the operator closes). */
+  close(): void {
+    this.#cancelWakeUp?.();
+    this.#cancelWakeUp = undefined;
+    this.#wakeUpAt = Number.POSITIVE_INFINITY;
+  }
+
+  /** True when the timer is new (it was not registered already). */
+  #register(domain: Domain, namespace: string, time: number): boolean {
+    const keys = this.#keys;
+    const id = timerId(domain, time, namespace, keyId(keys.normalizedKey));
+    if (this.#byId.has(id)) return false;
+    const key = keys.key;
+    const stored = this.#state.value();
+    const timers: [Domain, string, number][] = stored === undefined ? [] : [...stored[1]];
+    timers.push([domain, namespace, time]);
+    this.#state.update([key, timers]);
+    this.#add(domain, namespace, time, key, id);
+    return true;
+  }
+
+  #add(domain: Domain, namespace: string, timestamp: number, key: unknown, id: string): void {
+    const entry: TimerEntry = { timestamp, key, namespace, id, live: true, sequence: this.#sequence++ };
+    this.#byId.set(id, entry);
+    this.#heaps[domain].push(entry);
+  }
+
+  #delete(domain: Domain, namespace: string, time: number): void {
+    const id = timerId(domain, time, namespace, keyId(this.#keys.normalizedKey));
+    const entry = this.#byId.get(id);
+    if (entry === undefined) return;
+    this.#byId.delete(id);
+    entry.live = false;
+    this.#heaps[domain].deleted();
+    this.#removeFromState(domain, namespace, time);
+  }
+
+  /** The current key's stored timers without one (the key is current). */
+  #removeFromState(domain: Domain, namespace: string, time: number): void {
+    const stored = this.#state.value();
+    if (stored === undefined) return;
+    const timers = stored[1].filter(([d, ns, ts]) => d !== domain || ns !== namespace || ts !== time);
+    if (timers.length === 0) this.#state.clear();
+    else this.#state.update([stored[0], timers]);
+  }
+
+  /** Timers a callback registers at or before `time` fire in the same pass, as in Flink. */
+  #fireDue(domain: Domain, time: number): void {
+    const heap = this.#heaps[domain];
+    for (let next = heap.peek(); next !== undefined && next.timestamp <= time; next = heap.peek()) {
+      heap.poll();
+      this.#byId.delete(next.id);
+      next.live = false;
+      this.#keys.setCurrentKey(next.key);
+      this.#removeFromState(domain, next.namespace, next.timestamp);
+      if (domain === EVENT) this.triggerable.onEventTime(next);
+      else this.triggerable.onProcessingTime(next);
+    }
+  }
+
+  #scheduleWakeUp(time: number): void {
+    this.#cancelWakeUp?.();
+    this.#wakeUpAt = time;
+    this.#cancelWakeUp = this.processingTime.registerTimer(time, () => this.#onWakeUp());
+  }
+
+  #onWakeUp(): void {
+    this.#cancelWakeUp = undefined;
+    this.#wakeUpAt = Number.POSITIVE_INFINITY;
+    this.#fireDue(PROCESSING, this.processingTime.currentProcessingTime());
+    const next = this.#heaps[PROCESSING].peek();
+    if (next !== undefined && next.timestamp < this.#wakeUpAt) this.#scheduleWakeUp(next.timestamp);
+  }
+}
+
+function timerId(domain: Domain, timestamp: number, namespace: string, key: string): string {
+  return `${domain}${timestamp}\u0001${namespace}\u0001${key}`;
+}
