@@ -1,6 +1,7 @@
 import {
   CountTrigger,
   EventTimeSessionWindows,
+  KeyedCoProcessFunction,
   KeyedProcessFunction,
   OutputTag,
   ProcessFunction,
@@ -21,7 +22,9 @@ import {
   type ValueState,
 } from '@weir/api';
 import { describe, expect, it } from 'vitest';
-import { CollectingSink, runJob } from '../testing/harness.ts';
+import { ManualClock } from '@weir/common';
+import { listSource, SourceControl } from '../testing/checkpoint-fixtures.ts';
+import { CollectingSink, runJob, waitUntil } from '../testing/harness.ts';
 
 type Event = { key: string; ts: number };
 
@@ -197,6 +200,78 @@ describe('event time through a job', () => {
         .sinkTo(sink);
     });
     expect(out).toEqual(['3@3000', 'TIMERS_NOT_KEYED', '1@1000', 'TIMERS_NOT_KEYED', '2@2000', 'TIMERS_NOT_KEYED']);
+  });
+
+  it('joins two keyed inputs in a KeyedCoProcessFunction with shared keyed state and timers', async () => {
+    type Order = { id: string; ts: number };
+    type Payment = { order: string; ts: number };
+    class Match extends KeyedCoProcessFunction<string, Order, Payment, string> {
+      ordered!: ValueState<number>;
+      override open(): void {
+        this.ordered = this.getRuntimeContext().getState(new ValueStateDescriptor('ordered', Types.NUMBER));
+      }
+      processElement1(order: Order, ctx: KeyedProcessContext<string>, _out: Collector<string>): void {
+        this.ordered.update(order.ts);
+        ctx.timerService().registerEventTimeTimer(order.ts + 100);
+      }
+      processElement2(payment: Payment, ctx: KeyedProcessContext<string>, out: Collector<string>): void {
+        if (this.ordered.value() === undefined) return;
+        out.collect(`${ctx.getCurrentKey()} paid at ${payment.ts}`);
+        ctx.timerService().deleteEventTimeTimer(this.ordered.value()! + 100);
+        this.ordered.clear();
+      }
+      override onTimer(timestamp: number, ctx: OnTimerContext<string>, out: Collector<string>): void {
+        out.collect(`${ctx.getCurrentKey()} unpaid at ${timestamp}`);
+      }
+    }
+    const orders: Order[] = [
+      { id: 'o1', ts: 10 },
+      { id: 'o2', ts: 20 },
+    ];
+    const payments: Payment[] = [{ order: 'o2', ts: 50 }];
+    const out = await run<string>((env, sink) => {
+      env.setParallelism(2);
+      const o = env.fromSource(collectionSource(orders), WatermarkStrategy.forMonotonousTimestamps<Order>().withTimestampAssigner((e) => e.ts), 'orders');
+      const p = env.fromSource(collectionSource(payments), WatermarkStrategy.forMonotonousTimestamps<Payment>().withTimestampAssigner((e) => e.ts), 'payments');
+      o.connect(p)
+        .keyBy((x) => x.id, (y) => y.order)
+        .process(new Match())
+        .sinkTo(sink);
+    });
+    expect(out.sort()).toEqual(['o1 unpaid at 110', 'o2 paid at 50']);
+  });
+
+  it('fires processing-time timers from the task\'s clock', async () => {
+    const clock = new ManualClock(1_000);
+    class Remind extends KeyedProcessFunction<string, string, string> {
+      processElement(value: string, ctx: KeyedProcessContext<string>): void {
+        ctx.timerService().registerProcessingTimeTimer(ctx.timerService().currentProcessingTime() + 500);
+        void value;
+      }
+      override onTimer(timestamp: number, ctx: OnTimerContext<string>, out: Collector<string>): void {
+        out.collect(`${ctx.getCurrentKey()} ${ctx.timeDomain()} ${timestamp} ${ctx.timestamp()}`);
+      }
+    }
+    const sink = new CollectingSink<string>();
+    const control = new SourceControl(2, false);
+    const job = await runJob(
+      (env) => {
+        // Every record flushed at once: the buffer timeout would wait for the manual clock.
+        env.setBufferTimeout(0);
+        env.fromSource(listSource(['x', 'y'], control), 'names').keyBy((n) => n).process(new Remind()).sinkTo(sink);
+      },
+      { clock },
+    );
+    await waitUntil(() => job.task(job.jobGraph.vertices[1]!.name).state === 'RUNNING' && job.task(job.jobGraph.vertices[0]!.name).state === 'RUNNING');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    clock.advance(499);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sink.values()).toEqual([]);
+    clock.advance(1);
+    await waitUntil(() => sink.values().length === 2);
+    expect(sink.values().sort()).toEqual(['x PROCESSING_TIME 1500 1500', 'y PROCESSING_TIME 1500 1500']);
+    control.release(2, true);
+    await job.whenAllTerminal();
   });
 
   it('CountTrigger on tumbling windows fires early and the window still cleans up', async () => {

@@ -1,0 +1,112 @@
+import type { OperatorSpec } from '@weir/api';
+import { keyGroupRangeForSubtask, ManualClock } from '@weir/common';
+import type { ChainOperator } from '../operators/chain-operator.ts';
+import { createOperator } from '../operators/create-operator.ts';
+import { FailureWrapper } from '../operators/operator-failure.ts';
+import type { Output } from '../operators/output.ts';
+import { PendingWork } from '../operators/pending-work.ts';
+import { HeapKeyedStateBackend } from '../state/heap-keyed-state-backend.ts';
+import { KeyContext } from '../state/key-context.ts';
+import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
+import { OperatorStateStore } from '../state/operator-state-store.ts';
+import { OperatorRuntimeContext } from '../task/runtime-context.ts';
+import { ProcessingTimeService } from '../time/processing-time-service.ts';
+import { RecordTimestamp } from '../time/record-timestamp.ts';
+
+/** What an operator under test emitted, in order. */
+export type Emitted =
+  | { readonly kind: 'record'; readonly value: unknown; readonly timestamp: number | undefined }
+  | { readonly kind: 'side'; readonly tag: string; readonly value: unknown; readonly timestamp: number | undefined }
+  | { readonly kind: 'watermark'; readonly timestamp: number }
+  | { readonly kind: 'idle' | 'active' };
+
+/**
+ * One operator outside a task, for unit tests (Flink's OneInputStreamOperatorTestHarness):
+ * heap keyed state, a ManualClock for processing time, mail run when the test advances the
+ * clock. Push records with timestamps and watermarks, read what came out.
+ */
+export class OperatorHarness {
+  readonly clock: ManualClock;
+  readonly timestamp = new RecordTimestamp();
+  readonly backend: KeyedStateBackend | undefined;
+  readonly emitted: Emitted[] = [];
+  readonly operator: ChainOperator;
+  readonly #mail: (() => void)[] = [];
+
+  constructor(
+    spec: OperatorSpec,
+    options: {
+      start?: number;
+      autoWatermarkIntervalMs?: number;
+      keyed?: boolean;
+      /** Keyed state of another backend (LevelDB); heap state by default. */
+      backend?: (clock: ManualClock) => KeyedStateBackend;
+    } = {},
+  ) {
+    this.clock = new ManualClock(options.start ?? 0);
+    const label = 'Op (1/1)';
+    const maxParallelism = 128;
+    const heap = () => new HeapKeyedStateBackend(new KeyContext(maxParallelism, keyGroupRangeForSubtask(maxParallelism, 1, 0), label), label, this.clock);
+    this.backend = options.keyed === false ? undefined : (options.backend?.(this.clock) ?? heap());
+    const slot = this.timestamp;
+    const emitted = this.emitted;
+    const output: Output = {
+      collect: (value) => void emitted.push({ kind: 'record', value, timestamp: slot.value }),
+      collectSide: (tag, value) => void emitted.push({ kind: 'side', tag, value, timestamp: slot.value }),
+      emitWatermark: (timestamp) => void emitted.push({ kind: 'watermark', timestamp }),
+      emitWatermarkStatus: (idle) => void emitted.push({ kind: idle ? 'idle' : 'active' }),
+    };
+    const subtask = { jobId: 'job', taskName: 'Op', subtaskIndex: 0, parallelism: 1, maxParallelism, attempt: 0 };
+    this.operator = createOperator(spec, output, {
+      operatorId: 'op',
+      label,
+      subtaskIndex: 0,
+      failures: new FailureWrapper(label),
+      runtimeContext: new OperatorRuntimeContext(subtask, 'Op', this.backend),
+      keyed: this.backend,
+      lists: new OperatorStateStore(label),
+      restored: false,
+      checkpointing: false,
+      connector: { jobId: 'job', subtaskIndex: 0, parallelism: 1, attemptNumber: 0 },
+      work: new PendingWork(),
+      timestamp: slot,
+      processingTime: new ProcessingTimeService(this.clock, (action) => this.#mail.push(action)),
+      autoWatermarkIntervalMs: options.autoWatermarkIntervalMs ?? 0,
+    });
+  }
+
+  async open(): Promise<void> {
+    await this.backend?.open();
+    await this.operator.open();
+  }
+
+  /** A record with event time `timestamp` (undefined: none). */
+  element(value: unknown, timestamp?: number): void {
+    this.timestamp.value = timestamp;
+    this.operator.inputs[0]!.collect(value);
+  }
+
+  watermark(timestamp: number): void {
+    this.operator.processWatermark(timestamp);
+  }
+
+  /** Moves processing time on and runs the timers (mail) due by then. */
+  advance(ms: number): void {
+    this.clock.advance(ms);
+    while (this.#mail.length !== 0) this.#mail.shift()!();
+  }
+
+  /** The records emitted so far (main output), and forgets them. */
+  takeRecords(): unknown[] {
+    const records = this.emitted.filter((e) => e.kind === 'record').map((e) => (e as { value: unknown }).value);
+    this.emitted.length = 0;
+    return records;
+  }
+
+  /** Keyed state entries per state name of a heap backend, empty ones left out: what a window that cleaned up leaves behind. */
+  stateEntries(): Record<string, number> {
+    const backend = this.backend;
+    if (!(backend instanceof HeapKeyedStateBackend)) throw new Error('stateEntries() counts heap state');
+    return Object.fromEntries(Object.entries(backend.entryCounts()).filter(([, n]) => n !== 0));
+  }
+}
