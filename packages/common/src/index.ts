@@ -11,5 +11,6 @@ export * from './config/load.ts';
 export { envVarName } from './config/env.ts';
 export { durationText } from './config/duration.ts';
 export { memorySizeText } from './config/memory-size.ts';
+export { parsePortRange } from './config/value-types.ts';
 export * from './checkpoint/types.ts';
 export * from './checkpoint/operator-state-format.ts';

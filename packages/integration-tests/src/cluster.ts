@@ -31,14 +31,19 @@ export class ProcessCluster {
     private readonly configArgs: readonly string[],
     readonly slots: number,
     private readonly taskManagerNodeArgs: readonly string[],
+    /** Base URL of the JobManager's REST API and dashboard, e.g. http://127.0.0.1:40123. */
+    readonly restUrl: string,
   ) {}
 
   static async start(options: ClusterOptions): Promise<ProcessCluster> {
     const dir = mkdtempSync(join(tmpdir(), 'weir-cluster-'));
     const port = await freePort();
+    const restPort = await freePort();
     const config: Record<string, string | number> = {
       'jobmanager.rpc.address': '127.0.0.1',
       'jobmanager.rpc.port': port,
+      'rest.bind-address': '127.0.0.1',
+      'rest.port': restPort,
       'taskmanager.host': '127.0.0.1',
       'blob.storage.directory': join(dir, 'blobs'),
       'heartbeat.interval': 500,
@@ -47,7 +52,7 @@ export class ProcessCluster {
     };
     const configArgs = Object.entries(config).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
     const jobManager = new WeirProcess('jobmanager', ['jobmanager', ...configArgs], join(dir, 'jobmanager.log'));
-    const cluster = new ProcessCluster(dir, jobManager, `127.0.0.1:${port}`, configArgs, options.slots, options.taskManagerNodeArgs ?? []);
+    const cluster = new ProcessCluster(dir, jobManager, `127.0.0.1:${port}`, configArgs, options.slots, options.taskManagerNodeArgs ?? [], `http://127.0.0.1:${config['rest.port']}`);
     try {
       await cluster.#waitForJobManager();
       await Promise.all(Array.from({ length: options.taskManagers }, () => cluster.startTaskManager()));

@@ -129,6 +129,8 @@ describe('startJobManager over gRPC', () => {
       ...defaultConfig(),
       'jobmanager.bind-host': '127.0.0.1',
       'jobmanager.rpc.port': 0,
+      'rest.bind-address': '127.0.0.1',
+      'rest.port': 0,
       'blob.storage.directory': join(await mkdtemp(join(tmpdir(), 'weir-jm-')), 'blobs'),
       'heartbeat.interval': HEARTBEAT_INTERVAL,
       'heartbeat.timeout': HEARTBEAT_TIMEOUT,
@@ -365,5 +367,14 @@ describe('startJobManager over gRPC', () => {
     const err = await startJobManager({ ...config, 'jobmanager.rpc.port': jm.port }, { logger: silentLogger(), clock }).catch((e: unknown) => e);
     expect(isWeirError(err, 'BIND_FAILED')).toBe(true);
     expect((err as Error).message).toContain(`port ${jm.port} is already in use`);
+  });
+
+  it('serves the REST API on rest.port, and refuses to start when that port is taken', async () => {
+    const overview = await fetch(`http://127.0.0.1:${jm.restPort}/overview`);
+    expect(overview.status).toBe(200);
+    expect(await overview.json()).toMatchObject({ taskmanagers: 0, 'jobs-running': 0 });
+    const err = await startJobManager({ ...config, 'rest.port': jm.restPort }, { logger: silentLogger(), clock }).catch((e: unknown) => e);
+    expect(isWeirError(err, 'BIND_FAILED')).toBe(true);
+    expect((err as Error).message).toContain(`port ${jm.restPort} is already in use`);
   });
 });

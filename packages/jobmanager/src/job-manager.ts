@@ -1,9 +1,14 @@
 import { createLogger, systemClock, type Clock, type Logger, type WeirConfig } from '@weir/common';
 import { bindServer, createServer, services } from '@weir/rpc';
 import { openStorage, s3SettingsFromConfig } from '@weir/storage';
+import { readFileSync } from 'node:fs';
+import { dashboardBuilt, dashboardDir } from '@weir/dashboard';
 import { BlobStore } from './blob/blob-store.ts';
 import { Dispatcher } from './dispatcher.ts';
+import { TaskMetricsStore } from './metrics/task-metrics-store.ts';
 import { TaskManagerRegistry } from './registry/task-manager-registry.ts';
+import { startRestServer, type RestServer } from './rest/rest-server.ts';
+import { SavepointOperations } from './rest/savepoint-operations.ts';
 import { SlotPool } from './scheduler/slot-pool.ts';
 import { SavepointService } from './savepoint/savepoint-service.ts';
 import { jobServiceHandlers } from './service/job-service.ts';
@@ -14,6 +19,8 @@ import { workerJobPlanner } from './submit/worker-job-planner.ts';
 export interface JobManagerHandle {
   /** The port the gRPC server listens on (the configured one, or the one picked for port 0). */
   readonly port: number;
+  /** The port of the REST API and dashboard (rest.port, or the one picked for 0). */
+  readonly restPort: number;
   close(): Promise<void>;
 }
 
@@ -22,10 +29,14 @@ export interface JobManagerOptions {
   readonly clock?: Clock;
 }
 
+/** The version the REST API reports, the JobManager package's. */
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 /**
  * Starts a JobManager: the JobService and TaskManagerService on
- * `jobmanager.bind-host`:`jobmanager.rpc.port`. Rejects with BIND_FAILED when the port is
- * taken and BLOB_STORE_FAILED when the blob directory cannot be created.
+ * `jobmanager.bind-host`:`jobmanager.rpc.port`, the REST API and dashboard on
+ * `rest.bind-address`:`rest.port`. Rejects with BIND_FAILED when a port is taken and
+ * BLOB_STORE_FAILED when the blob directory cannot be created.
  */
 export async function startJobManager(config: WeirConfig, options: JobManagerOptions = {}): Promise<JobManagerHandle> {
   const logger = options.logger ?? createLogger('jobmanager');
@@ -77,17 +88,45 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
     server.forceShutdown();
     throw err;
   }
-  logger.info({ host, port, blobDirectory: blobStore.directory }, 'JobManager listening');
+  let rest: RestServer;
+  try {
+    rest = await startRestServer({
+      host: config['rest.bind-address'],
+      port: config['rest.port'],
+      dashboardDir: dashboardBuilt() ? dashboardDir : undefined,
+      logger,
+      context: {
+        dispatcher,
+        taskManagers: registry,
+        slotPool,
+        savepoints,
+        operations: new SavepointOperations(),
+        metrics: new TaskMetricsStore(),
+        clock,
+        refreshIntervalMs: config['web.refresh-interval'],
+        version: VERSION,
+      },
+    });
+  } catch (err) {
+    registry.close();
+    server.forceShutdown();
+    throw err;
+  }
+  if (!dashboardBuilt()) logger.warn({ dashboardDir }, 'the dashboard is not built (pnpm install builds it); the REST API is served without it');
+  logger.info({ host, port, restPort: rest.port, blobDirectory: blobStore.directory }, 'JobManager listening');
+  logger.info(`Web dashboard and REST API at http://${config['rest.bind-address']}:${rest.port}`);
 
   let closing: Promise<void> | undefined;
   return {
     port,
+    restPort: rest.port,
     close() {
       closing ??= (async () => {
         registry.close();
         dispatcher.shutDown();
         // Control and watch streams never end by themselves, so a graceful shutdown would wait forever.
         server.forceShutdown();
+        await rest.close();
         logger.info({ port }, 'JobManager stopped');
       })();
       return closing;

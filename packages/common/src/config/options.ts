@@ -62,9 +62,15 @@ export const ConfigOptions = {
   's3.secret-key': { type: 'string', default: '', doc: 'S3 secret key.' },
   's3.region': { type: 'string', default: 'us-east-1', doc: 'S3 region.' },
   's3.path-style-access': { type: 'boolean', default: true, doc: 'Address buckets as endpoint/bucket (MinIO, s3rver) rather than bucket.endpoint.' },
+  // Observability: the REST API and dashboard on the JobManager, metrics on every process.
+  'rest.port': { type: 'port', default: 8081, doc: 'Port of the JobManager\'s REST API and web dashboard; 0 picks a free one.' },
+  'rest.bind-address': { type: 'string', default: '0.0.0.0', doc: 'Address the REST API and web dashboard listen on.' },
+  'web.refresh-interval': { type: 'duration', default: 1_000, doc: 'How often the web dashboard asks the REST API for fresh figures.' },
+  'metrics.reporter.prom.port': { type: 'portRange', default: '', doc: 'Serve /metrics in the Prometheus text format on this port, or on the first free one of a range such as 9249-9260; empty: no Prometheus endpoint.' },
+  'metrics.fetcher.update-interval': { type: 'duration', default: 1_000, doc: 'How often TaskManagers send their task metrics to the JobManager (REST API, dashboard); 0 sends none.' },
 } as const satisfies Record<string, ConfigOption>;
 
-export type ConfigType = 'string' | 'port' | 'int' | 'positiveInt' | 'duration' | 'memory' | 'number' | 'boolean' | 'enum';
+export type ConfigType = 'string' | 'port' | 'portRange' | 'int' | 'positiveInt' | 'duration' | 'memory' | 'number' | 'boolean' | 'enum';
 
 export interface ConfigOption {
   readonly type: ConfigType;
@@ -78,7 +84,7 @@ export type ConfigKey = keyof typeof ConfigOptions;
 
 type ValueOf<O> = O extends { readonly type: 'enum'; readonly values: readonly (infer V)[] }
   ? V
-  : O extends { readonly type: 'string' }
+  : O extends { readonly type: 'string' | 'portRange' }
     ? string
     : O extends { readonly type: 'boolean' }
       ? boolean

@@ -16,6 +16,11 @@ describe('parseValue', () => {
     ['duration', 500, 500],
     ['duration', '500', 500],
     ['duration', '10s', 10_000],
+    ['portRange', '', ''],
+    ['portRange', 9249, '9249'],
+    ['portRange', '9249-9260', '9249-9260'],
+    ['portRange', ' 9249 - 9260 ', '9249-9260'],
+    ['portRange', '9249-9249', '9249'],
   ] as const)('%s accepts %j as %j', (type, raw, expected) => {
     expect(parseValue(type, raw)).toBe(expected);
   });
@@ -35,6 +40,11 @@ describe('parseValue', () => {
     ['duration', -1],
     ['duration', 'soon'],
     ['duration', 2.5],
+    ['portRange', '0'],
+    ['portRange', '9260-9249'],
+    ['portRange', '9249-70000'],
+    ['portRange', '9249,9250'],
+    ['portRange', true],
   ] as const)('%s rejects %j', (type, raw) => {
     expect(parseValue(type, raw)).toBeUndefined();
   });

@@ -6,6 +6,7 @@ import type { ConfigOption, ConfigType } from './options.ts';
 export const ACCEPTS: Readonly<Record<ConfigType, string>> = {
   string: 'a string',
   port: 'a port number from 0 to 65535',
+  portRange: 'a port number from 1 to 65535, a range of them such as 9249-9260, or empty',
   int: 'a whole number',
   positiveInt: 'a whole number of 1 or more',
   duration: `a duration: a whole number of milliseconds or a number with a unit (${DURATION_UNITS.join(', ')}), e.g. 500ms, 10s, 2min, 1h`,
@@ -35,6 +36,7 @@ export function parseValue(type: ConfigType, raw: unknown, values: readonly stri
     const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
     return Number.isFinite(n) && n >= 0 ? n : undefined;
   }
+  if (type === 'portRange') return typeof raw === 'number' || typeof raw === 'string' ? parsePortRangeText(String(raw)) : undefined;
   if (type === 'string') return typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined;
   if (type === 'duration' || type === 'memory') {
     if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw >= 0 ? raw : undefined;
@@ -53,4 +55,21 @@ function parseInteger(raw: unknown): number | undefined {
   if (typeof raw !== 'string' || !/^\s*-?\d+\s*$/.test(raw)) return undefined;
   const n = Number(raw);
   return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** The text of a port range, normalized (`9249`, `9249-9260`, or '' for none), or undefined when it is not one. */
+function parsePortRangeText(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return '';
+  const range = parsePortRange(trimmed);
+  return range === undefined ? undefined : range.first === range.last ? String(range.first) : `${range.first}-${range.last}`;
+}
+
+/** The ports of `9249` or `9249-9260` (first ≤ last, 1 to 65535), or undefined when the text is not such a range. */
+export function parsePortRange(text: string): { readonly first: number; readonly last: number } | undefined {
+  const match = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(text.trim());
+  if (match === null) return undefined;
+  const first = Number(match[1]);
+  const last = match[2] === undefined ? first : Number(match[2]);
+  return first >= 1 && last <= 65_535 && first <= last ? { first, last } : undefined;
 }

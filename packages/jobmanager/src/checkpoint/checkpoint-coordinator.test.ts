@@ -107,6 +107,7 @@ describe('CheckpointCoordinator', () => {
       completed: 1,
       failed: 0,
       restoredFrom: 0,
+      restores: 0,
     });
   });
 

@@ -149,7 +149,12 @@ export class CheckpointCoordinator {
 
   /** The next attempt starts from `point`: IDs continue above it. */
   restored(point: RestorePoint): void {
-    this.#history.restored(point.checkpointId);
+    this.#history.restored({
+      checkpointId: point.checkpointId,
+      restoreTimestampMs: this.#deps.clock.now(),
+      isSavepoint: point.metadata.kind === 'savepoint',
+      externalPath: point.checkpointPath,
+    });
     this.#lastCheckpointId = Math.max(this.#lastCheckpointId, point.checkpointId);
   }
 

@@ -39,6 +39,16 @@ export interface CheckpointStats {
   readonly persistedBytes: number;
 }
 
+/** The checkpoint or savepoint the current attempt started from. */
+export interface RestoredCheckpoint {
+  readonly checkpointId: number;
+  /** When the attempt restored it (Flink's lastCheckpointRestoreTimestamp). */
+  readonly restoreTimestampMs: number;
+  readonly isSavepoint: boolean;
+  /** Where its `_metadata` is; empty when it lives in the JobManager's memory. */
+  readonly externalPath: string;
+}
+
 export interface CheckpointHistoryView {
   /** Newest first. */
   readonly checkpoints: readonly CheckpointStats[];
@@ -46,6 +56,10 @@ export interface CheckpointHistoryView {
   readonly failed: number;
   /** The checkpoint the current attempt restored; 0 when it started empty. */
   readonly restoredFrom: number;
+  /** How often the job started from a checkpoint or savepoint (Flink's restored count). */
+  readonly restores: number;
+  /** Details of `restoredFrom`; undefined when the attempt started empty. */
+  readonly restored: RestoredCheckpoint | undefined;
 }
 
 interface Entry {
@@ -71,7 +85,8 @@ export class CheckpointHistory {
   readonly #entries = new Map<number, Entry>();
   #completed = 0;
   #failed = 0;
-  #restoredFrom = 0;
+  #restored: RestoredCheckpoint | undefined;
+  #restores = 0;
 
   constructor(private readonly capacity = 100) {}
 
@@ -134,8 +149,9 @@ export class CheckpointHistory {
     if (entry !== undefined) entry.retained = false;
   }
 
-  restored(checkpointId: number): void {
-    this.#restoredFrom = checkpointId;
+  restored(restored: RestoredCheckpoint): void {
+    this.#restored = restored;
+    this.#restores++;
   }
 
   #complete(checkpointId: number, now: number): Entry | undefined {
@@ -152,6 +168,7 @@ export class CheckpointHistory {
       ...entry,
       durationMs: (endTimeMs ?? now) - entry.triggerTimeMs,
     }));
-    return { checkpoints, completed: this.#completed, failed: this.#failed, restoredFrom: this.#restoredFrom };
+    const restored = this.#restored;
+    return { checkpoints, completed: this.#completed, failed: this.#failed, restoredFrom: restored?.checkpointId ?? 0, restores: this.#restores, restored };
   }
 }

@@ -6,10 +6,12 @@ import { JobManagerErrorCode } from '../errors.ts';
 import { RestartDecision, type RestartStrategy } from '../restart/restart-strategy.ts';
 import { planDeployments } from '../scheduler/deployment.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
+import { ExceptionHistory } from './exception-history.ts';
 import { Execution, type SubtaskExecution } from './execution.ts';
 import { requiredSlots, type JobSpec } from './job-spec.ts';
 import { JobTimer, type JobTimers } from './job-timers.ts';
 import type { TaskManagerGateway } from './task-manager-gateway.ts';
+import { TaskFailure } from './task-failure.ts';
 import { subtaskName } from './task-name.ts';
 import type { TaskUpdate } from './task-update.ts';
 import { suppressesRestarts } from './unrecoverable.ts';
@@ -37,6 +39,8 @@ export class JobContext {
   #execution: Execution | undefined;
   #rootCause: WeirError | undefined;
   #restore: RestorePoint | undefined;
+  /** Every attempt's root failure and the failures that came with it. */
+  readonly exceptions = new ExceptionHistory();
 
   constructor(
     readonly spec: JobSpec,
@@ -68,6 +72,7 @@ export class JobContext {
   recordFailure(cause: WeirError): void {
     const root = this.#rootCause;
     if (root === undefined || (suppressesRestarts(cause) && !suppressesRestarts(root))) this.#rootCause = cause;
+    this.exceptions.add(cause, this.deps.clock.now(), this.#attempt, root === undefined);
   }
 
   /** Takes the job's slots and deploys every subtask; false, with nothing taken, when too few slots are free. */
@@ -224,15 +229,18 @@ export class JobContext {
   /** The job-level cause for a subtask that failed or was canceled without being asked to. */
   taskFailure(subtask: SubtaskExecution, update: TaskUpdate): WeirError {
     const task = subtaskName(this.spec.jobGraph, subtask.vertexId, subtask.index);
+    const origin = { vertexId: subtask.vertexId, subtaskIndex: subtask.index, taskManagerId: subtask.taskManagerId };
     if (subtask.state === TaskState.CANCELED) {
-      return new WeirError(
+      return new TaskFailure(
         JobManagerErrorCode.TASK_FAILED,
         `${task} was canceled on TaskManager ${subtask.taskManagerId} although the JobManager did not ask for it`,
+        origin,
       );
     }
-    return new WeirError(
+    return new TaskFailure(
       update.failureCode || JobManagerErrorCode.TASK_FAILED,
       `${task} failed on TaskManager ${subtask.taskManagerId}: ${update.failureCause || 'no cause reported'}`,
+      origin,
     );
   }
 }

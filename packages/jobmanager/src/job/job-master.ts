@@ -14,6 +14,7 @@ import type { SavepointTarget } from '../savepoint/savepoint-target.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
 import type { CheckpointingSettings } from '../settings/job-settings.ts';
 import type { SubtaskExecution } from './execution.ts';
+import type { FailureEntry } from './exception-history.ts';
 import { JobContext } from './job-context.ts';
 import type { JobSpec } from './job-spec.ts';
 import { JobTimer, JobTimers } from './job-timers.ts';
@@ -34,7 +35,7 @@ export interface JobMasterDeps {
 
 export type JobStatusListener = (status: JobStatus) => void;
 
-const EMPTY_HISTORY: CheckpointHistoryView = { checkpoints: [], completed: 0, failed: 0, restoredFrom: 0 };
+const EMPTY_HISTORY: CheckpointHistoryView = { checkpoints: [], completed: 0, failed: 0, restoredFrom: 0, restores: 0, restored: undefined };
 
 /**
  * Runs one job: feeds events to its current state and does the bookkeeping every transition
@@ -54,6 +55,8 @@ export class JobMaster {
   #handling = false;
   #state: JobState = new CreatedState();
   #endTimeMs = 0;
+  /** When the job last entered each status it has been in. */
+  readonly #statusTimestamps: Partial<Record<JobStatus, number>> = {};
 
   /**
    * `checkpointRoot` is the opened checkpoint directory (below which the job writes
@@ -100,6 +103,7 @@ export class JobMaster {
       restoreLoaded: (attempt, outcome) => this.#restoreLoaded(attempt, outcome),
     });
     this.startTimeMs = deps.clock.now();
+    this.#statusTimestamps[JobStatus.CREATED] = this.startTimeMs;
   }
 
   get jobId(): string {
@@ -110,6 +114,7 @@ export class JobMaster {
     return this.#state.status;
   }
 
+  /** Attempts start at 0, so this is also the number of restarts so far (Flink's numRestarts). */
   get attempt(): number {
     return this.#ctx.attempt;
   }
@@ -122,6 +127,16 @@ export class JobMaster {
   /** The root cause's message once the job failed; empty otherwise. */
   get failureCause(): string {
     return this.status === JobStatus.FAILED ? (this.#ctx.rootCause?.message ?? '') : '';
+  }
+
+  /** When the job last entered each status it has been in (Flink's `timestamps` of a job). */
+  statusTimestamps(): Readonly<Partial<Record<JobStatus, number>>> {
+    return this.#statusTimestamps;
+  }
+
+  /** Each attempt's root failure and the failures that came with it, newest first. */
+  exceptions(): { readonly entries: readonly FailureEntry[]; readonly truncated: boolean } {
+    return { entries: this.#ctx.exceptions.entries(), truncated: this.#ctx.exceptions.truncated };
   }
 
   /** The current attempt's subtasks; empty until the job is deployed. */
@@ -248,6 +263,7 @@ export class JobMaster {
     const previous = this.#state.status;
     this.#state = state;
     if (previous === state.status) return;
+    this.#statusTimestamps[state.status] = this.#deps.clock.now();
     this.#steerCheckpoints(previous, state.status);
     if (isGloballyTerminal(state.status)) {
       this.#endTimeMs = this.#deps.clock.now();

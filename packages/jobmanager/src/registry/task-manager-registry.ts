@@ -28,6 +28,11 @@ export interface RegistryListener {
   declineCheckpoint(taskManagerId: string, message: DeclineCheckpoint__Output): void;
 }
 
+export interface RegisteredTaskManager extends TaskManagerInfo {
+  readonly registeredAtMs: number;
+  readonly lastSeenMs: number;
+}
+
 /** The connected TaskManagers by ID: registration, heartbeats, loss. */
 export class TaskManagerRegistry implements TaskManagerGateway {
   readonly #sessions = new Map<string, TaskManagerSession>();
@@ -73,6 +78,11 @@ export class TaskManagerRegistry implements TaskManagerGateway {
 
   taskManagers(): TaskManagerInfo[] {
     return [...this.#sessions.values()].map((s) => s.info);
+  }
+
+  /** The registered TaskManagers with when they registered and were last heard from, in registration order. */
+  connected(): RegisteredTaskManager[] {
+    return [...this.#sessions.values()].map((s) => ({ ...s.info, registeredAtMs: s.registeredAtMs, lastSeenMs: s.lastSeenMs }));
   }
 
   /** Stops heartbeats and ends every stream; for shutdown, so nobody is told of losses. */

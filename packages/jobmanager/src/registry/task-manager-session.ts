@@ -26,16 +26,27 @@ export class TaskManagerSession {
   #heartbeatTimer: TimerHandle | undefined;
   #timeoutTimer: TimerHandle | undefined;
   #stopped = false;
+  /** When the TaskManager registered. */
+  readonly registeredAtMs: number;
+  /** When the TaskManager last sent anything (a heartbeat or any other message). */
+  #lastSeenMs: number;
 
   constructor(
     readonly info: TaskManagerInfo,
     readonly connection: TaskManagerConnection,
     private readonly heartbeat: HeartbeatSettings,
     private readonly events: SessionEvents,
-  ) {}
+  ) {
+    this.registeredAtMs = heartbeat.clock.now();
+    this.#lastSeenMs = this.registeredAtMs;
+  }
 
   get id(): string {
     return this.info.id;
+  }
+
+  get lastSeenMs(): number {
+    return this.#lastSeenMs;
   }
 
   /** Confirms the registration and starts the heartbeats. */
@@ -54,6 +65,7 @@ export class TaskManagerSession {
   /** A message from the TaskManager after its registration. */
   received(message: TaskManagerMessage__Output): void {
     if (this.#stopped) return;
+    this.#lastSeenMs = this.heartbeat.clock.now();
     this.#armTimeout();
     if (message.kind === 'taskStatus' && message.taskStatus) this.events.taskStatus(this, message.taskStatus);
     else if (message.kind === 'acknowledgeCheckpoint' && message.acknowledgeCheckpoint) this.events.acknowledgeCheckpoint(this, message.acknowledgeCheckpoint);

@@ -64,6 +64,12 @@ export class SlotPool {
     }
   }
 
+  /** One TaskManager's slots: how many it has, how many are free, and the job holding each (null: free); undefined for one not in the pool. */
+  slotsOf(taskManagerId: string): { readonly total: number; readonly free: number; readonly jobs: readonly (string | null)[] } | undefined {
+    const tm = this.#taskManagers.get(taskManagerId);
+    return tm === undefined ? undefined : { total: tm.owners.length, free: freeCount(tm), jobs: tm.owners.map((owner) => owner ?? null) };
+  }
+
   stats(): SlotStats {
     let free = 0;
     let total = 0;

@@ -1,0 +1,175 @@
+// The REST API's JSON, as far as the dashboard reads it (the JobManager's rest/views/ write it).
+
+export interface Config {
+  readonly 'refresh-interval': number;
+  readonly 'weir-version': string;
+}
+
+export interface Overview {
+  readonly taskmanagers: number;
+  readonly 'slots-total': number;
+  readonly 'slots-available': number;
+  readonly 'jobs-running': number;
+  readonly 'jobs-finished': number;
+  readonly 'jobs-cancelled': number;
+  readonly 'jobs-failed': number;
+}
+
+export type TaskCounts = Readonly<Record<string, number>>;
+
+export interface JobSummary {
+  readonly jid: string;
+  readonly name: string;
+  readonly state: string;
+  readonly 'start-time': number;
+  readonly 'end-time': number;
+  readonly duration: number;
+  readonly tasks: TaskCounts;
+}
+
+export interface IoMetrics {
+  readonly 'read-records': number;
+  readonly 'write-records': number;
+  readonly 'read-bytes': number;
+  readonly 'write-bytes': number;
+  readonly 'read-records-per-second': number;
+  readonly 'write-records-per-second': number;
+  readonly 'read-records-complete': boolean;
+}
+
+export interface BackPressure {
+  readonly level: 'ok' | 'low' | 'high';
+  readonly ratio: number;
+  readonly 'busy-ratio': number;
+  readonly 'idle-ratio': number;
+}
+
+export interface Vertex {
+  readonly id: string;
+  readonly name: string;
+  readonly parallelism: number;
+  readonly maxParallelism: number;
+  readonly status: string;
+  readonly tasks: TaskCounts;
+  readonly metrics: IoMetrics;
+  readonly backpressure: BackPressure;
+}
+
+export interface PlanNode {
+  readonly id: string;
+  readonly description: string;
+  readonly parallelism: number;
+  readonly inputs: readonly { readonly num: number; readonly id: string; readonly ship_strategy: string }[];
+}
+
+export interface JobDetails {
+  readonly jid: string;
+  readonly name: string;
+  readonly state: string;
+  readonly isStoppable: boolean;
+  readonly 'start-time': number;
+  readonly 'end-time': number;
+  readonly duration: number;
+  readonly now: number;
+  readonly attempt: number;
+  readonly 'failure-cause': string | null;
+  readonly timestamps: Readonly<Record<string, number>>;
+  readonly vertices: readonly Vertex[];
+  readonly plan: { readonly nodes: readonly PlanNode[] };
+}
+
+export interface CheckpointEntry {
+  readonly id: number;
+  readonly status: string;
+  readonly is_savepoint: boolean;
+  readonly checkpoint_type: string;
+  readonly trigger_timestamp: number;
+  readonly end_to_end_duration: number;
+  readonly state_size: number;
+  readonly persisted_data: number;
+  readonly alignment_duration: number;
+  readonly sync_duration: number;
+  readonly unaligned: boolean;
+  readonly num_subtasks: number;
+  readonly num_acknowledged_subtasks: number;
+  readonly external_path: string | null;
+  readonly failure_message: string | null;
+}
+
+export interface Checkpoints {
+  readonly counts: { readonly restored: number; readonly total: number; readonly in_progress: number; readonly completed: number; readonly failed: number };
+  readonly latest: {
+    readonly completed: CheckpointEntry | null;
+    readonly savepoint: CheckpointEntry | null;
+    readonly failed: CheckpointEntry | null;
+    readonly restored: { readonly id: number; readonly restore_timestamp: number; readonly is_savepoint: boolean; readonly external_path: string | null } | null;
+  };
+  readonly history: readonly CheckpointEntry[];
+}
+
+export interface ExceptionInfo {
+  readonly exceptionName: string;
+  readonly stacktrace: string;
+  readonly timestamp: number;
+  readonly taskName: string | null;
+  readonly taskManagerId: string | null;
+}
+
+export interface Exceptions {
+  readonly 'root-exception': string | null;
+  readonly exceptionHistory: {
+    readonly entries: readonly (ExceptionInfo & { readonly attempt: number; readonly concurrentExceptions: readonly ExceptionInfo[] })[];
+    readonly truncated: boolean;
+  };
+}
+
+export interface TaskManager {
+  readonly id: string;
+  readonly dataAddress: string;
+  readonly pid: number;
+  readonly registeredAt: number;
+  readonly timeSinceLastHeartbeat: number;
+  readonly slotsNumber: number;
+  readonly freeSlots: number;
+  readonly metrics?: Readonly<Record<string, number>>;
+}
+
+export interface SavepointStatus {
+  readonly status: { readonly id: 'IN_PROGRESS' | 'COMPLETED' };
+  readonly operation?: { readonly location?: string; readonly 'failure-cause'?: { readonly code: string; readonly 'stack-trace': string } };
+}
+
+/** A failed request, with the REST API's error code. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json().catch(() => ({}))) as { errors?: string[]; code?: string };
+  if (!response.ok) throw new ApiError(response.status, json.code ?? 'HTTP_ERROR', json.errors?.join('; ') ?? response.statusText);
+  return json as T;
+}
+
+export const api = {
+  config: () => request<Config>('GET', 'config'),
+  overview: () => request<Overview>('GET', 'overview'),
+  jobs: () => request<{ jobs: JobSummary[] }>('GET', 'jobs/overview'),
+  job: (id: string) => request<JobDetails>('GET', `jobs/${id}`),
+  checkpoints: (id: string) => request<Checkpoints>('GET', `jobs/${id}/checkpoints`),
+  exceptions: (id: string) => request<Exceptions>('GET', `jobs/${id}/exceptions`),
+  taskManagers: () => request<{ taskmanagers: TaskManager[] }>('GET', 'taskmanagers'),
+  triggerSavepoint: (id: string) => request<{ 'request-id': string }>('POST', `jobs/${id}/savepoints`, {}),
+  savepointStatus: (id: string, requestId: string) => request<SavepointStatus>('GET', `jobs/${id}/savepoints/${requestId}`),
+  cancel: (id: string) => request<object>('PATCH', `jobs/${id}?mode=cancel`),
+};

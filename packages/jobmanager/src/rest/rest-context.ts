@@ -1,0 +1,21 @@
+import type { Clock } from '@weir/common';
+import type { Dispatcher } from '../dispatcher.ts';
+import type { TaskMetricsStore } from '../metrics/task-metrics-store.ts';
+import type { RegisteredTaskManager } from '../registry/task-manager-registry.ts';
+import type { SavepointService } from '../savepoint/savepoint-service.ts';
+import type { SlotPool } from '../scheduler/slot-pool.ts';
+import type { SavepointOperations } from './savepoint-operations.ts';
+
+/** What the REST handlers read and act on: the JobManager's own parts. */
+export interface RestContext {
+  readonly dispatcher: Dispatcher;
+  readonly taskManagers: { connected(): RegisteredTaskManager[] };
+  readonly slotPool: SlotPool;
+  readonly savepoints: SavepointService;
+  readonly operations: SavepointOperations;
+  readonly metrics: TaskMetricsStore;
+  readonly clock: Clock;
+  /** web.refresh-interval: how often the dashboard polls. */
+  readonly refreshIntervalMs: number;
+  readonly version: string;
+}

@@ -1,0 +1,47 @@
+import { WeirError } from '@weir/common';
+import { JobManagerErrorCode } from '../errors.ts';
+
+/** Codes only the REST API answers with; its other errors carry the JobManager's codes (JOB_NOT_FOUND, JOB_NOT_RUNNING, …). */
+export const RestErrorCode = {
+  /** No REST resource at this path. */
+  NOT_FOUND: 'NOT_FOUND',
+  /** The path exists, the method does not (the answer's Allow header lists those that do). */
+  METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
+  /** The request's body, query or path parameters are not what the endpoint takes. */
+  BAD_REQUEST: 'BAD_REQUEST',
+  /** No TaskManager with this ID is registered. */
+  TASK_MANAGER_NOT_FOUND: 'TASK_MANAGER_NOT_FOUND',
+  /** The job has no vertex with this ID. */
+  JOB_VERTEX_NOT_FOUND: 'JOB_VERTEX_NOT_FOUND',
+  /** No savepoint or stop was triggered with this request ID for the job. */
+  TRIGGER_NOT_FOUND: 'TRIGGER_NOT_FOUND',
+} as const;
+
+/** What every failed request answers: Flink's `{"errors": [...]}` plus the error code. */
+export interface ErrorBody {
+  readonly errors: readonly string[];
+  readonly code: string;
+}
+
+export function errorBody(err: WeirError): ErrorBody {
+  return { errors: [err.message], code: err.code };
+}
+
+const CONFLICTS: ReadonlySet<string> = new Set([
+  JobManagerErrorCode.JOB_NOT_RUNNING,
+  JobManagerErrorCode.SAVEPOINT_IN_PROGRESS,
+  JobManagerErrorCode.SAVEPOINT_NOT_SUPPORTED,
+  JobManagerErrorCode.SAVEPOINT_DIR_MISSING,
+]);
+
+/** The HTTP status of an error code: 404 for what is not there, 400 for a bad request, 409 for a job that cannot do it now, 500 for the unexpected. */
+export function httpStatusOf(code: string): number {
+  if (code.endsWith('NOT_FOUND')) return 404;
+  if (code === RestErrorCode.METHOD_NOT_ALLOWED) return 405;
+  if (code === RestErrorCode.BAD_REQUEST || code.startsWith('INVALID_')) return 400;
+  return CONFLICTS.has(code) ? 409 : 500;
+}
+
+export function badRequest(message: string): WeirError {
+  return new WeirError(RestErrorCode.BAD_REQUEST, message);
+}

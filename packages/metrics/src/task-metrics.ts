@@ -1,0 +1,68 @@
+/**
+ * A subtask's metrics with Flink's names (TaskIOMetricGroup and the task's time metrics): what
+ * a TaskManager samples from its tasks, sends to the JobManager and exports to Prometheus.
+ * Counts are since the subtask started; rates are per second over the last sampling interval.
+ */
+export interface TaskMetricsSnapshot {
+  readonly numRecordsIn: number;
+  readonly numRecordsOut: number;
+  readonly numBytesIn: number;
+  readonly numBytesOut: number;
+  readonly numRecordsInPerSecond: number;
+  readonly numRecordsOutPerSecond: number;
+  readonly numBytesInPerSecond: number;
+  readonly numBytesOutPerSecond: number;
+  /** Share of each second spent on records, waiting for output capacity, and waiting for input, in ms (they add up to about 1000). */
+  readonly busyTimeMsPerSecond: number;
+  readonly backPressuredTimeMsPerSecond: number;
+  readonly idleTimeMsPerSecond: number;
+  /** Totals since the subtask started (Flink's accumulated-*-time of a vertex). */
+  readonly accumulatedBusyTimeMs: number;
+  readonly accumulatedBackPressuredTimeMs: number;
+  readonly accumulatedIdleTimeMs: number;
+  /** Buffers received and not yet processed, and buffers produced and not yet sent. */
+  readonly inputQueueLength: number;
+  readonly outputQueueLength: number;
+  /** Those queues as a share (0..1) of what they may hold before the producer stops. */
+  readonly inPoolUsage: number;
+  readonly outPoolUsage: number;
+}
+
+/** The metric names of a TaskMetricsSnapshot, in a stable order (for Prometheus and the wire). */
+export const TASK_METRIC_NAMES = [
+  'numRecordsIn',
+  'numRecordsOut',
+  'numBytesIn',
+  'numBytesOut',
+  'numRecordsInPerSecond',
+  'numRecordsOutPerSecond',
+  'numBytesInPerSecond',
+  'numBytesOutPerSecond',
+  'busyTimeMsPerSecond',
+  'backPressuredTimeMsPerSecond',
+  'idleTimeMsPerSecond',
+  'accumulatedBusyTimeMs',
+  'accumulatedBackPressuredTimeMs',
+  'accumulatedIdleTimeMs',
+  'inputQueueLength',
+  'outputQueueLength',
+  'inPoolUsage',
+  'outPoolUsage',
+] as const satisfies readonly (keyof TaskMetricsSnapshot)[];
+
+export type TaskMetricName = (typeof TASK_METRIC_NAMES)[number];
+
+/** Flink's back pressure levels: a subtask back-pressured under 10% of the time is OK, over 50% HIGH. */
+export const BackPressureLevel = {
+  OK: 'ok',
+  LOW: 'low',
+  HIGH: 'high',
+} as const;
+export type BackPressureLevel = (typeof BackPressureLevel)[keyof typeof BackPressureLevel];
+
+/** The level of a back-pressured ratio (0..1), with Flink's thresholds. */
+export function backPressureLevel(ratio: number): BackPressureLevel {
+  if (ratio > 0.5) return BackPressureLevel.HIGH;
+  if (ratio > 0.1) return BackPressureLevel.LOW;
+  return BackPressureLevel.OK;
+}
