@@ -32,8 +32,8 @@ export function LineChart(props: { title: string; x: readonly number[]; ys: read
         series: [{}, ...props.series.map((s) => ({ label: s.label, stroke: s.color, width: 2, scale: scales[s.axis ?? 0], value: (_u: uPlot, v: number | null) => (v === null ? '–' : (s.format ?? String)(v)) }))],
         axes: [
           {},
-          { scale: 'left', values: (_u, ticks) => ticks.map((t) => (axisFormat(0) ?? String)(t)) },
-          ...(scales.length > 1 ? [{ scale: 'right', side: 1, grid: { show: false }, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => (axisFormat(1) ?? String)(t)) }] : []),
+          { scale: 'left', size: 70, values: (_u, ticks) => ticks.map((t) => (axisFormat(0) ?? String)(t)) },
+          ...(scales.length > 1 ? [{ scale: 'right', side: 1, size: 70, grid: { show: false }, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => (axisFormat(1) ?? String)(t)) }] : []),
         ],
       },
       data,

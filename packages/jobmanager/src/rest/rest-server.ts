@@ -24,7 +24,7 @@ export interface RestServer {
   close(): Promise<void>;
 }
 
-const NOT_BUILT = `<!doctype html><title>Weir</title><p>The Weir dashboard has not been built. Run <code>pnpm install</code> (or <code>pnpm --filter @weir/dashboard build</code>) and restart the JobManager. The REST API is served at <a href="/overview">/overview</a>, <a href="/jobs/overview">/jobs/overview</a>, …</p>`;
+const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Weir</title><p>The Weir dashboard has not been built. Run <code>pnpm install</code> (or <code>pnpm --filter @weir/dashboard build</code>) and restart the JobManager. The REST API is served at <a href="/overview">/overview</a>, <a href="/jobs/overview">/jobs/overview</a>, …</p>`;
 
 /** The REST API and the dashboard on one HTTP server (fastify), as Flink's JobManager serves them. */
 export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>): FastifyInstance {
