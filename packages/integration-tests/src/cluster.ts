@@ -12,6 +12,8 @@ export interface ClusterOptions {
   readonly config?: Readonly<Record<string, string | number>>;
   /** Extra node flags for the TaskManager processes (--cpu-prof for a profile, say). */
   readonly taskManagerNodeArgs?: readonly string[];
+  /** Every process serves Prometheus metrics on a free port of its own (`metricsUrl`). */
+  readonly prometheus?: boolean;
 }
 
 /**
@@ -22,6 +24,7 @@ export interface ClusterOptions {
 export class ProcessCluster {
   readonly taskManagers: WeirProcess[] = [];
   #nextTaskManager = 0;
+  readonly #metricsPorts = new Map<WeirProcess, number>();
   #client: JobServiceClient | undefined;
 
   private constructor(
@@ -33,6 +36,7 @@ export class ProcessCluster {
     private readonly taskManagerNodeArgs: readonly string[],
     /** Base URL of the JobManager's REST API and dashboard, e.g. http://127.0.0.1:40123. */
     readonly restUrl: string,
+    private readonly prometheus: boolean,
   ) {}
 
   static async start(options: ClusterOptions): Promise<ProcessCluster> {
@@ -51,8 +55,19 @@ export class ProcessCluster {
       ...options.config,
     };
     const configArgs = Object.entries(config).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
-    const jobManager = new WeirProcess('jobmanager', ['jobmanager', ...configArgs], join(dir, 'jobmanager.log'));
-    const cluster = new ProcessCluster(dir, jobManager, `127.0.0.1:${port}`, configArgs, options.slots, options.taskManagerNodeArgs ?? [], `http://127.0.0.1:${config['rest.port']}`);
+    const jobManagerMetrics = options.prometheus === true ? await freePort() : undefined;
+    const jobManager = new WeirProcess('jobmanager', ['jobmanager', ...configArgs, ...metricsArgs(jobManagerMetrics)], join(dir, 'jobmanager.log'));
+    const cluster = new ProcessCluster(
+      dir,
+      jobManager,
+      `127.0.0.1:${port}`,
+      configArgs,
+      options.slots,
+      options.taskManagerNodeArgs ?? [],
+      `http://127.0.0.1:${config['rest.port']}`,
+      options.prometheus === true,
+    );
+    if (jobManagerMetrics !== undefined) cluster.#metricsPorts.set(jobManager, jobManagerMetrics);
     try {
       await cluster.#waitForJobManager();
       await Promise.all(Array.from({ length: options.taskManagers }, () => cluster.startTaskManager()));
@@ -66,13 +81,15 @@ export class ProcessCluster {
   /** Starts one more TaskManager and resolves once it has registered. */
   async startTaskManager(): Promise<WeirProcess> {
     const index = ++this.#nextTaskManager;
+    const metricsPort = this.prometheus ? await freePort() : undefined;
     const tm = new WeirProcess(
       `taskmanager-${index}`,
-      ['taskmanager', ...this.configArgs, '-D', `taskmanager.numberOfTaskSlots=${this.slots}`, '-D', `taskmanager.resource-id=tm-${index}`],
+      ['taskmanager', ...this.configArgs, '-D', `taskmanager.numberOfTaskSlots=${this.slots}`, '-D', `taskmanager.resource-id=tm-${index}`, ...metricsArgs(metricsPort)],
       join(this.dir, `taskmanager-${index}.log`),
       this.taskManagerNodeArgs,
     );
     this.taskManagers.push(tm);
+    if (metricsPort !== undefined) this.#metricsPorts.set(tm, metricsPort);
     await tm.waitForOutput(/registered with the JobManager/);
     return tm;
   }
@@ -83,6 +100,13 @@ export class ProcessCluster {
     tm.kill('SIGKILL');
     await tm.exited;
     return tm;
+  }
+
+  /** `http://127.0.0.1:<port>/metrics` of a process of a cluster started with `prometheus: true`. */
+  metricsUrl(process: WeirProcess): string {
+    const port = this.#metricsPorts.get(process);
+    if (port === undefined) throw new Error(`${process.name} serves no Prometheus metrics: start the cluster with prometheus: true`);
+    return `http://127.0.0.1:${port}/metrics`;
   }
 
   get liveTaskManagers(): WeirProcess[] {
@@ -125,4 +149,8 @@ export class ProcessCluster {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+}
+
+function metricsArgs(port: number | undefined): string[] {
+  return port === undefined ? [] : ['-D', `metrics.reporter.prom.port=${port}`];
 }

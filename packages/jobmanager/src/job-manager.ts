@@ -1,10 +1,12 @@
 import { createLogger, systemClock, type Clock, type Logger, type WeirConfig } from '@weir/common';
+import type { PrometheusEndpoint } from '@weir/metrics';
 import { bindServer, createServer, services } from '@weir/rpc';
 import { openStorage, s3SettingsFromConfig } from '@weir/storage';
 import { readFileSync } from 'node:fs';
 import { dashboardBuilt, dashboardDir } from '@weir/dashboard';
 import { BlobStore } from './blob/blob-store.ts';
 import { Dispatcher } from './dispatcher.ts';
+import { startJobManagerMetrics } from './metrics/jobmanager-metrics.ts';
 import { TaskMetricsStore } from './metrics/task-metrics-store.ts';
 import { TaskManagerRegistry } from './registry/task-manager-registry.ts';
 import { startRestServer, type RestServer } from './rest/rest-server.ts';
@@ -89,7 +91,9 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
     throw err;
   }
   let rest: RestServer;
+  let prometheus: PrometheusEndpoint | undefined;
   try {
+    prometheus = await startJobManagerMetrics(config, { dispatcher, registry, slotPool, clock, logger });
     rest = await startRestServer({
       host: config['rest.bind-address'],
       port: config['rest.port'],
@@ -108,6 +112,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
       },
     });
   } catch (err) {
+    await prometheus?.close();
     registry.close();
     server.forceShutdown();
     throw err;
@@ -127,6 +132,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
         // Control and watch streams never end by themselves, so a graceful shutdown would wait forever.
         server.forceShutdown();
         await rest.close();
+        await prometheus?.close();
         logger.info({ port }, 'JobManager stopped');
       })();
       return closing;

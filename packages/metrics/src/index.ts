@@ -1,1 +1,4 @@
 export * from './task-metrics.ts';
+export * from './errors.ts';
+export { processRegistry, startPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.ts';
+export { scrapedGauges, type Labels, type Series } from './gauges.ts';

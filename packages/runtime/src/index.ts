@@ -4,6 +4,7 @@ export { RuntimeErrorCode } from './errors.ts';
 export { PartitionRegistry, describeSubpartition, type PartitionRegistryOptions } from './network/partition-registry.ts';
 export { Task, type TaskOptions } from './task/task.ts';
 export type { TaskNetworkStats } from './task/task-runtime.ts';
+export type { TaskMetricsSample } from './metrics/task-io-metrics.ts';
 export type { TaskCheckpointing, TaskRestore, CheckpointAck, CheckpointDecline, CheckpointMetrics } from './checkpoint/types.ts';
 export { decodeRecords, encodeRecords } from './network/record-codec.ts';
 export { SUBPARTITION_QUEUE_LIMIT, BUFFER_TARGET_BYTES } from './output/create-record-writer.ts';

@@ -12,6 +12,8 @@ import { GrpcRemoteConnector } from './data/remote-connector.ts';
 import { BundleCache, fetchBundleFrom } from './deploy/bundle-cache.ts';
 import { Deployer } from './deploy/deployer.ts';
 import type { JobLoader, TaskFactory } from './deploy/types.ts';
+import { TaskManagerMetrics } from './metrics/taskmanager-metrics.ts';
+import { TaskMetricsTracker } from './metrics/task-metrics-tracker.ts';
 
 export interface TaskManagerHandle {
   readonly taskManagerId: string;
@@ -40,6 +42,7 @@ export class TaskManager implements TaskManagerHandle {
   readonly #connection: JobManagerConnection;
   readonly #deployer: Deployer;
   readonly #storages: StoragePool;
+  readonly #metrics: TaskManagerMetrics;
   readonly #closeClient: () => void;
   #closing: Promise<void> | undefined;
 
@@ -52,6 +55,7 @@ export class TaskManager implements TaskManagerHandle {
     connection: JobManagerConnection;
     deployer: Deployer;
     storages: StoragePool;
+    metrics: TaskManagerMetrics;
     closeClient: () => void;
   }) {
     this.taskManagerId = fields.taskManagerId;
@@ -62,6 +66,7 @@ export class TaskManager implements TaskManagerHandle {
     this.#connection = fields.connection;
     this.#deployer = fields.deployer;
     this.#storages = fields.storages;
+    this.#metrics = fields.metrics;
     this.#closeClient = fields.closeClient;
   }
 
@@ -81,6 +86,7 @@ export class TaskManager implements TaskManagerHandle {
     const client = createJobManagerClient(jobManagerAddress);
     const remote = new GrpcRemoteConnector(logger);
     const storages = new StoragePool(s3SettingsFromConfig(config));
+    const tracker = new TaskMetricsTracker(() => deployer.tasks(), parts.clock);
     const deployer = new Deployer({
       network: { taskManagerId, partitions: parts.partitions, remote },
       loadJob: parts.createJobLoader(new BundleCache(fetchBundleFrom(client, jobManagerAddress))),
@@ -89,7 +95,18 @@ export class TaskManager implements TaskManagerHandle {
       localStateDir: config['state.backend.rocksdb.localdir'] || join(tmpdir(), `weir-${taskManagerId.replace(/[^A-Za-z0-9._-]/g, '_')}`),
       logger,
       clock: parts.clock,
+      onTaskEnded: (task) => tracker.ended(task),
     });
+    let metrics: TaskManagerMetrics;
+    try {
+      metrics = await TaskManagerMetrics.start(config, { tracker, taskManagerId, clock: parts.clock, logger });
+    } catch (err) {
+      storages.close();
+      remote.close();
+      dataServer.close();
+      client.close();
+      throw err;
+    }
     const connection = new JobManagerConnection({
       client,
       jobManagerAddress,
@@ -118,6 +135,7 @@ export class TaskManager implements TaskManagerHandle {
       connection,
       deployer,
       storages,
+      metrics,
       closeClient: () => client.close(),
     });
   }
@@ -140,6 +158,7 @@ export class TaskManager implements TaskManagerHandle {
     this.#connection.close();
     await this.#deployer.cancelAll();
     this.#storages.close();
+    await this.#metrics.close();
     this.#remote.close();
     this.#dataServer.close();
     this.#closeClient();

@@ -1,4 +1,5 @@
 import type { Collector, InputStatus } from '@weir/api';
+import type { TaskIOMetrics } from '../metrics/task-io-metrics.ts';
 import type { ChannelEvent } from '../network/channel-events.ts';
 import { decodeRecordBatch, encodeRecords } from '../network/record-codec.ts';
 import type { RecordTimestamp } from '../time/record-timestamp.ts';
@@ -34,6 +35,7 @@ export class NetworkInput implements TaskInput {
     private readonly ended: () => boolean,
     /** Set to each record's timestamp before the record goes to the chain. */
     private readonly timestamp: RecordTimestamp,
+    private readonly metrics: TaskIOMetrics,
   ) {}
 
   emitNext(): InputStatus {
@@ -99,6 +101,8 @@ export class NetworkInput implements TaskInput {
     } catch (err) {
       throw inputFailure(channel, new Error(`a record buffer could not be decoded: ${(err as Error).message}`));
     }
+    this.metrics.numRecordsIn += records.length;
+    this.metrics.numBytesIn += item.payload.byteLength;
     if (records.length === 0) {
       channel.acknowledgeBuffer();
       return 'more-available';

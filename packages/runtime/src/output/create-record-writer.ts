@@ -1,6 +1,7 @@
 import type { JobEdge, JobGraph, JobVertex, StreamGraph } from '@weir/api';
 import { WeirError } from '@weir/common';
 import { RuntimeErrorCode } from '../errors.ts';
+import type { TaskIOMetrics } from '../metrics/task-io-metrics.ts';
 import type { OutputAvailability } from '../network/output-availability.ts';
 import { ResultPartition } from '../network/result-partition.ts';
 import type { FailureWrapper } from '../operators/operator-failure.ts';
@@ -27,6 +28,7 @@ export interface RecordWriterContext {
   readonly targetBytes: number;
   /** The task's current record timestamp: written with each record. */
   readonly timestamp: RecordTimestamp;
+  readonly metrics: TaskIOMetrics;
 }
 
 /** The partition and record writer of one outgoing edge, by its partitioner. */
@@ -48,7 +50,7 @@ export function createRecordWriter(edge: JobEdge, context: RecordWriterContext, 
     context.availability,
     SUBPARTITION_QUEUE_LIMIT,
   );
-  const { timer, targetBytes, timestamp } = context;
+  const { timer, targetBytes, timestamp, metrics } = context;
   switch (edge.partitioner) {
     case 'forward':
       if (target.parallelism !== vertex.parallelism) {
@@ -58,9 +60,9 @@ export function createRecordWriter(edge: JobEdge, context: RecordWriterContext, 
             `${target.parallelism}) needs equal parallelism; use rebalance() or equal parallelism`,
         );
       }
-      return new SelectingRecordWriter(partition, new ForwardSelector(subtaskIndex), timer, targetBytes, timestamp);
+      return new SelectingRecordWriter(partition, new ForwardSelector(subtaskIndex), timer, targetBytes, timestamp, metrics);
     case 'rebalance':
-      return new SelectingRecordWriter(partition, new RebalanceSelector(target.parallelism, subtaskIndex), timer, targetBytes, timestamp);
+      return new SelectingRecordWriter(partition, new RebalanceSelector(target.parallelism, subtaskIndex), timer, targetBytes, timestamp, metrics);
     case 'hash': {
       const streamEdge = context.graph.nodes[edge.targetNodeId]?.inputs.find(
         (e) => e.sourceId === edge.sourceNodeId && e.inputIndex === edge.inputIndex && e.partitioner === 'hash',
@@ -69,9 +71,9 @@ export function createRecordWriter(edge: JobEdge, context: RecordWriterContext, 
         throw new WeirError(RuntimeErrorCode.INVALID_GRAPH, `the hash edge from '${vertex.name}' to '${target.name}' has no key selector`);
       }
       const selector = new HashSelector(streamEdge.keySelector, target.maxParallelism, target.parallelism, failures);
-      return new SelectingRecordWriter(partition, selector, timer, targetBytes, timestamp);
+      return new SelectingRecordWriter(partition, selector, timer, targetBytes, timestamp, metrics);
     }
     case 'broadcast':
-      return new BroadcastRecordWriter(partition, timer, targetBytes, timestamp);
+      return new BroadcastRecordWriter(partition, timer, targetBytes, timestamp, metrics);
   }
 }

@@ -1,3 +1,4 @@
+import type { TaskIOMetrics } from '../metrics/task-io-metrics.ts';
 import { encodeRecords } from '../network/record-codec.ts';
 import type { RecordTimestamp } from '../time/record-timestamp.ts';
 import type { FlushTimer } from './flush-timer.ts';
@@ -26,6 +27,7 @@ export class OutputBatch {
     /** 0 flushes after every record (buffer timeout 0). */
     private readonly targetBytes: number,
     private readonly timestamp: RecordTimestamp,
+    private readonly metrics: TaskIOMetrics,
   ) {}
 
   add(record: unknown): void {
@@ -47,6 +49,8 @@ export class OutputBatch {
     records.length = 0;
     this.#timestamps = undefined;
     if (this.targetBytes > 0) this.#threshold = Math.max(1, Math.floor((this.targetBytes * count) / Math.max(1, payload.byteLength)));
+    this.metrics.numRecordsOut += count;
+    this.metrics.numBytesOut += payload.byteLength;
     this.target.addBuffer(payload, count);
   }
 }

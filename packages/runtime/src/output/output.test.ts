@@ -1,6 +1,7 @@
 import { keyGroupForKey, subtaskForKeyGroup } from '@weir/common';
 import { describe, expect, it } from 'vitest';
 import { FailureWrapper } from '../operators/operator-failure.ts';
+import { TaskIOMetrics } from '../metrics/task-io-metrics.ts';
 import { decodeRecordBatch, decodeRecords } from '../network/record-codec.ts';
 import { RecordTimestamp } from '../time/record-timestamp.ts';
 import { HashSelector, RebalanceSelector, type ChannelSelector } from './channel-selectors.ts';
@@ -22,7 +23,7 @@ function collectingTarget() {
 describe('OutputBatch', () => {
   it('sends one record first, then sizes batches from the bytes per record of the previous buffer', () => {
     const target = collectingTarget();
-    const batch = new OutputBatch(target, neverFlushTimer, 1000, new RecordTimestamp());
+    const batch = new OutputBatch(target, neverFlushTimer, 1000, new RecordTimestamp(), new TaskIOMetrics());
     const record = 'r'.repeat(97); // a 99-byte MessagePack str8: 100 bytes as the one record of an array, so 10 fit in 1000
     for (let i = 0; i < 25; i++) batch.add(record);
     expect(target.buffers.map((b) => b.records.length)).toEqual([1, 10, 10]);
@@ -35,7 +36,7 @@ describe('OutputBatch', () => {
 
   it('flushes every record when the target size is 0 (buffer timeout 0)', () => {
     const target = collectingTarget();
-    const batch = new OutputBatch(target, neverFlushTimer, 0, new RecordTimestamp());
+    const batch = new OutputBatch(target, neverFlushTimer, 0, new RecordTimestamp(), new TaskIOMetrics());
     for (const r of [{ a: 1 }, [2], 'three', null]) batch.add(r);
     expect(target.buffers.map((b) => b.records)).toEqual([[{ a: 1 }], [[2]], ['three'], [null]]);
   });
@@ -43,7 +44,7 @@ describe('OutputBatch', () => {
   it('writes each record\'s timestamp with it, none for a batch without any', () => {
     const payloads: Uint8Array[] = [];
     const slot = new RecordTimestamp();
-    const batch = new OutputBatch({ addBuffer: (payload) => payloads.push(payload) }, neverFlushTimer, 1 << 20, slot);
+    const batch = new OutputBatch({ addBuffer: (payload) => payloads.push(payload) }, neverFlushTimer, 1 << 20, slot, new TaskIOMetrics());
     batch.add('a');
     batch.add('b');
     slot.value = 1_000;
@@ -66,7 +67,7 @@ describe('OutputBatch', () => {
   it('arms the buffer timeout when a batch gets its first record', () => {
     let armed = 0;
     const timer: FlushTimer = { arm: () => armed++, cancel: () => {} };
-    const batch = new OutputBatch(collectingTarget(), timer, 1 << 20, new RecordTimestamp());
+    const batch = new OutputBatch(collectingTarget(), timer, 1 << 20, new RecordTimestamp(), new TaskIOMetrics());
     batch.add(1); // the first buffer holds one record: flushed at once, nothing to time out
     batch.add(2);
     batch.add(3);

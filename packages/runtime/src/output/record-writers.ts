@@ -1,6 +1,7 @@
 import { END_OF_PARTITION, watermarkEvent, watermarkStatusEvent, type ChannelEvent } from '../network/channel-events.ts';
 import type { ResultPartition } from '../network/result-partition.ts';
 import type { BufferItem } from '../network/types.ts';
+import type { TaskIOMetrics } from '../metrics/task-io-metrics.ts';
 import type { ChannelSelector } from './channel-selectors.ts';
 import type { OutputTarget } from '../operators/output.ts';
 import type { RecordTimestamp } from '../time/record-timestamp.ts';
@@ -66,9 +67,10 @@ export class SelectingRecordWriter extends PartitionRecordWriter {
     timer: FlushTimer,
     targetBytes: number,
     timestamp: RecordTimestamp,
+    metrics: TaskIOMetrics,
   ) {
     super(partition);
-    this.#batches = partition.subpartitions.map((s) => new OutputBatch(s, timer, targetBytes, timestamp));
+    this.#batches = partition.subpartitions.map((s) => new OutputBatch(s, timer, targetBytes, timestamp, metrics));
   }
 
   collect(record: unknown): void {
@@ -84,14 +86,14 @@ export class SelectingRecordWriter extends PartitionRecordWriter {
 export class BroadcastRecordWriter extends PartitionRecordWriter {
   readonly #batch: OutputBatch;
 
-  constructor(partition: ResultPartition, timer: FlushTimer, targetBytes: number, timestamp: RecordTimestamp) {
+  constructor(partition: ResultPartition, timer: FlushTimer, targetBytes: number, timestamp: RecordTimestamp, metrics: TaskIOMetrics) {
     super(partition);
     const everyone: BufferTarget = {
       addBuffer(payload, recordCount) {
         for (const s of partition.subpartitions) s.addBuffer(payload, recordCount);
       },
     };
-    this.#batch = new OutputBatch(everyone, timer, targetBytes, timestamp);
+    this.#batch = new OutputBatch(everyone, timer, targetBytes, timestamp, metrics);
   }
 
   collect(record: unknown): void {

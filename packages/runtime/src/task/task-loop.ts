@@ -1,5 +1,6 @@
 import type { Clock } from '@weir/common';
 import type { TaskInput } from '../input/task-input.ts';
+import type { TaskIOMetrics } from '../metrics/task-io-metrics.ts';
 import type { OutputAvailability } from '../network/output-availability.ts';
 import type { PendingWork } from '../operators/pending-work.ts';
 import type { Mailbox } from './mailbox.ts';
@@ -27,6 +28,8 @@ export class TaskLoop {
     private readonly output: OutputAvailability,
     private readonly work: PendingWork,
     private readonly clock: Clock,
+    /** Where the loop's waits for output capacity (back pressure) and for input (idle) are added up. */
+    private readonly metrics: TaskIOMetrics,
   ) {}
 
   /** The input of the next `run`: after end of data, the task runs on with an input that only takes events. */
@@ -41,7 +44,7 @@ export class TaskLoop {
   }
 
   async run(): Promise<LoopOutcome> {
-    const { mailbox, input, output, work, clock } = this;
+    const { mailbox, input, output, work, clock, metrics } = this;
     let sinceYield = 0;
     let sinceCheck = 0;
     let checkEvery = CLOCK_CHECK_EVERY;
@@ -54,7 +57,9 @@ export class TaskLoop {
         continue;
       }
       if (output.blocked !== 0) {
+        metrics.startWait('back-pressured', clock.now());
         await mailbox.waitFor(output.whenAvailable());
+        metrics.endWait(clock.now());
         continue;
       }
       const status = input.emitNext();
@@ -73,10 +78,12 @@ export class TaskLoop {
         continue;
       }
       if (status === 'end-of-input') return 'end-of-input';
+      metrics.startWait('idle', clock.now());
       await mailbox.waitFor(input.whenAvailable());
       sinceYield = 0;
       sinceCheck = 0;
       sliceStart = clock.now();
+      metrics.endWait(sliceStart);
     }
   }
 }

@@ -15,19 +15,20 @@ import { NetworkInput } from '../input/network-input.ts';
 import { SourceInput } from '../input/source-input.ts';
 import type { TaskInput } from '../input/task-input.ts';
 import { ReplayingInput, type ReplayedBuffer } from '../input/replaying-input.ts';
+import { TaskIOMetrics, type TaskMetricsSample } from '../metrics/task-io-metrics.ts';
 import { END_OF_DATA } from '../network/channel-events.ts';
 import { OutputAvailability } from '../network/output-availability.ts';
 import type { ResultPartition } from '../network/result-partition.ts';
 import type { ChainOperator } from '../operators/chain-operator.ts';
 import { PendingWork } from '../operators/pending-work.ts';
 import { SourceOperator } from '../operators/source-operator.ts';
-import { BUFFER_TARGET_BYTES } from '../output/create-record-writer.ts';
+import { BUFFER_TARGET_BYTES, SUBPARTITION_QUEUE_LIMIT } from '../output/create-record-writer.ts';
 import { neverFlushTimer, TimeoutFlushTimer, type FlushTimer } from '../output/flush-timer.ts';
 import type { RecordWriter } from '../output/record-writers.ts';
 import { buildChain, type OperatorChain } from './chain-builder.ts';
 import { resolveVertex } from './deployment-check.ts';
 import { restoreChannelState } from './channel-state-restore.ts';
-import { connectInputs } from './input-wiring.ts';
+import { connectInputs, INITIAL_CREDIT } from './input-wiring.ts';
 import { Mailbox } from './mailbox.ts';
 import { TaskLoop } from './task-loop.ts';
 import type { TaskOptions } from './task.ts';
@@ -93,6 +94,9 @@ export class TaskRuntime {
   readonly #processingTime: ProcessingTimeService;
   /** A network task's input watermark: the minimum over its channels that are not idle. */
   #valve: StatusWatermarkValve | undefined;
+  readonly #metrics = new TaskIOMetrics();
+  /** When the task started running its loop; undefined before. */
+  #runningSince: number | undefined;
 
   constructor(
     private readonly options: TaskOptions,
@@ -123,6 +127,29 @@ export class TaskRuntime {
     return { queuedOutputBuffers: queued, unacknowledgedInputBuffers: this.#gate.unacknowledgedBuffers };
   }
 
+  /** The task's counters now, and its queues as they are. */
+  sampleMetrics(): TaskMetricsSample {
+    const m = this.#metrics;
+    const { queuedOutputBuffers, unacknowledgedInputBuffers } = this.stats;
+    let subpartitions = 0;
+    for (const w of this.#writers) subpartitions += w.partition.subpartitions.length;
+    const channels = this.#gate.channels.length;
+    const now = this.#clock.now();
+    return {
+      numRecordsIn: m.numRecordsIn,
+      numBytesIn: m.numBytesIn,
+      numRecordsOut: m.numRecordsOut,
+      numBytesOut: m.numBytesOut,
+      idleTimeMs: m.idleTimeMs(now),
+      backPressuredTimeMs: m.backPressuredTimeMs(now),
+      runningTimeMs: this.#runningSince === undefined ? 0 : now - this.#runningSince,
+      inputQueueLength: unacknowledgedInputBuffers,
+      outputQueueLength: queuedOutputBuffers,
+      inPoolUsage: channels === 0 ? 0 : Math.min(1, unacknowledgedInputBuffers / (channels * INITIAL_CREDIT)),
+      outPoolUsage: subpartitions === 0 ? 0 : Math.min(1, queuedOutputBuffers / (subpartitions * SUBPARTITION_QUEUE_LIMIT)),
+    };
+  }
+
   async setUp(): Promise<void> {
     const { deployment, graph, network, checkpointing, restore } = this.options;
     const jobGraph = this.options.jobGraph ?? buildJobGraph(graph);
@@ -141,6 +168,7 @@ export class TaskRuntime {
       timer: this.#timer,
       targetBytes: timeoutMs === 0 ? 0 : BUFFER_TARGET_BYTES,
       work: this.#work,
+      metrics: this.#metrics,
       restored: restore !== undefined,
       checkpointing: checkpointing !== undefined,
       checkpointSettings: checkpointing,
@@ -199,7 +227,7 @@ export class TaskRuntime {
       input = this.#replaying ?? fromNetwork;
       this.#replay = [];
     }
-    this.#loop = new TaskLoop(this.mailbox, input, this.#availability, this.#work, this.#clock);
+    this.#loop = new TaskLoop(this.mailbox, input, this.#availability, this.#work, this.#clock, this.#metrics);
   }
 
   /**
@@ -208,6 +236,7 @@ export class TaskRuntime {
    */
   async run(): Promise<'finished' | 'stopped'> {
     const loop = this.#loop!;
+    this.#runningSince = this.#clock.now();
     if ((await loop.run()) === 'stopped') return 'stopped';
     await this.#endInput();
     this.#inputEnded = true;
@@ -337,7 +366,7 @@ export class TaskRuntime {
   }
 
   #networkInput(ended: () => boolean): NetworkInput {
-    this.#network = new NetworkInput(this.#gate, this.#chain!.operators[0]!.inputs, new TaskEventHandler(this.#gate, this.#barriers, this.#valve!), ended, this.#timestamp);
+    this.#network = new NetworkInput(this.#gate, this.#chain!.operators[0]!.inputs, new TaskEventHandler(this.#gate, this.#barriers, this.#valve!), ended, this.#timestamp, this.#metrics);
     return this.#network;
   }
 

@@ -5,6 +5,7 @@ import { RuntimeErrorCode } from '../errors.ts';
 import type { NetworkEnvironment } from '../network/types.ts';
 import type { TaskDeploymentDescriptor, TaskStateChange } from './deployment.ts';
 import { Deploying, type LifecycleState } from './lifecycle.ts';
+import type { TaskMetricsSample } from '../metrics/task-io-metrics.ts';
 import { TaskRuntime, type TaskNetworkStats } from './task-runtime.ts';
 
 export interface TaskOptions {
@@ -60,6 +61,11 @@ export class Task {
 
   get networkStats(): TaskNetworkStats {
     return this.#runtime.stats;
+  }
+
+  /** The task's IO counters and time figures now (Flink's task metrics, before rates). */
+  sampleMetrics(): TaskMetricsSample {
+    return this.#runtime.sampleMetrics();
   }
 
   /**

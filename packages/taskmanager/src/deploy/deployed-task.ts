@@ -1,8 +1,9 @@
 import { CheckpointFailureReason, describeError, isTerminalTaskState, TaskState, type Logger } from '@weir/common';
 import type { CheckpointOptions__Output, TaskKey__Output } from '@weir/rpc';
 import { fromCheckpointOptionsMessage } from '../checkpoint-options-wire.ts';
-import type { CheckpointAck, CheckpointDecline, TaskStateChange } from '@weir/runtime';
+import type { CheckpointAck, CheckpointDecline, TaskMetricsSample, TaskStateChange } from '@weir/runtime';
 import type { TaskReporter } from '../control/context.ts';
+import type { MeasuredTask } from '../metrics/task-metrics-tracker.ts';
 import { toAcknowledgeCheckpoint, toDeclineCheckpoint } from './checkpoint-messages.ts';
 import type { RunnableTask } from './types.ts';
 
@@ -11,16 +12,20 @@ import type { RunnableTask } from './types.ts';
  * (a RunnableTask), then terminal. Forwards each state once, and its checkpoint
  * acknowledgements and declines, to the JobManager; passes checkpoint commands to the task.
  */
-export class DeployedTask {
+export class DeployedTask implements MeasuredTask {
   readonly key: TaskKey__Output;
+  readonly jobName: string;
   readonly logger: Logger;
   readonly #reporter: TaskReporter;
   readonly #onTerminal: () => void;
   #task: RunnableTask | undefined;
+  #vertexName: string;
   #lastState: TaskState | undefined;
 
-  constructor(key: TaskKey__Output, logger: Logger, reporter: TaskReporter, onTerminal: () => void) {
+  constructor(key: TaskKey__Output, jobName: string, logger: Logger, reporter: TaskReporter, onTerminal: () => void) {
     this.key = key;
+    this.jobName = jobName;
+    this.#vertexName = key.vertexId;
     this.logger = logger;
     this.#reporter = reporter;
     this.#onTerminal = onTerminal;
@@ -30,9 +35,19 @@ export class DeployedTask {
     return this.#lastState !== undefined && isTerminalTaskState(this.#lastState);
   }
 
-  /** The prepared task; the caller starts it. */
-  attach(task: RunnableTask): void {
+  /** The vertex's name once the job graph is loaded; its ID before. */
+  get vertexName(): string {
+    return this.#vertexName;
+  }
+
+  /** The prepared task of vertex `vertexName`; the caller starts it. */
+  attach(task: RunnableTask, vertexName: string): void {
     this.#task = task;
+    this.#vertexName = vertexName;
+  }
+
+  sample(): TaskMetricsSample | undefined {
+    return this.#task?.sampleMetrics();
   }
 
   onStateChange(change: TaskStateChange): void {

@@ -26,6 +26,8 @@ export interface DeployerOptions {
   readonly localStateDir: string;
   readonly logger: Logger;
   readonly clock: Clock;
+  /** A task became terminal (called before it is forgotten), so its final metrics can be taken. */
+  readonly onTaskEnded?: (task: DeployedTask) => void;
 }
 
 /** Runs the tasks the JobManager deploys here, and releases a job attempt's partitions once all its tasks here ended. */
@@ -40,6 +42,11 @@ export class Deployer implements TaskControl {
   /** Tasks not yet terminal. */
   get taskCount(): number {
     return this.#tasks.size;
+  }
+
+  /** The tasks not yet terminal. */
+  tasks(): Iterable<DeployedTask> {
+    return this.#tasks.values();
   }
 
   deploy(message: DeployTask__Output, reporter: TaskReporter): void {
@@ -59,7 +66,7 @@ export class Deployer implements TaskControl {
       vertexId: key.vertexId,
       subtask: key.subtaskIndex,
     });
-    const task = new DeployedTask(key, logger, reporter, () => this.#ended(id, key));
+    const task = new DeployedTask(key, message.jobName, logger, reporter, () => this.#ended(id, task));
     this.#tasks.set(id, task);
     logger.info({ bundleHash: message.bundleHash }, 'deploying task');
     task.onStateChange({ state: TaskState.DEPLOYING });
@@ -109,7 +116,7 @@ export class Deployer implements TaskControl {
         onCheckpointAck: (ack) => task.acknowledgeCheckpoint(ack),
         onCheckpointDecline: (decline) => task.declineCheckpoint(decline),
       });
-      task.attach(runnable);
+      task.attach(runnable, jobGraph.vertices.find((v) => v.id === key.vertexId)!.name);
       runnable.start();
     } catch (error) {
       const failure = failureBeforeStart(error, key, message.parallelism);
@@ -124,7 +131,9 @@ export class Deployer implements TaskControl {
     return task;
   }
 
-  #ended(id: string, key: TaskKey__Output): void {
+  #ended(id: string, task: DeployedTask): void {
+    const key = task.key;
+    this.#options.onTaskEnded?.(task);
     this.#tasks.delete(id);
     // Deferred so the task has returned from its final state change before its partitions go.
     queueMicrotask(() => {

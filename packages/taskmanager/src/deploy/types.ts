@@ -1,7 +1,7 @@
 import type { JobGraph, StreamGraph } from '@weir/api';
 import type { CheckpointOptions } from '@weir/common';
 import type { DeployTask__Output } from '@weir/rpc';
-import type { TaskOptions } from '@weir/runtime';
+import type { TaskMetricsSample, TaskOptions } from '@weir/runtime';
 
 /** The graphs a task needs, rebuilt from the job bundle with the deploy's args and defaults. */
 export interface LoadedJob {
@@ -19,6 +19,8 @@ export interface RunnableTask {
   triggerCheckpoint(checkpointId: number, timestamp: number, options: CheckpointOptions): void;
   notifyCheckpointComplete(checkpointId: number): void;
   notifyCheckpointAborted(checkpointId: number): void;
+  /** The task's IO counters and time figures now. */
+  sampleMetrics(): TaskMetricsSample;
 }
 
 export type TaskFactory = (options: TaskOptions) => RunnableTask;

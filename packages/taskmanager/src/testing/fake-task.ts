@@ -1,5 +1,5 @@
 import { TaskState, type CheckpointOptions } from '@weir/common';
-import type { CheckpointAck, CheckpointDecline, TaskOptions } from '@weir/runtime';
+import type { CheckpointAck, CheckpointDecline, TaskMetricsSample, TaskOptions } from '@weir/runtime';
 import type { RunnableTask, TaskFactory } from '../deploy/types.ts';
 
 /** A checkpoint command the task double received. */
@@ -17,6 +17,20 @@ export class FakeTask implements RunnableTask {
   readonly checkpointCalls: CheckpointCall[] = [];
   started = false;
   cancelled = false;
+  /** What sampleMetrics answers; tests set the counters they need. */
+  metrics: TaskMetricsSample = {
+    numRecordsIn: 0,
+    numBytesIn: 0,
+    numRecordsOut: 0,
+    numBytesOut: 0,
+    idleTimeMs: 0,
+    backPressuredTimeMs: 0,
+    runningTimeMs: 0,
+    inputQueueLength: 0,
+    outputQueueLength: 0,
+    inPoolUsage: 0,
+    outPoolUsage: 0,
+  };
 
   constructor(options: TaskOptions) {
     this.options = options;
@@ -26,6 +40,10 @@ export class FakeTask implements RunnableTask {
     this.started = true;
     this.options.onStateChange({ state: TaskState.INITIALIZING });
     this.options.onStateChange({ state: TaskState.RUNNING });
+  }
+
+  sampleMetrics(): TaskMetricsSample {
+    return this.metrics;
   }
 
   finish(): void {

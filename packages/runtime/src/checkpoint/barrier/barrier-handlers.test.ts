@@ -2,6 +2,7 @@ import { ManualClock, type CheckpointFailureReason } from '@weir/common';
 import { describe, expect, it } from 'vitest';
 import { TaskEventHandler } from '../../input/channel-event-handler.ts';
 import { InputChannel } from '../../input/input-channel.ts';
+import { TaskIOMetrics } from '../../metrics/task-io-metrics.ts';
 import { InputGate } from '../../input/input-gate.ts';
 import { NetworkInput } from '../../input/network-input.ts';
 import { barrierEvent, cancelCheckpointEvent, END_OF_DATA, END_OF_PARTITION, unalignedBarrierEvent } from '../../network/channel-events.ts';
@@ -66,7 +67,7 @@ function fixture(names: string[], mode: Mode) {
     },
   };
   const valve = new StatusWatermarkValve(8, { emitWatermark: () => {}, emitWatermarkStatus: () => {} });
-  const input = new NetworkInput(gate, [target], new TaskEventHandler(gate, handler, valve), () => gate.isFinished, new RecordTimestamp());
+  const input = new NetworkInput(gate, [target], new TaskEventHandler(gate, handler, valve), () => gate.isFinished, new RecordTimestamp(), new TaskIOMetrics());
   return {
     log,
     gate,

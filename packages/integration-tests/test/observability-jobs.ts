@@ -1,0 +1,56 @@
+/** A job for the metrics and REST tests, as source text written to a temp dir outside the repo. */
+
+/**
+ * `<count> <records/s> <output dir>`: a rate-limited generator emits `count` events, then
+ * goes quiet without ending (so its tasks and their metrics stay); keyBy spreads them over
+ * both subtasks, a running sum per key, and an exactly-once FileSink writes one line per event.
+ */
+export const PAUSING_SUMS = `
+import { Boundedness, InputStatus, KeyedProcessFunction, Types, ValueStateDescriptor, type Collector, type ConnectorContext, type KeyedProcessContext, type ReaderOutput, type Source, type SourceReader, type StreamExecutionEnvironment, type ValueState } from '@weir/api';
+import { DataGeneratorSource, FileSink, RateLimiterStrategy, SimpleStringEncoder } from '@weir/connectors';
+
+const QUIET = new Promise<void>(() => {});
+
+class PausingSource implements Source<number> {
+  readonly boundedness = Boundedness.CONTINUOUS_UNBOUNDED;
+  constructor(private readonly inner: DataGeneratorSource<number>) {}
+  createReader(context: ConnectorContext, restored?: readonly unknown[]): SourceReader<number> {
+    const reader = this.inner.createReader(context, restored);
+    let done = false;
+    return {
+      pollNext: (output: ReaderOutput<number>) => {
+        if (done) return InputStatus.NOTHING_AVAILABLE;
+        const status = reader.pollNext(output);
+        if (status !== InputStatus.END_OF_INPUT) return status;
+        done = true;
+        return InputStatus.NOTHING_AVAILABLE;
+      },
+      isAvailable: () => (done ? QUIET : reader.isAvailable()),
+      snapshotState: (id: number) => reader.snapshotState(id),
+    };
+  }
+}
+
+class Sum extends KeyedProcessFunction<number, number, string> {
+  private sum!: ValueState<number>;
+  override open(): void {
+    this.sum = this.getRuntimeContext().getState(new ValueStateDescriptor('sum', Types.NUMBER));
+  }
+  processElement(n: number, _ctx: KeyedProcessContext<number>, out: Collector<string>): void {
+    const next = (this.sum.value() ?? 0) + n;
+    this.sum.update(next);
+    out.collect(n + ' ' + next);
+  }
+}
+
+export default function pausingSums(env: StreamExecutionEnvironment, args: string[]) {
+  const [count, rate, output] = args;
+  env.setParallelism(2);
+  env.enableCheckpointing(300);
+  env.fromSource(new PausingSource(new DataGeneratorSource((i: number) => i, Number(count), RateLimiterStrategy.perSecond(Number(rate)), Types.NUMBER)), 'events').uid('events')
+    .keyBy((n: number) => n % 10)
+    .process(new Sum()).uid('sum').name('sum')
+    .sinkTo(FileSink.forRowFormat(output!, new SimpleStringEncoder<string>()).build()).uid('sink');
+  env.execute('pausing sums');
+}
+`;

@@ -1,0 +1,62 @@
+import type { Clock, Logger, TimerHandle, WeirConfig } from '@weir/common';
+import { processRegistry, scrapedGauges, startPrometheusEndpoint, TASK_METRIC_HELP, type PrometheusEndpoint } from '@weir/metrics';
+import type { TaskMetricsTracker, TaskReport } from './task-metrics-tracker.ts';
+
+/** How often task rates are computed when only Prometheus wants them (metrics.fetcher.update-interval is 0). */
+const PROMETHEUS_ONLY_TICK_MS = 1_000;
+
+/** Flink's Prometheus labels of a task's series. */
+const TASK_LABELS = ['job_id', 'job_name', 'task_id', 'task_name', 'subtask_index', 'task_attempt_num', 'tm_id'] as const;
+
+/**
+ * A TaskManager's metrics: the Prometheus endpoint (metrics.reporter.prom.port) with the
+ * process's and every running task's metrics, and a tick every
+ * metrics.fetcher.update-interval that computes the tasks' rates and hands the reports to
+ * `report` (the JobManager). With no endpoint and an interval of 0, nothing runs at all.
+ */
+export class TaskManagerMetrics {
+  #timer: TimerHandle | undefined;
+  #closed = false;
+
+  private constructor(
+    private readonly tracker: TaskMetricsTracker,
+    private readonly clock: Clock,
+    private readonly tickMs: number,
+    private readonly report: ((reports: TaskReport[]) => void) | undefined,
+    readonly endpoint: PrometheusEndpoint | undefined,
+  ) {}
+
+  static async start(
+    config: WeirConfig,
+    deps: { tracker: TaskMetricsTracker; taskManagerId: string; clock: Clock; logger: Logger; report?: (reports: TaskReport[]) => void },
+  ): Promise<TaskManagerMetrics> {
+    const range = config['metrics.reporter.prom.port'];
+    let endpoint: PrometheusEndpoint | undefined;
+    if (range !== '') {
+      const registry = processRegistry();
+      scrapedGauges(registry, 'weir_taskmanager_job_task', TASK_METRIC_HELP, TASK_LABELS, () => deps.tracker.series(deps.taskManagerId));
+      endpoint = await startPrometheusEndpoint(range, config['taskmanager.bind-host'], registry);
+      deps.logger.info({ port: endpoint.port }, `Prometheus metrics at http://${config['taskmanager.host']}:${endpoint.port}/metrics`);
+    }
+    const interval = config['metrics.fetcher.update-interval'];
+    const tickMs = interval > 0 ? interval : endpoint === undefined ? 0 : PROMETHEUS_ONLY_TICK_MS;
+    const metrics = new TaskManagerMetrics(deps.tracker, deps.clock, tickMs, interval > 0 ? deps.report : undefined, endpoint);
+    metrics.#schedule();
+    return metrics;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer !== undefined) this.clock.clearTimeout(this.#timer);
+    await this.endpoint?.close();
+  }
+
+  #schedule(): void {
+    if (this.tickMs === 0 || this.#closed) return;
+    this.#timer = this.clock.setTimeout(() => {
+      const reports = this.tracker.tick();
+      if (reports.length > 0) this.report?.(reports);
+      this.#schedule();
+    }, this.tickMs);
+  }
+}
