@@ -12,7 +12,7 @@
 // A build takes a fraction of a second, so it always rebuilds everything; a file whose
 // content did not change is left alone, and changed ones are replaced by a rename, so a
 // process starting meanwhile never reads half a file. Exits non-zero on a compile error.
-import { existsSync, readdirSync, readFileSync, renameSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -95,10 +95,33 @@ async function buildPackage(pkg, packages) {
   return written;
 }
 
-/** Builds every package; resolves with the number of files written (0 when everything was up to date). */
+/** The newest modification time (ms) of the files below `path`, or of `path` itself. */
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
+}
+
+/**
+ * The web dashboard (packages/dashboard, Vite) into packages/dashboard/web, which the
+ * JobManager serves. Vite takes seconds, not a fraction of one, so it runs only when a source
+ * is newer than the last build; resolves with the number of files written.
+ */
+async function buildDashboard() {
+  const dir = join(packagesDir, 'dashboard');
+  const built = join(dir, 'web', 'index.html');
+  const sources = Math.max(...['src', 'index.html', 'vite.config.ts', 'package.json'].map((f) => newestMtime(join(dir, f))));
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) return 0;
+  const { build: viteBuild } = await import('vite');
+  const output = await viteBuild({ configFile: join(dir, 'vite.config.ts'), logLevel: 'warn' });
+  return [output].flat().reduce((n, o) => n + ('output' in o ? o.output.length : 0), 0);
+}
+
+/** Builds every package and the dashboard; resolves with the number of files written (0 when everything was up to date). */
 export async function buildAll() {
   const packages = readPackages();
-  const counts = await Promise.all(packages.map((p) => buildPackage(p, packages)));
+  const counts = await Promise.all([...packages.map((p) => buildPackage(p, packages)), buildDashboard()]);
   return counts.reduce((a, b) => a + b, 0);
 }
 

@@ -15,7 +15,7 @@ interface Service {
   container_name?: string;
 }
 
-const compose = parse(repoFile('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
+const compose = parse(repoFile('docker-compose.yml'), { merge: true }) as { services: Record<string, Service & { volumes?: string[] }> };
 
 function commandOf(service: Service): string[] {
   if (service.command === undefined) return [];
@@ -53,6 +53,27 @@ describe('docker-compose.yml', () => {
   it('publishes the JobManager port it configures', () => {
     const jobManager = compose.services.jobmanager!;
     expect(jobManager.ports).toContain(`6123:${environmentOf(jobManager).WEIR_JOBMANAGER_RPC_PORT}`);
+  });
+
+  it('publishes the dashboard and the metrics port the JobManager configures', () => {
+    const jobManager = compose.services.jobmanager!;
+    const config = loadConfig({ env: environmentOf(jobManager) });
+    expect(config['rest.bind-address']).toBe('0.0.0.0');
+    expect(jobManager.ports).toContain(`${config['rest.port']}:${config['rest.port']}`);
+    expect(jobManager.ports).toContain(`${config['metrics.reporter.prom.port']}:${config['metrics.reporter.prom.port']}`);
+  });
+
+  it('runs Prometheus scraping the JobManager and every TaskManager on the port they serve metrics on', () => {
+    const prometheus = compose.services.prometheus!;
+    const [mount] = prometheus.volumes!;
+    expect(mount).toMatch(/^\.\/deploy\/prometheus\.yml:/);
+    const scrape = parse(repoFile('deploy/prometheus.yml')) as {
+      scrape_configs: { job_name: string; static_configs?: { targets: string[] }[]; dns_sd_configs?: { names: string[]; port: number }[] }[];
+    };
+    const port = (service: string) => loadConfig({ env: { ...environmentOf(compose.services[service]!), WEIR_TASKMANAGER_HOST: '172.18.0.5' } })['metrics.reporter.prom.port'];
+    const jobs = Object.fromEntries(scrape.scrape_configs.map((job) => [job.job_name, job]));
+    expect(jobs['weir-jobmanager']!.static_configs![0]!.targets).toEqual([`jobmanager:${port('jobmanager')}`]);
+    expect(jobs['weir-taskmanager']!.dns_sd_configs![0]).toMatchObject({ names: ['taskmanager'], port: Number(port('taskmanager')) });
   });
 
   it('lets taskmanager scale and come back after a crash', () => {

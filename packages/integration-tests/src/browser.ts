@@ -21,9 +21,3 @@ export function artifactsDir(name: string): string {
   mkdirSync(dir, { recursive: true });
   return dir;
 }
-
-/** Builds the dashboard (vite build) so the JobManager started next serves the current sources. */
-export async function buildDashboard(): Promise<void> {
-  const { build } = await import('vite');
-  await build({ configFile: join(repoRoot, 'packages/dashboard/vite.config.ts'), logLevel: 'warn' });
-}

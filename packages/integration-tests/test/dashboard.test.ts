@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleJobs } from '@weir/examples';
 import { completedCount, jobIdFrom, ProcessCluster, waitForCheckpoints, waitForStatus } from '../src/index.ts';
-import { artifactsDir, buildDashboard, launchChromium } from '../src/browser.ts';
+import { artifactsDir, launchChromium } from '../src/browser.ts';
 
 /** Long enough to outlive the kill, the restart and the savepoint; the test cancels it. */
 const EVENTS = 200_000;
@@ -29,7 +29,6 @@ describe('the dashboard in a real browser', () => {
   const status = () => page.getByTestId('job-status');
 
   beforeAll(async () => {
-    await buildDashboard();
     cluster = await ProcessCluster.start({
       taskManagers: 2,
       slots: 2,
