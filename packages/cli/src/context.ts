@@ -8,4 +8,8 @@ export interface CliContext {
   out(line: string): void;
   /** Writes one line to stderr. */
   err(line: string): void;
+  /** stderr is a terminal: commands that wait show a live status line there. */
+  readonly interactive: boolean;
+  /** Shows `line` as the live status line on stderr, replacing the previous one; undefined removes it. Only shown when interactive. */
+  status(line: string | undefined): void;
 }

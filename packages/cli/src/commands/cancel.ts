@@ -1,5 +1,6 @@
 import { JobStatus } from '@weir/common';
 import type { CliContext } from '../context.ts';
+import { checkpointDetail, statusDetail } from '../progress/details.ts';
 import { Progress } from '../progress/progress.ts';
 import { withJobClient } from './client-args.ts';
 import type { JobArgs } from './info.ts';
@@ -16,14 +17,14 @@ export async function cancelCommand(args: JobArgs, context: CliContext): Promise
 /** `weir cancel -s [targetDirectory] <jobId>`: a savepoint, then the job is cancelled; waits until it is CANCELED. */
 export async function cancelWithSavepointCommand(args: SavepointArgs, context: CliContext): Promise<void> {
   const savepoint = await withJobClient(args, context, async (client) => {
-    const progress = Progress.start(context, `Cancelling job ${args.jobId} with a savepoint…`, `the savepoint of job ${args.jobId}`);
+    const progress = Progress.start(context, `Cancelling job ${args.jobId} with a savepoint…`, `the savepoint of job ${args.jobId}`, checkpointDetail(client, args.jobId, 'SAVEPOINT'));
     try {
       const response = await client.triggerSavepoint({
         jobId: args.jobId,
         targetDirectory: args.targetDirectory ?? '',
         terminate: SavepointTermination.CANCEL,
       });
-      progress.waitingFor(`job ${args.jobId} to be cancelled`);
+      progress.waitingFor(`job ${args.jobId} to be cancelled`, statusDetail(client, args.jobId));
       await waitForEnd(client, args.jobId, JobStatus.CANCELED, response.savepointPath);
       return response;
     } finally {

@@ -4,6 +4,8 @@ import type { JobClient } from '../client/job-client.ts';
 import type { CliContext } from '../context.ts';
 import { CliErrorCode } from '../errors.ts';
 import { formatTime } from '../format/time.ts';
+import { checkpointDetail } from '../progress/details.ts';
+import { Progress } from '../progress/progress.ts';
 import { resolveUserPath } from '../user-cwd.ts';
 import { withJobClient, type ClientArgs } from './client-args.ts';
 
@@ -42,11 +44,27 @@ export async function runCommand(args: RunArgs, context: CliContext): Promise<vo
   });
 }
 
-/** Prints every status change; resolves on FINISHED, throws on FAILED, CANCELED or a lost stream. */
+/**
+ * Prints every status change; on a terminal a status line below shows the time since the
+ * submission and the checkpoint in progress with its acknowledgements. Resolves on FINISHED,
+ * throws on FAILED, CANCELED or a lost stream.
+ */
 export async function followJob(client: JobClient, jobId: string, context: CliContext): Promise<void> {
+  const progress = Progress.start(context, undefined, `job ${jobId} to end`, checkpointDetail(client, jobId));
+  try {
+    await follow(client, jobId, context, progress);
+  } finally {
+    progress.stop();
+  }
+}
+
+async function follow(client: JobClient, jobId: string, context: CliContext, progress: Progress): Promise<void> {
   let last: string | undefined;
   for await (const update of client.watch(jobId)) {
-    if (update.status !== last) context.out(`${formatTime(context.clock.now())}  Job ${jobId} is ${update.status}`);
+    if (update.status !== last) {
+      context.out(`${formatTime(context.clock.now())}  Job ${jobId} is ${update.status}`);
+      progress.waitingFor(`job ${jobId} to end (${update.status})`, checkpointDetail(client, jobId));
+    }
     last = update.status;
     if (update.status === JobStatus.FINISHED) {
       context.out(`Job ${jobId} has finished.`);

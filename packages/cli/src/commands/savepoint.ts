@@ -1,5 +1,6 @@
 import type { TriggerSavepointResponse__Output } from '@weir/rpc';
 import type { CliContext } from '../context.ts';
+import { checkpointDetail } from '../progress/details.ts';
 import { Progress } from '../progress/progress.ts';
 import { withJobClient, type ClientArgs } from './client-args.ts';
 import type { JobArgs } from './info.ts';
@@ -26,7 +27,7 @@ export interface DisposeSavepointArgs extends ClientArgs {
 /** `weir savepoint <jobId> [targetDirectory]`: a savepoint of a running job, which goes on. */
 export async function savepointCommand(args: SavepointArgs, context: CliContext): Promise<void> {
   const savepoint = await withJobClient(args, context, async (client) => {
-    const progress = Progress.start(context, `Triggering savepoint for job ${args.jobId}…`, `the savepoint of job ${args.jobId}`);
+    const progress = Progress.start(context, `Triggering savepoint for job ${args.jobId}…`, `the savepoint of job ${args.jobId}`, checkpointDetail(client, args.jobId, 'SAVEPOINT'));
     try {
       return await client.triggerSavepoint({ jobId: args.jobId, targetDirectory: args.targetDirectory ?? '', terminate: SavepointTermination.NONE });
     } finally {

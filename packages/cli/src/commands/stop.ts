@@ -1,5 +1,6 @@
 import { JobStatus } from '@weir/common';
 import type { CliContext } from '../context.ts';
+import { checkpointDetail, statusDetail } from '../progress/details.ts';
 import { Progress } from '../progress/progress.ts';
 import { withJobClient } from './client-args.ts';
 import type { JobArgs } from './info.ts';
@@ -20,7 +21,7 @@ export interface StopArgs extends JobArgs {
 export async function stopCommand(args: StopArgs, context: CliContext): Promise<void> {
   const savepoint = await withJobClient(args, context, async (client) => {
     const verb = args.drain ? 'Draining' : 'Suspending';
-    const progress = Progress.start(context, `${verb} job ${args.jobId} with a savepoint…`, `the savepoint of job ${args.jobId}`);
+    const progress = Progress.start(context, `${verb} job ${args.jobId} with a savepoint…`, `the savepoint of job ${args.jobId}`, checkpointDetail(client, args.jobId, 'SAVEPOINT'));
     try {
       const response = await client.triggerSavepoint({
         jobId: args.jobId,
@@ -28,7 +29,7 @@ export async function stopCommand(args: StopArgs, context: CliContext): Promise<
         terminate: SavepointTermination.STOP,
         drain: args.drain,
       });
-      progress.waitingFor(`job ${args.jobId} to finish`);
+      progress.waitingFor(`job ${args.jobId} to finish`, statusDetail(client, args.jobId));
       await waitForEnd(client, args.jobId, JobStatus.FINISHED, response.savepointPath);
       return response;
     } finally {

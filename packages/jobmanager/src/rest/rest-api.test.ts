@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { JobStatus, TaskState } from '@weir/common';
 import { describe, expect, it } from 'vitest';
 import { TaskMetricsStore } from '../metrics/task-metrics-store.ts';
@@ -222,5 +223,22 @@ describe('REST API', () => {
     const nothing = await c.get('/nothing/here');
     expect(nothing.status).toBe(404);
     expect(nothing.body.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('the README', () => {
+  it('lists exactly the REST resources the JobManager serves', async () => {
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const documented = [...readme.matchAll(/^\| (GET|POST|PATCH|PUT|DELETE) \| `([^`?]+)(?:\?[^`]*)?` \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+    const app = restCluster().app;
+    await app.ready();
+    expect(documented.length).toBeGreaterThan(10);
+    for (const entry of documented) {
+      const [method, url] = entry.split(' ') as [string, string];
+      expect(app.hasRoute({ method: method as 'GET', url }), entry).toBe(true);
+    }
+    // Every resource answers OPTIONS: as many resources as documented paths.
+    const resources = app.printRoutes({ method: 'OPTIONS', commonPrefix: false }).split('\n').filter((line) => line.includes('OPTIONS')).length;
+    expect(new Set(documented.map((entry) => entry.split(' ')[1])).size).toBe(resources);
   });
 });
