@@ -53,6 +53,8 @@ export interface Vertex {
   readonly tasks: TaskCounts;
   readonly metrics: IoMetrics;
   readonly backpressure: BackPressure;
+  /** The lowest input watermark of its subtasks (ms); null before every subtask has one. */
+  readonly watermark: number | null;
 }
 
 export interface PlanNode {

@@ -26,6 +26,8 @@ export interface TaskMetricsSnapshot {
   /** Those queues as a share (0..1) of what they may hold before the producer stops. */
   readonly inPoolUsage: number;
   readonly outPoolUsage: number;
+  /** The subtask's input watermark, ms since the epoch; -Infinity before the first. */
+  readonly currentInputWatermark: number;
 }
 
 /** What each task metric means: the help text of its Prometheus series. */
@@ -48,6 +50,7 @@ export const TASK_METRIC_HELP = {
   outputQueueLength: 'Buffers produced and not yet sent.',
   inPoolUsage: 'Input buffers in use, as a share of the credit granted.',
   outPoolUsage: 'Output buffers queued, as a share of what stops the subtask.',
+  currentInputWatermark: 'The input watermark of the subtask (ms since the epoch); -Inf before the first.',
 } as const satisfies Record<keyof TaskMetricsSnapshot, string>;
 
 export type TaskMetricName = keyof typeof TASK_METRIC_HELP;

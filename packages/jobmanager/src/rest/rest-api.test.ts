@@ -56,6 +56,7 @@ const SNAPSHOT = {
   outputQueueLength: 2,
   inPoolUsage: 0.25,
   outPoolUsage: 0.5,
+  currentInputWatermark: 5_000,
 };
 
 describe('REST API', () => {
@@ -82,7 +83,7 @@ describe('REST API', () => {
   it('GET /jobs/:id gives vertices with parallelism, status, records and back pressure, and the plan', async () => {
     const c = restCluster();
     c.metrics.update('job-1', 'map', 0, { attempt: 0, taskManagerId: 'tm-1', receivedAtMs: 1_000, metrics: SNAPSHOT });
-    c.metrics.update('job-1', 'map', 1, { attempt: 0, taskManagerId: 'tm-2', receivedAtMs: 1_000, metrics: { ...SNAPSHOT, backPressuredTimeMsPerSecond: 50 } });
+    c.metrics.update('job-1', 'map', 1, { attempt: 0, taskManagerId: 'tm-2', receivedAtMs: 1_000, metrics: { ...SNAPSHOT, backPressuredTimeMsPerSecond: 50, currentInputWatermark: 4_000 } });
     const { body } = await c.get('/jobs/job-1');
     expect(body).toMatchObject({ jid: 'job-1', state: 'RUNNING', isStoppable: true, attempt: 0 });
     expect(body.timestamps.CREATED).toBe(1_000);
@@ -93,6 +94,9 @@ describe('REST API', () => {
     // Two of the three subtasks reported: the sums are not complete yet.
     expect(map.metrics).toMatchObject({ 'read-records': 200, 'write-records': 180, 'read-records-complete': false, 'read-records-per-second': 20 });
     expect(map.backpressure).toEqual({ level: 'high', ratio: 0.6, 'busy-ratio': 0.2, 'idle-ratio': 0.2 });
+    // The lowest input watermark of the subtasks that reported; none for a vertex without reports.
+    expect(map.watermark).toBe(4_000);
+    expect(body.vertices.find((v: { id: string }) => v.id === 'src').watermark).toBeNull();
     expect(body.plan.nodes.map((n: { id: string }) => n.id)).toEqual(['src', 'map', 'sink']);
   });
 

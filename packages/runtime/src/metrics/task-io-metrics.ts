@@ -55,4 +55,6 @@ export interface TaskMetricsSample {
   /** The queues as a share (0..1) of what they may hold. */
   readonly inPoolUsage: number;
   readonly outPoolUsage: number;
+  /** The task's input watermark (ms); -Infinity before the first. */
+  readonly currentInputWatermark: number;
 }

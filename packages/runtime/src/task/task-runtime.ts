@@ -147,6 +147,7 @@ export class TaskRuntime {
       outputQueueLength: queuedOutputBuffers,
       inPoolUsage: channels === 0 ? 0 : Math.min(1, unacknowledgedInputBuffers / (channels * INITIAL_CREDIT)),
       outPoolUsage: subpartitions === 0 ? 0 : Math.min(1, queuedOutputBuffers / (subpartitions * SUBPARTITION_QUEUE_LIMIT)),
+      currentInputWatermark: this.currentInputWatermark,
     };
   }
 

@@ -53,12 +53,12 @@ export class Task {
     return this.#lifecycle.state;
   }
 
-  /** Buffer counts of this task's channels, for tests and metrics. */
   /** The task's input watermark: -Infinity before the first (a source task's: the one its reader output emitted last). */
   get currentInputWatermark(): number {
     return this.#runtime.currentInputWatermark;
   }
 
+  /** Buffer counts of this task's channels, for tests and metrics. */
   get networkStats(): TaskNetworkStats {
     return this.#runtime.stats;
   }

@@ -16,6 +16,7 @@ function sample(overrides: Partial<TaskMetricsSample>): TaskMetricsSample {
     outputQueueLength: 0,
     inPoolUsage: 0,
     outPoolUsage: 0,
+    currentInputWatermark: Number.NEGATIVE_INFINITY,
     ...overrides,
   };
 }

@@ -42,5 +42,6 @@ export function toSnapshot(previous: TimedSample | undefined, current: TimedSamp
     outputQueueLength: s.outputQueueLength,
     inPoolUsage: s.inPoolUsage,
     outPoolUsage: s.outPoolUsage,
+    currentInputWatermark: s.currentInputWatermark,
   };
 }

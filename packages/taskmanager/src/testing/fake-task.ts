@@ -30,6 +30,7 @@ export class FakeTask implements RunnableTask {
     outputQueueLength: 0,
     inPoolUsage: 0,
     outPoolUsage: 0,
+    currentInputWatermark: Number.NEGATIVE_INFINITY,
   };
 
   constructor(options: TaskOptions) {

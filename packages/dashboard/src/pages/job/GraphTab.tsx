@@ -3,7 +3,7 @@ import { JobGraph } from '../../components/JobGraph.tsx';
 import { LineChart } from '../../components/LineChart.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Table, type Column } from '../../components/Table.tsx';
-import { formatBytes, formatCount, formatPercent } from '../../format.ts';
+import { formatBytes, formatCount, formatPercent, formatTime } from '../../format.ts';
 import type { ThroughputHistory } from './throughput.ts';
 
 const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2'];
@@ -18,6 +18,7 @@ const VERTEX_COLUMNS: readonly Column<Vertex>[] = [
   { title: 'Bytes sent', render: (v) => formatBytes(v.metrics['write-bytes']), align: 'right' },
   { title: 'Busy', render: (v) => formatPercent(v.backpressure['busy-ratio']), align: 'right' },
   { title: 'Backpressure', render: (v) => <span class={`bp-label bp-${v.backpressure.level}`}>{formatPercent(v.backpressure.ratio)}</span>, align: 'right' },
+  { title: 'Low watermark', render: (v) => (v.watermark === null ? 'No watermark' : formatTime(v.watermark)), align: 'right' },
 ];
 
 /** The job graph, records/s over time per vertex, and the vertices' figures. */

@@ -69,6 +69,14 @@ export function backPressure(reports: readonly (SubtaskMetrics | undefined)[]): 
   return { level: backPressureLevel(ratio), ratio, 'busy-ratio': busy, 'idle-ratio': idle };
 }
 
+/** Flink's low watermark of a vertex: the lowest input watermark of its subtasks; null while one has none or none reported. */
+export function lowWatermark(reports: readonly (SubtaskMetrics | undefined)[]): number | null {
+  const present = reports.filter((r): r is SubtaskMetrics => r !== undefined);
+  if (present.length === 0) return null;
+  const low = Math.min(...present.map((r) => r.metrics.currentInputWatermark));
+  return Number.isFinite(low) ? low : null;
+}
+
 /** The vertex's current-attempt subtasks, by index. */
 export function subtasksOf(job: JobMaster, vertexId: string): SubtaskExecution[] {
   return job
@@ -91,6 +99,7 @@ export function vertexSummary(job: JobMaster, store: TaskMetricsStore, vertex: J
     tasks,
     metrics: ioMetrics(reports),
     backpressure: backPressure(reports),
+    watermark: lowWatermark(reports),
   };
 }
 
@@ -113,6 +122,7 @@ export function vertexDetails(job: JobMaster, store: TaskMetricsStore, vertex: J
         'failure-cause': s.failureCause === '' ? null : s.failureCause,
         metrics: ioMetrics([report]),
         backpressure: backPressure([report]),
+        watermark: lowWatermark([report]),
         'metrics-updated': report?.receivedAtMs ?? null,
       };
     }),
