@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TriggerSavepointRequest__Output } from '@weir/rpc';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resource } from './http-resources.ts';
 import { jobOf } from './job-routes.ts';
 import type { RestContext } from './rest-context.ts';
@@ -39,34 +40,28 @@ function operationView(operation: SavepointOperation): object {
  * checkpointing, not running, a savepoint in progress) fails at once instead.
  */
 export function savepointRoutes(app: FastifyInstance, ctx: RestContext): void {
+  /** Checks the job can take a savepoint now (404, 409 at once), starts it and answers 202 with the ID to poll. */
+  const trigger = (request: FastifyRequest, reply: FastifyReply, build: (jobId: string) => TriggerSavepointRequest__Output) => {
+    const job = jobOf(ctx, request);
+    const savepointRequest = build(job.jobId);
+    job.checkSavepointPossible();
+    return reply.code(202).send({ 'request-id': ctx.operations.start(job.jobId, ctx.savepoints.trigger(savepointRequest)) });
+  };
+
   resource(app, '/jobs/:jobid/savepoints', {
-    POST: (request, reply) => {
-      const job = jobOf(ctx, request);
-      const body = bodyOf(request, ['target-directory'], ['cancel-job']);
-      job.checkSavepointPossible();
-      const savepoint = ctx.savepoints.trigger({
-        jobId: job.jobId,
-        targetDirectory: (body['target-directory'] as string | undefined) ?? '',
-        terminate: body['cancel-job'] === true ? 'CANCEL' : '',
-        drain: false,
-      });
-      return reply.code(202).send({ 'request-id': ctx.operations.start(job.jobId, savepoint) });
-    },
+    POST: (request, reply) =>
+      trigger(request, reply, (jobId) => {
+        const body = bodyOf(request, ['target-directory'], ['cancel-job']);
+        return { jobId, targetDirectory: (body['target-directory'] as string | undefined) ?? '', terminate: body['cancel-job'] === true ? 'CANCEL' : '', drain: false };
+      }),
   });
 
   resource(app, '/jobs/:jobid/stop', {
-    POST: (request, reply) => {
-      const job = jobOf(ctx, request);
-      const body = bodyOf(request, ['targetDirectory'], ['drain']);
-      job.checkSavepointPossible();
-      const savepoint = ctx.savepoints.trigger({
-        jobId: job.jobId,
-        targetDirectory: (body.targetDirectory as string | undefined) ?? '',
-        terminate: 'STOP',
-        drain: body.drain === true,
-      });
-      return reply.code(202).send({ 'request-id': ctx.operations.start(job.jobId, savepoint) });
-    },
+    POST: (request, reply) =>
+      trigger(request, reply, (jobId) => {
+        const body = bodyOf(request, ['targetDirectory'], ['drain']);
+        return { jobId, targetDirectory: (body.targetDirectory as string | undefined) ?? '', terminate: 'STOP', drain: body.drain === true };
+      }),
   });
 
   resource(app, '/jobs/:jobid/savepoints/:triggerid', {

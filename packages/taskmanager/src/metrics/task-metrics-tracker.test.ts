@@ -1,24 +1,11 @@
 import { ManualClock } from '@weir/common';
 import type { TaskMetricsSample } from '@weir/runtime';
 import { describe, expect, it } from 'vitest';
+import { ZERO_METRICS } from '../testing/fake-task.ts';
 import { TaskMetricsTracker, type MeasuredTask } from './task-metrics-tracker.ts';
 
 function sample(overrides: Partial<TaskMetricsSample>): TaskMetricsSample {
-  return {
-    numRecordsIn: 0,
-    numBytesIn: 0,
-    numRecordsOut: 0,
-    numBytesOut: 0,
-    idleTimeMs: 0,
-    backPressuredTimeMs: 0,
-    runningTimeMs: 0,
-    inputQueueLength: 0,
-    outputQueueLength: 0,
-    inPoolUsage: 0,
-    outPoolUsage: 0,
-    currentInputWatermark: Number.NEGATIVE_INFINITY,
-    ...overrides,
-  };
+  return { ...ZERO_METRICS, ...overrides };
 }
 
 function measured(current: { sample: TaskMetricsSample }): MeasuredTask {

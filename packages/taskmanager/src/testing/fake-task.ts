@@ -7,6 +7,22 @@ export type CheckpointCall =
   | { readonly call: 'trigger'; readonly checkpointId: number; readonly timestamp: number; readonly options: CheckpointOptions }
   | { readonly call: 'complete' | 'abort'; readonly checkpointId: number };
 
+/** A task that has done nothing yet, as sampleMetrics reports it. */
+export const ZERO_METRICS: TaskMetricsSample = {
+  numRecordsIn: 0,
+  numBytesIn: 0,
+  numRecordsOut: 0,
+  numBytesOut: 0,
+  idleTimeMs: 0,
+  backPressuredTimeMs: 0,
+  runningTimeMs: 0,
+  inputQueueLength: 0,
+  outputQueueLength: 0,
+  inPoolUsage: 0,
+  outPoolUsage: 0,
+  currentInputWatermark: Number.NEGATIVE_INFINITY,
+};
+
 /**
  * A task double: start reports INITIALIZING and RUNNING; the test finishes or fails it;
  * cancel reports CANCELED; checkpoint commands are recorded, and acknowledgements and
@@ -18,20 +34,7 @@ export class FakeTask implements RunnableTask {
   started = false;
   cancelled = false;
   /** What sampleMetrics answers; tests set the counters they need. */
-  metrics: TaskMetricsSample = {
-    numRecordsIn: 0,
-    numBytesIn: 0,
-    numRecordsOut: 0,
-    numBytesOut: 0,
-    idleTimeMs: 0,
-    backPressuredTimeMs: 0,
-    runningTimeMs: 0,
-    inputQueueLength: 0,
-    outputQueueLength: 0,
-    inPoolUsage: 0,
-    outPoolUsage: 0,
-    currentInputWatermark: Number.NEGATIVE_INFINITY,
-  };
+  metrics: TaskMetricsSample = ZERO_METRICS;
 
   constructor(options: TaskOptions) {
     this.options = options;
