@@ -37,6 +37,8 @@ export interface LocalClusterOptions {
 export class LocalCluster {
   private constructor(
     readonly jobManagerAddress: string,
+    /** The JobManager's web dashboard and REST API (rest.port). */
+    readonly dashboardUrl: string,
     readonly supervisor: ProcessSupervisor,
     /** Resolves with a reason if the JobManager exits while the cluster is not stopping. */
     readonly jobManagerLost: Promise<string>,
@@ -54,7 +56,8 @@ export class LocalCluster {
         if (name === 'jobmanager') onJobManagerLost(`the JobManager ${describeExit(exit)}`);
       },
     });
-    const cluster = new LocalCluster(`${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`, supervisor, jobManagerLost);
+    const host = config['jobmanager.rpc.address'];
+    const cluster = new LocalCluster(`${host}:${config['jobmanager.rpc.port']}`, `http://${host}:${config['rest.port']}`, supervisor, jobManagerLost);
     // Local-disk checkpoints by default, so a job that enables checkpointing needs no setup.
     const checkpoints: Record<string, string> = config['state.checkpoints.dir'] === '' ? { 'state.checkpoints.dir': join(options.dir, 'checkpoints') } : {};
     try {

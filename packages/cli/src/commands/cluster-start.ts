@@ -34,6 +34,7 @@ export async function clusterStartCommand(args: ClusterStartArgs, context: CliCo
     `JobManager is up at ${cluster.jobManagerAddress} with ${args.taskManagers} TaskManager(s) of ${args.slots} slot(s); ` +
       'submit a job with `pnpm weir run <job.ts>`; Ctrl-C stops the cluster',
   );
+  context.out(`Web dashboard: ${cluster.dashboardUrl}`);
   const lost = await Promise.race([stopSignal.then(() => undefined), cluster.jobManagerLost]);
   await cluster.stop();
   if (lost !== undefined) throw new WeirError(CliErrorCode.CLUSTER_PROCESS_FAILED, `${lost}; stopped the cluster`);

@@ -30,7 +30,9 @@ export async function demo(context: CliContext): Promise<void> {
   const logger = createLogger('demo');
   logger.level = 'warn';
   const port = await freePort();
+  const restPort = await freePort();
   context.out(`Starting a local cluster: a JobManager on 127.0.0.1:${port} and 2 TaskManagers (logs: ${join(dir, 'cluster.log')})`);
+  context.out(`Watch it in the web dashboard while the demo runs: http://127.0.0.1:${restPort}`);
   let cluster: LocalCluster | undefined;
   let passed = false;
   try {
@@ -41,6 +43,8 @@ export async function demo(context: CliContext): Promise<void> {
       dynamic: {
         'jobmanager.rpc.address': '127.0.0.1',
         'jobmanager.rpc.port': String(port),
+        'rest.port': String(restPort),
+        'rest.bind-address': '127.0.0.1',
         'taskmanager.host': '127.0.0.1',
         'heartbeat.interval': '1s',
         'heartbeat.timeout': '5s',
