@@ -133,7 +133,16 @@ export interface TaskManager {
   readonly timeSinceLastHeartbeat: number;
   readonly slotsNumber: number;
   readonly freeSlots: number;
-  readonly metrics?: Readonly<Record<string, number>>;
+  /** Null until the TaskManager's first metrics report. */
+  readonly metrics: {
+    readonly heapUsed: number;
+    readonly heapMax: number;
+    readonly rss: number;
+    readonly garbageCollectors: readonly { readonly count: number; readonly time: number }[];
+    readonly eventLoopDelayP99: number;
+    readonly cpuUser: number;
+    readonly cpuSystem: number;
+  } | null;
 }
 
 export interface SavepointStatus {

@@ -7,7 +7,7 @@ import { dashboardBuilt, dashboardDir } from '@weir/dashboard';
 import { BlobStore } from './blob/blob-store.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { startJobManagerMetrics } from './metrics/jobmanager-metrics.ts';
-import { TaskMetricsStore } from './metrics/task-metrics-store.ts';
+import { MetricStore } from './metrics/metric-store.ts';
 import { TaskManagerRegistry } from './registry/task-manager-registry.ts';
 import { startRestServer, type RestServer } from './rest/rest-server.ts';
 import { SavepointOperations } from './rest/savepoint-operations.ts';
@@ -105,7 +105,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
         slotPool,
         savepoints,
         operations: new SavepointOperations(),
-        metrics: new TaskMetricsStore(),
+        metrics: new MetricStore(),
         clock,
         refreshIntervalMs: config['web.refresh-interval'],
         version: VERSION,

@@ -1,3 +1,5 @@
+import type { ProcessMetricsSnapshot } from './process-metrics.ts';
+
 /**
  * A subtask's metrics with Flink's names (TaskIOMetricGroup and the task's time metrics): what
  * a TaskManager samples from its tasks, sends to the JobManager and exports to Prometheus.
@@ -68,4 +70,19 @@ export function backPressureLevel(ratio: number): BackPressureLevel {
   if (ratio > 0.5) return BackPressureLevel.HIGH;
   if (ratio > 0.1) return BackPressureLevel.LOW;
   return BackPressureLevel.OK;
+}
+
+/** Which subtask a report is about: its job, attempt, vertex and index. */
+export interface SubtaskRef {
+  readonly jobId: string;
+  readonly attempt: number;
+  readonly vertexId: string;
+  readonly subtaskIndex: number;
+}
+
+/** What a TaskManager sends the JobManager every metrics.fetcher.update-interval. */
+export interface TaskManagerMetricsReport {
+  readonly process: ProcessMetricsSnapshot;
+  /** Its running subtasks, and those that ended since the last report (their final counts). */
+  readonly tasks: readonly { readonly task: SubtaskRef; readonly metrics: TaskMetricsSnapshot }[];
 }

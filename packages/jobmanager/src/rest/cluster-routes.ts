@@ -22,7 +22,7 @@ export function clusterRoutes(app: FastifyInstance, ctx: RestContext): void {
   });
 
   resource(app, '/taskmanagers', {
-    GET: () => ({ taskmanagers: ctx.taskManagers.connected().map((tm) => taskManagerSummary(tm, ctx.slotPool)) }),
+    GET: () => ({ taskmanagers: ctx.taskManagers.connected().map((tm) => taskManagerSummary(tm, ctx.slotPool, ctx.metrics)) }),
   });
 
   resource(app, '/taskmanagers/:taskmanagerid', {
@@ -32,7 +32,7 @@ export function clusterRoutes(app: FastifyInstance, ctx: RestContext): void {
       if (tm === undefined) {
         throw new WeirError(RestErrorCode.TASK_MANAGER_NOT_FOUND, `no TaskManager with ID '${taskmanagerid}' is registered; GET /taskmanagers lists those that are`);
       }
-      return taskManagerDetails(tm, ctx.slotPool);
+      return taskManagerDetails(tm, ctx.slotPool, ctx.metrics);
     },
   });
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { JobStatus, TaskState } from '@weir/common';
 import { describe, expect, it } from 'vitest';
-import { TaskMetricsStore } from '../metrics/task-metrics-store.ts';
+import { MetricStore } from '../metrics/metric-store.ts';
 import { savepointCluster, SAVEPOINT_URL } from '../savepoint/testing/savepoint-cluster.ts';
 import { settle } from '../testing/checkpointing-cluster.ts';
 import { silentLogger } from '../test-fixtures.ts';
@@ -11,7 +11,7 @@ import { SavepointOperations } from './savepoint-operations.ts';
 /** A running checkpointing job (src p=2 -> map p=3 -> sink p=1 on tm-1 and tm-2) behind the REST app, called in-process. */
 function restCluster(job: Parameters<typeof savepointCluster>[0] = {}) {
   const c = savepointCluster(job);
-  const metrics = new TaskMetricsStore();
+  const metrics = new MetricStore();
   const app = buildRestApp({
     logger: silentLogger(),
     dashboardDir: undefined,
@@ -57,6 +57,22 @@ const SNAPSHOT = {
   inPoolUsage: 0.25,
   outPoolUsage: 0.5,
   currentInputWatermark: 5_000,
+};
+
+const PROCESS = {
+  heapUsedBytes: 10_000_000,
+  heapTotalBytes: 20_000_000,
+  heapMaxBytes: 2_000_000_000,
+  rssBytes: 50_000_000,
+  externalBytes: 1_000,
+  gcCount: 7,
+  gcTimeMs: 12.4,
+  eventLoopDelayMeanMs: 1.2,
+  eventLoopDelayP99Ms: 3.5,
+  eventLoopDelayMaxMs: 9,
+  cpuUserMs: 500,
+  cpuSystemMs: 100,
+  uptimeMs: 60_000,
 };
 
 describe('REST API', () => {
@@ -158,7 +174,11 @@ describe('REST API', () => {
     const list = (await c.get('/taskmanagers')).body.taskmanagers;
     expect(list.map((tm: { id: string }) => tm.id)).toEqual(['tm-1', 'tm-2']);
     expect(list[0]).toMatchObject({ slotsNumber: 2, dataPort: 7000, pid: 42 });
+    expect(list[0].metrics).toBeNull();
+    c.metrics.ingest('tm-1', { process: PROCESS, tasks: [{ task: { jobId: 'job-1', attempt: 0, vertexId: 'src', subtaskIndex: 0 }, metrics: SNAPSHOT }] }, 1_500);
     const one = (await c.get('/taskmanagers/tm-1')).body;
+    expect(one.metrics).toMatchObject({ heapUsed: 10_000_000, heapMax: 2_000_000_000, rss: 50_000_000, garbageCollectors: [{ name: 'v8', count: 7, time: 12 }], eventLoopDelayP99: 3.5, updated: 1_500 });
+    expect((await c.get('/jobs/job-1/vertices/src')).body.subtasks[0].metrics['write-records']).toBe(90);
     expect(one.allocatedSlots).toEqual([
       { index: 0, jobId: 'job-1' },
       { index: 1, jobId: 'job-1' },

@@ -1,6 +1,6 @@
 import type { Clock } from '@weir/common';
 import type { Dispatcher } from '../dispatcher.ts';
-import type { TaskMetricsStore } from '../metrics/task-metrics-store.ts';
+import type { MetricStore } from '../metrics/metric-store.ts';
 import type { RegisteredTaskManager } from '../registry/task-manager-registry.ts';
 import type { SavepointService } from '../savepoint/savepoint-service.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
@@ -13,7 +13,7 @@ export interface RestContext {
   readonly slotPool: SlotPool;
   readonly savepoints: SavepointService;
   readonly operations: SavepointOperations;
-  readonly metrics: TaskMetricsStore;
+  readonly metrics: MetricStore;
   readonly clock: Clock;
   /** web.refresh-interval: how often the dashboard polls. */
   readonly refreshIntervalMs: number;

@@ -22,7 +22,7 @@ describe('TaskMetricsTracker', () => {
     clock.advance(2_000);
     current.sample = sample({ numRecordsOut: 4_000, numBytesOut: 40_000, numRecordsIn: 1_000, idleTimeMs: 400, backPressuredTimeMs: 1_000, runningTimeMs: 2_000, outPoolUsage: 0.5 });
     const [report] = tracker.tick();
-    expect(report!.key.vertexId).toBe('v');
+    expect(report!.task.vertexId).toBe('v');
     expect(report!.metrics).toMatchObject({
       numRecordsOut: 4_000,
       numRecordsOutPerSecond: 2_000,

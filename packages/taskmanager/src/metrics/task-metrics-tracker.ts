@@ -1,5 +1,5 @@
 import type { Clock } from '@weir/common';
-import type { Series, TaskMetricName, TaskMetricsSnapshot } from '@weir/metrics';
+import type { Series, SubtaskRef, TaskMetricName, TaskMetricsSnapshot } from '@weir/metrics';
 import type { TaskKey__Output } from '@weir/rpc';
 import type { TaskMetricsSample } from '@weir/runtime';
 import { taskId } from '../deploy/task-key.ts';
@@ -16,7 +16,7 @@ export interface MeasuredTask {
 
 /** A task's metrics at the last tick, for the JobManager. */
 export interface TaskReport {
-  readonly key: TaskKey__Output;
+  readonly task: SubtaskRef;
   readonly metrics: TaskMetricsSnapshot;
 }
 
@@ -48,7 +48,7 @@ export class TaskMetricsTracker {
       const current = { sample, atMs: now };
       const snapshot = toSnapshot(this.#previous.get(id)?.last, current);
       this.#previous.set(id, { task, last: current, snapshot });
-      reports.push({ key: task.key, metrics: snapshot });
+      reports.push({ task: task.key, metrics: snapshot });
     }
     for (const id of this.#previous.keys()) if (!live.has(id)) this.#previous.delete(id);
     return reports;
@@ -61,7 +61,7 @@ export class TaskMetricsTracker {
     const previous = this.#previous.get(id);
     this.#previous.delete(id);
     if (sample === undefined) return;
-    this.#ended.push({ key: task.key, metrics: toSnapshot(previous?.last, { sample, atMs: this.clock.now() }) });
+    this.#ended.push({ task: task.key, metrics: toSnapshot(previous?.last, { sample, atMs: this.clock.now() }) });
   }
 
   /**

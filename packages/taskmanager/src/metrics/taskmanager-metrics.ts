@@ -1,6 +1,6 @@
 import type { Clock, Logger, TimerHandle, WeirConfig } from '@weir/common';
-import { processRegistry, scrapedGauges, startPrometheusEndpoint, TASK_METRIC_HELP, type PrometheusEndpoint } from '@weir/metrics';
-import type { TaskMetricsTracker, TaskReport } from './task-metrics-tracker.ts';
+import { ProcessMetrics, processRegistry, scrapedGauges, startPrometheusEndpoint, TASK_METRIC_HELP, type PrometheusEndpoint, type TaskManagerMetricsReport } from '@weir/metrics';
+import type { TaskMetricsTracker } from './task-metrics-tracker.ts';
 
 /** How often task rates are computed when only Prometheus wants them (metrics.fetcher.update-interval is 0). */
 const PROMETHEUS_ONLY_TICK_MS = 1_000;
@@ -11,24 +11,28 @@ const TASK_LABELS = ['job_id', 'job_name', 'task_id', 'task_name', 'subtask_inde
 /**
  * A TaskManager's metrics: the Prometheus endpoint (metrics.reporter.prom.port) with the
  * process's and every running task's metrics, and a tick every
- * metrics.fetcher.update-interval that computes the tasks' rates and hands the reports to
- * `report` (the JobManager). With no endpoint and an interval of 0, nothing runs at all.
+ * metrics.fetcher.update-interval that computes the tasks' rates and hands them, with the
+ * process's metrics, to `report` (for the JobManager). With no endpoint and an interval of 0,
+ * nothing runs at all.
  */
 export class TaskManagerMetrics {
   #timer: TimerHandle | undefined;
   #closed = false;
+  readonly #process: ProcessMetrics | undefined;
 
   private constructor(
     private readonly tracker: TaskMetricsTracker,
     private readonly clock: Clock,
     private readonly tickMs: number,
-    private readonly report: ((reports: TaskReport[]) => void) | undefined,
+    private readonly report: ((report: TaskManagerMetricsReport) => void) | undefined,
     readonly endpoint: PrometheusEndpoint | undefined,
-  ) {}
+  ) {
+    this.#process = report === undefined ? undefined : new ProcessMetrics();
+  }
 
   static async start(
     config: WeirConfig,
-    deps: { tracker: TaskMetricsTracker; taskManagerId: string; clock: Clock; logger: Logger; report?: (reports: TaskReport[]) => void },
+    deps: { tracker: TaskMetricsTracker; taskManagerId: string; clock: Clock; logger: Logger; report?: (report: TaskManagerMetricsReport) => void },
   ): Promise<TaskManagerMetrics> {
     const range = config['metrics.reporter.prom.port'];
     let endpoint: PrometheusEndpoint | undefined;
@@ -48,14 +52,15 @@ export class TaskManagerMetrics {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer !== undefined) this.clock.clearTimeout(this.#timer);
+    this.#process?.close();
     await this.endpoint?.close();
   }
 
   #schedule(): void {
     if (this.tickMs === 0 || this.#closed) return;
     this.#timer = this.clock.setTimeout(() => {
-      const reports = this.tracker.tick();
-      if (reports.length > 0) this.report?.(reports);
+      const tasks = this.tracker.tick();
+      if (this.#process !== undefined) this.report?.({ process: this.#process.sample(), tasks });
       this.#schedule();
     }, this.tickMs);
   }

@@ -1,6 +1,6 @@
 import { JobStatus, isGloballyTerminal } from '@weir/common';
 import type { JobMaster } from '../../job/job-master.ts';
-import type { TaskMetricsStore } from '../../metrics/task-metrics-store.ts';
+import type { MetricStore } from '../../metrics/metric-store.ts';
 import { planView } from './plan-view.ts';
 import { countTasks } from './task-counts.ts';
 import { vertexSummary } from './vertex-view.ts';
@@ -40,7 +40,7 @@ function timestamps(job: JobMaster): Record<string, number> {
 }
 
 /** GET /jobs/:id: the job with its vertices (status, parallelism, records, back pressure) and its plan. */
-export function jobDetails(job: JobMaster, store: TaskMetricsStore, now: number): object {
+export function jobDetails(job: JobMaster, store: MetricStore, now: number): object {
   const graph = job.spec.jobGraph;
   const total = graph.vertices.reduce((sum, v) => sum + v.parallelism, 0);
   return {

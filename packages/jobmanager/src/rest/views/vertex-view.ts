@@ -2,7 +2,7 @@ import type { JobVertex } from '@weir/api';
 import { backPressureLevel, type TaskMetricsSnapshot } from '@weir/metrics';
 import type { SubtaskExecution } from '../../job/execution.ts';
 import type { JobMaster } from '../../job/job-master.ts';
-import type { SubtaskMetrics, TaskMetricsStore } from '../../metrics/task-metrics-store.ts';
+import type { SubtaskMetrics, MetricStore } from '../../metrics/metric-store.ts';
 import { aggregateState, countTasks } from './task-counts.ts';
 
 /** Flink's IO figures of a vertex or subtask (`metrics` in the job and vertex JSON), plus Weir's rates. */
@@ -32,7 +32,7 @@ export interface BackPressureView {
 }
 
 /** The metrics of the current attempt's subtasks of a vertex, by index; absent for a subtask that has sent none yet. */
-function subtaskMetrics(job: JobMaster, store: TaskMetricsStore, vertexId: string, subtasks: readonly SubtaskExecution[]): (SubtaskMetrics | undefined)[] {
+function subtaskMetrics(job: JobMaster, store: MetricStore, vertexId: string, subtasks: readonly SubtaskExecution[]): (SubtaskMetrics | undefined)[] {
   return subtasks.map((s) => store.subtask(job.jobId, vertexId, s.index, job.attempt));
 }
 
@@ -86,7 +86,7 @@ export function subtasksOf(job: JobMaster, vertexId: string): SubtaskExecution[]
 }
 
 /** One vertex in the job JSON: parallelism, aggregate status, subtask counts, IO metrics and back pressure. */
-export function vertexSummary(job: JobMaster, store: TaskMetricsStore, vertex: JobVertex): object {
+export function vertexSummary(job: JobMaster, store: MetricStore, vertex: JobVertex): object {
   const subtasks = subtasksOf(job, vertex.id);
   const tasks = countTasks(subtasks, vertex.parallelism);
   const reports = subtaskMetrics(job, store, vertex.id, subtasks);
@@ -104,7 +104,7 @@ export function vertexSummary(job: JobMaster, store: TaskMetricsStore, vertex: J
 }
 
 /** GET /jobs/:id/vertices/:vertexId: the vertex with each subtask's state, TaskManager and metrics. */
-export function vertexDetails(job: JobMaster, store: TaskMetricsStore, vertex: JobVertex, now: number): object {
+export function vertexDetails(job: JobMaster, store: MetricStore, vertex: JobVertex, now: number): object {
   const subtasks = subtasksOf(job, vertex.id);
   return {
     id: vertex.id,
