@@ -7,6 +7,6 @@ export { ProcessSupervisor, type ChildSpec, type SupervisorOptions } from './sup
 export { RestartPolicy } from './supervisor/restart-policy.ts';
 export { describeExit, isFailure, type ChildExit } from './supervisor/child-exit.ts';
 export { LocalCluster, TASKMANAGER_RESTART_DELAY_MS, type LocalClusterOptions } from './cluster/local-cluster.ts';
-export { freePort } from './cluster/free-port.ts';
+export { freePort } from '@weir/common';
 export { followJob } from './commands/run.ts';
 export type { CliContext } from './context.ts';

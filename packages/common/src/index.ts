@@ -14,3 +14,4 @@ export { memorySizeText } from './config/memory-size.ts';
 export { parsePortRange } from './config/value-types.ts';
 export * from './checkpoint/types.ts';
 export * from './checkpoint/operator-state-format.ts';
+export * from './free-port.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WeirError } from '@weir/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from '../cluster/free-port.ts';
+import { freePort } from '@weir/common';
 import { captureContext } from '../testing/capture-context.ts';
 import { startFakeJobService, type FakeJobService } from '../testing/fake-job-service.ts';
 import { cancelCommand } from './cancel.ts';

@@ -6,7 +6,7 @@ import { checkWordCount, exampleData, exampleJobs, readCommittedLines } from '@w
 import { bundleJob } from '../bundle.ts';
 import { JobClient } from '../client/job-client.ts';
 import { deadline } from '../cluster/deadline.ts';
-import { freePort } from '../cluster/free-port.ts';
+import { freePort } from '@weir/common';
 import { LocalCluster } from '../cluster/local-cluster.ts';
 import { followJob } from '../commands/run.ts';
 import type { CliContext } from '../context.ts';

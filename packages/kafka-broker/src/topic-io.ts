@@ -1,0 +1,98 @@
+import { Consumer, FetchIsolationLevels, IS_CONTROL, IS_TRANSACTIONAL, Producer, ProduceAcks, type RecordsBatch } from '@platformatic/kafka';
+
+export interface TopicRecord {
+  readonly partition: number;
+  readonly offset: bigint;
+  readonly key: string | null;
+  readonly value: string | null;
+}
+
+/**
+ * Writes `values` (UTF-8) to `topic` without a transaction, acks=all, in batches; a value
+ * with a partition goes there, others are spread by the client.
+ */
+export async function produceValues(
+  bootstrapServers: string,
+  topic: string,
+  values: readonly { readonly value: string; readonly key?: string; readonly partition?: number }[],
+): Promise<void> {
+  const producer = new Producer({ clientId: 'weir-test-producer', bootstrapBrokers: [bootstrapServers], acks: ProduceAcks.ALL, retries: 5 });
+  try {
+    for (let i = 0; i < values.length; i += 1000) {
+      await producer.send({
+        messages: values.slice(i, i + 1000).map((v) => ({
+          topic,
+          value: Buffer.from(v.value),
+          ...(v.key === undefined ? {} : { key: Buffer.from(v.key) }),
+          ...(v.partition === undefined ? {} : { partition: v.partition }),
+        })),
+      });
+    }
+  } finally {
+    await producer.close();
+  }
+}
+
+/**
+ * Every record of `topic` up to its current end: with `readCommitted` (the default) only
+ * committed transactional records, as a consumer with isolation.level=read_committed sees
+ * them, up to the last stable offset. Filters aborted transactions itself, by Kafka's own
+ * rules (aborted-transaction index plus abort markers), so a test checks a sink's output
+ * with code that the source under test does not share.
+ */
+export async function readTopic(bootstrapServers: string, topic: string, readCommitted = true): Promise<TopicRecord[]> {
+  const isolationLevel = readCommitted ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED;
+  const consumer = new Consumer({ clientId: 'weir-test-reader', groupId: `weir-test-reader-${process.pid}`, bootstrapBrokers: [bootstrapServers], retries: 5 });
+  try {
+    const metadata = await consumer.metadata({ topics: [topic], forceUpdate: true });
+    const topicMetadata = metadata.topics.get(topic)!;
+    const ends = (await consumer.listOffsets({ topics: [topic], timestamp: -1n, isolationLevel })).get(topic)!;
+    const records: TopicRecord[] = [];
+    for (let partition = 0; partition < topicMetadata.partitionsCount; partition++) {
+      const end = ends[partition]!;
+      let position = 0n;
+      const deadline = Date.now() + 30_000;
+      while (position < end) {
+        const response = await consumer.fetch({
+          node: topicMetadata.partitions[partition]!.leader,
+          isolationLevel,
+          maxWaitTime: 100,
+          topics: [{ topicId: topicMetadata.id, partitions: [{ partition, fetchOffset: position, currentLeaderEpoch: -1, lastFetchedEpoch: -1, partitionMaxBytes: 1 << 20 }] }],
+        });
+        const data = response.responses[0]!.partitions[0]!;
+        const batches = data.records ?? [];
+        if (batches.length === 0) {
+          // A leader that just came back may answer empty for a moment; the end offset says there is more.
+          if (Date.now() > deadline) throw new Error(`reading ${topic}[${partition}]: no records at offset ${position} below the end ${end} within 30 s`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          continue;
+        }
+        const aborted = [...data.abortedTransactions].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : 1));
+        const abortedProducers = new Set<bigint>();
+        for (const batch of batches) {
+          const last = batch.firstOffset + BigInt(batch.lastOffsetDelta);
+          position = last + 1n;
+          if (readCommitted && batch.attributes & IS_TRANSACTIONAL) {
+            while (aborted.length > 0 && aborted[0]!.firstOffset <= last) abortedProducers.add(aborted.shift()!.producerId);
+            if (isAbortMarker(batch)) abortedProducers.delete(batch.producerId);
+            else if (abortedProducers.has(batch.producerId)) continue;
+          }
+          if (batch.attributes & IS_CONTROL) continue;
+          for (const record of batch.records) {
+            const offset = batch.firstOffset + BigInt(record.offsetDelta);
+            if (offset >= end) break;
+            records.push({ partition, offset, key: record.key?.toString() ?? null, value: record.value?.toString() ?? null });
+          }
+        }
+      }
+    }
+    return records;
+  } finally {
+    await consumer.close(true);
+  }
+}
+
+/** A control batch whose marker is ABORT (control record key: version int16, type int16; 0 = abort). */
+function isAbortMarker(batch: RecordsBatch): boolean {
+  return (batch.attributes & IS_CONTROL) !== 0 && batch.records[0]?.key?.readInt16BE(2) === 0;
+}
