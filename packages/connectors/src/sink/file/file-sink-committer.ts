@@ -1,12 +1,18 @@
 import { existsSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { WeirError, type Logger } from '@weir/common';
 import type { Committer } from '@weir/api';
 import { ConnectorErrorCode } from '../../errors.ts';
 import { ioError } from './part-file.ts';
 
-/** What a checkpoint promises to make visible: a rolled part file, by its names in the sink's directory. */
+/**
+ * What a checkpoint promises to make visible: a rolled part file, by its full path (as Flink's
+ * committables carry theirs), so a job restored with another sink directory still commits the
+ * restored parts where they were written.
+ */
 export interface FileSinkCommittable {
+  /** The absolute directory the part was written in. Committables of older checkpoints lack it: they live in the sink's directory. */
+  readonly dir?: string;
   /** The hidden file as written, `.part-<subtask>-<n>.inprogress`. */
   readonly pending: string;
   /** The visible name it gets, `part-<subtask>-<n>`. */
@@ -31,9 +37,9 @@ export class FileSinkCommitter implements Committer<FileSinkCommittable> {
     for (const committable of committables) this.#commitOne(requireCommittable(committable));
   }
 
-  #commitOne({ pending, final }: FileSinkCommittable): void {
-    const pendingPath = join(this.dir, pending);
-    const finalPath = join(this.dir, final);
+  #commitOne({ dir = this.dir, pending, final }: FileSinkCommittable): void {
+    const pendingPath = join(dir, pending);
+    const finalPath = join(dir, final);
     if (existsSync(pendingPath)) {
       try {
         renameSync(pendingPath, finalPath);
@@ -55,15 +61,16 @@ export class FileSinkCommitter implements Committer<FileSinkCommittable> {
   }
 }
 
-/** Committables come back from a checkpoint: only names of this sink's own parts are renamed. */
+/** Committables come back from a checkpoint: only names of Weir's own parts are renamed, in an absolute directory. */
 function requireCommittable(committable: unknown): FileSinkCommittable {
-  const { pending, final } = (committable ?? {}) as Partial<FileSinkCommittable>;
+  const { dir, pending, final } = (committable ?? {}) as Partial<FileSinkCommittable>;
   const part = typeof pending === 'string' ? PENDING_NAME.exec(pending)?.[1] : undefined;
-  if (typeof pending !== 'string' || typeof final !== 'string' || part === undefined || FINAL_NAME.exec(final)?.[1] !== part) {
+  const dirOk = dir === undefined || dir === null || (typeof dir === 'string' && isAbsolute(dir));
+  if (!dirOk || typeof pending !== 'string' || typeof final !== 'string' || part === undefined || FINAL_NAME.exec(final)?.[1] !== part) {
     throw new WeirError(
       ConnectorErrorCode.INVALID_RESTORED_STATE,
-      `a FileSink committable is { pending: '.part-<subtask>-<n>.inprogress', final: 'part-<subtask>-<n>' }, got ${JSON.stringify(committable)}`,
+      `a FileSink committable is { dir: '<absolute directory>', pending: '.part-<subtask>-<n>.inprogress', final: 'part-<subtask>-<n>' }, got ${JSON.stringify(committable)}`,
     );
   }
-  return { pending, final };
+  return typeof dir === 'string' ? { dir, pending, final } : { pending, final };
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Logger } from '@weir/common';
 import type { SinkWriter } from '@weir/api';
 import type { FileSinkCommittable } from './file-sink-committer.ts';
@@ -53,7 +54,8 @@ export class FileSinkWriter<T> implements SinkWriter<T> {
   /** Rolls the current part if it has data, and hands over every part rolled since the last call. */
   prepareCommit(checkpointId: number): FileSinkCommittable[] {
     if (this.#part !== undefined && this.#part.size > 0) this.#roll();
-    const committables = this.#pending.map(({ pendingName, finalName }) => ({ pending: pendingName, final: finalName }));
+    const dir = resolve(this.dir);
+    const committables = this.#pending.map(({ pendingName, finalName }) => ({ dir, pending: pendingName, final: finalName }));
     if (committables.length > 0) {
       this.logger.debug({ checkpointId, files: committables.map((c) => c.final) }, 'part files prepared for commit');
     }

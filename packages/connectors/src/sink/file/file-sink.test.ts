@@ -50,7 +50,7 @@ describe('FileSink', () => {
     writer.flush(false);
     expect(contents(out)).toEqual({ '.part-1-0.inprogress': 'héllo\nworld\n' });
     const committables = writer.prepareCommit(1);
-    expect(committables).toEqual([{ pending: '.part-1-0.inprogress', final: 'part-1-0' }]);
+    expect(committables).toEqual([{ dir: out, pending: '.part-1-0.inprogress', final: 'part-1-0' }]);
     expect(contents(out)).toEqual({ '.part-1-0.inprogress': 'héllo\nworld\n' });
     writer.write('next');
     fileSink.createCommitter(context(1, 2)).commit(committables);
@@ -64,13 +64,13 @@ describe('FileSink', () => {
     for (const record of ['aaaa', 'bbbb', 'cccc', 'dddd', 'eeee']) writer.write(record);
     expect(contents(dir)).toEqual({ '.part-0-0.inprogress': 'aaaa\nbbbb\n', '.part-0-1.inprogress': 'cccc\ndddd\n', '.part-0-2.inprogress': '' });
     expect(writer.prepareCommit(2)).toEqual([
-      { pending: '.part-0-0.inprogress', final: 'part-0-0' },
-      { pending: '.part-0-1.inprogress', final: 'part-0-1' },
-      { pending: '.part-0-2.inprogress', final: 'part-0-2' },
+      { dir, pending: '.part-0-0.inprogress', final: 'part-0-0' },
+      { dir, pending: '.part-0-1.inprogress', final: 'part-0-1' },
+      { dir, pending: '.part-0-2.inprogress', final: 'part-0-2' },
     ]);
     expect(writer.prepareCommit(3)).toEqual([]);
     writer.write('ffff');
-    expect(writer.prepareCommit(4)).toEqual([{ pending: '.part-0-3.inprogress', final: 'part-0-3' }]);
+    expect(writer.prepareCommit(4)).toEqual([{ dir, pending: '.part-0-3.inprogress', final: 'part-0-3' }]);
     expect(contents(dir)).toEqual({
       '.part-0-0.inprogress': 'aaaa\nbbbb\n',
       '.part-0-1.inprogress': 'cccc\ndddd\n',
@@ -93,7 +93,7 @@ describe('FileSink', () => {
     committer.commit(first);
     committer.commit(third);
     writer.flush(false);
-    expect(aborted).toEqual([{ pending: '.part-0-1.inprogress', final: 'part-0-1' }]);
+    expect(aborted).toEqual([{ dir, pending: '.part-0-1.inprogress', final: 'part-0-1' }]);
     expect(contents(dir)).toEqual({ 'part-0-0': 'a\n', '.part-0-1.inprogress': 'b\n', 'part-0-2': 'c\n', '.part-0-3.inprogress': 'd\n' });
   });
 
@@ -126,15 +126,26 @@ describe('FileSink', () => {
     });
   });
 
+  it('commits a restored part in the directory it was written to, whatever the committing sink writes to', () => {
+    const old = join(dir, 'v1');
+    const writer = FileSink.forRowFormat<string>(old, new SimpleStringEncoder()).build().createWriter(context(0, 1));
+    writer.write('from v1');
+    const committables = writer.prepareCommit(7);
+    const upgraded = FileSink.forRowFormat<string>(join(dir, 'v2'), new SimpleStringEncoder()).build();
+    upgraded.createCommitter(context(0, 1)).commit(committables);
+    expect(contents(old)).toEqual({ 'part-0-0': 'from v1\n' });
+  });
+
   it.each([
     [{ pending: '../../etc/passwd', final: 'part-0-0' }],
     [{ pending: '.part-0-1.inprogress', final: 'part-0-2' }],
     [{ pending: '.part-0-1.inprogress' }],
+    [{ dir: 'relative/out', pending: '.part-0-1.inprogress', final: 'part-0-1' }],
     ['part-0-1'],
   ])('rejects the committable %j', (committable) => {
     expect(errorOf(() => sink().createCommitter(context(0, 1)).commit([committable as never]))).toEqual({
       code: 'INVALID_RESTORED_STATE',
-      message: `a FileSink committable is { pending: '.part-<subtask>-<n>.inprogress', final: 'part-<subtask>-<n>' }, got ${JSON.stringify(committable)}`,
+      message: `a FileSink committable is { dir: '<absolute directory>', pending: '.part-<subtask>-<n>.inprogress', final: 'part-<subtask>-<n>' }, got ${JSON.stringify(committable)}`,
     });
   });
 
@@ -190,7 +201,7 @@ describe('FileSink', () => {
   it('on restore continues after the restored part number when it is the highest', () => {
     const writer = sink().createWriter(context(0, 1), [{ nextPart: 9 }]);
     writer.write('x');
-    expect(writer.prepareCommit(1)).toEqual([{ pending: '.part-0-9.inprogress', final: 'part-0-9' }]);
+    expect(writer.prepareCommit(1)).toEqual([{ dir, pending: '.part-0-9.inprogress', final: 'part-0-9' }]);
   });
 
   it.each([[{}], [{ nextPart: -1 }], [{ nextPart: '3' }], [null]])('rejects the writer state %j', (state) => {
