@@ -113,6 +113,18 @@ export {
   type Sink,
   type Committer,
 } from './connector/types.ts';
+export {
+  isSplitSource,
+  type AnySource,
+  type SourceSplit,
+  type SourceReaderContext,
+  type SplitSourceReader,
+  type SplitEnumeratorContext,
+  type SplitEnumerator,
+  type SplitSource,
+} from './connector/splits.ts';
+export { StaticSplitEnumerator, AvailabilitySignal } from './connector/static-split-enumerator.ts';
+export { SplitEnumeratorRunner, type EnumeratorOutput, type EnumeratorRunnerOptions } from './connector/enumerator-runner.ts';
 
 export {
   isCheckpointedFunction,

@@ -15,3 +15,4 @@ export { parsePortRange } from './config/value-types.ts';
 export * from './checkpoint/types.ts';
 export * from './checkpoint/operator-state-format.ts';
 export * from './free-port.ts';
+export * from './source-events.ts';

@@ -1,8 +1,9 @@
 export * from './errors.ts';
-export { DataGeneratorSource, DataGeneratorSourceReader, type GeneratorFunction } from './generator/data-generator-source.ts';
+export { DataGeneratorSource, DataGeneratorSourceReader, type GeneratorFunction, type GeneratorSplit } from './generator/data-generator-source.ts';
 export { RateLimiterStrategy, TokenBucketRateLimiter, type RateLimiter } from './generator/rate-limiter.ts';
 export { FileSource, FileSourceBuilder } from './file/file-source.ts';
-export { FileSourceReader, type FileSourcePosition } from './file/file-source-reader.ts';
+export { FileSourceReader, type FileSplit } from './file/file-source-reader.ts';
+export { FileSplitEnumerator, type FileEnumeratorState } from './file/file-split-enumerator.ts';
 export { TextLineInputFormat } from './file/text-line-input-format.ts';
 export { PrintSink } from './sink/print-sink.ts';
 export { DiscardingSink } from './sink/discarding-sink.ts';

@@ -29,6 +29,7 @@ export type { ListCheckpointsResponse, ListCheckpointsResponse__Output } from '.
 export type { ListJobsRequest, ListJobsRequest__Output } from './generated/weir/v1/ListJobsRequest.ts';
 export type { ListJobsResponse, ListJobsResponse__Output } from './generated/weir/v1/ListJobsResponse.ts';
 export type { NotifyCheckpoint, NotifyCheckpoint__Output } from './generated/weir/v1/NotifyCheckpoint.ts';
+export type { OperatorEvent, OperatorEvent__Output } from './generated/weir/v1/OperatorEvent.ts';
 export type { OperatorInfo, OperatorInfo__Output } from './generated/weir/v1/OperatorInfo.ts';
 export type { ProducerLocation, ProducerLocation__Output } from './generated/weir/v1/ProducerLocation.ts';
 export type { ProducerMessage, ProducerMessage__Output } from './generated/weir/v1/ProducerMessage.ts';

@@ -62,10 +62,13 @@ async function startTaskManagerOn(jobManager: FakeJobManager): Promise<{ handle:
   return { handle, stream };
 }
 
-/** The job graph the JobManager would have built from the bundle. */
-async function jobGraphOf(args: string[]): Promise<api.JobGraph> {
+/** The job graph the JobManager would have built from the bundle; with `jobManager`, it also runs the job's enumerators. */
+async function jobGraphOf(args: string[], jobManager?: FakeJobManager): Promise<api.JobGraph> {
   const main = loadJobBundle<api.StreamExecutionEnvironment>(BUNDLE, 'keyed-job.js', { '@weir/api': api, '@weir/connectors': connectors });
-  return api.buildJobGraph(await api.buildStreamGraph(main, args, DEFAULTS));
+  const streamGraph = await api.buildStreamGraph(main, args, DEFAULTS);
+  const jobGraph = api.buildJobGraph(streamGraph);
+  jobManager?.coordinate(streamGraph, jobGraph);
+  return jobGraph;
 }
 
 function deploy(vertex: api.JobVertex, subtask: number, args: string[], inputs: DeployTask['inputs'] = []): DeployTask {
@@ -98,7 +101,7 @@ describe('startTaskManager', () => {
     const consumerSide = await startTaskManagerOn(jobManager);
 
     const args = ['500'];
-    const graph = await jobGraphOf(args);
+    const graph = await jobGraphOf(args, jobManager);
     expect(graph.vertices).toHaveLength(2);
     const [sources, sinks] = graph.vertices as [api.JobVertex, api.JobVertex];
     const producers = [0, 1].map((subtaskIndex) => ({

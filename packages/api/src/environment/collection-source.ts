@@ -1,61 +1,94 @@
 import { WeirError } from '@weir/common';
-import { Boundedness, InputStatus, type ConnectorContext, type ReaderOutput, type Source, type SourceReader } from '../connector/types.ts';
+import { AvailabilitySignal, StaticSplitEnumerator } from '../connector/static-split-enumerator.ts';
+import type { SourceReaderContext, SourceSplit, SplitEnumeratorContext, SplitSource, SplitSourceReader } from '../connector/splits.ts';
+import { Boundedness, InputStatus, type ReaderOutput } from '../connector/types.ts';
 import { ApiErrorCode } from '../errors.ts';
 
+/** The items [next, end) of the collection, not yet emitted. */
+export interface CollectionSplit extends SourceSplit {
+  readonly next: number;
+  readonly end: number;
+}
+
 /**
- * The bounded source behind `fromElements` and `fromCollection`. Subtask i of p reads the
- * contiguous slice [floor(i*n/p), floor((i+1)*n/p)), so every process that rebuilds the job
- * agrees on who reads what.
+ * The bounded source behind `fromElements` and `fromCollection`: one split per subtask of
+ * the job's first run, the contiguous slice [floor(i*n/p), floor((i+1)*n/p)), so every
+ * process that rebuilds the job agrees on the splits. Restored at another parallelism, the
+ * unfinished slices are dealt over the new readers.
  */
-export class CollectionSource<T> implements Source<T> {
+export class CollectionSource<T> implements SplitSource<T, CollectionSplit, CollectionSplit[]> {
   readonly boundedness = Boundedness.BOUNDED;
 
   constructor(readonly items: readonly T[]) {}
 
-  /** `restoredState`: exactly one state, the next index a predecessor's `snapshotState()` returned, or undefined to start. */
-  createReader(context: ConnectorContext, restoredState?: readonly unknown[]): CollectionSourceReader<T> {
-    const start = Math.floor((context.subtaskIndex * this.items.length) / context.parallelism);
-    const end = Math.floor(((context.subtaskIndex + 1) * this.items.length) / context.parallelism);
-    if (restoredState === undefined) return new CollectionSourceReader(this.items, start, end);
-    if (restoredState.length !== 1) {
+  createEnumerator(context: SplitEnumeratorContext<CollectionSplit>): StaticSplitEnumerator<CollectionSplit> {
+    const n = this.items.length;
+    const p = context.currentParallelism;
+    const splits = Array.from({ length: p }, (_, i) => {
+      const next = Math.floor((i * n) / p);
+      return { splitId: `${next}`, next, end: Math.floor(((i + 1) * n) / p) };
+    });
+    return new StaticSplitEnumerator(context, splits);
+  }
+
+  restoreEnumerator(context: SplitEnumeratorContext<CollectionSplit>, checkpoint: CollectionSplit[]): StaticSplitEnumerator<CollectionSplit> {
+    return new StaticSplitEnumerator(context, checkpoint.map((s) => this.#check(s)));
+  }
+
+  createReader(_context: SourceReaderContext): CollectionSourceReader<T> {
+    return new CollectionSourceReader(this.items, (s) => this.#check(s));
+  }
+
+  #check(split: unknown): CollectionSplit {
+    const { splitId, next, end } = (split ?? {}) as Partial<CollectionSplit>;
+    const whole = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
+    if (typeof splitId !== 'string' || !whole(next) || !whole(end) || next < 0 || next > end || end > this.items.length) {
       throw new WeirError(
         ApiErrorCode.INVALID_SOURCE_STATE,
-        `a collection source reader resumes from exactly one reader state, got ${restoredState.length}: changing the parallelism ` +
-          'of a fromElements/fromCollection source across a restore is not supported yet; restore it at the parallelism of the checkpoint',
+        `a collection source split is { splitId, next, end } with 0 <= next <= end <= ${this.items.length} (the number of items), got ${JSON.stringify(split)}`,
       );
     }
-    const nextIndex = restoredState[0];
-    if (typeof nextIndex !== 'number' || !Number.isSafeInteger(nextIndex) || nextIndex < start || nextIndex > end) {
-      throw new WeirError(
-        ApiErrorCode.INVALID_SOURCE_STATE,
-        `position ${JSON.stringify(nextIndex) ?? 'undefined'} is not one of collection source reader ${context.subtaskIndex} of ${context.parallelism}, ` +
-          `which covers [${start}, ${end}]`,
-      );
-    }
-    return new CollectionSourceReader(this.items, nextIndex, end);
+    return { splitId, next, end };
   }
 }
 
-export class CollectionSourceReader<T> implements SourceReader<T> {
+export class CollectionSourceReader<T> implements SplitSourceReader<T, CollectionSplit> {
+  readonly #splits: { splitId: string; next: number; end: number }[] = [];
+  readonly #available = new AvailabilitySignal();
+  #noMoreSplits = false;
+
   constructor(
     private readonly items: readonly T[],
-    /** The index of the next item to emit. */
-    public nextIndex: number,
-    private readonly end: number,
+    private readonly check: (split: unknown) => CollectionSplit,
   ) {}
 
+  addSplits(splits: readonly CollectionSplit[]): void {
+    for (const split of splits) this.#splits.push({ ...this.check(split) });
+    this.#available.signal();
+  }
+
+  notifyNoMoreSplits(): void {
+    this.#noMoreSplits = true;
+    this.#available.signal();
+  }
+
   pollNext(output: ReaderOutput<T>): InputStatus {
-    if (this.nextIndex >= this.end) return InputStatus.END_OF_INPUT;
-    output.collect(this.items[this.nextIndex++]!);
+    const split = this.#splits[0];
+    if (split === undefined) return this.#noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
+    if (split.next < split.end) output.createOutputForSplit(split.splitId).collect(this.items[split.next++]!);
+    if (split.next >= split.end) {
+      this.#splits.shift();
+      output.releaseOutputForSplit(split.splitId);
+    }
     return InputStatus.MORE_AVAILABLE;
   }
 
   isAvailable(): Promise<void> {
-    return Promise.resolve();
+    return this.#splits.length > 0 || this.#noMoreSplits ? Promise.resolve() : this.#available.wait();
   }
 
-  /** The index of the next item: everything before it was emitted. */
-  snapshotState(): number {
-    return this.nextIndex;
+  /** The unfinished slices: everything before `next` was emitted. */
+  snapshotState(): CollectionSplit[] {
+    return this.#splits.map((s) => ({ ...s }));
   }
 }

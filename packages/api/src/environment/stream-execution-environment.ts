@@ -5,6 +5,7 @@ import { RestartStrategyConfiguration } from '../checkpoint/restart-strategies.t
 import { StateBackend } from '../checkpoint/state-backend.ts';
 import { ApiErrorCode } from '../errors.ts';
 import type { Source } from '../connector/types.ts';
+import type { AnySource } from '../connector/splits.ts';
 import type { StreamGraph } from '../graph/stream-graph.ts';
 import { generateStreamGraph } from '../graph/stream-graph-generator.ts';
 import { JobBuilder } from '../streams/job-builder.ts';
@@ -134,10 +135,10 @@ export class StreamExecutionEnvironment {
     return this.#restartStrategy;
   }
 
-  fromSource<T>(source: Source<T>, sourceName: string): SingleOutputStreamOperator<T>;
-  fromSource<T>(source: Source<T>, watermarkStrategy: WatermarkStrategy<T>, sourceName: string): SingleOutputStreamOperator<T>;
+  fromSource<T>(source: AnySource<T>, sourceName: string): SingleOutputStreamOperator<T>;
+  fromSource<T>(source: AnySource<T>, watermarkStrategy: WatermarkStrategy<T>, sourceName: string): SingleOutputStreamOperator<T>;
   fromSource<T>(
-    source: Source<T>,
+    source: AnySource<T>,
     nameOrStrategy: string | WatermarkStrategy<T>,
     sourceName?: string,
   ): SingleOutputStreamOperator<T> {

@@ -1,4 +1,5 @@
-import type { Sink, Source } from '../connector/types.ts';
+import type { Sink } from '../connector/types.ts';
+import type { AnySource } from '../connector/splits.ts';
 import type { WatermarkStrategy } from '../time/watermark-strategy.ts';
 import type { Trigger } from '../windowing/trigger.ts';
 import type { WindowAssigner } from '../windowing/window-assigner.ts';
@@ -60,7 +61,7 @@ export type OperatorKind = (typeof OperatorKind)[keyof typeof OperatorKind];
 export type OperatorSpec =
   | {
       readonly kind: 'source';
-      readonly source: Source<unknown>;
+      readonly source: AnySource<unknown>;
       /** From `env.fromSource(source, strategy, name)`: timestamps and watermarks per reader (and split). */
       readonly watermarkStrategy?: WatermarkStrategy<unknown>;
     }

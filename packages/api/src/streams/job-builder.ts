@@ -1,6 +1,7 @@
 import { WeirError } from '@weir/common';
 import { ApiErrorCode } from '../errors.ts';
-import type { Sink, Source } from '../connector/types.ts';
+import type { Sink } from '../connector/types.ts';
+import type { AnySource } from '../connector/splits.ts';
 import type { WatermarkStrategy } from '../time/watermark-strategy.ts';
 import type { KeySelector } from '../functions/types.ts';
 import { PartitionerKind, type OperatorSpec } from '../graph/stream-graph.ts';
@@ -29,8 +30,8 @@ export class JobBuilder {
     return this.#transformations;
   }
 
-  addSource<T>(source: Source<T>, name: string, watermarkStrategy?: WatermarkStrategy<unknown>): SingleOutputStreamOperator<T> {
-    const spec: OperatorSpec = { kind: 'source', source: source as Source<unknown>, ...(watermarkStrategy === undefined ? {} : { watermarkStrategy }) };
+  addSource<T>(source: AnySource<T>, name: string, watermarkStrategy?: WatermarkStrategy<unknown>): SingleOutputStreamOperator<T> {
+    const spec: OperatorSpec = { kind: 'source', source: source as AnySource<unknown>, ...(watermarkStrategy === undefined ? {} : { watermarkStrategy }) };
     return new SingleOutputStreamOperator<T>(this, this.#add(spec, name, []));
   }
 

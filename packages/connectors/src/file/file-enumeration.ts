@@ -28,8 +28,3 @@ export async function listFiles(path: string): Promise<string[]> {
   }
   return files;
 }
-
-/** Round-robin by index in the sorted list: every process computes the same assignment. */
-export function filesOfSubtask(files: readonly string[], subtaskIndex: number, parallelism: number): string[] {
-  return files.filter((_, i) => i % parallelism === subtaskIndex);
-}

@@ -1,15 +1,16 @@
-import { WeirError } from '@weir/common';
-import { InputStatus, type ConnectorContext, type ReaderOutput, type SourceReader } from '@weir/api';
-import { ConnectorErrorCode } from '../errors.ts';
+import {
+  AvailabilitySignal,
+  InputStatus,
+  type ReaderOutput,
+  type SourceReaderContext,
+  type SourceSplit,
+  type SplitSourceReader,
+} from '@weir/api';
 import { readBlocks } from './file-blocks.ts';
-import { filesOfSubtask, listFiles } from './file-enumeration.ts';
 import type { LineBlock, TextLineInputFormat } from './text-line-input-format.ts';
 
-/**
- * Where a file reader is: every file of the reader sorted before `file` is done, and `file`
- * continues at byte `offset` (the start of a line).
- */
-export interface FileSourcePosition {
+/** A file to read from byte `offset` (the start of a line) to its end. */
+export interface FileSplit extends SourceSplit {
   readonly file: string;
   readonly offset: number;
 }
@@ -17,133 +18,138 @@ export interface FileSourcePosition {
 /** Blocks read ahead of the one being polled: the prefetch depth. */
 const MAX_QUEUED_BLOCKS = 2;
 
-/**
- * Reads this subtask's files with an async pump that stays up to MAX_QUEUED_BLOCKS chunks
- * ahead; `pollNext` only takes lines from decoded blocks, so it never waits on the disk.
- */
-export class FileSourceReader implements SourceReader<string> {
-  readonly #queue: LineBlock[] = [];
-  #current: LineBlock | undefined;
-  /** The end of the last block polled to its end, or the restored position; null before anything was read. */
-  #consumed: FileSourcePosition | null;
-  #listing: Promise<string[]> | undefined;
-  #pump: Promise<void> | undefined;
-  #pumpDone = false;
-  #failure: unknown;
-  #closed = false;
-  #onData: (() => void) | undefined;
+/** The split being read: an async pump stays up to MAX_QUEUED_BLOCKS chunks ahead of `pollNext`. */
+class ActiveSplit {
+  readonly blocks: LineBlock[] = [];
+  current: LineBlock | undefined;
+  /** The end of the last block polled to its end, or the split's start. */
+  consumed: number;
+  done = false;
+  failure: unknown;
+  closed = false;
   #onSpace: (() => void) | undefined;
+  pump: Promise<void> | undefined;
 
   constructor(
-    private readonly path: string,
-    private readonly format: TextLineInputFormat,
-    private readonly context: ConnectorContext,
-    restoreFrom: FileSourcePosition | null,
+    readonly split: FileSplit,
+    format: TextLineInputFormat,
+    onData: () => void,
   ) {
-    this.#consumed = restoreFrom;
+    this.consumed = split.offset;
+    this.pump = this.#run(format, onData).then(
+      () => {
+        this.done = true;
+        onData();
+      },
+      (err: unknown) => {
+        this.failure = err;
+        onData();
+      },
+    );
   }
 
-  /** Lists the files, so a missing path fails the task at start; reading goes on in the background. */
-  async start(): Promise<void> {
-    this.#startPump();
-    await this.#listing;
+  /** Where the next line of this split starts. */
+  get position(): number {
+    return this.current !== undefined ? this.current.nextLineOffset() : this.consumed;
+  }
+
+  wakePump(): void {
+    const wake = this.#onSpace;
+    this.#onSpace = undefined;
+    wake?.();
+  }
+
+  async #run(format: TextLineInputFormat, onData: () => void): Promise<void> {
+    for await (const block of readBlocks(this.split.file, this.split.offset, format)) {
+      while (this.blocks.length >= MAX_QUEUED_BLOCKS && !this.closed) await new Promise<void>((resolve) => (this.#onSpace = resolve));
+      if (this.closed) return;
+      this.blocks.push(block);
+      onData();
+    }
+  }
+}
+
+/**
+ * Reads the file splits the enumerator hands it, one at a time, asking for the next when it
+ * has none; `pollNext` only takes lines from blocks already read, so it never waits on disk.
+ */
+export class FileSourceReader implements SplitSourceReader<string, FileSplit> {
+  readonly #waiting: FileSplit[] = [];
+  readonly #available = new AvailabilitySignal();
+  #active: ActiveSplit | undefined;
+  #noMoreSplits = false;
+  #requested = false;
+
+  constructor(
+    private readonly format: TextLineInputFormat,
+    private readonly context: SourceReaderContext,
+    private readonly check: (split: unknown) => FileSplit,
+  ) {}
+
+  addSplits(splits: readonly FileSplit[]): void {
+    for (const split of splits) this.#waiting.push(this.check(split));
+    this.#requested = false;
+    this.#available.signal();
+  }
+
+  notifyNoMoreSplits(): void {
+    this.#noMoreSplits = true;
+    this.#available.signal();
   }
 
   pollNext(output: ReaderOutput<string>): InputStatus {
     for (;;) {
-      const block = this.#current;
-      if (block !== undefined) {
-        const line = block.nextLine();
+      const active = this.#active;
+      if (active !== undefined) {
+        const line = active.current?.nextLine();
         if (line !== undefined) {
-          output.collect(line);
+          output.createOutputForSplit(active.split.splitId).collect(line);
           return InputStatus.MORE_AVAILABLE;
         }
-        this.#consumed = { file: block.file, offset: block.endOffset };
-        this.#current = undefined;
+        if (active.current !== undefined) active.consumed = active.current.endOffset;
+        active.current = active.blocks.shift();
+        if (active.current !== undefined) {
+          active.wakePump();
+          continue;
+        }
+        if (active.failure !== undefined) throw active.failure;
+        if (!active.done) return InputStatus.NOTHING_AVAILABLE;
+        this.#active = undefined;
+        output.releaseOutputForSplit(active.split.splitId);
       }
-      const next = this.#queue.shift();
-      if (next === undefined) {
-        if (this.#failure !== undefined) throw this.#failure;
-        if (this.#pumpDone) return InputStatus.END_OF_INPUT;
-        this.#startPump();
-        return InputStatus.NOTHING_AVAILABLE;
+      const next = this.#waiting.shift();
+      if (next !== undefined) {
+        this.#active = new ActiveSplit(next, this.format, () => this.#available.signal());
+        continue;
       }
-      this.#current = next;
-      this.#wake('space');
+      if (this.#noMoreSplits) return InputStatus.END_OF_INPUT;
+      if (!this.#requested) {
+        this.#requested = true;
+        this.context.sendSplitRequest();
+      }
+      return InputStatus.NOTHING_AVAILABLE;
     }
   }
 
   isAvailable(): Promise<void> {
-    if (this.#current !== undefined || this.#queue.length > 0 || this.#pumpDone || this.#failure !== undefined) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const previous = this.#onData;
-      this.#onData = () => {
-        previous?.();
-        resolve();
-      };
-    });
+    const active = this.#active;
+    const ready =
+      active !== undefined ? active.current !== undefined || active.blocks.length > 0 || active.done || active.failure !== undefined : this.#waiting.length > 0 || this.#noMoreSplits;
+    return ready ? Promise.resolve() : this.#available.wait();
   }
 
-  /** Null until the first block is polled to its end on a fresh reader: start from the beginning. */
-  snapshotState(): FileSourcePosition | null {
-    const block = this.#current;
-    return block !== undefined ? { file: block.file, offset: block.nextLineOffset() } : this.#consumed;
+  /** The split being read at the start of its next line, then the splits not started. */
+  snapshotState(): FileSplit[] {
+    const active = this.#active;
+    const current = active === undefined ? [] : [{ splitId: active.split.splitId, file: active.split.file, offset: active.position }];
+    return [...current, ...this.#waiting.map((s) => ({ ...s }))];
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    this.#wake('space');
-    await this.#pump;
-  }
-
-  #startPump(): void {
-    if (this.#pump !== undefined) return;
-    this.#listing = listFiles(this.path);
-    this.#pump = this.#run(this.#listing).then(
-      () => {
-        this.#pumpDone = true;
-        this.#wake('data');
-      },
-      (err: unknown) => {
-        this.#failure = err;
-        this.#wake('data');
-      },
-    );
-    // start() reports a listing failure; the pump's handler above keeps it for pollNext too.
-    this.#listing.catch(() => {});
-  }
-
-  async #run(listing: Promise<string[]>): Promise<void> {
-    const files = filesOfSubtask(await listing, this.context.subtaskIndex, this.context.parallelism);
-    const from = this.#consumed;
-    if (from !== null && !files.includes(from.file)) {
-      throw new WeirError(
-        ConnectorErrorCode.INVALID_POSITION,
-        `file source reader ${this.context.subtaskIndex} of ${this.context.parallelism} cannot resume in ${from.file}: it is not one of its files; ` +
-          'the input changed since the checkpoint (files added, removed or renamed), which a restore cannot follow',
-      );
-    }
-    for (const file of files) {
-      if (from !== null && file < from.file) continue;
-      const offset = from !== null && file === from.file ? from.offset : 0;
-      for await (const block of readBlocks(file, offset, this.format)) {
-        while (this.#queue.length >= MAX_QUEUED_BLOCKS && !this.#closed) {
-          await new Promise<void>((resolve) => (this.#onSpace = resolve));
-        }
-        if (this.#closed) return;
-        this.#queue.push(block);
-        this.#wake('data');
-      }
-      if (this.#closed) return;
-    }
-  }
-
-  #wake(which: 'data' | 'space'): void {
-    const wake = which === 'data' ? this.#onData : this.#onSpace;
-    if (which === 'data') this.#onData = undefined;
-    else this.#onSpace = undefined;
-    wake?.();
+    const active = this.#active;
+    if (active === undefined) return;
+    active.closed = true;
+    active.wakePump();
+    await active.pump;
   }
 }

@@ -3,28 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isWeirError } from '@weir/common';
-import { Boundedness, InputStatus, type ConnectorContext } from '@weir/api';
+import { Boundedness } from '@weir/api';
+import { SplitSourceHarness } from '@weir/api/testing';
 import { CHUNK_SIZE } from './file-blocks.ts';
 import { FileSource } from './file-source.ts';
-import type { FileSourceReader } from './file-source-reader.ts';
 import { TextLineInputFormat } from './text-line-input-format.ts';
 import { readerOutputInto } from '@weir/api/testing';
 
-const context = (subtaskIndex: number, parallelism: number): ConnectorContext => ({ jobId: 'j', subtaskIndex, parallelism, attemptNumber: 0 });
-
-async function drain(reader: FileSourceReader, max = Number.POSITIVE_INFINITY): Promise<string[]> {
-  const out: string[] = [];
-  const output = readerOutputInto(out);
-  while (out.length < max) {
-    const status = reader.pollNext(output);
-    if (status === InputStatus.END_OF_INPUT) break;
-    if (status === InputStatus.NOTHING_AVAILABLE) await reader.isAvailable();
-  }
-  return out;
+function source(path: string, monitorMs?: number): FileSource {
+  const builder = FileSource.forRecordStreamFormat(new TextLineInputFormat(), path);
+  if (monitorMs !== undefined) builder.monitorContinuously(monitorMs);
+  return builder.build();
 }
 
-function source(path: string): FileSource {
-  return FileSource.forRecordStreamFormat(new TextLineInputFormat(), path).build();
+async function readAll(path: string, parallelism = 1): Promise<string[][]> {
+  const harness = await SplitSourceHarness.start(source(path), parallelism);
+  const out = await harness.pollAll();
+  await harness.close();
+  return out;
 }
 
 describe('FileSource', () => {
@@ -39,15 +35,11 @@ describe('FileSource', () => {
   it('reads the lines of a file without line endings, \\n or \\r\\n, last line without newline included', async () => {
     const file = join(dir, 'in.txt');
     await writeFile(file, 'one\r\ntwo\n\nthree\r\nfour');
-    const src = source(file);
-    expect(src.boundedness).toBe(Boundedness.BOUNDED);
-    const reader = src.createReader(context(0, 1));
-    await reader.start();
-    expect(await drain(reader)).toEqual(['one', 'two', '', 'three', 'four']);
-    await reader.close();
+    expect(source(file).boundedness).toBe(Boundedness.BOUNDED);
+    expect(await readAll(file)).toEqual([['one', 'two', '', 'three', 'four']]);
   });
 
-  it('deals the sorted visible files of a directory round-robin to the readers', async () => {
+  it('reads every visible file of a directory once, in name order per reader, skipping hidden files and subdirectories', async () => {
     for (const [name, text] of [
       ['c.txt', 'c1\nc2\n'],
       ['a.txt', 'a1\n'],
@@ -60,11 +52,10 @@ describe('FileSource', () => {
     }
     await mkdir(join(dir, 'sub'));
     await writeFile(join(dir, 'sub', 'x.txt'), 'no\n');
-    const src = source(dir);
-    expect(await drain(src.createReader(context(0, 2)))).toEqual(['a1', 'c1', 'c2']);
-    expect(await drain(src.createReader(context(1, 2)))).toEqual(['b1', 'b2', 'b3', 'd1']);
-    expect(await drain(src.createReader(context(0, 1)))).toEqual(['a1', 'b1', 'b2', 'b3', 'c1', 'c2', 'd1']);
-    expect(await drain(src.createReader(context(4, 5)))).toEqual([]);
+    expect(await readAll(dir)).toEqual([['a1', 'b1', 'b2', 'b3', 'c1', 'c2', 'd1']]);
+    const two = await readAll(dir, 2);
+    expect(two.flat().sort()).toEqual(['a1', 'b1', 'b2', 'b3', 'c1', 'c2', 'd1']);
+    expect((await readAll(dir, 5)).flat().length).toBe(7);
   });
 
   it('keeps a multi-byte character that crosses a chunk boundary intact, and lines longer than a chunk', async () => {
@@ -74,97 +65,99 @@ describe('FileSource', () => {
     const long = 'é'.repeat(CHUNK_SIZE);
     const file = join(dir, 'utf8.txt');
     await writeFile(file, `short\n${prefix}€tail\n日本語\n${long}\n🙂`);
-    expect(await drain(source(file).createReader(context(0, 1)))).toEqual(['short', `${prefix}€tail`, '日本語', long, '🙂']);
+    expect(await readAll(file)).toEqual([['short', `${prefix}€tail`, '日本語', long, '🙂']]);
   });
 
-  it('snapshots (file, byte offset of the next line) and a restored reader continues exactly there', async () => {
+  it('snapshots (file, byte offset of the next line) and a restore continues exactly there', async () => {
     await writeFile(join(dir, 'a.txt'), 'héllo\nwörld\nlast\n');
     await writeFile(join(dir, 'b.txt'), 'b1\nb2\n');
-    const src = source(dir);
-    const reader = src.createReader(context(0, 1));
-    expect(reader.snapshotState()).toBeNull();
-    expect(await drain(reader, 2)).toEqual(['héllo', 'wörld']);
-    const position = reader.snapshotState();
-    expect(position).toEqual({ file: join(dir, 'a.txt'), offset: 14 });
-    await reader.close();
-    const restored = src.createReader(context(0, 1), [position]);
-    expect(restored.snapshotState()).toEqual(position);
-    expect(await drain(restored)).toEqual(['last', 'b1', 'b2']);
-    expect(restored.snapshotState()).toEqual({ file: join(dir, 'b.txt'), offset: 6 });
-    expect(await drain(src.createReader(context(0, 1), [{ file: join(dir, 'a.txt'), offset: 19 }]))).toEqual(['b1', 'b2']);
-    expect(await drain(src.createReader(context(0, 1), [restored.snapshotState()]))).toEqual([]);
+    const first = await SplitSourceHarness.start(source(dir), 1);
+    expect(await first.poll(0, 2)).toEqual(['héllo', 'wörld']);
+    const snapshot = first.snapshot();
+    expect(snapshot.readers).toEqual([[{ splitId: join(dir, 'a.txt'), file: join(dir, 'a.txt'), offset: 14 }]]);
+    expect(snapshot.enumerator.pending).toEqual([{ splitId: join(dir, 'b.txt'), file: join(dir, 'b.txt'), offset: 0 }]);
+    await first.close();
+    const restored = await SplitSourceHarness.start(source(dir), 1, snapshot);
+    expect(await restored.pollAll()).toEqual([['last', 'b1', 'b2']]);
+    await restored.close();
   });
 
-  it('restores a reader that had read nothing (null, or undefined after MessagePack) from the beginning', async () => {
-    await writeFile(join(dir, 'a.txt'), 'one\ntwo\n');
-    const src = source(dir);
-    expect(await drain(src.createReader(context(0, 1), [null]))).toEqual(['one', 'two']);
-    expect(await drain(src.createReader(context(0, 1), [undefined]))).toEqual(['one', 'two']);
-  });
-
-  it('rejects a restore from several or no reader states, and a malformed position', async () => {
-    await writeFile(join(dir, 'a.txt'), 'one\n');
-    const src = source(dir);
-    expect(() => src.createReader(context(0, 1), [null, null])).toThrow(
-      'a FileSource reader resumes from exactly one reader state, got 2: changing the parallelism of a FileSource restore is not supported yet; ' +
-        'restore it at the parallelism of the checkpoint',
-    );
-    expect(() => src.createReader(context(0, 1), [])).toThrow(/got 0/);
-    try {
-      src.createReader(context(0, 1), [{ file: 'a.txt', offset: -1 }]);
-      expect.unreachable();
-    } catch (err) {
-      expect(isWeirError(err, 'INVALID_POSITION')).toBe(true);
-      expect((err as Error).message).toBe(
-        'a FileSource reader resumes from { file, offset } (the start of the next line) or null, got {"file":"a.txt","offset":-1}',
-      );
+  it.each([
+    [2, 3],
+    [3, 1],
+  ])('restored from %i readers at parallelism %i, reads every line exactly once', async (from, to) => {
+    const expected: string[] = [];
+    for (let f = 0; f < 7; f++) {
+      const lines = Array.from({ length: 20 }, (_, i) => `f${f}-${i}`);
+      expected.push(...lines);
+      await writeFile(join(dir, `f${f}.txt`), lines.join('\n') + '\n');
     }
+    const first = await SplitSourceHarness.start(source(dir), from);
+    const before = (await Promise.all(first.readers.map((_, i) => first.poll(i, 7 + i)))).flat();
+    const snapshot = first.snapshot();
+    await first.close();
+    const restored = await SplitSourceHarness.start(source(dir), to, snapshot);
+    const after = (await restored.pollAll()).flat();
+    await restored.close();
+    expect([...before, ...after].sort()).toEqual(expected.sort());
   });
 
-  it('fails a restored reader whose file is no longer one of its files', async () => {
+  it('with monitorContinuously reads files that appear later, each once, and never ends', async () => {
     await writeFile(join(dir, 'a.txt'), 'a1\n');
-    await writeFile(join(dir, 'b.txt'), 'b1\n');
-    const reader = source(dir).createReader(context(0, 2), [{ file: join(dir, 'b.txt'), offset: 0 }]);
+    const continuous = source(dir, 50);
+    expect(continuous.boundedness).toBe(Boundedness.CONTINUOUS_UNBOUNDED);
+    const harness = await SplitSourceHarness.start(continuous, 1);
+    expect(await harness.poll(0)).toEqual(['a1']);
+    await writeFile(join(dir, 'b.txt'), 'b1\nb2\n');
+    await harness.runAsyncWork();
+    expect(await harness.poll(0)).toEqual(['b1', 'b2']);
+    await harness.runAsyncWork();
+    expect(await harness.poll(0)).toEqual([]);
+    const restored = await SplitSourceHarness.start(continuous, 2, harness.snapshot());
+    await writeFile(join(dir, 'c.txt'), 'c1\n');
+    await restored.runAsyncWork();
+    expect((await restored.pollAll()).flat()).toEqual(['c1']);
+    await harness.close();
+    await restored.close();
+  });
+
+  it('rejects a malformed restored split', async () => {
+    await writeFile(join(dir, 'a.txt'), 'one\n');
+    const harness = await SplitSourceHarness.start(source(dir), 1);
     try {
-      await drain(reader);
+      harness.readers[0]!.addSplits([{ splitId: 'x', file: 'a.txt', offset: -1 }]);
       expect.unreachable();
     } catch (err) {
       expect(isWeirError(err, 'INVALID_POSITION')).toBe(true);
       expect((err as Error).message).toBe(
-        `file source reader 0 of 2 cannot resume in ${join(dir, 'b.txt')}: it is not one of its files; ` +
-          'the input changed since the checkpoint (files added, removed or renamed), which a restore cannot follow',
+        'a FileSource split is { splitId, file, offset } with offset the start of the next line, got {"splitId":"x","file":"a.txt","offset":-1}',
       );
     }
-    await reader.close();
   });
 
-  it('fails start() with FILE_NOT_FOUND for a missing path, and pollNext after it', async () => {
-    const reader = source(join(dir, 'missing')).createReader(context(0, 1));
-    await expect(reader.start()).rejects.toSatisfy(
+  it('fails the enumerator with FILE_NOT_FOUND for a missing path', async () => {
+    await expect(SplitSourceHarness.start(source(join(dir, 'missing')), 1)).rejects.toSatisfy(
       (err) => isWeirError(err, 'FILE_NOT_FOUND') && err.message === `file source path ${join(dir, 'missing')} does not exist; give an existing file or directory`,
     );
-    await reader.isAvailable();
-    expect(() => reader.pollNext(readerOutputInto([]))).toThrow(/does not exist/);
   });
 
   it('reads a large file completely, one line per poll', async () => {
     const lines = Array.from({ length: 50_000 }, (_, i) => `line ${i} ${'ü'.repeat(i % 7)}`);
     const file = join(dir, 'big.txt');
     await writeFile(file, lines.join('\n') + '\n');
-    const reader = source(file).createReader(context(0, 1));
-    expect(await drain(reader)).toEqual(lines);
-    await reader.close();
+    expect(await readAll(file)).toEqual([lines]);
   });
 
   it('close() stops reading ahead', async () => {
     const file = join(dir, 'big.txt');
     await writeFile(file, 'x\n'.repeat(CHUNK_SIZE * 4));
-    const reader = source(file).createReader(context(0, 1));
-    expect(await drain(reader, 3)).toEqual(['x', 'x', 'x']);
-    await reader.close();
+    const harness = await SplitSourceHarness.start(source(file), 1);
+    expect(await harness.poll(0, 3)).toEqual(['x', 'x', 'x']);
+    await harness.close();
   });
 
-  it('rejects a missing path argument', () => {
+  it('rejects a missing path argument and a bad interval', () => {
     expect(() => FileSource.forRecordStreamFormat(new TextLineInputFormat(), '')).toThrow(/needs the path/);
+    expect(() => FileSource.forRecordStreamFormat(new TextLineInputFormat(), dir).monitorContinuously(0)).toThrow(/>= 1/);
   });
 });

@@ -1,26 +1,39 @@
 import { WeirError } from '@weir/common';
 import {
+  AvailabilitySignal,
   Boundedness,
   InputStatus,
-  type ConnectorContext,
+  StaticSplitEnumerator,
   type ReaderOutput,
-  type Source,
-  type SourceReader,
+  type SourceReaderContext,
+  type SourceSplit,
+  type SplitEnumeratorContext,
+  type SplitSource,
+  type SplitSourceReader,
   type TypeInformation,
 } from '@weir/api';
 import { ConnectorErrorCode } from '../errors.ts';
-import { FRESH_START, singleReaderState } from '../restored-state.ts';
 import { RateLimiterStrategy, type RateLimiter } from './rate-limiter.ts';
 
 /** Makes the record of one index; must be deterministic for a restored reader to continue the same sequence. */
 export type GeneratorFunction<T> = (index: number) => T;
 
+/** The indexes next, next + step, ... below end not yet emitted. */
+export interface GeneratorSplit extends SourceSplit {
+  readonly next: number;
+  /** Exclusive; Infinity for an unbounded source. */
+  readonly end: number;
+  readonly step: number;
+}
+
 /**
- * Emits `generator(index)` for every index in [0, count) (Flink's DataGeneratorSource).
- * Reader i of p takes the contiguous range [floor(i*count/p), floor((i+1)*count/p)); with
- * `count` = Infinity the source is unbounded and reader i takes i, i+p, i+2p, ...
+ * Emits `generator(index)` for every index in [0, count) (Flink's DataGeneratorSource). The
+ * job's first run cuts the indexes into one split per reader: the contiguous range
+ * [floor(i*count/p), floor((i+1)*count/p)), or with `count` = Infinity (unbounded) the indexes
+ * i, i+p, i+2p, ... A checkpoint keeps each unfinished split's next index, so a restore at any
+ * parallelism deals the remaining splits over the new readers and every index is emitted once.
  */
-export class DataGeneratorSource<T> implements Source<T> {
+export class DataGeneratorSource<T> implements SplitSource<T, GeneratorSplit, GeneratorSplit[]> {
   readonly boundedness: Boundedness;
   readonly producedType: TypeInformation<T> | undefined;
 
@@ -49,59 +62,90 @@ export class DataGeneratorSource<T> implements Source<T> {
     this.producedType = type;
   }
 
-  /** `restoredState`: exactly one state, the next index a predecessor's `snapshotState()` returned, or undefined to start. */
-  createReader(context: ConnectorContext, restoredState?: readonly unknown[]): DataGeneratorSourceReader<T> {
-    const { start, end, step } = this.#range(context);
-    const state = singleReaderState(restoredState, 'DataGeneratorSource');
-    const nextIndex = state === FRESH_START ? start : state;
-    const belongs =
-      typeof nextIndex === 'number' &&
-      Number.isSafeInteger(nextIndex) &&
-      nextIndex >= start &&
-      (step === 1 ? nextIndex <= end : (nextIndex - start) % step === 0);
-    if (!belongs) {
-      throw new WeirError(
-        ConnectorErrorCode.INVALID_POSITION,
-        `position ${typeof nextIndex === 'number' ? nextIndex : JSON.stringify(nextIndex) ?? 'undefined'} is not one of generator reader ${context.subtaskIndex} of ${context.parallelism}, which covers ` +
-          (step === 1 ? `[${start}, ${end}]` : `${start}, ${start + step}, ...`),
-      );
-    }
-    return new DataGeneratorSourceReader(this.generator, nextIndex, step, end, this.rateLimiter.createRateLimiter(context.parallelism));
+  createEnumerator(context: SplitEnumeratorContext<GeneratorSplit>): StaticSplitEnumerator<GeneratorSplit> {
+    const p = context.currentParallelism;
+    const splits = Array.from({ length: p }, (_, i): GeneratorSplit => {
+      if (this.count === Number.POSITIVE_INFINITY) return { splitId: `every-${p}-from-${i}`, next: i, end: Number.POSITIVE_INFINITY, step: p };
+      // BigInt keeps i * count exact beyond 2^53.
+      const bound = (k: number): number => Number((BigInt(k) * BigInt(this.count)) / BigInt(p));
+      return { splitId: `range-${bound(i)}`, next: bound(i), end: bound(i + 1), step: 1 };
+    });
+    return new StaticSplitEnumerator(context, splits);
   }
 
-  #range({ subtaskIndex, parallelism }: ConnectorContext): { start: number; end: number; step: number } {
-    if (this.count === Number.POSITIVE_INFINITY) return { start: subtaskIndex, end: Number.POSITIVE_INFINITY, step: parallelism };
-    // BigInt keeps i * count exact beyond 2^53.
-    const bound = (i: number): number => Number((BigInt(i) * BigInt(this.count)) / BigInt(parallelism));
-    return { start: bound(subtaskIndex), end: bound(subtaskIndex + 1), step: 1 };
+  restoreEnumerator(context: SplitEnumeratorContext<GeneratorSplit>, checkpoint: GeneratorSplit[]): StaticSplitEnumerator<GeneratorSplit> {
+    return new StaticSplitEnumerator(context, checkpoint.map((s) => this.#check(s)));
+  }
+
+  createReader(context: SourceReaderContext): DataGeneratorSourceReader<T> {
+    return new DataGeneratorSourceReader(this.generator, this.rateLimiter.createRateLimiter(context.parallelism), (s) => this.#check(s));
+  }
+
+  #check(split: unknown): GeneratorSplit {
+    const { splitId, next, end, step } = (split ?? {}) as Partial<GeneratorSplit>;
+    const whole = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
+    const endOk = this.count === Number.POSITIVE_INFINITY ? end === Number.POSITIVE_INFINITY : whole(end) && end <= this.count;
+    if (typeof splitId !== 'string' || !whole(next) || next < 0 || !endOk || !whole(step) || step < 1) {
+      throw new WeirError(
+        ConnectorErrorCode.INVALID_POSITION,
+        `a DataGeneratorSource split is { splitId, next, end, step } with whole numbers, end <= ${this.count} (the count) and step >= 1, got ${JSON.stringify(split)}; ` +
+          'was the checkpoint taken of a generator with another count?',
+      );
+    }
+    return { splitId, next, end: end!, step };
   }
 }
 
-export class DataGeneratorSourceReader<T> implements SourceReader<T> {
+export class DataGeneratorSourceReader<T> implements SplitSourceReader<T, GeneratorSplit> {
+  /** Mutable copies of the assigned splits; the reader takes one index from each in turn. */
+  readonly #splits: { splitId: string; next: number; end: number; step: number }[] = [];
+  readonly #available = new AvailabilitySignal();
+  #turn = 0;
+  #noMoreSplits = false;
+
   constructor(
     private readonly generator: GeneratorFunction<T>,
-    /** The index of the next record; what a checkpoint of this reader records. */
-    public nextIndex: number,
-    private readonly step: number,
-    private readonly end: number,
     private readonly limiter: RateLimiter,
+    private readonly check: (split: unknown) => GeneratorSplit,
   ) {}
 
+  addSplits(splits: readonly GeneratorSplit[]): void {
+    for (const split of splits) {
+      const checked = this.check(split);
+      if (checked.next < checked.end) this.#splits.push({ ...checked });
+    }
+    this.#available.signal();
+  }
+
+  notifyNoMoreSplits(): void {
+    this.#noMoreSplits = true;
+    this.#available.signal();
+  }
+
   pollNext(output: ReaderOutput<T>): InputStatus {
-    if (this.nextIndex >= this.end) return InputStatus.END_OF_INPUT;
+    if (this.#splits.length === 0) return this.#noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
     if (!this.limiter.tryAcquire()) return InputStatus.NOTHING_AVAILABLE;
-    output.collect(this.generator(this.nextIndex));
-    this.nextIndex += this.step;
+    const index = this.#turn % this.#splits.length;
+    const split = this.#splits[index]!;
+    output.createOutputForSplit(split.splitId).collect(this.generator(split.next));
+    split.next += split.step;
+    if (split.next >= split.end) {
+      this.#splits.splice(index, 1);
+      output.releaseOutputForSplit(split.splitId);
+    } else {
+      this.#turn = index + 1;
+    }
     return InputStatus.MORE_AVAILABLE;
   }
 
   isAvailable(): Promise<void> {
+    if (this.#splits.length === 0 && !this.#noMoreSplits) return this.#available.wait();
     return this.limiter.whenAvailable();
   }
 
-  /** The index of the next record: everything before it was emitted. */
-  snapshotState(): number {
-    return this.nextIndex;
+  /** The unfinished splits, each at the index of its next record: everything before was emitted. */
+  snapshotState(): GeneratorSplit[] {
+    return this.#splits.map((s) => ({ ...s }));
   }
 
   close(): void {

@@ -14,6 +14,7 @@ import type { InputDeployment as _weir_v1_InputDeployment, InputDeployment__Outp
 import type { JobDefaults as _weir_v1_JobDefaults, JobDefaults__Output as _weir_v1_JobDefaults__Output } from './weir/v1/JobDefaults.ts';
 import type { JobManagerMessage as _weir_v1_JobManagerMessage, JobManagerMessage__Output as _weir_v1_JobManagerMessage__Output } from './weir/v1/JobManagerMessage.ts';
 import type { NotifyCheckpoint as _weir_v1_NotifyCheckpoint, NotifyCheckpoint__Output as _weir_v1_NotifyCheckpoint__Output } from './weir/v1/NotifyCheckpoint.ts';
+import type { OperatorEvent as _weir_v1_OperatorEvent, OperatorEvent__Output as _weir_v1_OperatorEvent__Output } from './weir/v1/OperatorEvent.ts';
 import type { ProducerLocation as _weir_v1_ProducerLocation, ProducerLocation__Output as _weir_v1_ProducerLocation__Output } from './weir/v1/ProducerLocation.ts';
 import type { RegisterTaskManager as _weir_v1_RegisterTaskManager, RegisterTaskManager__Output as _weir_v1_RegisterTaskManager__Output } from './weir/v1/RegisterTaskManager.ts';
 import type { Registered as _weir_v1_Registered, Registered__Output as _weir_v1_Registered__Output } from './weir/v1/Registered.ts';
@@ -45,6 +46,7 @@ export interface ProtoGrpcType {
       JobDefaults: MessageTypeDefinition<_weir_v1_JobDefaults, _weir_v1_JobDefaults__Output>
       JobManagerMessage: MessageTypeDefinition<_weir_v1_JobManagerMessage, _weir_v1_JobManagerMessage__Output>
       NotifyCheckpoint: MessageTypeDefinition<_weir_v1_NotifyCheckpoint, _weir_v1_NotifyCheckpoint__Output>
+      OperatorEvent: MessageTypeDefinition<_weir_v1_OperatorEvent, _weir_v1_OperatorEvent__Output>
       ProducerLocation: MessageTypeDefinition<_weir_v1_ProducerLocation, _weir_v1_ProducerLocation__Output>
       RegisterTaskManager: MessageTypeDefinition<_weir_v1_RegisterTaskManager, _weir_v1_RegisterTaskManager__Output>
       Registered: MessageTypeDefinition<_weir_v1_Registered, _weir_v1_Registered__Output>

@@ -1,4 +1,5 @@
 import type { ConnectorContext } from '@weir/api';
+import type { ReaderEvent } from '@weir/common';
 import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
 import type { OperatorStateStore } from '../state/operator-state-store.ts';
 import type { OperatorRuntimeContext } from '../task/runtime-context.ts';
@@ -23,6 +24,8 @@ export interface OperatorContext {
   /** Checkpointing is on for the job: sinks commit on completed checkpoints, not at end of input. */
   readonly checkpointing: boolean;
   readonly connector: ConnectorContext;
+  /** A split source's reader talks to its enumerator through this. */
+  readonly sendOperatorEvent: (event: ReaderEvent) => void;
   /** Where a sink parks the promise of a slow write, for the task to await before the next record. */
   readonly work: PendingWork;
   /** The event-time timestamp of the record passing down the chain (shared by the task's operators). */

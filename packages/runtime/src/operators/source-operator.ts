@@ -1,4 +1,5 @@
-import { WatermarkStrategy, type Collector, type Source, type SourceReader } from '@weir/api';
+import { isSplitSource, WatermarkStrategy, type AnySource, type Collector, type SourceReader, type SourceSplit, type SplitSourceReader } from '@weir/api';
+import { CommonErrorCode, WeirError, type EnumeratorEvent } from '@weir/common';
 import { SourceReaderOutput } from '../time/source-reader-output.ts';
 import { InternalList } from '../state/operator-state-store.ts';
 import type { ChainOperator } from './chain-operator.ts';
@@ -7,12 +8,16 @@ import type { OperatorContext } from './operator-context.ts';
 import type { Output } from './output.ts';
 
 /**
- * Owns the SourceReader of a source task; the task's SourceInput drives it. The reader's
- * position (`snapshotState`) is the operator list "$source-reader"; a restored position goes
- * to `createReader`. The reader writes to a SourceReaderOutput: timestamps and watermarks of
- * the source's WatermarkStrategy (noWatermarks without one), emitted periodically every
- * pipeline.auto-watermark-interval; at the end of its input the final watermark follows,
- * unless the task stops with a savepoint without draining.
+ * Owns the reader of a source task; the task's SourceInput drives it. What the reader
+ * snapshots is the operator list "$source-reader": a split source's reader (FLIP-27) its
+ * unfinished splits, dealt round-robin on rescale, added back before it starts, after which it
+ * registers with its enumerator, which assigns it splits through `handleOperatorEvent`; a
+ * simple source's reader its one position, handed to `createReader`.
+ *
+ * The reader writes to a SourceReaderOutput: timestamps and watermarks of the source's
+ * WatermarkStrategy (noWatermarks without one; per split where the reader uses split
+ * outputs), emitted periodically every pipeline.auto-watermark-interval; at the end of its
+ * input the final watermark follows, unless the task stops with a savepoint without draining.
  */
 export class SourceOperator implements ChainOperator {
   readonly label: string;
@@ -21,12 +26,14 @@ export class SourceOperator implements ChainOperator {
   readonly output: SourceReaderOutput;
   readonly #strategy: WatermarkStrategy<unknown>;
   #reader: SourceReader<unknown> | undefined;
+  /** Set when the source is a split source: the same reader. */
+  #splitReader: SplitSourceReader<unknown, SourceSplit> | undefined;
   #cancelPeriodic: (() => void) | undefined;
   /** Stop-with-savepoint without drain: the input ends without the final watermark, so nothing fires that the savepoint holds. */
   #finalWatermark = true;
 
   constructor(
-    private readonly source: Source<unknown>,
+    private readonly source: AnySource<unknown>,
     watermarkStrategy: WatermarkStrategy<unknown> | undefined,
     chain: Output,
     readonly context: OperatorContext,
@@ -51,14 +58,36 @@ export class SourceOperator implements ChainOperator {
   }
 
   async open(): Promise<void> {
-    const positions = this.context.lists.internal(InternalList.SOURCE_READER);
-    const restored = positions.entries.length === 0 ? undefined : [...positions.entries];
-    // Each checkpoint writes the reader's position afresh; a reader without snapshotState leaves none.
-    positions.clear();
-    const reader = await this.context.failures.call(() => this.source.createReader(this.context.connector, restored));
-    this.#reader = reader;
-    if (reader.start !== undefined) await this.context.failures.call(() => reader.start!());
+    const { lists, failures, connector, sendOperatorEvent } = this.context;
+    const stored = lists.internal(InternalList.SOURCE_READER);
+    const restored = [...stored.entries];
+    // Each checkpoint writes the reader's state afresh; a reader without snapshotState leaves none.
+    stored.clear();
+    const source = this.source;
+    if (isSplitSource(source)) {
+      const reader = await failures.call(() => source.createReader({ ...connector, sendSplitRequest: () => sendOperatorEvent({ kind: 'split-request' }) }));
+      this.#reader = reader;
+      this.#splitReader = reader;
+      if (restored.length > 0) await failures.call(() => reader.addSplits(restored as SourceSplit[]));
+    } else {
+      this.#reader = await failures.call(() => source.createReader(connector, restored.length === 0 ? undefined : restored));
+    }
+    const reader = this.#reader;
+    if (reader.start !== undefined) await failures.call(() => reader.start!());
+    if (this.#splitReader !== undefined) sendOperatorEvent({ kind: 'reader-registered' });
     this.#schedulePeriodicWatermark();
+  }
+
+  /** An event from the split source's enumerator, on the task's loop; a reader that throws fails the task. */
+  handleOperatorEvent(event: EnumeratorEvent): void {
+    const reader = this.#splitReader;
+    if (reader === undefined) throw new WeirError(CommonErrorCode.INTERNAL, `${this.label} got ${event.kind} but reads no split source`);
+    try {
+      if (event.kind === 'add-splits') reader.addSplits(event.splits as SourceSplit[]);
+      else reader.notifyNoMoreSplits();
+    } catch (err) {
+      throw this.context.failures.wrap(err);
+    }
   }
 
   async finish(): Promise<void> {
@@ -89,13 +118,14 @@ export class SourceOperator implements ChainOperator {
   async snapshotState(checkpointId: number): Promise<void> {
     const reader = this.#reader!;
     if (reader.snapshotState === undefined) return;
-    let position: unknown;
+    let state: unknown;
     try {
-      position = reader.snapshotState(checkpointId);
+      state = reader.snapshotState(checkpointId);
     } catch (err) {
       throw this.context.failures.wrap(err);
     }
-    this.context.lists.internal(InternalList.SOURCE_READER).update(position === undefined ? [] : [position]);
+    const entries = this.#splitReader !== undefined ? (state as SourceSplit[]) : state === undefined ? [] : [state];
+    this.context.lists.internal(InternalList.SOURCE_READER).update(entries);
   }
 
   notifyCheckpointComplete(checkpointId: number): Promise<void> {
@@ -111,6 +141,7 @@ export class SourceOperator implements ChainOperator {
     const reader = this.#reader;
     if (reader === undefined) return;
     this.#reader = undefined;
+    this.#splitReader = undefined;
     if (reader.close !== undefined) await this.context.failures.call(() => reader.close!());
   }
 }

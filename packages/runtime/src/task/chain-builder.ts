@@ -1,6 +1,6 @@
 import type { Collector, ConnectorContext, JobEdge, StreamGraph } from '@weir/api';
 import type { TaskCheckpointing } from '../checkpoint/types.ts';
-import { keyGroupRangeForSubtask, type Clock } from '@weir/common';
+import { keyGroupRangeForSubtask, type Clock, type ReaderEvent } from '@weir/common';
 import { createOperator, isKeyed } from '../operators/create-operator.ts';
 import type { ChainOperator } from '../operators/chain-operator.ts';
 import { OperatorOutput, type OutputTarget } from '../operators/output.ts';
@@ -42,6 +42,8 @@ export interface ChainContext extends RecordWriterContext {
   /** The task's processing time: timers, periodic watermarks, state TTL. */
   readonly processingTime: ProcessingTimeService;
   readonly clock: Clock;
+  /** Reader events of split sources, to the enumerator of the operator. */
+  readonly operatorEvents: (operatorId: string, event: ReaderEvent) => void;
 }
 
 /**
@@ -99,6 +101,7 @@ export function buildChain(context: ChainContext): OperatorChain {
       timestamp: context.timestamp,
       processingTime: context.processingTime,
       autoWatermarkIntervalMs: context.jobGraph.autoWatermarkIntervalMs,
+      sendOperatorEvent: (event) => context.operatorEvents(operatorId, event),
     });
     operators.unshift(operator);
     states.unshift({ operatorId, label, keyed, lists });

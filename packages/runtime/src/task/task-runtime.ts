@@ -1,5 +1,5 @@
 import { buildJobGraph, type JobVertex } from '@weir/api';
-import { CHECKPOINT_OPTIONS, CheckpointFailureReason, systemClock, type CheckpointOptions, type Clock, type Logger } from '@weir/common';
+import { CHECKPOINT_OPTIONS, CheckpointFailureReason, systemClock, type CheckpointOptions, type Clock, type EnumeratorEvent, type Logger } from '@weir/common';
 import type { CheckpointBarrierHandler } from '../checkpoint/barrier/barrier-handler.ts';
 import { SingleCheckpointBarrierHandler } from '../checkpoint/barrier/single-checkpoint-barrier-handler.ts';
 import { PendingInputState } from '../checkpoint/channel-state/pending-input-state.ts';
@@ -176,6 +176,7 @@ export class TaskRuntime {
       timestamp: this.#timestamp,
       processingTime: this.#processingTime,
       clock: this.#clock,
+      operatorEvents: (operatorId, event) => this.options.onOperatorEvent?.(operatorId, event),
     });
     this.#chain = chain;
     this.#writers = chain.writers;
@@ -317,6 +318,19 @@ export class TaskRuntime {
   notifyCheckpointAborted(checkpointId: number): void {
     const checkpointer = this.#checkpointer;
     if (checkpointer !== undefined) this.mailbox.put(() => checkpointer.notifyAborted(checkpointId));
+  }
+
+  /** An enumerator's event for the split source `operatorId` of this task, handled between two records. */
+  dispatchOperatorEvent(operatorId: string, event: EnumeratorEvent): void {
+    this.mailbox.put(() => {
+      const index = this.#chain?.states.findIndex((s) => s.operatorId === operatorId) ?? -1;
+      const operator = this.#chain?.operators[index];
+      if (!(operator instanceof SourceOperator)) {
+        this.#logger.warn({ operatorId, kind: event.kind }, 'ignored an enumerator event for an operator that is no split source of this task');
+        return;
+      }
+      operator.handleOperatorEvent(event);
+    });
   }
 
   /** Ends whatever is still live; after a failure or a cancel, subscribers get `releaseCause` and operators are closed best effort. */

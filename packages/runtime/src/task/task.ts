@@ -1,5 +1,5 @@
 import type { JobGraph, StreamGraph } from '@weir/api';
-import { CHECKPOINT_OPTIONS, isTerminalTaskState, isWeirError, WeirError, CommonErrorCode, TaskState, type CheckpointOptions, type Clock, type Logger } from '@weir/common';
+import { CHECKPOINT_OPTIONS, isTerminalTaskState, isWeirError, WeirError, CommonErrorCode, TaskState, type CheckpointOptions, type Clock, type EnumeratorEvent, type Logger, type ReaderEvent } from '@weir/common';
 import type { CheckpointAck, CheckpointDecline, TaskCheckpointing, TaskRestore } from '../checkpoint/types.ts';
 import { RuntimeErrorCode } from '../errors.ts';
 import type { NetworkEnvironment } from '../network/types.ts';
@@ -27,6 +27,8 @@ export interface TaskOptions {
   onCheckpointAck?(ack: CheckpointAck): void;
   /** The task will not complete a checkpoint (never called re-entrantly from triggerCheckpoint). */
   onCheckpointDecline?(decline: CheckpointDecline): void;
+  /** A split source's reader sends an event to the enumerator of operator `operatorId`. */
+  onOperatorEvent?(operatorId: string, event: ReaderEvent): void;
 }
 
 class TaskCanceled extends Error {}
@@ -85,6 +87,11 @@ export class Task {
 
   notifyCheckpointAborted(checkpointId: number): void {
     if (this.state === TaskState.RUNNING) this.#runtime.notifyCheckpointAborted(checkpointId);
+  }
+
+  /** An event from the enumerator of split source `operatorId`; dropped once the task ended. */
+  dispatchOperatorEvent(operatorId: string, event: EnumeratorEvent): void {
+    if (!isTerminalTaskState(this.state)) this.#runtime.dispatchOperatorEvent(operatorId, event);
   }
 
   /** Runs the task asynchronously to its end; never throws: a failure is reported as FAILED. */

@@ -13,6 +13,7 @@ import { PartitionRegistry } from '../network/partition-registry.ts';
 import type { ChannelListener, NetworkEnvironment, PartitionId, RemoteConnector, SubpartitionId, Subscription } from '../network/types.ts';
 import type { TaskDeploymentDescriptor, TaskStateChange } from '../task/deployment.ts';
 import { Task } from '../task/task.ts';
+import { LocalSourceCoordinator } from './local-source-coordinator.ts';
 
 /** Stands in for the gRPC DataExchange: routes to the producer TaskManager's registry, copying every payload as the wire would. */
 export class CopyingRemoteConnector implements RemoteConnector {
@@ -50,6 +51,8 @@ export interface RunningJob {
   /** Acknowledgements by checkpoint ID, then task. */
   readonly acks: ReadonlyMap<number, ReadonlyMap<Task, CheckpointAck>>;
   readonly declines: readonly { readonly task: Task; readonly decline: CheckpointDecline }[];
+  /** The enumerators of the job's split sources. */
+  readonly coordinator: LocalSourceCoordinator;
   /** Resolves when every task is FINISHED, CANCELED or FAILED. */
   whenAllTerminal(): Promise<void>;
 }
@@ -77,6 +80,8 @@ export interface JobOptions {
   restore?: (vertexId: string, subtask: number) => TaskRestore | undefined;
   /** Job attempt number (tasks of a restored job run as a new attempt). */
   attempt?: number;
+  /** The enumerator state a split source restores from, by operator ID (from `coordinator.snapshot` of an earlier run). */
+  enumeratorState?: (operatorId: string) => unknown;
 }
 
 export const silentLogger = createLogger('runtime-test');
@@ -90,6 +95,7 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
   const defaults = { parallelism: 1, maxParallelism: -1, bufferTimeoutMs: 100 };
   const graph = await buildStreamGraph(main, [], defaults);
   const jobGraph = buildJobGraph(graph);
+  const coordinator = new LocalSourceCoordinator(graph, jobGraph, options.enumeratorState);
   const tmCount = options.taskManagers ?? 1;
   const registries = Array.from({ length: tmCount }, () => new PartitionRegistry({ clock: options.clock, subscribeTimeoutMs: options.registryTimeoutMs }));
   const registered: PartitionId[] = [];
@@ -146,6 +152,7 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
           byTask.set(task, ack);
         },
         onCheckpointDecline: (decline) => declines.push({ task, decline }),
+        onOperatorEvent: coordinator.readerEvent(subtask, () => task),
       });
       changes.set(task, seen);
       list.push(task);
@@ -166,6 +173,7 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
     deployed,
     acks,
     declines,
+    coordinator,
     task(name, subtask = 0) {
       const task = tasks.get(name)?.[subtask];
       if (task === undefined) throw new Error(`no task ${name} [${subtask}]; tasks: ${[...tasks.keys()].join(', ')}`);

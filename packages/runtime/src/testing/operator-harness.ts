@@ -68,6 +68,9 @@ export class OperatorHarness {
       restored: false,
       checkpointing: false,
       connector: { jobId: 'job', subtaskIndex: 0, parallelism: 1, attemptNumber: 0 },
+      sendOperatorEvent: (event) => {
+        throw new Error(`the operator harness runs no split enumerator (a reader sent ${event.kind})`);
+      },
       work: new PendingWork(),
       timestamp: slot,
       processingTime: new ProcessingTimeService(this.clock, (action) => this.#mail.push(action)),

@@ -6,6 +6,8 @@ import type {
   DeployTask__Output,
   JobManagerMessage__Output,
   NotifyCheckpoint__Output,
+  OperatorEvent,
+  OperatorEvent__Output,
   RegisterTaskManager,
   TaskStatusUpdate,
   TriggerCheckpoint__Output,
@@ -25,6 +27,8 @@ export interface TaskReporter {
   status(update: TaskStatusUpdate): void;
   acknowledgeCheckpoint(ack: AcknowledgeCheckpoint): void;
   declineCheckpoint(decline: DeclineCheckpoint): void;
+  /** A split source's reader event, for its enumerator. */
+  operatorEvent(event: OperatorEvent): void;
 }
 
 /** What the control stream does with the JobManager's task commands. */
@@ -35,6 +39,8 @@ export interface TaskControl {
   triggerCheckpoint(message: TriggerCheckpoint__Output): void;
   /** A task not running here ignores it. */
   notifyCheckpoint(message: NotifyCheckpoint__Output): void;
+  /** An enumerator's event for a split source of a task; a task not running here ignores it. */
+  operatorEvent(message: OperatorEvent__Output): void;
   /** The JobManager is lost: a TaskManager without one cancels all its tasks. */
   cancelAll(): void;
 }

@@ -35,6 +35,8 @@ export class Registered implements ControlState {
       this.#context.tasks.triggerCheckpoint(message.triggerCheckpoint);
     } else if (message.kind === 'notifyCheckpoint' && message.notifyCheckpoint) {
       this.#context.tasks.notifyCheckpoint(message.notifyCheckpoint);
+    } else if (message.kind === 'operatorEvent' && message.operatorEvent) {
+      this.#context.tasks.operatorEvent(message.operatorEvent);
     } else if (message.kind !== 'heartbeat') {
       this.#context.logger.debug({ kind: message.kind }, 'ignored a control message');
     }
@@ -88,5 +90,6 @@ function sessionReporter(session: JobManagerSession): TaskReporter {
     status: (update) => session.send({ taskStatus: update }),
     acknowledgeCheckpoint: (ack) => session.send({ acknowledgeCheckpoint: ack }),
     declineCheckpoint: (decline) => session.send({ declineCheckpoint: decline }),
+    operatorEvent: (event) => session.send({ operatorEvent: event }),
   };
 }

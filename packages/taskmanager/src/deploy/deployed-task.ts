@@ -1,4 +1,14 @@
-import { CheckpointFailureReason, describeError, isTerminalTaskState, TaskState, type Logger } from '@weir/common';
+import {
+  CheckpointFailureReason,
+  decodeSourceEvent,
+  describeError,
+  encodeSourceEvent,
+  isTerminalTaskState,
+  parseEnumeratorEvent,
+  TaskState,
+  type Logger,
+  type ReaderEvent,
+} from '@weir/common';
 import type { CheckpointOptions__Output, TaskKey__Output } from '@weir/rpc';
 import { fromCheckpointOptionsMessage } from '../checkpoint-options-wire.ts';
 import type { CheckpointAck, CheckpointDecline, TaskMetricsSample, TaskStateChange } from '@weir/runtime';
@@ -96,6 +106,25 @@ export class DeployedTask implements MeasuredTask {
     } catch (error) {
       this.logger.error({ err: error, checkpointId, completed }, 'notifying the task of a checkpoint failed');
     }
+  }
+
+  /** A reader of the task's split source `operatorId` talks to its enumerator. */
+  sendOperatorEvent(operatorId: string, event: ReaderEvent): void {
+    this.#reporter.operatorEvent({ task: this.key, operatorId, event: encodeSourceEvent(event) });
+  }
+
+  /** The enumerator of split source `operatorId` answers; a task still being deployed has no reader yet to take it. */
+  dispatchOperatorEvent(operatorId: string, bytes: Uint8Array): void {
+    const event = decodeSourceEvent(bytes, parseEnumeratorEvent);
+    if (typeof event === 'string') {
+      this.logger.warn({ operatorId }, `ignored an enumerator event: ${event}`);
+      return;
+    }
+    if (this.#task === undefined) {
+      this.logger.warn({ operatorId, kind: event.kind }, 'ignored an enumerator event for a task still being deployed');
+      return;
+    }
+    this.#task.dispatchOperatorEvent(operatorId, event);
   }
 
   acknowledgeCheckpoint(ack: CheckpointAck): void {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointFailureReason, defaultConfig, ManualClock, type TaskStateSnapshot } from '@weir/common';
-import type { AcknowledgeCheckpoint, DeclineCheckpoint, TaskStatusUpdate } from '@weir/rpc';
+import type { AcknowledgeCheckpoint, DeclineCheckpoint, OperatorEvent, TaskStatusUpdate } from '@weir/rpc';
 import type { RemoteConnector } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
 import type { TaskReporter } from '../control/context.ts';
@@ -48,12 +48,14 @@ function setup() {
   const updates: TaskStatusUpdate[] = [];
   const acks: AcknowledgeCheckpoint[] = [];
   const declines: DeclineCheckpoint[] = [];
+  const operatorEvents: OperatorEvent[] = [];
   const report: TaskReporter = {
     status: (update) => updates.push(update),
     acknowledgeCheckpoint: (ack) => acks.push(ack),
     declineCheckpoint: (decline) => declines.push(decline),
+    operatorEvent: (event) => operatorEvents.push(event),
   };
-  return { factory, deployer, updates, acks, declines, report, logs };
+  return { factory, deployer, updates, acks, declines, operatorEvents, report, logs };
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));

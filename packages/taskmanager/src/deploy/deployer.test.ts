@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultConfig, ManualClock, TaskState, WeirError, type Logger } from '@weir/common';
-import type { AcknowledgeCheckpoint, DeclineCheckpoint, TaskStatusUpdate } from '@weir/rpc';
+import { decodeSourceEvent, defaultConfig, encodeSourceEvent, ManualClock, parseReaderEvent, TaskState, WeirError, type Logger } from '@weir/common';
+import type { AcknowledgeCheckpoint, DeclineCheckpoint, OperatorEvent, TaskStatusUpdate } from '@weir/rpc';
 import type { RemoteConnector } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
 import type { TaskReporter } from '../control/context.ts';
@@ -46,13 +46,15 @@ function setup(loadJob: JobLoader = async () => oneVertexJob(), logger: Logger =
   const updates: TaskStatusUpdate[] = [];
   const acks: AcknowledgeCheckpoint[] = [];
   const declines: DeclineCheckpoint[] = [];
+  const operatorEvents: OperatorEvent[] = [];
   const states = () => updates.map((update) => update.state);
   const report: TaskReporter = {
     status: (update) => updates.push(update),
     acknowledgeCheckpoint: (ack) => acks.push(ack),
     declineCheckpoint: (decline) => declines.push(decline),
+    operatorEvent: (event) => operatorEvents.push(event),
   };
-  return { registry, factory, deployer, updates, acks, declines, states, report };
+  return { registry, factory, deployer, updates, acks, declines, operatorEvents, states, report };
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
@@ -94,6 +96,23 @@ describe('Deployer', () => {
     });
     expect(updates[0]!.failureCause).toBe('');
     expect(deployer.taskCount).toBe(0);
+  });
+
+  it('carries split source events both ways: reader events to the JobManager, enumerator events to the task', async () => {
+    const { factory, deployer, operatorEvents, report } = setup();
+    deployer.deploy(deployMessage({ subtask: 1 }), report);
+    await flush();
+    const task = factory.tasks[0]!;
+    task.readerEvent('op-1', { kind: 'reader-registered' });
+    expect(operatorEvents).toHaveLength(1);
+    expect(operatorEvents[0]!.task).toEqual({ jobId: 'job-1', attempt: 0, vertexId: 'vertex-a', subtaskIndex: 1 });
+    expect(decodeSourceEvent(operatorEvents[0]!.event as Uint8Array, parseReaderEvent)).toEqual({ kind: 'reader-registered' });
+
+    const key = { jobId: 'job-1', attempt: 0, vertexId: 'vertex-a', subtaskIndex: 1 };
+    deployer.operatorEvent({ task: key, operatorId: 'op-1', event: Buffer.from(encodeSourceEvent({ kind: 'add-splits', splits: [{ splitId: 's' }] })) });
+    deployer.operatorEvent({ task: key, operatorId: 'op-1', event: Buffer.from([0xc1]) });
+    deployer.operatorEvent({ task: { ...key, attempt: 1 }, operatorId: 'op-1', event: Buffer.from(encodeSourceEvent({ kind: 'no-more-splits' })) });
+    expect(task.operatorEvents).toEqual([{ operatorId: 'op-1', event: { kind: 'add-splits', splits: [{ splitId: 's' }] } }]);
   });
 
   it('releases an attempt once its last task here ended, not before', async () => {

@@ -4,6 +4,7 @@ import type {
   CancelTask__Output,
   DeployTask__Output,
   NotifyCheckpoint__Output,
+  OperatorEvent__Output,
   TaskKey__Output,
   TriggerCheckpoint__Output,
 } from '@weir/rpc';
@@ -92,6 +93,15 @@ export class Deployer implements TaskControl {
     task?.notifyCheckpoint(message.checkpointId, message.completed);
   }
 
+  operatorEvent(message: OperatorEvent__Output): void {
+    const task = message.task === null ? undefined : this.#tasks.get(taskId(message.task));
+    if (task === undefined) {
+      this.#options.logger.debug({ task: message.task, operatorId: message.operatorId }, 'ignored an enumerator event for a task not running here');
+      return;
+    }
+    task.dispatchOperatorEvent(message.operatorId, message.event);
+  }
+
   cancelAll(): Promise<void> {
     return Promise.all([...this.#tasks.values()].map((task) => task.cancel())).then(() => undefined);
   }
@@ -115,6 +125,7 @@ export class Deployer implements TaskControl {
         restore,
         onCheckpointAck: (ack) => task.acknowledgeCheckpoint(ack),
         onCheckpointDecline: (decline) => task.declineCheckpoint(decline),
+        onOperatorEvent: (operatorId, event) => task.sendOperatorEvent(operatorId, event),
       });
       task.attach(runnable, jobGraph.vertices.find((v) => v.id === key.vertexId)!.name);
       runnable.start();

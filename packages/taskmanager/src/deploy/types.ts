@@ -1,5 +1,5 @@
 import type { JobGraph, StreamGraph } from '@weir/api';
-import type { CheckpointOptions } from '@weir/common';
+import type { CheckpointOptions, EnumeratorEvent } from '@weir/common';
 import type { DeployTask__Output } from '@weir/rpc';
 import type { TaskMetricsSample, TaskOptions } from '@weir/runtime';
 
@@ -21,6 +21,7 @@ export interface RunnableTask {
   notifyCheckpointAborted(checkpointId: number): void;
   /** The task's IO counters and time figures now. */
   sampleMetrics(): TaskMetricsSample;
+  dispatchOperatorEvent(operatorId: string, event: EnumeratorEvent): void;
 }
 
 export type TaskFactory = (options: TaskOptions) => RunnableTask;

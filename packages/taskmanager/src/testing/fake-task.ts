@@ -1,4 +1,4 @@
-import { TaskState, type CheckpointOptions } from '@weir/common';
+import { TaskState, type CheckpointOptions, type EnumeratorEvent, type ReaderEvent } from '@weir/common';
 import type { CheckpointAck, CheckpointDecline, TaskMetricsSample, TaskOptions } from '@weir/runtime';
 import type { RunnableTask, TaskFactory } from '../deploy/types.ts';
 
@@ -31,6 +31,8 @@ export const ZERO_METRICS: TaskMetricsSample = {
 export class FakeTask implements RunnableTask {
   readonly options: TaskOptions;
   readonly checkpointCalls: CheckpointCall[] = [];
+  /** Enumerator events dispatched to the task, in order. */
+  readonly operatorEvents: { operatorId: string; event: EnumeratorEvent }[] = [];
   started = false;
   cancelled = false;
   /** What sampleMetrics answers; tests set the counters they need. */
@@ -68,6 +70,15 @@ export class FakeTask implements RunnableTask {
 
   notifyCheckpointAborted(checkpointId: number): void {
     this.checkpointCalls.push({ call: 'abort', checkpointId });
+  }
+
+  dispatchOperatorEvent(operatorId: string, event: EnumeratorEvent): void {
+    this.operatorEvents.push({ operatorId, event });
+  }
+
+  /** A reader event, sent as a split source's reader would. */
+  readerEvent(operatorId: string, event: ReaderEvent): void {
+    this.options.onOperatorEvent?.(operatorId, event);
   }
 
   acknowledge(ack: CheckpointAck): void {

@@ -6,6 +6,7 @@ import type { DeployTask as _weir_v1_DeployTask, DeployTask__Output as _weir_v1_
 import type { CancelTask as _weir_v1_CancelTask, CancelTask__Output as _weir_v1_CancelTask__Output } from '../../weir/v1/CancelTask.ts';
 import type { TriggerCheckpoint as _weir_v1_TriggerCheckpoint, TriggerCheckpoint__Output as _weir_v1_TriggerCheckpoint__Output } from '../../weir/v1/TriggerCheckpoint.ts';
 import type { NotifyCheckpoint as _weir_v1_NotifyCheckpoint, NotifyCheckpoint__Output as _weir_v1_NotifyCheckpoint__Output } from '../../weir/v1/NotifyCheckpoint.ts';
+import type { OperatorEvent as _weir_v1_OperatorEvent, OperatorEvent__Output as _weir_v1_OperatorEvent__Output } from '../../weir/v1/OperatorEvent.ts';
 
 export interface JobManagerMessage {
   'registered'?: (_weir_v1_Registered | null);
@@ -14,7 +15,8 @@ export interface JobManagerMessage {
   'cancel'?: (_weir_v1_CancelTask | null);
   'triggerCheckpoint'?: (_weir_v1_TriggerCheckpoint | null);
   'notifyCheckpoint'?: (_weir_v1_NotifyCheckpoint | null);
-  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel"|"triggerCheckpoint"|"notifyCheckpoint";
+  'operatorEvent'?: (_weir_v1_OperatorEvent | null);
+  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel"|"triggerCheckpoint"|"notifyCheckpoint"|"operatorEvent";
 }
 
 export interface JobManagerMessage__Output {
@@ -24,5 +26,6 @@ export interface JobManagerMessage__Output {
   'cancel'?: (_weir_v1_CancelTask__Output | null);
   'triggerCheckpoint'?: (_weir_v1_TriggerCheckpoint__Output | null);
   'notifyCheckpoint'?: (_weir_v1_NotifyCheckpoint__Output | null);
-  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel"|"triggerCheckpoint"|"notifyCheckpoint";
+  'operatorEvent'?: (_weir_v1_OperatorEvent__Output | null);
+  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel"|"triggerCheckpoint"|"notifyCheckpoint"|"operatorEvent";
 }

@@ -5,6 +5,7 @@ import type { Heartbeat as _weir_v1_Heartbeat, Heartbeat__Output as _weir_v1_Hea
 import type { TaskStatusUpdate as _weir_v1_TaskStatusUpdate, TaskStatusUpdate__Output as _weir_v1_TaskStatusUpdate__Output } from '../../weir/v1/TaskStatusUpdate.ts';
 import type { AcknowledgeCheckpoint as _weir_v1_AcknowledgeCheckpoint, AcknowledgeCheckpoint__Output as _weir_v1_AcknowledgeCheckpoint__Output } from '../../weir/v1/AcknowledgeCheckpoint.ts';
 import type { DeclineCheckpoint as _weir_v1_DeclineCheckpoint, DeclineCheckpoint__Output as _weir_v1_DeclineCheckpoint__Output } from '../../weir/v1/DeclineCheckpoint.ts';
+import type { OperatorEvent as _weir_v1_OperatorEvent, OperatorEvent__Output as _weir_v1_OperatorEvent__Output } from '../../weir/v1/OperatorEvent.ts';
 
 export interface TaskManagerMessage {
   'register'?: (_weir_v1_RegisterTaskManager | null);
@@ -12,7 +13,8 @@ export interface TaskManagerMessage {
   'taskStatus'?: (_weir_v1_TaskStatusUpdate | null);
   'acknowledgeCheckpoint'?: (_weir_v1_AcknowledgeCheckpoint | null);
   'declineCheckpoint'?: (_weir_v1_DeclineCheckpoint | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint";
+  'operatorEvent'?: (_weir_v1_OperatorEvent | null);
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent";
 }
 
 export interface TaskManagerMessage__Output {
@@ -21,5 +23,6 @@ export interface TaskManagerMessage__Output {
   'taskStatus'?: (_weir_v1_TaskStatusUpdate__Output | null);
   'acknowledgeCheckpoint'?: (_weir_v1_AcknowledgeCheckpoint__Output | null);
   'declineCheckpoint'?: (_weir_v1_DeclineCheckpoint__Output | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint";
+  'operatorEvent'?: (_weir_v1_OperatorEvent__Output | null);
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent";
 }
