@@ -50,3 +50,12 @@ export function decodeSourceEvent<E>(bytes: Uint8Array, parse: (value: unknown) 
     return `its bytes are not MessagePack (${(err as Error).message})`;
   }
 }
+
+/** A split enumerator's checkpoint state as `_metadata` keeps it: base64 of its MessagePack. */
+export function encodeCoordinatorState(state: unknown): string {
+  return Buffer.from(packr.pack(state)).toString('base64');
+}
+
+export function decodeCoordinatorState(encoded: string): unknown {
+  return unpackr.unpack(Buffer.from(encoded, 'base64'));
+}

@@ -1,5 +1,5 @@
 import { WeirError, isGloballyTerminal, type JobStatus } from '@weir/common';
-import type { AcknowledgeCheckpoint__Output, DeclineCheckpoint__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import type { AcknowledgeCheckpoint__Output, DeclineCheckpoint__Output, OperatorEvent__Output, TaskStatusUpdate__Output } from '@weir/rpc';
 import type { Storage } from '@weir/storage';
 import { parseAcknowledge, parseDecline, type CheckpointTask } from './checkpoint/checkpoint-messages.ts';
 import { JobManagerErrorCode } from './errors.ts';
@@ -7,6 +7,7 @@ import { JobMaster, type JobMasterDeps } from './job/job-master.ts';
 import type { JobSpec } from './job/job-spec.ts';
 import { parseTaskUpdate } from './job/task-update.ts';
 import type { JobUserCode } from './user-code/job-worker.ts';
+import { parseReaderEvent } from './source/reader-event.ts';
 
 /** Every job of this JobManager, in submission order, and the routing of cluster events to them. */
 export class Dispatcher {
@@ -85,6 +86,15 @@ export class Dispatcher {
       return;
     }
     this.#jobOf(parsed)?.declineCheckpoint(parsed);
+  }
+
+  operatorEvent(taskManagerId: string, message: OperatorEvent__Output): void {
+    const parsed = parseReaderEvent(taskManagerId, message);
+    if (typeof parsed === 'string') {
+      this.deps.logger.warn({ taskManagerId }, `ignoring a reader event: ${parsed}`);
+      return;
+    }
+    this.#jobs.get(parsed.jobId)?.operatorEvent(parsed);
   }
 
   taskManagerLost(taskManagerId: string, cause: WeirError): void {

@@ -18,6 +18,8 @@ export const JobManagerErrorCode = {
   TASK_MANAGER_LOST: 'TASK_MANAGER_LOST',
   /** A subtask reported FAILED without a code of its own; the failure cause of its job. */
   TASK_FAILED: 'TASK_FAILED',
+  /** A split source's enumerator threw without a code of its own (discovery, assignment, snapshot); the failure cause of its job. */
+  SOURCE_ENUMERATOR_FAILED: 'SOURCE_ENUMERATOR_FAILED',
   /** A TaskManager's first message on Connect was not `register`; the call ends with it. */
   REGISTRATION_EXPECTED: 'REGISTRATION_EXPECTED',
   /** A `register` message lacked an ID or data address, or offered no slots; the call ends with it. */

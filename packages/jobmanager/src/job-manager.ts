@@ -60,6 +60,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
       taskStatus: (taskManagerId, update) => dispatcher.taskStatus(taskManagerId, update),
       acknowledgeCheckpoint: (taskManagerId, message) => dispatcher.acknowledgeCheckpoint(taskManagerId, message),
       declineCheckpoint: (taskManagerId, message) => dispatcher.declineCheckpoint(taskManagerId, message),
+      operatorEvent: (taskManagerId, message) => dispatcher.operatorEvent(taskManagerId, message),
     },
   );
   const dispatcher = new Dispatcher({

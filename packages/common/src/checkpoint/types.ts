@@ -129,6 +129,8 @@ export interface OperatorMetadata {
   readonly maxParallelism: number;
   /** Index = subtask index; null for a subtask with no state. */
   readonly subtasks: readonly (OperatorSubtaskState | null)[];
+  /** A split source's enumerator state (base64 MessagePack of its snapshotState): its splits not yet assigned. */
+  readonly coordinatorState?: string;
 }
 
 export const METADATA_FILE = '_metadata';

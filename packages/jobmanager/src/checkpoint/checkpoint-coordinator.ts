@@ -42,6 +42,17 @@ export interface CheckpointCoordinatorDeps {
   readonly gateway: TaskManagerGateway;
   /** Fails the job over: more consecutive checkpoints failed than tolerable. */
   readonly failJob: (cause: WeirError) => void;
+  /** The job's split enumerators: snapshotted before each trigger, told of completed checkpoints. */
+  readonly sources?: CheckpointedSources;
+}
+
+/** What a checkpoint needs of the job's split sources (SourceCoordinators). */
+export interface CheckpointedSources {
+  readonly isEmpty: boolean;
+  checkpoint(checkpointId: number): Promise<ReadonlyMap<string, unknown>>;
+  /** The trigger went out, or the checkpoint was given up before it. */
+  triggered(checkpointId: number): void;
+  checkpointComplete(checkpointId: number): void;
 }
 
 /**
@@ -236,11 +247,32 @@ export class CheckpointCoordinator {
     } else {
       this.#savepoints.triggered(pending, savepoint);
     }
-    const unreachable = this.#messenger.trigger(execution, triggered, checkpointId, now, savepoint?.options ?? CHECKPOINT_OPTIONS);
-    if (unreachable.length > 0) {
-      const names = unreachable.map((s) => subtaskName(this.#deps.jobGraph, s.vertexId, s.index));
-      this.#abort(pending, CheckpointFailureReason.TASK_NOT_READY, `the TaskManagers of ${names.join(', ')} are not connected`);
+    const sendTriggers = (): void => {
+      const unreachable = this.#messenger.trigger(execution, triggered, checkpointId, now, savepoint?.options ?? CHECKPOINT_OPTIONS);
+      if (unreachable.length > 0) {
+        const names = unreachable.map((s) => subtaskName(this.#deps.jobGraph, s.vertexId, s.index));
+        this.#abort(pending, CheckpointFailureReason.TASK_NOT_READY, `the TaskManagers of ${names.join(', ')} are not connected`);
+      }
+    };
+    const sources = this.#deps.sources;
+    if (sources === undefined || sources.isEmpty) {
+      sendTriggers();
+      return;
     }
+    // Split enumerators first: their state and the readers' splits must describe the same moment.
+    sources.checkpoint(checkpointId).then(
+      (states) => {
+        if (this.#pending.get(checkpointId) === pending) {
+          pending.coordinatorStates = states;
+          sendTriggers();
+        }
+        sources.triggered(checkpointId);
+      },
+      (err: unknown) => {
+        sources.triggered(checkpointId);
+        if (this.#pending.get(checkpointId) === pending) this.#abort(pending, CheckpointFailureReason.SNAPSHOT_FAILED, describeError(err));
+      },
+    );
   }
 
   #expire(pending: PendingCheckpoint): void {
@@ -270,6 +302,7 @@ export class CheckpointCoordinator {
         timestamp: pending.timestamp,
         kind: target === undefined ? 'checkpoint' : 'savepoint',
         stateOf: (vertexId, index) => pending.stateOf(vertexId, index),
+        ...(pending.coordinatorStates === undefined ? {} : { coordinatorStates: pending.coordinatorStates }),
       });
       try {
         const bytes = encodeMetadata(metadata);
@@ -310,7 +343,10 @@ export class CheckpointCoordinator {
       this.#abort(older, CheckpointFailureReason.SUBSUMED, `checkpoint ${checkpointId} completed first`);
     }
     const execution = this.#execution;
-    if (execution !== undefined && execution.attempt === pending.attempt) this.#messenger.notify(execution, checkpointId, true);
+    if (execution !== undefined && execution.attempt === pending.attempt) {
+      this.#messenger.notify(execution, checkpointId, true);
+      this.#deps.sources?.checkpointComplete(checkpointId);
+    }
     if (pending.savepoint !== undefined) this.#stopAfter(pending, pending.savepoint);
   }
 

@@ -1,5 +1,5 @@
 import type { JobGraph } from '@weir/api';
-import type { CheckpointMetadata, OperatorSubtaskState, TaskStateSnapshot } from '@weir/common';
+import { encodeCoordinatorState, type CheckpointMetadata, type OperatorSubtaskState, type TaskStateSnapshot } from '@weir/common';
 
 export interface MetadataSource {
   readonly jobId: string;
@@ -9,6 +9,8 @@ export interface MetadataSource {
   readonly kind: CheckpointMetadata['kind'];
   /** The acknowledged snapshot of a subtask. */
   stateOf(vertexId: string, index: number): TaskStateSnapshot | undefined;
+  /** Split enumerator states taken for this checkpoint, by operator ID. */
+  readonly coordinatorStates?: ReadonlyMap<string, unknown>;
 }
 
 /**
@@ -34,6 +36,7 @@ export function buildCheckpointMetadata(source: MetadataSource): CheckpointMetad
         subtasks: Array.from({ length: vertex.parallelism }, (_, index): OperatorSubtaskState | null => {
           return source.stateOf(vertex.id, index)?.operators[operator.operatorId] ?? null;
         }),
+        ...(source.coordinatorStates?.has(operator.operatorId) === true && { coordinatorState: encodeCoordinatorState(source.coordinatorStates.get(operator.operatorId)) }),
       })),
     ),
   };

@@ -31,6 +31,8 @@ export class PendingCheckpoint {
   timeout: TimerHandle | undefined;
   /** The carried subtasks' state, set while finalizing. */
   carriedState: CarriedState | undefined;
+  /** Split enumerator states, by operator ID, taken before the trigger went out. */
+  coordinatorStates: ReadonlyMap<string, unknown> | undefined;
 
   constructor(
     readonly checkpointId: number,

@@ -1,4 +1,4 @@
-import { CommonErrorCode, TaskState, WeirError, describeError, isTerminalTaskState, type Clock, type Logger } from '@weir/common';
+import { CommonErrorCode, TaskState, WeirError, decodeCoordinatorState, describeError, isTerminalTaskState, type Clock, type Logger } from '@weir/common';
 import type { TaskCheckpointing } from '@weir/rpc';
 import type { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
 import type { RestoreOutcome, RestorePoint } from '../checkpoint/restore-point.ts';
@@ -12,6 +12,7 @@ import { requiredSlots, type JobSpec } from './job-spec.ts';
 import { JobTimer, type JobTimers } from './job-timers.ts';
 import type { TaskManagerGateway } from './task-manager-gateway.ts';
 import { TaskFailure } from './task-failure.ts';
+import type { SourceCoordinators } from '../source/source-coordinators.ts';
 import { subtaskName } from './task-name.ts';
 import type { TaskUpdate } from './task-update.ts';
 import { suppressesRestarts } from './unrecoverable.ts';
@@ -26,6 +27,8 @@ export interface JobContextDeps {
   readonly restartStrategy: RestartStrategy;
   /** Set when the job takes checkpoints. */
   readonly checkpoints: CheckpointCoordinator | undefined;
+  /** The job's split sources, when it has any: fresh enumerators for every attempt. */
+  readonly sources: SourceCoordinators | undefined;
   /** What every DeployTask carries when the job takes checkpoints. */
   readonly taskCheckpointing: TaskCheckpointing | undefined;
   /** Hands what a new attempt restores back to the job's event queue. */
@@ -84,6 +87,11 @@ export class JobContext {
     const deployments = planDeployments(this.spec, this.#attempt, slots, {
       checkpointing: this.deps.taskCheckpointing,
       restore: this.#restore,
+    });
+    const restore = this.#restore;
+    this.deps.sources?.startAttempt(this.#attempt, (operatorId) => {
+      const state = restore?.metadata.operators.find((o) => o.operatorId === operatorId)?.coordinatorState;
+      return state === undefined ? undefined : decodeCoordinatorState(state);
     });
     this.#execution = new Execution(
       this.#attempt,

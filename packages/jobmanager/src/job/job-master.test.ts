@@ -177,7 +177,13 @@ describe("JobMaster and the job's worker", () => {
     const c = cluster({ 'tm-1': 2, 'tm-2': 2 });
     const listeners: ((cause: WeirError) => void)[] = [];
     let closed = 0;
-    const userCode = { onDeath: (listener: (cause: WeirError) => void) => void listeners.push(listener), close: async () => void closed++ };
+    const userCode = {
+      onDeath: (listener: (cause: WeirError) => void) => void listeners.push(listener),
+      close: async () => void closed++,
+      enumerators: (): never => {
+        throw new Error('the job has no split sources');
+      },
+    };
     const job = c.dispatcher.submit(jobSpec(pipeline), undefined, userCode);
     for (const p of placement) {
       const [task, tm] = p.split('@');

@@ -17,6 +17,7 @@ import type { SubtaskExecution } from './execution.ts';
 import type { FailureEntry } from './exception-history.ts';
 import { JobContext } from './job-context.ts';
 import type { JobSpec } from './job-spec.ts';
+import { SourceCoordinators, type ReaderEventMessage } from '../source/source-coordinators.ts';
 import { JobTimer, JobTimers } from './job-timers.ts';
 import { CreatedState } from './states/awaiting-slots.ts';
 import type { JobState } from './states/job-state.ts';
@@ -50,6 +51,7 @@ export class JobMaster {
   readonly #timers: JobTimers;
   readonly #checkpoints: CheckpointCoordinator | undefined;
   readonly #userCode: JobUserCode | undefined;
+  readonly #sources: SourceCoordinators | undefined;
   readonly #listeners = new Set<JobStatusListener>();
   readonly #pending: ((state: JobState) => JobState)[] = [];
   #handling = false;
@@ -72,6 +74,21 @@ export class JobMaster {
     this.#deps = deps;
     this.#userCode = userCode;
     userCode?.onDeath((cause) => this.#handle((s) => s.onGlobalFailure(this.#ctx, cause)));
+    const splitSources = spec.splitSources ?? [];
+    this.#sources =
+      userCode === undefined || splitSources.length === 0
+        ? undefined
+        : new SourceCoordinators(splitSources, userCode.enumerators(), {
+            jobId: spec.jobId,
+            gateway: deps.gateway,
+            logger: deps.logger,
+            locate: (vertexId, index) => {
+              const execution = this.#ctx.execution;
+              const subtask = execution?.get(vertexId, index);
+              return execution === undefined || subtask === undefined ? undefined : { attempt: execution.attempt, taskManagerId: subtask.taskManagerId };
+            },
+            failJob: (cause) => this.#handle((s) => s.onGlobalFailure(this.#ctx, cause)),
+          });
     this.#timers = new JobTimers(deps.clock, (timer) =>
       this.#handle((s) => (timer === JobTimer.SLOT_REQUEST ? s.onSlotRequestTimeout(this.#ctx) : s.onRestartDelayElapsed(this.#ctx))),
     );
@@ -89,6 +106,7 @@ export class JobMaster {
             logger: deps.logger,
             gateway: deps.gateway,
             failJob: (cause) => this.#handle((s) => s.onGlobalFailure(this.#ctx, cause)),
+            ...(this.#sources === undefined ? {} : { sources: this.#sources }),
           });
     this.#ctx = new JobContext(spec, {
       slotPool: deps.slotPool,
@@ -99,6 +117,7 @@ export class JobMaster {
       slotRequestTimeoutMs: deps.slotRequestTimeoutMs,
       restartStrategy: createRestartStrategy(spec.settings.restartStrategy),
       checkpoints: this.#checkpoints,
+      sources: this.#sources,
       taskCheckpointing: checkpointing === undefined ? undefined : taskCheckpointing(checkpointing, storage),
       restoreLoaded: (attempt, outcome) => this.#restoreLoaded(attempt, outcome),
     });
@@ -188,6 +207,11 @@ export class JobMaster {
     this.#checkpoints?.decline(decline);
   }
 
+  /** A split source's reader event: goes to its enumerator. */
+  operatorEvent(message: ReaderEventMessage): void {
+    this.#sources?.readerEvent(message);
+  }
+
   /** Throws why no savepoint can be taken of the job now: no checkpointing, not RUNNING, one in progress, tasks not running. */
   checkSavepointPossible(): void {
     this.#savepointCoordinator().checkSavepointPossible();
@@ -218,6 +242,7 @@ export class JobMaster {
   shutDown(): void {
     this.#timers.stopAll();
     this.#checkpoints?.suspend();
+    void this.#sources?.close();
     void this.#userCode?.close();
   }
 
@@ -266,6 +291,7 @@ export class JobMaster {
     this.#statusTimestamps[state.status] = this.#deps.clock.now();
     this.#steerCheckpoints(previous, state.status);
     if (isGloballyTerminal(state.status)) {
+      void this.#sources?.close();
       this.#endTimeMs = this.#deps.clock.now();
       this.#timers.stopAll();
       this.#deps.slotPool.release(this.spec.jobId);

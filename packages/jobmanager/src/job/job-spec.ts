@@ -1,6 +1,7 @@
 import type { JobGraph } from '@weir/api';
 import type { InitialRestore } from '../checkpoint/restore-point.ts';
 import type { JobSettings } from '../settings/job-settings.ts';
+import type { SplitSourceOperator } from '../source/source-coordinators.ts';
 
 /** The defaults a job's graph was built with; every task rebuilds its graph with the same. */
 export interface JobDefaults {
@@ -26,6 +27,8 @@ export interface JobSpec {
   readonly settings: JobSettings;
   /** Set when the job was submitted with a savepoint path; until its first checkpoint completes, every attempt starts from it. */
   readonly initialRestore?: InitialRestore;
+  /** The job's split sources (FLIP-27), whose enumerators run in the job's worker. */
+  readonly splitSources?: readonly SplitSourceOperator[];
 }
 
 /** Slots the job needs with slot sharing: its highest vertex parallelism. */

@@ -20,6 +20,7 @@ function setup() {
     },
     acknowledgeCheckpoint: (id, message) => events.push(`ack ${message.checkpointId} from ${id}`),
     declineCheckpoint: (id, message) => events.push(`decline ${message.checkpointId} from ${id}: ${message.reasonCode}`),
+    operatorEvent: (id, message) => events.push(`operator event for ${message.operatorId} from ${id}`),
   });
   return { clock, events, updates, registry };
 }

@@ -2,6 +2,7 @@ import { WeirError, quoteInput, type Logger } from '@weir/common';
 import type {
   AcknowledgeCheckpoint__Output,
   DeclineCheckpoint__Output,
+  OperatorEvent__Output,
   JobManagerMessage,
   RegisterTaskManager__Output,
   TaskStatusUpdate__Output,
@@ -26,6 +27,7 @@ export interface RegistryListener {
   taskStatus(taskManagerId: string, update: TaskStatusUpdate__Output): void;
   acknowledgeCheckpoint(taskManagerId: string, message: AcknowledgeCheckpoint__Output): void;
   declineCheckpoint(taskManagerId: string, message: DeclineCheckpoint__Output): void;
+  operatorEvent(taskManagerId: string, message: OperatorEvent__Output): void;
 }
 
 export interface RegisteredTaskManager extends TaskManagerInfo {
@@ -57,6 +59,7 @@ export class TaskManagerRegistry implements TaskManagerGateway {
       taskStatus: (s, update) => this.listener.taskStatus(s.id, update),
       acknowledgeCheckpoint: (s, message) => this.listener.acknowledgeCheckpoint(s.id, message),
       declineCheckpoint: (s, message) => this.listener.declineCheckpoint(s.id, message),
+      operatorEvent: (s, message) => this.listener.operatorEvent(s.id, message),
       unexpected: (s, what) => this.logger.warn({ taskManagerId: s.id }, `ignoring ${what}`),
     });
     this.#sessions.set(info.id, session);

@@ -1,6 +1,7 @@
 import type { ExecutionConfig, JobGraph } from '@weir/api';
 import type { JobDefaults } from '../job/job-spec.ts';
 import type { JobUserCode } from '../user-code/job-worker.ts';
+import type { SplitSourceOperator } from '../source/source-coordinators.ts';
 
 /** What evaluating a job bundle yields for scheduling. */
 export interface JobPlan {
@@ -9,6 +10,8 @@ export interface JobPlan {
   readonly operatorsWithoutUid: readonly string[];
   /** What the job set on its environment: checkpointing, state backend, restart strategy. */
   readonly executionConfig: ExecutionConfig;
+  /** The job's split sources, whose enumerators run in the job's worker. */
+  readonly splitSources: readonly SplitSourceOperator[];
 }
 
 export interface JobToPlan {

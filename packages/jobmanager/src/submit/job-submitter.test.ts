@@ -11,6 +11,11 @@ import { SlotPool } from '../scheduler/slot-pool.ts';
 import { FakeGateway, jobGraph, silentLogger, vertex } from '../test-fixtures.ts';
 import { MemoryStorage } from '../testing/memory-storage.ts';
 import type { JobPlan, JobPlanner } from './job-planner.ts';
+
+/** The planned jobs here have no split sources: nothing asks for their enumerators. */
+const noEnumerators = (): never => {
+  throw new Error('these jobs have no split sources');
+};
 import { JobSubmitter } from './job-submitter.ts';
 
 const config: WeirConfig = { ...defaultConfig(), 'parallelism.default': 3, 'pipeline.max-parallelism': 256, 'execution.buffer-timeout': 50 };
@@ -28,7 +33,7 @@ async function setup(plan: (defaults: JobDefaults) => Promise<JobPlan>, clusterC
   const planner: JobPlanner = {
     async plan({ jobId, code, entryName, args, defaults }) {
       calls.push({ code, entryName, args, defaults });
-      const userCode = { onDeath() {}, close: async () => void closed.push(jobId) };
+      const userCode = { onDeath() {}, close: async () => void closed.push(jobId), enumerators: noEnumerators };
       return { ...(await plan(defaults)), userCode };
     },
   };
@@ -45,7 +50,7 @@ const request = (parallelism: number) => ({ bundle: Buffer.from('bundle code'), 
 
 describe('JobSubmitter', () => {
   it('plans with the request parallelism or the configured default, stores the bundle and starts the job', async () => {
-    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain }));
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain, splitSources: [] }));
     const response = await s.submitter.submit(request(0));
     await s.submitter.submit(request(5));
     expect(s.calls.map((c) => [c.code, c.entryName, c.args, c.defaults])).toEqual([
@@ -65,7 +70,7 @@ describe('JobSubmitter', () => {
   });
 
   it('warns once per job about operators without uid, naming them', async () => {
-    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: ['Map', 'Sink: print'], executionConfig: plain }));
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: ['Map', 'Sink: print'], executionConfig: plain, splitSources: [] }));
     const { jobId } = await s.submitter.submit(request(1));
     expect(s.warn).toHaveBeenCalledTimes(1);
     expect(s.warn.mock.calls[0]).toEqual([
@@ -90,7 +95,7 @@ describe('JobSubmitter', () => {
       checkpointing: { intervalMs: 500, mode: 'AT_LEAST_ONCE' },
       stateBackend: { kind: 'filesystem', checkpointDir: 's3://bucket/cp', asyncSnapshots: true },
     };
-    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig }));
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig, splitSources: [] }));
     const { jobId } = await s.submitter.submit(request(1));
     const job = s.dispatcher.get(jobId!);
     expect(job.spec.settings.checkpointing).toMatchObject({ intervalMs: 500, mode: 'AT_LEAST_ONCE', backend: 'filesystem', directory: 's3://bucket/cp' });
@@ -99,7 +104,7 @@ describe('JobSubmitter', () => {
   });
 
   it('rejects a savepoint path that holds no savepoint before storing anything or starting a job', async () => {
-    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain }));
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain, splitSources: [] }));
     const err = await s.submitter.submit({ ...request(1), savepointPath: '/nowhere/savepoint-1', allowNonRestoredState: true }).catch((e: unknown) => e);
     expect(isWeirError(err, 'SAVEPOINT_NOT_FOUND')).toBe(true);
     expect((err as Error).message).toBe(
@@ -113,7 +118,7 @@ describe('JobSubmitter', () => {
 
   it('rejects a filesystem backend without a directory before storing anything', async () => {
     const executionConfig: ExecutionConfig = { ...plain, checkpointing: { intervalMs: 500 }, stateBackend: { kind: 'filesystem', checkpointDir: undefined, asyncSnapshots: true } };
-    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig }));
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig, splitSources: [] }));
     const err = await s.submitter.submit(request(1)).catch((e: unknown) => e);
     expect(isWeirError(err, 'INVALID_JOB_SETTINGS')).toBe(true);
     expect((err as Error).message).toBe('FsStateBackend needs a checkpoint directory: pass a path or set state.checkpoints.dir');

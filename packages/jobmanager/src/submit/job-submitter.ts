@@ -69,7 +69,17 @@ export class JobSubmitter {
       );
     }
     this.dispatcher.submit(
-      { jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...request.args], defaults, settings, ...(initialRestore === undefined ? {} : { initialRestore }) },
+      {
+        jobId,
+        jobGraph: plan.jobGraph,
+        bundleHash,
+        entryName,
+        args: [...request.args],
+        defaults,
+        settings,
+        ...(initialRestore === undefined ? {} : { initialRestore }),
+        ...(plan.splitSources.length === 0 ? {} : { splitSources: plan.splitSources }),
+      },
       checkpointRoot,
       plan.userCode,
     );

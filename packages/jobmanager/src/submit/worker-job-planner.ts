@@ -25,6 +25,7 @@ export function workerJobPlanner(options: WorkerJobPlannerOptions): JobPlanner {
         setup: { jobId: job.jobId, entryName: job.entryName, code: job.code, systemExit: options.systemExit },
         heapSizeBytes: options.heapSizeBytes,
         logger: options.logger.child({ jobId: job.jobId }),
+        enumeratorGraph: { args: job.args, defaults: job.defaults },
       });
       try {
         const plan = await worker.request('plan', { args: job.args, defaults: job.defaults }, { timeoutMs: options.mainTimeoutMs, what: "the job's main" });

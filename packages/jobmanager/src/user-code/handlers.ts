@@ -2,6 +2,8 @@ import * as api from '@weir/api';
 import { loadJobBundle, type JobMain } from '@weir/common';
 import * as connectors from '@weir/connectors';
 import { planJob } from './plan-job.ts';
+import { InProcessEnumeratorHost, type HostEvent } from '../source/enumerator-host.ts';
+import { splitSourceOf, splitSourceOperators } from '../source/source-coordinators.ts';
 import type { WorkerRequests, WorkerSetup } from './protocol.ts';
 
 /** One async function per request kind; the worker answers each request with its kind's handler. */
@@ -11,11 +13,23 @@ export type WorkerHandlers = { readonly [K in keyof WorkerRequests]: (payload: W
  * The handlers of a job's worker. The bundle is evaluated once, by the first request that
  * needs it, so an error in it is that request's answer.
  */
-export function workerHandlers(setup: WorkerSetup): WorkerHandlers {
+export function workerHandlers(setup: WorkerSetup, emit: (event: HostEvent) => void): WorkerHandlers {
   let main: JobMain<api.StreamExecutionEnvironment> | undefined;
   const loadMain = (): JobMain<api.StreamExecutionEnvironment> =>
     (main ??= loadJobBundle<api.StreamExecutionEnvironment>(setup.code, setup.entryName, { '@weir/api': api, '@weir/connectors': connectors }, { systemExit: setup.systemExit }));
+  let enumerators: InProcessEnumeratorHost | undefined;
   return {
     plan: (request) => planJob(loadMain, setup.entryName, request),
+    enumerator: async ({ args, defaults, command }) => {
+      if (enumerators === undefined) {
+        // The sources of the graph every task builds too (same args and defaults).
+        const graph = await api.buildStreamGraph(loadMain(), [...args], defaults);
+        const jobGraph = api.buildJobGraph(graph);
+        const sources = new Map(splitSourceOperators(graph, jobGraph).map(({ operatorId }) => [operatorId, splitSourceOf(graph, jobGraph, operatorId)]));
+        enumerators = new InProcessEnumeratorHost(sources);
+        enumerators.onEvent(emit);
+      }
+      enumerators.send(command);
+    },
   };
 }

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { WeirError, durationText, memorySizeText, type Logger } from '@weir/common';
 import { JobManagerErrorCode } from '../errors.ts';
+import type { JobDefaults } from '../job/job-spec.ts';
+import type { EnumeratorHost, HostEvent } from '../source/enumerator-host.ts';
 import type { RequestMessage, ResponseMessage, WorkerMessage, WorkerRequestKind, WorkerRequests, WorkerSetup } from './protocol.ts';
 
 /** What the JobMaster keeps of its job's worker: notice of its death, and closing it when the job ends. */
@@ -11,6 +13,8 @@ export interface JobUserCode {
   onDeath(listener: (cause: WeirError) => void): void;
   /** Ends the worker thread; requests still waiting fail. Idempotent. */
   close(): Promise<void>;
+  /** The job's split enumerators, run in the worker. */
+  enumerators(): EnumeratorHost;
 }
 
 export interface JobWorkerOptions {
@@ -18,7 +22,12 @@ export interface JobWorkerOptions {
   /** jobmanager.user-code.heap-size, in bytes. */
   readonly heapSizeBytes: number;
   readonly logger: Logger;
+  /** What the job's graph is built with, for its split sources' enumerators. */
+  readonly enumeratorGraph: { readonly args: readonly string[]; readonly defaults: JobDefaults };
 }
+
+/** A call into a split enumerator (a reader event, a snapshot) that takes longer is taken for a hung enumerator: the worker ends and the job fails over. */
+const ENUMERATOR_CALL_TIMEOUT_MS = 60_000;
 
 export interface RequestOptions {
   readonly timeoutMs: number;
@@ -46,6 +55,7 @@ export class JobWorker implements JobUserCode {
   readonly #options: JobWorkerOptions;
   readonly #pending = new Map<number, Pending>();
   readonly #deathListeners: ((cause: WeirError) => void)[] = [];
+  #eventListener: ((event: HostEvent) => void) | undefined;
   #thread: Worker | undefined;
   #ready = false;
   /** Why the JobManager is ending the current thread, when it is. */
@@ -88,6 +98,25 @@ export class JobWorker implements JobUserCode {
     this.#deathListeners.push(listener);
   }
 
+  enumerators(): EnumeratorHost {
+    return {
+      send: (command) => {
+        const { args, defaults } = this.#options.enumeratorGraph;
+        // A failed or timed-out command ends in the worker's death or an answer with the error: the job fails over either way.
+        this.request('enumerator', { args, defaults, command }, { timeoutMs: ENUMERATOR_CALL_TIMEOUT_MS, what: `the job's split enumerator (${command.type})` }).catch(
+          (err: unknown) => this.#eventListener?.({ type: 'failed', operatorId: command.operatorId, message: (err as Error).message, ...(err instanceof WeirError && { code: err.code }) }),
+        );
+      },
+      onEvent: (listener) => {
+        this.#eventListener = listener;
+      },
+      // The enumerators live as long as the worker; the JobMaster closes that.
+      close: async () => {
+        this.#eventListener = undefined;
+      },
+    };
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const thread = this.#thread;
@@ -104,7 +133,11 @@ export class JobWorker implements JobUserCode {
     this.#ready = false;
     this.#ending = undefined;
     this.#error = undefined;
-    thread.on('message', (message: WorkerMessage) => (message.type === 'ready' ? this.#started() : this.#answer(message)));
+    thread.on('message', (message: WorkerMessage) => {
+      if (message.type === 'ready') this.#started();
+      else if (message.type === 'event') this.#eventListener?.(message.event);
+      else this.#answer(message);
+    });
     thread.on('error', (err) => (this.#error = err));
     thread.on('exit', (exitCode) => this.#exited(thread, exitCode));
     // Idle, it must not keep the JobManager's event loop alive at shutdown.

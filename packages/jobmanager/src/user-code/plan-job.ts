@@ -1,5 +1,6 @@
 import * as api from '@weir/api';
 import { CommonErrorCode, WeirError, type JobMain } from '@weir/common';
+import { splitSourceOperators } from '../source/source-coordinators.ts';
 import type { JobPlan } from '../submit/job-planner.ts';
 import type { PlanRequest } from './protocol.ts';
 
@@ -15,7 +16,12 @@ export async function planJob(loadMain: () => JobMain<api.StreamExecutionEnviron
     if (jobGraph.vertices.length === 0) {
       throw new WeirError(CommonErrorCode.INVALID_JOB, `job ${entryName} defines no operators; add a source and a sink`);
     }
-    return { jobGraph, operatorsWithoutUid: api.operatorsWithoutUid(streamGraph).map((node) => node.name), executionConfig: streamGraph.config };
+    return {
+      jobGraph,
+      operatorsWithoutUid: api.operatorsWithoutUid(streamGraph).map((node) => node.name),
+      executionConfig: streamGraph.config,
+      splitSources: splitSourceOperators(streamGraph, jobGraph),
+    };
   } catch (err) {
     if (err instanceof WeirError && err.code !== CommonErrorCode.USER_SYSTEM_EXIT) throw err;
     const message = err instanceof Error ? err.message : String(err);

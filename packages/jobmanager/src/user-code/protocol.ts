@@ -1,5 +1,6 @@
 import type { UserSystemExitMode } from '@weir/common';
 import type { JobDefaults } from '../job/job-spec.ts';
+import type { HostCommand, HostEvent } from '../source/enumerator-host.ts';
 import type { JobPlan } from '../submit/job-planner.ts';
 
 /*
@@ -12,6 +13,15 @@ import type { JobPlan } from '../submit/job-planner.ts';
 export interface WorkerRequests {
   /** Run the job's main against a graph-building environment and chain the result into a JobGraph. */
   plan: { request: PlanRequest; response: JobPlan };
+  /** A command for the job's split enumerators; what they do in reply comes as `event` messages. */
+  enumerator: { request: EnumeratorRequest; response: void };
+}
+
+/** The graph the enumerators' sources come from (the plan's, rebuilt after the worker restarted) and the command. */
+export interface EnumeratorRequest {
+  readonly args: readonly string[];
+  readonly defaults: JobDefaults;
+  readonly command: HostCommand;
 }
 
 export type WorkerRequestKind = keyof WorkerRequests;
@@ -46,5 +56,9 @@ export type ResponseMessage =
   | { readonly type: 'response'; readonly id: number; readonly ok: true; readonly result: unknown }
   | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: ErrorMessage };
 
-/** Everything a worker posts: `ready` once, when it listens (request time limits start then), then responses. */
-export type WorkerMessage = { readonly type: 'ready' } | ResponseMessage;
+/**
+ * Everything a worker posts: `ready` once, when it listens (request time limits start then),
+ * then responses, and the split enumerators' events (assignments, snapshots, failures) in the
+ * order they happen.
+ */
+export type WorkerMessage = { readonly type: 'ready' } | ResponseMessage | { readonly type: 'event'; readonly event: HostEvent };

@@ -10,7 +10,7 @@ import type { ErrorMessage, RequestMessage, ResponseMessage, WorkerMessage, Work
  */
 
 const port = parentPort!;
-const handlers = workerHandlers(workerData as WorkerSetup);
+const handlers = workerHandlers(workerData as WorkerSetup, (event) => port.postMessage({ type: 'event', event } satisfies WorkerMessage));
 
 port.on('message', (message: RequestMessage) => {
   void answer(message).then((response) => port.postMessage(response));

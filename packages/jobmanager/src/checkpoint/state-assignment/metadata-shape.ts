@@ -34,6 +34,7 @@ function operatorProblem(op: unknown): string | undefined {
     return `its parallelism ${JSON.stringify(op.parallelism)} and max parallelism ${JSON.stringify(op.maxParallelism)} are not 1 <= parallelism <= max parallelism`;
   }
   if (!Array.isArray(op.subtasks) || op.subtasks.length !== op.parallelism) return `it does not list state for each of its ${op.parallelism} subtasks`;
+  if (op.coordinatorState !== undefined && typeof op.coordinatorState !== 'string') return 'its split enumerator state is not a string';
   for (const [index, state] of op.subtasks.entries()) {
     const problem = subtaskProblem(state);
     if (problem !== undefined) return `subtask ${index}: ${problem}`;
