@@ -6,13 +6,8 @@ export const ConnectorErrorCode = {
   FILE_NOT_FOUND: 'FILE_NOT_FOUND',
   /** Reading, writing or renaming a file failed; the message names the file, the cause is attached. */
   IO_ERROR: 'IO_ERROR',
-  /** A reader was restored from a position that is not one of this reader's (such as another subtask's). */
+  /** A restored split or enumerator state does not fit the source (a generator with another count, a malformed file split). */
   INVALID_POSITION: 'INVALID_POSITION',
-  /**
-   * A source reader was restored from the states of several readers, or of none: a restore at
-   * another parallelism, which DataGeneratorSource and FileSource cannot redistribute yet.
-   */
-  RESCALE_NOT_SUPPORTED: 'RESCALE_NOT_SUPPORTED',
   /** A FileSink writer state or committable from a checkpoint is not of the shape a FileSink writes. */
   INVALID_RESTORED_STATE: 'INVALID_RESTORED_STATE',
   /**
