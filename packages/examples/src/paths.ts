@@ -10,6 +10,10 @@ export const exampleJobs = {
   generatorSum: here('../jobs/generator-sum.ts'),
   /** Args: `<count> <records/s> <output dir>`; checkpointed running sums per key → exactly-once FileSink (the demo's recovery job). */
   runningSums: here('../jobs/running-sums.ts'),
+  /** Args: `<count> <transactions/s> <output dir>`; Flink's fraud-detection walkthrough: alerts on a small then a large transaction of an account, flag and processing-time timer in ValueState. */
+  fraudDetection: here('../jobs/fraud-detection.ts'),
+  /** Args: `<words> <words/s> <output dir>`; out-of-order words counted per 5 s event-time window, stragglers to a late-data side output. */
+  windowedWordCount: here('../jobs/windowed-word-count.ts'),
 } as const;
 
 /** Absolute paths of the example inputs. */

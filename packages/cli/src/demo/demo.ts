@@ -11,6 +11,7 @@ import { LocalCluster } from '../cluster/local-cluster.ts';
 import { followJob } from '../commands/run.ts';
 import type { CliContext } from '../context.ts';
 import { CliErrorCode } from '../errors.ts';
+import { fraudDemo } from './fraud-demo.ts';
 import { recoveryDemo } from './recovery-demo.ts';
 
 const PARALLELISM = 2;
@@ -20,9 +21,9 @@ const JOB_TIMEOUT_MS = 180_000;
  * `pnpm demo`: a local cluster of one JobManager and two TaskManagers runs the word-count
  * example at parallelism 2 and checks the committed output against counts it computes itself
  * from the input; then it runs the checkpointed running-sums example, kills a TaskManager
- * mid-run and checks the output is exactly-once (recovery-demo.ts). It stops the cluster
- * whatever happens. Process logs go to a file
- * that is kept, with the output, when the demo fails.
+ * mid-run and checks the output is exactly-once (recovery-demo.ts); last, Flink's
+ * fraud-detection walkthrough with its timers (fraud-demo.ts). It stops the cluster whatever
+ * happens. Process logs go to a file that is kept, with the output, when the demo fails.
  */
 export async function demo(context: CliContext): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weir-demo-'));
@@ -59,6 +60,7 @@ export async function demo(context: CliContext): Promise<void> {
     await runWordCount(cluster, exampleData.taleOfTwoCities, output, context);
     verify(exampleData.taleOfTwoCities, output, context);
     await recoveryDemo(cluster, join(dir, 'running-sums'), context);
+    await fraudDemo(cluster, join(dir, 'alerts'), context);
     passed = true;
   } finally {
     await cluster?.stop();
