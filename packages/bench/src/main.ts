@@ -10,8 +10,9 @@ import { checkpointOverhead } from './scenarios/checkpoint-overhead.ts';
 import { incremental } from './scenarios/incremental.ts';
 import { shuffle } from './scenarios/shuffle.ts';
 import { taskManagerStart } from './scenarios/taskmanager-start.ts';
+import { windows } from './scenarios/windows.ts';
 
-const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, taskManagerStart];
+const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, taskManagerStart, windows];
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' } } });
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));

@@ -13,12 +13,24 @@ export interface WindowAssignerContext {
  * override both.
  */
 export abstract class WindowAssigner<T, W extends Window> {
+  /** The last TimeWindow's namespace: consecutive elements mostly fall into the same window. */
+  #lastStart = Number.NaN;
+  #lastEnd = Number.NaN;
+  #lastNamespace = '';
+
   abstract assignWindows(element: T, timestamp: number | undefined, context: WindowAssignerContext): W[];
   abstract getDefaultTrigger(): Trigger<T, W>;
   abstract isEventTime(): boolean;
 
   namespaceOf(window: W): string {
-    if (window instanceof TimeWindow) return `${window.start}:${window.end}`;
+    if (window instanceof TimeWindow) {
+      if (window.start !== this.#lastStart || window.end !== this.#lastEnd) {
+        this.#lastStart = window.start;
+        this.#lastEnd = window.end;
+        this.#lastNamespace = `${window.start}:${window.end}`;
+      }
+      return this.#lastNamespace;
+    }
     if (window instanceof GlobalWindow) return 'global';
     throw new Error(`${this.constructor.name} assigns ${String(window)}, which is not a TimeWindow or GlobalWindow; override namespaceOf and windowOf`);
   }

@@ -20,6 +20,7 @@ export class KeyContext {
   #composite = '';
   #compositeOf: unknown = undefined;
   #compositeIn: string | undefined = undefined;
+  #keyId: string | undefined;
 
   constructor(
     readonly maxParallelism: number,
@@ -42,7 +43,13 @@ export class KeyContext {
     }
     this.key = key;
     this.normalizedKey = normalizeKey(key);
+    this.#keyId = undefined;
     this.groupIndex = keyGroup - this.range.start;
+  }
+
+  /** The current key as a string unique per key (keyId of the normalized key), built once per key set. */
+  get keyId(): string {
+    return (this.#keyId ??= keyId(this.normalizedKey));
   }
 
   /** The normalized key of namespaced states: namespace and key in one string, built once per (key, namespace). */
@@ -50,7 +57,7 @@ export class KeyContext {
     const key = this.normalizedKey;
     const namespace = this.namespace;
     if (key !== this.#compositeOf || namespace !== this.#compositeIn) {
-      this.#composite = `${namespace}\u0001${keyId(key)}`;
+      this.#composite = `${namespace}\u0001${this.keyId}`;
       this.#compositeOf = key;
       this.#compositeIn = namespace;
     }
@@ -61,6 +68,7 @@ export class KeyContext {
   clearCurrentKey(): void {
     this.key = undefined;
     this.normalizedKey = undefined;
+    this.#keyId = undefined;
     this.groupIndex = -1;
   }
 }

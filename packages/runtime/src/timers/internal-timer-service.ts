@@ -1,5 +1,5 @@
 import type { ValueState } from '@weir/api';
-import { keyId, type KeyContext } from '../state/key-context.ts';
+import type { KeyContext } from '../state/key-context.ts';
 import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
 import type { ProcessingTimeService } from '../time/processing-time-service.ts';
 import { TimerHeap, type TimerEntry } from './timer-heap.ts';
@@ -29,7 +29,7 @@ type StoredTimers = [key: unknown, timers: [Domain, string, number][]];
  * The timers of one keyed operator (Flink's InternalTimerServiceImpl). Timers are keyed state:
  * each key's timers are one value of the internal state `timers_<name>`, so they are in every
  * checkpoint and savepoint of either backend, in the key's key group, and move with it on
- * rescale. In memory, a heap per time domain orders them by timestamp and a map dedups them
+ * rescale. In memory, a heap per time domain orders them by timestamp and an index dedups them
  * per (domain, timestamp, namespace, key); both are rebuilt from state on restore.
  *
  * Event-time timers fire in `advanceWatermark`, processing-time timers from the task's
@@ -40,7 +40,8 @@ export class InternalTimerService {
   /** Registered with the first timer, so an operator that never sets one has no timer state in its snapshots. */
   #stored: ValueState<StoredTimers> | undefined;
   readonly #keys: KeyContext;
-  readonly #byId = new Map<string, TimerEntry>();
+  /** Per domain: timestamp -> namespace -> normalized key -> timer. Nested maps of the values as they are, so a lookup builds no string. */
+  readonly #registered: [TimerIndex, TimerIndex] = [new Map(), new Map()];
   readonly #heaps: [TimerHeap, TimerHeap] = [new TimerHeap(), new TimerHeap()];
   #sequence = 0;
   #watermark = Number.NEGATIVE_INFINITY;
@@ -109,8 +110,8 @@ export class InternalTimerService {
     const stored = (await this.backend.internalValues(`timers_${this.name}`)) as StoredTimers[];
     for (const [key, timers] of stored) {
       this.#keys.setCurrentKey(key);
-      const normalized = keyId(this.#keys.normalizedKey);
-      for (const [domain, namespace, timestamp] of timers) this.#add(domain, namespace, timestamp, key, timerId(domain, timestamp, namespace, normalized));
+      const normalized = this.#keys.normalizedKey;
+      for (const [domain, namespace, timestamp] of timers) this.#add(domain, namespace, timestamp, key, normalized);
     }
     this.#keys.clearCurrentKey();
     const next = this.#heaps[PROCESSING].peek();
@@ -127,28 +128,45 @@ export class InternalTimerService {
   /** True when the timer is new (it was not registered already). */
   #register(domain: Domain, namespace: string, time: number): boolean {
     const keys = this.#keys;
-    const id = timerId(domain, time, namespace, keyId(keys.normalizedKey));
-    if (this.#byId.has(id)) return false;
+    if (this.#registered[domain].get(time)?.get(namespace)?.has(keys.normalizedKey) === true) return false;
     const key = keys.key;
     const stored = this.#state.value();
     const timers: [Domain, string, number][] = stored === undefined ? [] : [...stored[1]];
     timers.push([domain, namespace, time]);
     this.#state.update([key, timers]);
-    this.#add(domain, namespace, time, key, id);
+    this.#add(domain, namespace, time, key, keys.normalizedKey);
     return true;
   }
 
-  #add(domain: Domain, namespace: string, timestamp: number, key: unknown, id: string): void {
-    const entry: TimerEntry = { timestamp, key, namespace, id, live: true, sequence: this.#sequence++ };
-    this.#byId.set(id, entry);
+  #add(domain: Domain, namespace: string, timestamp: number, key: unknown, normalizedKey: unknown): void {
+    const entry: TimerEntry = { timestamp, key, namespace, normalizedKey, live: true, sequence: this.#sequence++ };
+    const index = this.#registered[domain];
+    let byNamespace = index.get(timestamp);
+    if (byNamespace === undefined) index.set(timestamp, (byNamespace = new Map()));
+    let byKey = byNamespace.get(namespace);
+    if (byKey === undefined) byNamespace.set(namespace, (byKey = new Map()));
+    byKey.set(normalizedKey, entry);
     this.#heaps[domain].push(entry);
   }
 
+  /** Takes the timer out of the index; undefined when it was not there. */
+  #unindex(domain: Domain, timestamp: number, namespace: string, normalizedKey: unknown): TimerEntry | undefined {
+    const index = this.#registered[domain];
+    const byNamespace = index.get(timestamp);
+    const byKey = byNamespace?.get(namespace);
+    const entry = byKey?.get(normalizedKey);
+    if (entry === undefined) return undefined;
+    byKey!.delete(normalizedKey);
+    if (byKey!.size === 0) {
+      byNamespace!.delete(namespace);
+      if (byNamespace!.size === 0) index.delete(timestamp);
+    }
+    return entry;
+  }
+
   #delete(domain: Domain, namespace: string, time: number): void {
-    const id = timerId(domain, time, namespace, keyId(this.#keys.normalizedKey));
-    const entry = this.#byId.get(id);
+    const entry = this.#unindex(domain, time, namespace, this.#keys.normalizedKey);
     if (entry === undefined) return;
-    this.#byId.delete(id);
     entry.live = false;
     this.#heaps[domain].deleted();
     this.#removeFromState(domain, namespace, time);
@@ -168,7 +186,7 @@ export class InternalTimerService {
     const heap = this.#heaps[domain];
     for (let next = heap.peek(); next !== undefined && next.timestamp <= time; next = heap.peek()) {
       heap.poll();
-      this.#byId.delete(next.id);
+      this.#unindex(domain, next.timestamp, next.namespace, next.normalizedKey);
       next.live = false;
       this.#keys.setCurrentKey(next.key);
       this.#removeFromState(domain, next.namespace, next.timestamp);
@@ -192,6 +210,4 @@ export class InternalTimerService {
   }
 }
 
-function timerId(domain: Domain, timestamp: number, namespace: string, key: string): string {
-  return `${domain}${timestamp}\u0001${namespace}\u0001${key}`;
-}
+type TimerIndex = Map<number, Map<string, Map<unknown, TimerEntry>>>;

@@ -3,8 +3,8 @@ export interface TimerEntry {
   readonly timestamp: number;
   readonly key: unknown;
   readonly namespace: string;
-  /** Unique per (time domain, timestamp, namespace, key): the dedup key. */
-  readonly id: string;
+  /** The key as keyed state normalizes it: with timestamp and namespace, what makes a timer unique in its domain. */
+  readonly normalizedKey: unknown;
   /** Cleared when the timer is deleted; the heap drops dead entries when they reach the top. */
   live: boolean;
   /** Registration order, so timers of equal timestamps fire in the order they were registered. */

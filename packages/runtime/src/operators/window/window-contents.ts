@@ -83,7 +83,13 @@ class AggregatedContents implements WindowContents {
   add(value: unknown): void {
     const fn = this.fn;
     const accumulator = this.state.value();
-    this.state.update(this.failures.run(() => fn.add(value, accumulator === undefined ? fn.createAccumulator() : accumulator)));
+    let next: unknown;
+    try {
+      next = fn.add(value, accumulator === undefined ? fn.createAccumulator() : accumulator);
+    } catch (err) {
+      throw this.failures.wrap(err);
+    }
+    this.state.update(next);
   }
 
   /** The accumulator; the operator turns it into the result with getResult. */

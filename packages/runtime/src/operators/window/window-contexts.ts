@@ -62,6 +62,8 @@ class WindowStateStore implements KeyedStateStore {
  */
 export class TriggerContextImpl implements OnMergeContext {
   window!: Window;
+  /** The window's namespace, computed once per `at`. */
+  namespace = '';
   /** Set while onMerge runs: the windows merged into `window`. */
   mergedWindows: readonly Window[] = [];
   readonly #store: WindowStateStore;
@@ -74,10 +76,11 @@ export class TriggerContextImpl implements OnMergeContext {
     this.#store = new WindowStateStore(backend, '__weir_trigger_');
   }
 
-  /** Makes `window` the context's window and the key context's namespace. */
-  at(window: Window): this {
+  /** Makes `window` (of namespace `namespace`, when the caller has it) the context's window and the key context's namespace. */
+  at(window: Window, namespace = this.assigner.namespaceOf(window)): this {
     this.window = window;
-    this.backend.keys.namespace = this.assigner.namespaceOf(window);
+    this.namespace = namespace;
+    this.backend.keys.namespace = namespace;
     return this;
   }
 
@@ -90,19 +93,19 @@ export class TriggerContextImpl implements OnMergeContext {
   }
 
   registerProcessingTimeTimer(time: number): void {
-    this.timers.registerProcessingTimeTimer(this.assigner.namespaceOf(this.window), time);
+    this.timers.registerProcessingTimeTimer(this.namespace, time);
   }
 
   registerEventTimeTimer(time: number): void {
-    this.timers.registerEventTimeTimer(this.assigner.namespaceOf(this.window), time);
+    this.timers.registerEventTimeTimer(this.namespace, time);
   }
 
   deleteProcessingTimeTimer(time: number): void {
-    this.timers.deleteProcessingTimeTimer(this.assigner.namespaceOf(this.window), time);
+    this.timers.deleteProcessingTimeTimer(this.namespace, time);
   }
 
   deleteEventTimeTimer(time: number): void {
-    this.timers.deleteEventTimeTimer(this.assigner.namespaceOf(this.window), time);
+    this.timers.deleteEventTimeTimer(this.namespace, time);
   }
 
   getPartitionedState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T>;
@@ -110,14 +113,14 @@ export class TriggerContextImpl implements OnMergeContext {
   getPartitionedState<T>(descriptor: ListStateDescriptor<T>): ListState<T>;
   getPartitionedState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V>;
   getPartitionedState(descriptor: StateDescriptor<unknown>): unknown {
-    this.backend.keys.namespace = this.assigner.namespaceOf(this.window);
+    this.backend.keys.namespace = this.namespace;
     return this.#store.get(descriptor);
   }
 
   /** Folds the trigger state of the merged windows into the merge result's (reducing and list state). */
   mergePartitionedState(descriptor: ReducingStateDescriptor<unknown> | ListStateDescriptor<unknown>): void {
     const keys = this.backend.keys;
-    const target = this.assigner.namespaceOf(this.window);
+    const target = this.namespace;
     const state = this.#store.get(descriptor as StateDescriptor<unknown>) as ReducingState<unknown> | ListState<unknown>;
     const taken: unknown[] = [];
     for (const merged of this.mergedWindows) {

@@ -90,14 +90,16 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
   /** True when some window took the element. */
   #addToWindows(record: unknown, timestamp: number | undefined, windows: readonly Window[]): boolean {
     let added = false;
+    const keys = this.#backend.keys;
     for (const window of windows) {
       if (this.#isWindowLate(window)) continue;
       added = true;
-      this.#namespace(window);
+      const ns = this.fn.assigner.namespaceOf(window);
+      keys.namespace = ns;
       this.#contents.add(record);
-      const result = this.#triggerOnElement(record, timestamp, window);
-      this.#afterTrigger(result, window, window);
-      this.#registerCleanupTimer(window);
+      const result = this.#triggerOnElement(record, timestamp, window, ns);
+      this.#afterTrigger(result, window, ns);
+      this.#registerCleanupTimer(window, ns);
     }
     return added;
   }
@@ -129,39 +131,36 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
         continue;
       }
       added = true;
-      const stateWindow = sessions.getStateWindow(actual)!;
-      this.#namespace(stateWindow);
+      const stateNs = this.fn.assigner.namespaceOf(sessions.getStateWindow(actual)!);
+      this.#backend.keys.namespace = stateNs;
       this.#contents.add(record);
-      this.#afterTrigger(this.#triggerOnElement(record, timestamp, actual), actual, stateWindow);
-      this.#registerCleanupTimer(actual);
+      const ns = this.fn.assigner.namespaceOf(actual);
+      this.#afterTrigger(this.#triggerOnElement(record, timestamp, actual, ns), actual, stateNs);
+      this.#registerCleanupTimer(actual, ns);
     }
     sessions.persist();
     return added;
   }
 
-  #triggerOnElement(record: unknown, timestamp: number | undefined, window: Window): TriggerResult {
+  #triggerOnElement(record: unknown, timestamp: number | undefined, window: Window, ns: string): TriggerResult {
     try {
-      return this.fn.trigger.onElement(record, timestamp ?? Number.NEGATIVE_INFINITY, window, this.#trigger.at(window));
+      return this.fn.trigger.onElement(record, timestamp ?? Number.NEGATIVE_INFINITY, window, this.#trigger.at(window, ns));
     } catch (err) {
       throw this.context.failures.wrap(err);
     }
   }
 
-  /** Fires and/or purges `window`, whose contents are under `stateWindow`'s namespace. */
-  #afterTrigger(result: TriggerResult, window: Window, stateWindow: Window): void {
+  /** Fires and/or purges `window`, whose contents are under the namespace `stateNs`. */
+  #afterTrigger(result: TriggerResult, window: Window, stateNs: string): void {
     if (!result.isFire() && !result.isPurge()) return;
-    this.#namespace(stateWindow);
+    const keys = this.#backend.keys;
+    keys.namespace = stateNs;
     const contents = this.#contents.get();
     if (result.isFire() && contents !== undefined) this.#emit(window, contents);
     if (result.isPurge()) {
-      this.#namespace(stateWindow);
+      keys.namespace = stateNs;
       this.#contents.clear();
     }
-  }
-
-  /** Window state reads and writes the window's namespace from here on. */
-  #namespace(window: Window): void {
-    this.#backend.keys.namespace = this.fn.assigner.namespaceOf(window);
   }
 
   #onTimer(timer: InternalTimer, eventTime: boolean): void {
@@ -182,14 +181,15 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
     } catch (err) {
       throw this.context.failures.wrap(err);
     }
-    this.#afterTrigger(result, window, stateWindow);
-    if (eventTime === this.#eventTime && this.#cleanupTime(window) === timer.timestamp) this.#clearAllState(window, stateWindow, sessions);
+    const stateNs = this.fn.assigner.namespaceOf(stateWindow);
+    this.#afterTrigger(result, window, stateNs);
+    if (eventTime === this.#eventTime && this.#cleanupTime(window) === timer.timestamp) this.#clearAllState(window, stateNs, sessions);
     sessions?.persist();
   }
 
   /** The window's end (plus allowed lateness) passed: contents, trigger state and timers, window state, merging-set entry. */
-  #clearAllState(window: Window, stateWindow: Window, sessions: MergingWindowSet<Window> | undefined): void {
-    this.#namespace(stateWindow);
+  #clearAllState(window: Window, stateNs: string, sessions: MergingWindowSet<Window> | undefined): void {
+    this.#backend.keys.namespace = stateNs;
     this.#contents.clear();
     const process = this.fn.function.process;
     try {
@@ -221,11 +221,10 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
     return this.#eventTime ? window.maxTimestamp() + this.fn.allowedLatenessMs : window.maxTimestamp();
   }
 
-  #registerCleanupTimer(window: Window): void {
+  #registerCleanupTimer(window: Window, ns: string): void {
     const time = this.#cleanupTime(window);
     // GlobalWindow: nothing ever cleans it up but its trigger.
     if (time === Number.POSITIVE_INFINITY) return;
-    const ns = this.fn.assigner.namespaceOf(window);
     if (this.#eventTime) this.#timers.registerEventTimeTimer(ns, time);
     else this.#timers.registerProcessingTimeTimer(ns, time);
   }
