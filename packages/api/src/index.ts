@@ -27,6 +27,7 @@ export { KeyedStream } from './streams/keyed-stream.ts';
 export { ConnectedStreams } from './streams/connected-streams.ts';
 export { DataStreamSink } from './streams/data-stream-sink.ts';
 export { WindowedStream } from './streams/windowed-stream.ts';
+export { AllWindowedStream } from './streams/all-windowed-stream.ts';
 
 export {
   RichFunction,
@@ -89,6 +90,9 @@ export { Trigger, TriggerResult, type TriggerContext, type OnMergeContext } from
 export { EventTimeTrigger, ProcessingTimeTrigger, CountTrigger, PurgingTrigger, NeverTrigger } from './windowing/triggers.ts';
 export {
   ProcessWindowFunction,
+  ProcessAllWindowFunction,
+  type AllWindowFunction,
+  type ProcessAllWindowContext,
   type AggregateFunction,
   type WindowFunction,
   type ProcessWindowContext,

@@ -8,6 +8,9 @@ import type { ConnectedStreams } from './connected-streams.ts';
 import type { DataStreamSink } from './data-stream-sink.ts';
 import type { JobBuilder } from './job-builder.ts';
 import type { KeyedStream } from './keyed-stream.ts';
+import type { AllWindowedStream } from './all-windowed-stream.ts';
+import type { WindowAssigner } from '../windowing/window-assigner.ts';
+import type { Window } from '../windowing/windows.ts';
 import { toFilterFunction, toFlatMapFunction, toMapFunction, toProcessFunction, toSink } from './normalize.ts';
 import type { SingleOutputStreamOperator } from './single-output-stream-operator.ts';
 import { inputsFrom, type StreamRef } from './transformation.ts';
@@ -78,6 +81,14 @@ export class DataStream<T> {
   /** Partitions by key group of `selector`'s key; operators on the result may use keyed state. */
   keyBy<K>(selector: KeySelector<T, K>): KeyedStream<T, K> {
     return this.builder.keyed(this.refs, selector);
+  }
+
+  /**
+   * Windows over the whole stream (Flink's windowAll): one window operator at parallelism 1.
+   * For windows per key, `keyBy(...).window(...)` scales.
+   */
+  windowAll<W extends Window>(assigner: WindowAssigner<T, W>): AllWindowedStream<T, W> {
+    return this.builder.allWindowed(this.keyBy(() => 0).window(assigner));
   }
 
   /** One stream of the records of all; each input keeps its own partitioning. */

@@ -10,6 +10,7 @@ import type { DataStream } from './data-stream.ts';
 import { DataStreamSink } from './data-stream-sink.ts';
 import { KeyedStream } from './keyed-stream.ts';
 import { WindowedStream } from './windowed-stream.ts';
+import { AllWindowedStream } from './all-windowed-stream.ts';
 import type { WindowAssigner } from '../windowing/window-assigner.ts';
 import type { Window } from '../windowing/windows.ts';
 import { toKeySelector } from './normalize.ts';
@@ -54,6 +55,10 @@ export class JobBuilder {
 
   windowed<T, K, W extends Window>(stream: KeyedStream<T, K>, assigner: WindowAssigner<T, W>): WindowedStream<T, K, W> {
     return new WindowedStream<T, K, W>(stream, assigner);
+  }
+
+  allWindowed<T, W extends Window>(windowed: WindowedStream<T, number, W>): AllWindowedStream<T, W> {
+    return new AllWindowedStream<T, W>(windowed);
   }
 
   connected<T1, T2>(first: DataStream<T1>, second: DataStream<T2>): ConnectedStreams<T1, T2> {

@@ -61,3 +61,23 @@ export abstract class ProcessWindowFunction<IN, OUT, KEY, W extends Window> exte
 export interface WindowFunction<IN, OUT, KEY, W extends Window> {
   apply(key: KEY, window: W, input: Iterable<IN>, out: Collector<OUT>): void;
 }
+
+/** What a ProcessAllWindowFunction knows about its window (Flink's ProcessAllWindowFunction.Context). */
+export interface ProcessAllWindowContext<W extends Window> {
+  window(): W;
+  windowState(): KeyedStateStore;
+  globalState(): KeyedStateStore;
+  output<X>(tag: OutputTag<X>, value: X): void;
+}
+
+/** Evaluates a window of a whole stream (`windowAll`), Flink's ProcessAllWindowFunction. */
+export abstract class ProcessAllWindowFunction<IN, OUT, W extends Window> extends RichFunction {
+  abstract process(context: ProcessAllWindowContext<W>, elements: Iterable<IN>, out: Collector<OUT>): void;
+
+  clear(_context: ProcessAllWindowContext<W>): void {}
+}
+
+/** Flink's AllWindowFunction: `windowAll(...).apply(fn)`. */
+export interface AllWindowFunction<IN, OUT, W extends Window> {
+  apply(window: W, values: Iterable<IN>, out: Collector<OUT>): void;
+}

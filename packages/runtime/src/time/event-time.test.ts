@@ -4,6 +4,7 @@ import {
   KeyedCoProcessFunction,
   KeyedProcessFunction,
   OutputTag,
+  ProcessAllWindowFunction,
   ProcessFunction,
   ProcessWindowFunction,
   TumblingEventTimeWindows,
@@ -15,6 +16,7 @@ import {
   type Collector,
   type KeyedProcessContext,
   type OnTimerContext,
+  type ProcessAllWindowContext,
   type ProcessContext,
   type ProcessWindowContext,
   type StreamExecutionEnvironment,
@@ -272,6 +274,25 @@ describe('event time through a job', () => {
     expect(sink.values().sort()).toEqual(['x PROCESSING_TIME 1500 1500', 'y PROCESSING_TIME 1500 1500']);
     control.release(2, true);
     await job.whenAllTerminal();
+  });
+
+  it('windowAll: one window over the whole stream at parallelism 1, with a ProcessAllWindowFunction', async () => {
+    const input: Event[] = Array.from({ length: 40 }, (_, i) => ({ key: `k${i % 3}`, ts: i * 5 }));
+    const out = await run<string>((env, sink) => {
+      env.setParallelism(2);
+      env
+        .fromSource(collectionSource(input), WatermarkStrategy.forMonotonousTimestamps<Event>().withTimestampAssigner((e) => e.ts), 'events')
+        .windowAll(TumblingEventTimeWindows.of(50))
+        .process(
+          new (class extends ProcessAllWindowFunction<Event, string, TimeWindow> {
+            process(ctx: ProcessAllWindowContext<TimeWindow>, elements: Iterable<Event>, out: Collector<string>): void {
+              out.collect(`[${ctx.window().start},${ctx.window().end}) ${[...elements].length} p=${this.getRuntimeContext().getNumberOfParallelSubtasks()}`);
+            }
+          })(),
+        )
+        .sinkTo(sink);
+    });
+    expect(out.sort()).toEqual(['[0,50) 10 p=1', '[100,150) 10 p=1', '[150,200) 10 p=1', '[50,100) 10 p=1']);
   });
 
   it('CountTrigger on tumbling windows fires early and the window still cleans up', async () => {

@@ -204,6 +204,27 @@ describe('WindowOperator', () => {
     expect(h.stateEntries()).toEqual({ total: 1 });
   });
 
+  it.each([
+    ['sliding windows with allowed lateness', () => windowSpec(SlidingEventTimeWindows.of(100, 50), counting(), { lateness: 30, lateTag: 'late' })],
+    ['sessions', () => windowSpec(EventTimeSessionWindows.withGap(40), listing())],
+  ])('keeps state bounded by the open windows over a long run, and leaves none: %s', async (_name, spec) => {
+    const h = await harness(spec());
+    const keys = 50;
+    let maxEntries = 0;
+    for (let step = 0; step < 2_000; step++) {
+      // 20 ms of event time per step, every key, a bit out of order.
+      for (let k = 0; k < keys; k++) h.element({ key: `k${k}`, v: step }, step * 20 + ((k * 7 + step) % 15));
+      h.watermark(step * 20 - 20);
+      const entries = Object.values(h.stateEntries()).reduce((a, b) => a + b, 0);
+      maxEntries = Math.max(maxEntries, entries);
+      h.emitted.length = 0;
+    }
+    // Per key: the few windows open around the watermark, their timers, the merging set; never the 2000 steps' worth.
+    expect(maxEntries).toBeLessThan(keys * 12);
+    h.watermark(Number.POSITIVE_INFINITY);
+    expect(h.stateEntries()).toEqual({});
+  });
+
   it('keeps window contents, trigger state and timers in LevelDB the same way', async () => {
     const local = tempDir('window-level');
     dirs.push(local);
