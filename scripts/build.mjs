@@ -25,6 +25,7 @@ const extraEntries = {
   cli: { main: 'src/main.ts', demo: 'src/demo/main.ts' },
   // A job's worker thread starts from its own file, beside the module that starts it (job-worker.ts).
   jobmanager: { 'worker-main': 'src/user-code/worker-main.ts' },
+  bench: { 'hand-written-worker': 'src/hand-written/worker.ts' },
 };
 
 /** Every workspace package: its directory, npm name and entries (dist name -> source file). */

@@ -1,11 +1,13 @@
 import { jobIdFrom, ProcessCluster, writeJobFile } from '@weir/integration-tests';
+import { runHandWrittenShuffle } from '../hand-written-shuffle.ts';
 import { timeRunningToFinished } from '../job-timing.ts';
 import type { Scenario } from '../scenario.ts';
+import { median } from '../stats.ts';
 
 export const RECORDS = 10_000_000;
 const KEYS = 10_000;
 
-/** The record both the job and the baseline make from an index. */
+/** The record the job makes from an index: the hand-written shuffle's makeRecord. */
 const RECORD_EXPRESSION = `({ key: 'user-' + (i % ${KEYS}), amount: i % 100 })`;
 
 /** The shuffle job; `args[0]`, when given, is a checkpoint interval in ms. */
@@ -38,22 +40,8 @@ export default function shuffle(env: StreamExecutionEnvironment, args: string[])
 }
 `;
 
-/** The same keyed count as a plain single-process loop: the yardstick for the ratio. */
-function baselineRecordsPerSecond(): number {
-  const make = new Function('i', `return ${RECORD_EXPRESSION};`) as (i: number) => { key: string; amount: number };
-  const counts = new Map<string, number>();
-  let sink = 0;
-  const start = performance.now();
-  for (let i = 0; i < RECORDS; i++) {
-    const e = make(i);
-    const next = (counts.get(e.key) ?? 0) + 1;
-    counts.set(e.key, next);
-    sink += next;
-  }
-  const seconds = (performance.now() - start) / 1000;
-  if (sink <= 0) throw new Error('baseline computed nothing');
-  return RECORDS / seconds;
-}
+/** Weir (metrics off, then on) and the hand-written shuffle take turns this many times; the figures are medians. */
+const ROUNDS = 3;
 
 /** How the shuffle job is measured with metrics on: Prometheus scrapes every process this often, as a busy setup would. */
 const SCRAPE_INTERVAL_MS = 1_000;
@@ -61,9 +49,9 @@ const SCRAPE_INTERVAL_MS = 1_000;
 /**
  * One run of the job on a fresh cluster: with metrics on (every process serves /metrics,
  * scraped every second, and TaskManagers send task metrics every second) or off
- * (metrics.fetcher.update-interval 0, no endpoint). Resolves with the job's milliseconds.
+ * (metrics.fetcher.update-interval 0, no endpoint). Resolves with records/s.
  */
-async function timeShuffle(metrics: boolean, profileDir: string | undefined): Promise<number> {
+async function runShuffle(metrics: boolean, profileDir: string | undefined): Promise<number> {
   const cluster = await ProcessCluster.start({
     taskManagers: 2,
     slots: 1,
@@ -81,7 +69,7 @@ async function timeShuffle(metrics: boolean, profileDir: string | undefined): Pr
   try {
     const submit = await cluster.weir(['run', '--detached', writeJobFile(SHUFFLE_JOB)]);
     if (submit.code !== 0) throw new Error(`submit failed: ${submit.stderr}`);
-    return await timeRunningToFinished(cluster.client, jobIdFrom(submit.stdout));
+    return RECORDS / ((await timeRunningToFinished(cluster.client, jobIdFrom(submit.stdout))) / 1000);
   } finally {
     scraping = false;
     await scraper;
@@ -89,34 +77,47 @@ async function timeShuffle(metrics: boolean, profileDir: string | undefined): Pr
   }
 }
 
+interface Round {
+  readonly off: number;
+  readonly on: number;
+  readonly handWritten: number;
+}
+
 export const shuffle: Scenario = {
   name: 'shuffle',
-  description: `generator -> keyBy -> ValueState count -> discard; ${RECORDS / 1e6}M records, ${KEYS} keys, parallelism 2 on 2 TaskManagers; metrics off, on, off, on (best of each)`,
+  description:
+    `generator -> keyBy -> ValueState count -> discard; ${RECORDS / 1e6}M records, ${KEYS} keys, parallelism 2 on 2 TaskManagers (metrics off, then on), ` +
+    `against the same shuffle written by hand (2 producer + 2 consumer processes, msgpackr over TCP); ${ROUNDS} alternated rounds, medians`,
   async run({ profileDir }) {
-    // Alternating, on fresh clusters, so a noisy neighbour hurts both modes alike; the best run of each counts.
-    const off: number[] = [];
-    const on: number[] = [];
-    for (const metrics of [false, true, false, true]) (metrics ? on : off).push(await timeShuffle(metrics, metrics ? profileDir : undefined));
-    const ms = Math.min(...on);
-    const weir = RECORDS / (ms / 1000);
-    const weirOff = RECORDS / (Math.min(...off) / 1000);
-    const baseline = baselineRecordsPerSecond();
+    // Alternating, on fresh clusters, so a noisy neighbour hurts every contender alike.
+    const rounds: Round[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const off = await runShuffle(false, undefined);
+      const on = await runShuffle(true, round === 0 ? profileDir : undefined);
+      const handWritten = RECORDS / ((await runHandWrittenShuffle(RECORDS, KEYS)).ms / 1000);
+      rounds.push({ off, on, handWritten });
+    }
+    const ratio = median(rounds.map((r) => r.on / r.handWritten));
+    const ratioOff = median(rounds.map((r) => r.off / r.handWritten));
+    const metricsRatio = median(rounds.map((r) => r.on / r.off));
+    const M = (n: number): string => (n / 1e6).toFixed(2);
     return {
       figures: {
-        recordsPerSecond: Math.round(weir),
-        recordsPerSecondMetricsOff: Math.round(weirOff),
-        metricsOnToOffRatio: weir / weirOff,
-        baselineRecordsPerSecond: Math.round(baseline),
-        ratioToBaseline: weir / baseline,
-        seconds: ms / 1000,
+        recordsPerSecond: Math.round(median(rounds.map((r) => r.on))),
+        recordsPerSecondMetricsOff: Math.round(median(rounds.map((r) => r.off))),
+        handWrittenRecordsPerSecond: Math.round(median(rounds.map((r) => r.handWritten))),
+        ratioToHandWritten: ratio,
+        ratioToHandWrittenMetricsOff: ratioOff,
+        metricsOnToOffRatio: metricsRatio,
       },
       rows: [
-        ['throughput, metrics on', Math.round(weir).toLocaleString('en'), 'records/s'],
-        ['throughput, metrics off', Math.round(weirOff).toLocaleString('en'), 'records/s'],
-        ['metrics on / off', (weir / weirOff).toFixed(3), ''],
-        ['job time, metrics on', (ms / 1000).toFixed(2), 's'],
-        ['single-process loop', Math.round(baseline).toLocaleString('en'), 'records/s'],
-        ['ratio to the loop', (weir / baseline).toFixed(3), ''],
+        ['Weir, metrics on', Math.round(median(rounds.map((r) => r.on))).toLocaleString('en'), 'records/s'],
+        ['Weir, metrics off', Math.round(median(rounds.map((r) => r.off))).toLocaleString('en'), 'records/s'],
+        ['hand-written', Math.round(median(rounds.map((r) => r.handWritten))).toLocaleString('en'), 'records/s'],
+        ['Weir (metrics on) / hand-written', ratio.toFixed(3), ''],
+        ['Weir (metrics off) / hand-written', ratioOff.toFixed(3), ''],
+        ['metrics on / off', metricsRatio.toFixed(3), ''],
+        ...rounds.map((r, i) => [`round ${i + 1}: off, on, hand-written`, `${M(r.off)}, ${M(r.on)}, ${M(r.handWritten)}`, 'M records/s'] as const),
       ],
     };
   },
