@@ -104,6 +104,7 @@ export { resolveStateSchema, type StateSchemaResolution } from './types/schema-c
 export type { TypeInformation, TypeDescription, BasicKind, RowDescription, AvroDescription, CustomDescription } from './types/type-information.ts';
 export type { FieldWithDefault, RowField, RowOf } from './types/row-type.ts';
 export type { CustomTypeOptions } from './types/custom-type.ts';
+export { typeStructure, type TypeStructure, type PojoClass } from './types/type-structure.ts';
 
 export {
   Boundedness,

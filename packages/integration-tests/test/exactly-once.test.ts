@@ -32,19 +32,21 @@ describe('exactly-once under SIGKILLed TaskManagers', () => {
     return { output, chaos, cluster, jobId };
   }
 
-  it('gives exactly the expected running sums with a local checkpoint dir', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weir-eo-'));
-    const { output, chaos, cluster, jobId } = await runWithKills({ 'state.checkpoints.dir': join(dir, 'checkpoints') }, RUNNING_SUMS, [
-      join(dir, 'out'),
-      String(RECORDS),
-      String(RATE),
-      '500',
-      'EXACTLY_ONCE',
-    ]);
-    expect(readCommittedLines(output).sort(), chaos.join('\n')).toEqual(expectedRunningSums(RECORDS));
-    const history = await listCheckpoints(cluster.client, jobId);
-    expect(completedCount(history.checkpoints)).toBeGreaterThan(3);
-  });
+  for (const objectReuse of [false, true]) {
+    it(`gives exactly the expected running sums with a local checkpoint dir (object reuse ${objectReuse ? 'on' : 'off'})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'weir-eo-'));
+      const { output, chaos, cluster, jobId } = await runWithKills({ 'state.checkpoints.dir': join(dir, 'checkpoints'), 'pipeline.object-reuse': String(objectReuse) }, RUNNING_SUMS, [
+        join(dir, 'out'),
+        String(RECORDS),
+        String(RATE),
+        '500',
+        'EXACTLY_ONCE',
+      ]);
+      expect(readCommittedLines(output).sort(), chaos.join('\n')).toEqual(expectedRunningSums(RECORDS));
+      const history = await listCheckpoints(cluster.client, jobId);
+      expect(completedCount(history.checkpoints)).toBeGreaterThan(3);
+    });
+  }
 
   it('gives exactly the expected running sums with checkpoints on S3 (s3rver)', async () => {
     const s3 = await startS3rver();

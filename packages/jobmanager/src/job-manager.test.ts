@@ -176,7 +176,7 @@ describe('startJobManager over gRPC', () => {
       bundleHash,
       entryName: 'doubler.js',
       args: ['x2'],
-      defaults: { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100 },
+      defaults: { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100, objectReuse: false },
       inputs: [
         {
           sourceVertexId: deploys[0]!.task!.vertexId,

@@ -63,7 +63,7 @@ export function jobSpec(graph: JobGraph, jobId = 'job-1', settings: JobSettings 
     bundleHash: 'hash-1',
     entryName: 'job.js',
     args: ['--in', 'x'],
-    defaults: { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100 },
+    defaults: { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100, objectReuse: false },
   };
 }
 

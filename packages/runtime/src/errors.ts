@@ -39,7 +39,7 @@ export const RuntimeErrorCode = {
   DUPLICATE_PARTITION: 'DUPLICATE_PARTITION',
   /** A subpartition already has a live subscriber, or the consumer subtask is out of range. */
   INVALID_SUBSCRIPTION: 'INVALID_SUBSCRIPTION',
-  /** An input channel failed for a reason without a code of its own (undecodable buffer, broken connection). */
+  /** An input channel failed for a reason without a code of its own (a broken connection). */
   INPUT_CHANNEL_FAILED: 'INPUT_CHANNEL_FAILED',
   /** A process function set a timer on a stream that is not keyed (timers belong to keys). */
   TIMERS_NOT_KEYED: 'TIMERS_NOT_KEYED',
@@ -49,5 +49,16 @@ export const RuntimeErrorCode = {
   INVALID_TIMESTAMP: 'INVALID_TIMESTAMP',
   /** A timer was registered with a time that is not a number of milliseconds. */
   INVALID_TIMER: 'INVALID_TIMER',
+  /**
+   * A record holds a value that would not reach the next task unchanged (a class instance, a
+   * function...) or does not match its stream's declared type. The emitting operator FAILS,
+   * the message naming the field and what to do; no restart can help.
+   */
+  RECORD_REFUSED: 'RECORD_REFUSED',
+  /**
+   * A buffer from an input channel could not be decoded (corrupt bytes, or written for another
+   * record type). The task FAILS, the message naming the operator and the channel; no restart can help.
+   */
+  RECORD_DECODE_FAILED: 'RECORD_DECODE_FAILED',
 } as const;
 export type RuntimeErrorCode = (typeof RuntimeErrorCode)[keyof typeof RuntimeErrorCode];

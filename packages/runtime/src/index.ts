@@ -6,7 +6,7 @@ export { Task, type TaskOptions } from './task/task.ts';
 export type { TaskNetworkStats } from './task/task-runtime.ts';
 export type { TaskMetricsSample } from './metrics/task-io-metrics.ts';
 export type { TaskCheckpointing, TaskRestore, CheckpointAck, CheckpointDecline, CheckpointMetrics } from './checkpoint/types.ts';
-export { decodeRecords, encodeRecords } from './network/record-codec.ts';
+export { RecordCodec, type RecordBatch } from './codec/record-codec.ts';
 export { SUBPARTITION_QUEUE_LIMIT, BUFFER_TARGET_BYTES } from './output/create-record-writer.ts';
 export { INITIAL_CREDIT } from './task/input-wiring.ts';
 export { barrierEvent, unalignedBarrierEvent, cancelCheckpointEvent, END_OF_DATA, END_OF_PARTITION, type BarrierEvent, type ChannelEvent } from './network/channel-events.ts';

@@ -33,6 +33,7 @@ describe('StreamExecutionEnvironment checkpointing', () => {
       maxParallelism: -1,
       bufferTimeoutMs: 100,
       autoWatermarkIntervalMs: 200,
+      objectReuse: false,
       checkpointing: {
         intervalMs: 1000,
         mode: 'EXACTLY_ONCE',
@@ -54,7 +55,7 @@ describe('StreamExecutionEnvironment checkpointing', () => {
     expect(config.checkpointing).toBeUndefined();
     expect(config.stateBackend).toBeUndefined();
     expect(config.restartStrategy).toBeUndefined();
-    expect(Object.keys(config)).toEqual(['parallelism', 'maxParallelism', 'bufferTimeoutMs', 'autoWatermarkIntervalMs', 'checkpointing', 'stateBackend', 'restartStrategy']);
+    expect(Object.keys(config)).toEqual(['parallelism', 'maxParallelism', 'bufferTimeoutMs', 'autoWatermarkIntervalMs', 'objectReuse', 'checkpointing', 'stateBackend', 'restartStrategy']);
   });
 
   it('records checkpoint settings made before enableCheckpointing, and only enables with an interval', () => {

@@ -1,9 +1,10 @@
 import { WeirError } from '@weir/common';
 import { ApiErrorCode } from '../errors.ts';
 
-/** What `env.getConfig()` returns (the part of Flink's ExecutionConfig that Weir has). */
+/** What `env.getConfig()` returns (the part of Flink's ExecutionConfig that Weir has): the auto-watermark interval, object reuse. */
 export class EnvironmentConfig {
   #autoWatermarkIntervalMs: number;
+  #objectReuse = false;
 
   constructor(autoWatermarkIntervalMs: number) {
     this.#autoWatermarkIntervalMs = requireInterval(autoWatermarkIntervalMs);
@@ -21,6 +22,29 @@ export class EnvironmentConfig {
 
   getAutoWatermarkInterval(): number {
     return this.#autoWatermarkIntervalMs;
+  }
+
+  /**
+   * Lets records pass between tasks of one TaskManager as the very objects the producing task
+   * emitted, without serializing them (Flink's object reuse; the cluster's pipeline.object-reuse
+   * turns it on for every job). A job that enables it promises what Flink asks of it: a function
+   * does not change a record after emitting it, and does not change records it receives (copy
+   * one to change it). Records are still checked, so a record that could not cross a
+   * TaskManager is refused here too.
+   */
+  enableObjectReuse(): this {
+    this.#objectReuse = true;
+    return this;
+  }
+
+  /** The default: every record between tasks is serialized, so no task ever sees another task's objects. */
+  disableObjectReuse(): this {
+    this.#objectReuse = false;
+    return this;
+  }
+
+  isObjectReuseEnabled(): boolean {
+    return this.#objectReuse;
   }
 }
 

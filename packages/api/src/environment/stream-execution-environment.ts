@@ -24,6 +24,8 @@ export interface EnvironmentDefaults {
   readonly bufferTimeoutMs: number;
   /** pipeline.auto-watermark-interval: 200 ms when unset. */
   readonly autoWatermarkIntervalMs?: number;
+  /** pipeline.object-reuse: object reuse on unless the job disables it; absent is off. */
+  readonly objectReuse?: boolean;
 }
 
 /** Flink's defaults: parallelism 1, derived max parallelism, 100 ms buffer timeout. */
@@ -53,9 +55,10 @@ export class StreamExecutionEnvironment {
     this.#maxParallelism = requireMaxParallelismOrDerive(defaults.maxParallelism, 'the environment defaults');
     this.#bufferTimeoutMs = requireBufferTimeout(defaults.bufferTimeoutMs);
     this.#config = new EnvironmentConfig(defaults.autoWatermarkIntervalMs ?? DEFAULT_AUTO_WATERMARK_INTERVAL_MS);
+    if (defaults.objectReuse === true) this.#config.enableObjectReuse();
   }
 
-  /** Settings of how the job runs (Flink's ExecutionConfig): the auto-watermark interval. */
+  /** Settings of how the job runs (Flink's ExecutionConfig): the auto-watermark interval, object reuse. */
   getConfig(): EnvironmentConfig {
     return this.#config;
   }
@@ -190,6 +193,7 @@ export class StreamExecutionEnvironment {
       maxParallelism: this.#maxParallelism,
       bufferTimeoutMs: this.#bufferTimeoutMs,
       autoWatermarkIntervalMs: this.#config.getAutoWatermarkInterval(),
+      objectReuse: this.#config.isObjectReuseEnabled(),
       checkpointing: this.#checkpointConfig.toSettings(),
       stateBackend: this.#stateBackend?.settings,
       restartStrategy: this.#restartStrategy?.settings,

@@ -6,6 +6,7 @@ import { CoProcessFunction, ProcessFunction, RichMapFunction, isRichFunction, ty
 import type { Collector } from '../functions/collector.ts';
 import { CountPerWord, DEFAULTS, environment, testSink, wordCount } from '../testing/fixtures.ts';
 import type { StreamExecutionEnvironment } from '../environment/stream-execution-environment.ts';
+import { Types } from '../types/types.ts';
 
 function edges(graph: StreamGraph): [number, number, number, string][] {
   return graph.nodes.flatMap((n) => n.inputs.map((e) => [e.sourceId, e.targetId, e.inputIndex, e.partitioner] as [number, number, number, string]));
@@ -47,7 +48,7 @@ describe('buildStreamGraph', () => {
       [1, 2, 0, 'hash'],
       [2, 3, 0, 'forward'],
     ]);
-    expect(graph.config).toEqual({ parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100, autoWatermarkIntervalMs: 200 });
+    expect(graph.config).toEqual({ parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100, autoWatermarkIntervalMs: 200, objectReuse: false });
   });
 
   it('normalizes lambdas into objects and keeps function objects as they are', async () => {
@@ -243,8 +244,23 @@ describe('buildStreamGraph', () => {
       { parallelism: 4, maxParallelism: 64, bufferTimeoutMs: 0 },
     );
     expect(seen).toEqual([['in', 'out'], 4, 64, 0]);
-    expect(graph.config).toEqual({ parallelism: 4, maxParallelism: 64, bufferTimeoutMs: 0, autoWatermarkIntervalMs: 200 });
+    expect(graph.config).toEqual({ parallelism: 4, maxParallelism: 64, bufferTimeoutMs: 0, autoWatermarkIntervalMs: 200, objectReuse: false });
     expect(graph.nodes[0]!.maxParallelism).toBe(64);
+  });
+
+  it('records the declared output types: a source\'s producedType, returns(), a filter passing its input\'s on', async () => {
+    const row = Types.ROW({ word: Types.STRING });
+    const graph = await buildStreamGraph(
+      (env) => {
+        env.getConfig().enableObjectReuse();
+        const words = env.fromCollection([{ word: 'a' }]).returns(row);
+        words.filter(() => true).map((w) => w.word).sinkTo(testSink());
+      },
+      [],
+      DEFAULTS,
+    );
+    expect(graph.nodes.map((n) => n.outputType?.name)).toEqual(['ROW<word: STRING>', 'ROW<word: STRING>', undefined, undefined]);
+    expect(graph.config.objectReuse).toBe(true);
   });
 
   it('wraps a plain error of the main in INVALID_JOB and rethrows WeirErrors as they are', async () => {

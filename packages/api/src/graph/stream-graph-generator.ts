@@ -1,6 +1,7 @@
 import { defaultMaxParallelism, WeirError } from '@weir/common';
 import { ApiErrorCode } from '../errors.ts';
 import type { Transformation } from '../streams/transformation.ts';
+import type { TypeInformation } from '../types/type-information.ts';
 import { GeneratedOperatorIds, operatorIdForUid } from './operator-id.ts';
 import { PartitionerKind, type ExecutionConfig, type StreamEdge, type StreamGraph, type StreamNode } from './stream-graph.ts';
 
@@ -55,10 +56,22 @@ export function generateStreamGraph(jobName: string, transformations: readonly T
         parallelism,
         maxParallelism,
         inputs: Object.freeze(inputs),
+        outputType: t.outputType ?? passedThroughType(t, inputs, nodes),
+        sideOutputTypes: t.sideOutputTypes,
       }),
     );
   }
   return Object.freeze({ jobName, nodes: Object.freeze(nodes), config: Object.freeze({ ...config }) });
+}
+
+/**
+ * A filter, a reduce or a timestamp assigner emits records of its input's type: the declared
+ * type of its inputs, when they all declare the same.
+ */
+function passedThroughType(t: Transformation, inputs: readonly StreamEdge[], nodes: readonly StreamNode[]): TypeInformation<unknown> | undefined {
+  if (t.spec.kind !== 'filter' && t.spec.kind !== 'reduce' && t.spec.kind !== 'timestampsAndWatermarks') return undefined;
+  const types = new Set(inputs.map((e) => (e.outputTag === undefined ? nodes[e.sourceId]!.outputType : nodes[e.sourceId]!.sideOutputTypes.get(e.outputTag))));
+  return types.size === 1 ? [...types][0] : undefined;
 }
 
 function resolveMaxParallelism(t: Transformation, parallelism: number, config: ExecutionConfig): number {

@@ -5,6 +5,7 @@ import type { Trigger } from '../windowing/trigger.ts';
 import type { WindowAssigner } from '../windowing/window-assigner.ts';
 import type { AggregateFunction, ProcessWindowFunction } from '../windowing/window-functions.ts';
 import type { Window } from '../windowing/windows.ts';
+import type { TypeInformation } from '../types/type-information.ts';
 import type {
   CoProcessFunction,
   KeyedCoProcessFunction,
@@ -119,6 +120,14 @@ export interface StreamNode {
   readonly maxParallelism: number;
   /** Incoming edges; for two-input operators, `inputIndex` tells which input. */
   readonly inputs: readonly StreamEdge[];
+  /**
+   * The declared type of the records the node emits: `returns()`, a source's producedType, or
+   * for a filter or reduce its input's type; undefined when undeclared. Records between tasks
+   * are serialized by it.
+   */
+  readonly outputType: TypeInformation<unknown> | undefined;
+  /** The declared types of its side outputs, by tag ID: the OutputTag's type, when it was given one. */
+  readonly sideOutputTypes: ReadonlyMap<string, TypeInformation<unknown>>;
 }
 
 export interface StreamEdge {
@@ -146,6 +155,8 @@ export interface ExecutionConfig {
   readonly bufferTimeoutMs: number;
   /** Sources and timestamp assigners emit watermarks this often (pipeline.auto-watermark-interval); 0 turns periodic watermarks off. */
   readonly autoWatermarkIntervalMs: number;
+  /** env.getConfig().enableObjectReuse(): records between tasks of one TaskManager are handed over without serializing. */
+  readonly objectReuse: boolean;
   /** What the job set with enableCheckpointing and getCheckpointConfig(); undefined when it did not call enableCheckpointing. */
   readonly checkpointing: CheckpointSettings | undefined;
   /** env.setStateBackend(...); undefined leaves it to the cluster's state.backend. */

@@ -17,6 +17,7 @@ import { toKeySelector } from './normalize.ts';
 import { SingleOutputStreamOperator } from './single-output-stream-operator.ts';
 import { Transformation, type StreamRef, type TransformationInput } from './transformation.ts';
 import { requireUid } from './validation.ts';
+import { requireType } from '../types/row-type.ts';
 
 /**
  * Collects the transformations of one environment. It is also where stream objects of
@@ -33,7 +34,9 @@ export class JobBuilder {
 
   addSource<T>(source: AnySource<T>, name: string, watermarkStrategy?: WatermarkStrategy<unknown>): SingleOutputStreamOperator<T> {
     const spec: OperatorSpec = { kind: 'source', source: source as AnySource<unknown>, ...(watermarkStrategy === undefined ? {} : { watermarkStrategy }) };
-    return new SingleOutputStreamOperator<T>(this, this.#add(spec, name, []));
+    const node = this.#add(spec, name, []);
+    if (source.producedType !== undefined) node.outputType = requireType(source.producedType, `the producedType of source '${name}'`);
+    return new SingleOutputStreamOperator<T>(this, node);
   }
 
   addOperator<O>(spec: OperatorSpec, name: string, inputs: readonly TransformationInput[]): SingleOutputStreamOperator<O> {

@@ -1,3 +1,5 @@
+import { requireType } from '../types/row-type.ts';
+import type { TypeInformation } from '../types/type-information.ts';
 import { DataStream } from './data-stream.ts';
 import { requireOutputTag, type OutputTag } from '../functions/output-tag.ts';
 import type { JobBuilder } from './job-builder.ts';
@@ -42,8 +44,20 @@ export class SingleOutputStreamOperator<T> extends DataStream<T> {
    * late elements, with `sideOutputLateData(tag)`), as a stream of their own.
    */
   getSideOutput<X>(tag: OutputTag<X>): DataStream<X> {
-    const { id } = requireOutputTag(tag, 'getSideOutput()');
+    const { id, type } = requireOutputTag(tag, 'getSideOutput()');
+    if (type !== undefined) this.#node.sideOutputTypes.set(id, requireType(type, `the type of OutputTag '${id}'`));
     return new DataStream<X>(this.builder, [{ node: this.#node, partitioner: undefined, outputTag: id }]);
+  }
+
+  /**
+   * Declares the type of the records this operator emits (Flink's `returns`): the records are
+   * checked against it and serialized by it between tasks, and arrive as declared (a
+   * `Types.POJO(Class, ...)` keeps their class). Without it, records travel as they are, and
+   * a value that cannot arrive unchanged (a class instance, a function) is refused.
+   */
+  returns(type: TypeInformation<T>): this {
+    this.#node.outputType = requireType(type, `returns() of operator '${this.#node.name}'`);
+    return this;
   }
 
   getName(): string {

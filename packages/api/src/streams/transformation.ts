@@ -1,5 +1,6 @@
 import type { KeySelector } from '../functions/types.ts';
 import type { OperatorSpec, PartitionerKind } from '../graph/stream-graph.ts';
+import type { TypeInformation } from '../types/type-information.ts';
 
 /**
  * What a stream reads through: the node producing it and, when set, how records are
@@ -30,6 +31,10 @@ export class Transformation {
   parallelism: number | undefined;
   /** Undefined: the environment's, else derived from the parallelism. */
   maxParallelism: number | undefined;
+  /** The declared type of the records it emits (`returns()`, a source's producedType); undefined when not declared. */
+  outputType: TypeInformation<unknown> | undefined = undefined;
+  /** The declared types of its side outputs, by tag ID (an OutputTag given a type). */
+  readonly sideOutputTypes = new Map<string, TypeInformation<unknown>>();
 
   constructor(
     readonly id: number,

@@ -4,6 +4,7 @@ import type { Migration } from './migration.ts';
 import { incompatibleType, migrationFailed, type SchemaLocation } from './schema-location.ts';
 import type { CustomDescription, TypeInformation } from './type-information.ts';
 import { typeName } from './type-names.ts';
+import { registerStructure } from './type-structure.ts';
 
 /** What Types.CUSTOM takes: Flink's TypeSerializerSnapshot, reduced to a name, a version and a migration. */
 export interface CustomTypeOptions<T> {
@@ -17,6 +18,14 @@ export interface CustomTypeOptions<T> {
    * value of the current version unchanged (check a field the new version added, say).
    */
   readonly migrate?: (value: unknown, fromVersion: number) => T;
+  /**
+   * For records of a stream declared with this type: turns a value into one that can travel
+   * between tasks (plain objects, arrays, Maps, Sets, strings, numbers...); `deserialize`
+   * turns it back on arrival. Give both, or neither (values then travel as they are, and a
+   * class instance among them is refused).
+   */
+  readonly serialize?: (value: T) => unknown;
+  readonly deserialize?: (data: unknown) => T;
 }
 
 /**
@@ -31,7 +40,7 @@ export class CustomType<T> implements TypeInformation<T> {
   readonly #description: CustomDescription;
 
   constructor(options: CustomTypeOptions<T>) {
-    const { name, version, migrate } = options ?? ({} as CustomTypeOptions<T>);
+    const { name, version, migrate, serialize, deserialize } = options ?? ({} as CustomTypeOptions<T>);
     if (typeof name !== 'string' || name.trim() === '') {
       throw new WeirError(ApiErrorCode.INVALID_TYPE, `Types.CUSTOM needs a non-empty name, as in Types.CUSTOM({ name: 'Point', version: 1 }), got ${String(name)}`);
     }
@@ -41,8 +50,17 @@ export class CustomType<T> implements TypeInformation<T> {
     if (migrate !== undefined && typeof migrate !== 'function') {
       throw new WeirError(ApiErrorCode.INVALID_TYPE, `Types.CUSTOM '${name}': migrate must be a function (value, fromVersion) => value, got ${typeof migrate}`);
     }
+    if ((serialize === undefined) !== (deserialize === undefined) || (serialize !== undefined && (typeof serialize !== 'function' || typeof deserialize !== 'function'))) {
+      throw new WeirError(ApiErrorCode.INVALID_TYPE, `Types.CUSTOM '${name}': give serialize and deserialize as a pair of functions, or neither`);
+    }
     this.#description = Object.freeze({ kind: 'CUSTOM', name, version });
     if (migrate !== undefined) migrations.set(this.#description, migrate);
+    registerStructure(this, {
+      kind: 'CUSTOM',
+      name,
+      serialize: serialize as ((value: unknown) => unknown) | undefined,
+      deserialize: deserialize as ((data: unknown) => unknown) | undefined,
+    });
     this.name = typeName(this.#description);
     Object.freeze(this);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isWeirError } from '@weir/common';
+import { typeStructure } from './type-structure.ts';
 import { Types } from './types.ts';
 
 function invalidTypeMessage(build: () => unknown): string {
@@ -58,8 +59,15 @@ describe('Types', () => {
     expect(pojo.name).toBe('ROW WordCount<word: STRING, count: NUMBER>');
     expect(JSON.stringify(pojo.describe())).toBe('{"kind":"ROW","name":"WordCount","fields":{"word":{"kind":"STRING"},"count":{"kind":"NUMBER"}}}');
     expect(invalidTypeMessage(() => Types.POJO('', { word: Types.STRING }))).toBe(
-      "Types.POJO needs a non-empty type name, as in Types.POJO('WordCount', { word: Types.STRING }), got ",
+      "Types.POJO needs a class or a non-empty type name, as in Types.POJO(WordCount, { word: Types.STRING }) or Types.POJO('WordCount', { word: Types.STRING }), got ",
     );
+    class Tally {
+      sum = 0;
+    }
+    const withClass = Types.POJO(Tally, { sum: Types.NUMBER });
+    expect(withClass.name).toBe('ROW Tally<sum: NUMBER>');
+    expect(typeStructure(withClass as never)).toMatchObject({ kind: 'ROW', name: 'Tally', pojoClass: Tally });
+    expect(invalidTypeMessage(() => Types.POJO(class {}, { sum: Types.NUMBER }))).toMatch(/^Types.POJO got an anonymous class; give the class a name/);
     expect(invalidTypeMessage(() => Types.POJO('WordCount', {}))).toBe("Types.POJO('WordCount', ...) needs at least one field, as in Types.POJO('WordCount', { word: Types.STRING })");
   });
 

@@ -26,6 +26,7 @@ export const ConfigOptions = {
   'pipeline.max-parallelism': { type: 'int', default: -1, doc: 'Default max parallelism (key groups); -1 derives it from the parallelism as Flink does.' },
   'execution.buffer-timeout': { type: 'duration', default: 100, doc: 'Flush output buffers that are not full after this long.' },
   'pipeline.auto-watermark-interval': { type: 'duration', default: 200, doc: 'Sources and timestamp assigners ask their watermark generators for a watermark this often; 0 turns periodic watermarks off.' },
+  'pipeline.object-reuse': { type: 'boolean', default: false, doc: "Records between tasks of one TaskManager pass as objects, unserialized (a job's env.getConfig().enableObjectReuse() also turns it on)." },
   'execution.checkpointing.interval': { type: 'duration', default: 0, doc: 'Take a checkpoint this often; 0 leaves checkpointing to the job (env.enableCheckpointing).' },
   'execution.checkpointing.mode': { type: 'enum', values: ['EXACTLY_ONCE', 'AT_LEAST_ONCE'], default: 'EXACTLY_ONCE', doc: 'Aligned barriers (exactly-once) or a barrier tracker that never blocks (at-least-once).' },
   'execution.checkpointing.unaligned': { type: 'boolean', default: false, doc: 'Unaligned checkpoints: barriers overtake queued data, which is saved with the checkpoint (exactly-once, one concurrent checkpoint).' },

@@ -11,6 +11,8 @@ export interface JobDefaults {
   readonly bufferTimeoutMs: number;
   /** pipeline.auto-watermark-interval; unset: the API's default (200 ms). */
   readonly autoWatermarkIntervalMs?: number;
+  /** pipeline.object-reuse. */
+  readonly objectReuse: boolean;
 }
 
 /** Everything fixed about a job once it is submitted. */

@@ -33,7 +33,7 @@ describe('JobMaster scheduling', () => {
           bundleHash: 'hash-1',
           entryName: 'job.js',
           args: ['--in', 'x'],
-          defaults: { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100 },
+          defaults: { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100, objectReuse: false },
           parallelism: 2,
           inputs: [
             {

@@ -3,7 +3,7 @@ import type { ExecutionConfig } from '@weir/api';
 import { defaultConfig, isWeirError, type WeirConfig } from '@weir/common';
 import { DEFAULT_MAX_INLINE_BYTES, resolveJobSettings } from './resolve-job-settings.ts';
 
-const job: ExecutionConfig = { parallelism: 1, maxParallelism: -1, bufferTimeoutMs: 100, autoWatermarkIntervalMs: 200, checkpointing: undefined, stateBackend: undefined, restartStrategy: undefined };
+const job: ExecutionConfig = { parallelism: 1, maxParallelism: -1, bufferTimeoutMs: 100, autoWatermarkIntervalMs: 200, objectReuse: false, checkpointing: undefined, stateBackend: undefined, restartStrategy: undefined };
 const cluster: WeirConfig = { ...defaultConfig(), 'state.checkpoints.dir': '/data/checkpoints' };
 
 function rejection(run: () => unknown): Error {

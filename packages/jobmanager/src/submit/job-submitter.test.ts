@@ -20,7 +20,7 @@ import { JobSubmitter } from './job-submitter.ts';
 
 const config: WeirConfig = { ...defaultConfig(), 'parallelism.default': 3, 'pipeline.max-parallelism': 256, 'execution.buffer-timeout': 50 };
 
-const plain: ExecutionConfig = { parallelism: 1, maxParallelism: -1, bufferTimeoutMs: 100, autoWatermarkIntervalMs: 200, checkpointing: undefined, stateBackend: undefined, restartStrategy: undefined };
+const plain: ExecutionConfig = { parallelism: 1, maxParallelism: -1, bufferTimeoutMs: 100, autoWatermarkIntervalMs: 200, objectReuse: false, checkpointing: undefined, stateBackend: undefined, restartStrategy: undefined };
 
 async function setup(plan: (defaults: JobDefaults) => Promise<JobPlan>, clusterConfig: WeirConfig = config) {
   const dir = await mkdtemp(join(tmpdir(), 'weir-submit-'));
@@ -54,8 +54,8 @@ describe('JobSubmitter', () => {
     const response = await s.submitter.submit(request(0));
     await s.submitter.submit(request(5));
     expect(s.calls.map((c) => [c.code, c.entryName, c.args, c.defaults])).toEqual([
-      ['bundle code', 'wc.ts', ['a'], { parallelism: 3, maxParallelism: 256, bufferTimeoutMs: 50, autoWatermarkIntervalMs: 200 }],
-      ['bundle code', 'wc.ts', ['a'], { parallelism: 5, maxParallelism: 256, bufferTimeoutMs: 50, autoWatermarkIntervalMs: 200 }],
+      ['bundle code', 'wc.ts', ['a'], { parallelism: 3, maxParallelism: 256, bufferTimeoutMs: 50, autoWatermarkIntervalMs: 200, objectReuse: false }],
+      ['bundle code', 'wc.ts', ['a'], { parallelism: 5, maxParallelism: 256, bufferTimeoutMs: 50, autoWatermarkIntervalMs: 200, objectReuse: false }],
     ]);
     expect(response.jobName).toBe('test job');
     expect(response.jobId).toMatch(/^[0-9a-f]{32}$/);

@@ -42,6 +42,7 @@ export class JobSubmitter {
       maxParallelism: this.config['pipeline.max-parallelism'],
       bufferTimeoutMs: this.config['execution.buffer-timeout'],
       autoWatermarkIntervalMs: this.config['pipeline.auto-watermark-interval'],
+      objectReuse: this.config['pipeline.object-reuse'],
     };
     const plan = await this.planner.plan({ jobId, code: request.bundle.toString('utf8'), entryName, args: request.args, defaults });
     let checkpointRoot: Storage | undefined;

@@ -5,7 +5,7 @@ import type { PlannedJob } from '../submit/job-planner.ts';
 import { silentLogger } from '../test-fixtures.ts';
 import type { JobWorker } from './job-worker.ts';
 
-const defaults = { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100 };
+const defaults = { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100, objectReuse: false };
 
 const pipeline = `
   const { DataGeneratorSource, DiscardingSink, RateLimiterStrategy } = require('@weir/connectors');

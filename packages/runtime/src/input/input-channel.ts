@@ -1,3 +1,4 @@
+import type { RecordCodec } from '../codec/record-codec.ts';
 import type { BarrierEvent } from '../network/channel-events.ts';
 import { insertBeforeTrailingBuffers } from '../network/priority-insert.ts';
 import type { BufferItem, ChannelItem, ChannelListener, Subscription } from '../network/types.ts';
@@ -27,6 +28,7 @@ export interface ChannelSource {
  * checkpoint's input channel state.
  */
 export class InputChannel implements ChannelListener {
+  readonly local = true;
   readonly #queue: ChannelItem[] = [];
   #subscription: Subscription | undefined;
   #unacknowledged = 0;
@@ -52,6 +54,8 @@ export class InputChannel implements ChannelListener {
     readonly description: string,
     private readonly owner: ChannelOwner,
     readonly source: ChannelSource,
+    /** Decodes the channel's buffers: the codec of its edge. */
+    readonly codec: RecordCodec,
   ) {}
 
   connect(subscription: Subscription): void {

@@ -1,28 +1,33 @@
 import type { Collector, InputStatus } from '@weir/api';
+import { WeirError } from '@weir/common';
+import type { RecordBatch } from '../codec/record-codec.ts';
 import type { TaskIOMetrics } from '../metrics/task-io-metrics.ts';
 import type { ChannelEvent } from '../network/channel-events.ts';
-import { decodeRecordBatch, encodeRecords } from '../network/record-codec.ts';
+import { KeyedInput } from '../operators/chain-operator.ts';
 import type { RecordTimestamp } from '../time/record-timestamp.ts';
 import type { ChannelEventHandler } from './channel-event-handler.ts';
 import type { InputChannel } from './input-channel.ts';
-import { inputFailure } from './input-failure.ts';
 import type { InputGate } from './input-gate.ts';
 import type { TaskInput } from './task-input.ts';
 
 const NEVER: Promise<void> = new Promise(() => {});
 
 /**
- * A task's input from other tasks: takes buffers from the gate, decodes each once, and
- * hands its records to the chain one per `emitNext`, so the task can stop between any two
- * records (output full, a sink's pending write, mail). Events go to the event handler.
- * `ended` says when an empty gate means END_OF_INPUT rather than NOTHING_AVAILABLE: once
- * every channel ended its data while running, once every channel delivered its end of
- * partition (and the final checkpoint completed) while finishing.
+ * A task's input from other tasks: takes buffers from the gate, decodes each once (a buffer
+ * handed over as objects needs no decoding), and hands its records to the chain one per
+ * `emitNext`, so the task can stop between any two records (output full, a sink's pending
+ * write, mail). Records that came over a keyBy edge into a keyed head operator go with their
+ * key group, so the key is not hashed again. Events go to the event handler. `ended` says when
+ * an empty gate means END_OF_INPUT rather than NOTHING_AVAILABLE: once every channel ended
+ * its data while running, once every channel delivered its end of partition (and the final
+ * checkpoint completed) while finishing.
  */
 export class NetworkInput implements TaskInput {
   #records: unknown[] | undefined;
   /** The current buffer's timestamps, NaN for none; undefined when it has none at all. */
-  #timestamps: Float64Array | undefined;
+  #timestamps: ArrayLike<number> | undefined;
+  /** The key groups of #records when they came over a keyBy edge into a keyed head operator. */
+  #keyGroups: ArrayLike<number> | undefined;
   #index = 0;
   #channel: InputChannel | undefined;
   #target: Collector<unknown> | undefined;
@@ -36,21 +41,22 @@ export class NetworkInput implements TaskInput {
     /** Set to each record's timestamp before the record goes to the chain. */
     private readonly timestamp: RecordTimestamp,
     private readonly metrics: TaskIOMetrics,
+    /** The head operator, "<name> (<subtask+1>/<parallelism>)", named when a buffer cannot be decoded. */
+    private readonly label: string,
   ) {}
 
   emitNext(): InputStatus {
     const records = this.#records;
     if (records === undefined) return this.#takeNext();
-    const timestamp = this.#timestamps?.[this.#index];
+    const index = this.#index++;
+    const timestamp = this.#timestamps?.[index];
     this.timestamp.value = timestamp === undefined || Number.isNaN(timestamp) ? undefined : timestamp;
-    const record = records[this.#index++];
-    if (this.#index !== records.length) {
-      this.#target!.collect(record);
-      return 'more-available';
-    }
-    this.#records = undefined;
-    this.#target!.collect(record);
-    this.#channel!.acknowledgeBuffer();
+    const last = this.#index === records.length;
+    if (last) this.#records = undefined;
+    const keyGroups = this.#keyGroups;
+    if (keyGroups === undefined) this.#target!.collect(records[index]);
+    else (this.#target as KeyedInput).collectInGroup(records[index], keyGroups[index]!);
+    if (last) this.#channel!.acknowledgeBuffer();
     return 'more-available';
   }
 
@@ -73,10 +79,13 @@ export class NetworkInput implements TaskInput {
   }
 
   #returnCurrentBuffer(): void {
-    const rest = this.#records!.slice(this.#index);
     const channel = this.#channel!;
+    const codec = channel.codec;
+    const rest = this.#records!.slice(this.#index).map((record) => codec.prepare(record));
+    const keyGroups = this.#keyGroups === undefined ? undefined : Array.from(this.#keyGroups).slice(this.#index);
+    const timestamps = this.#timestamps === undefined ? undefined : Array.from(this.#timestamps).slice(this.#index);
     this.#records = undefined;
-    channel.returnUnprocessed({ kind: 'buffer', payload: encodeRecords(rest, this.#timestamps?.slice(this.#index)), recordCount: rest.length });
+    channel.returnUnprocessed({ kind: 'buffer', payload: codec.encode(rest, keyGroups, timestamps), recordCount: rest.length });
   }
 
   #takeNext(): InputStatus {
@@ -94,24 +103,28 @@ export class NetworkInput implements TaskInput {
       return this.ended() ? 'end-of-input' : 'more-available';
     }
     gate.channelHasData(channel);
-    let records: unknown[];
-    let timestamps: Float64Array | undefined;
+    let batch: RecordBatch;
     try {
-      ({ records, timestamps } = decodeRecordBatch(item.payload));
+      batch = item.batch ?? channel.codec.decode(item.payload);
     } catch (err) {
-      throw inputFailure(channel, new Error(`a record buffer could not be decoded: ${(err as Error).message}`));
+      const cause = err as WeirError;
+      throw new WeirError(cause.code, `${this.label} cannot read its input from ${channel.description}: ${cause.message}`, { cause });
     }
+    const records = batch.records;
     this.metrics.numRecordsIn += records.length;
-    this.metrics.numBytesIn += item.payload.byteLength;
+    // A buffer handed over as objects has no bytes (and asking for its payload would encode it).
+    if (item.batch === undefined) this.metrics.numBytesIn += item.payload.byteLength;
     if (records.length === 0) {
       channel.acknowledgeBuffer();
       return 'more-available';
     }
+    const target = this.targets[channel.inputIndex];
     this.#records = records;
-    this.#timestamps = timestamps;
+    this.#timestamps = batch.timestamps;
+    this.#keyGroups = batch.keyGroups !== undefined && target instanceof KeyedInput ? batch.keyGroups : undefined;
     this.#index = 0;
     this.#channel = channel;
-    this.#target = this.targets[channel.inputIndex];
+    this.#target = target;
     return 'more-available';
   }
 }

@@ -1,11 +1,13 @@
 import type { Collector, InputStatus } from '@weir/api';
-import { decodeRecordBatch } from '../network/record-codec.ts';
+import type { RecordCodec } from '../codec/record-codec.ts';
 import type { RecordTimestamp } from '../time/record-timestamp.ts';
 import type { TaskInput } from './task-input.ts';
 
 /** One restored buffer of input channel state and the head operator's input it goes to. */
 export interface ReplayedBuffer {
   readonly target: Collector<unknown>;
+  /** The codec of the buffer's input edge. */
+  readonly codec: RecordCodec;
   readonly payload: Uint8Array;
 }
 
@@ -16,7 +18,7 @@ export interface ReplayedBuffer {
 export class ReplayingInput implements TaskInput {
   #next = 0;
   #records: unknown[] = [];
-  #timestamps: Float64Array | undefined;
+  #timestamps: ArrayLike<number> | undefined;
   #index = 0;
   #target: Collector<unknown> | undefined;
 
@@ -36,7 +38,7 @@ export class ReplayingInput implements TaskInput {
       const buffer = this.buffers[this.#next];
       if (buffer === undefined) return this.network.emitNext();
       this.#next++;
-      ({ records: this.#records, timestamps: this.#timestamps } = decodeRecordBatch(buffer.payload));
+      ({ records: this.#records, timestamps: this.#timestamps } = buffer.codec.decode(buffer.payload));
       this.#index = 0;
       this.#target = buffer.target;
     }

@@ -33,9 +33,18 @@ export class ResultSubpartition {
     return this.#queuedBuffers;
   }
 
+  /** The subscriber runs in this process: it can take records as objects. */
+  get takesObjects(): boolean {
+    return this.#subscriber?.listener.local === true;
+  }
+
   addBuffer(payload: Uint8Array, recordCount: number): void {
+    this.addBufferItem({ kind: 'buffer', payload, recordCount });
+  }
+
+  addBufferItem(buffer: BufferItem): void {
     if (this.#released) return;
-    this.#queue.push({ kind: 'buffer', payload, recordCount });
+    this.#queue.push(buffer);
     this.#queuedBuffers++;
     if (!this.#blocking && this.#queuedBuffers >= this.queueLimit) {
       this.#blocking = true;

@@ -1,4 +1,5 @@
 import type { CheckpointOptions } from '@weir/common';
+import type { RecordBatch } from '../codec/record-codec.ts';
 
 /**
  * The data plane's contract between a task's inputs and outputs, local or remote.
@@ -26,8 +27,13 @@ export interface SubpartitionId {
 }
 
 export type ChannelItem =
-  /** `recordCount` records and their timestamps, encoded by record-codec.ts. */
-  | { readonly kind: 'buffer'; readonly payload: Uint8Array; readonly recordCount: number }
+  /**
+   * `recordCount` records and their timestamps, encoded by their stream's RecordCodec. A buffer handed to a
+   * consumer in the same TaskManager under object reuse carries the records themselves in
+   * `batch`; its payload is then encoded only when asked for (channel state of an unaligned
+   * checkpoint).
+   */
+  | { readonly kind: 'buffer'; readonly payload: Uint8Array; readonly recordCount: number; readonly batch?: RecordBatch }
   /**
    * Everything before belongs to checkpoint `checkpointId`, nothing after. An unaligned
    * barrier overtook the buffers queued before it (the producer saved them as output channel
@@ -49,6 +55,8 @@ export type BufferItem = Extract<ChannelItem, { kind: 'buffer' }>;
 
 /** Consumer-side callbacks of one subscription. Called on the event loop, never re-entrantly. */
 export interface ChannelListener {
+  /** A consumer in the producer's own process, which can take records as objects (object reuse). */
+  readonly local?: boolean;
   onItem(item: ChannelItem): void;
   /** The producer failed, was released, or the connection broke; no more items follow. */
   onError(error: Error): void;

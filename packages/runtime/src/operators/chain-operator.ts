@@ -50,6 +50,16 @@ export class KeyedInput implements Collector<unknown> {
     }
     this.next.collect(record);
   }
+
+  /** A record that came over a keyBy edge with its key group: the key is taken, not hashed again. */
+  collectInGroup(record: unknown, keyGroup: number): void {
+    try {
+      this.keys.setCurrentKeyInGroup(this.selector(record), keyGroup);
+    } catch (err) {
+      throw this.failures.wrap(err);
+    }
+    this.next.collect(record);
+  }
 }
 
 interface MaybeRich {

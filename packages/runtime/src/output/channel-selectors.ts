@@ -1,8 +1,4 @@
-import { keyGroupForKey, subtaskForKeyGroup } from '@weir/common';
-import type { KeySelector } from '@weir/api';
-import type { FailureWrapper } from '../operators/operator-failure.ts';
-
-/** Picks the consumer subtask of a record on a FORWARD, REBALANCE or HASH edge. */
+/** Picks the consumer subtask of a record on a FORWARD or REBALANCE edge (keyBy edges route by key group in KeyedRecordWriter). */
 export interface ChannelSelector {
   select(record: unknown): number;
 }
@@ -31,26 +27,5 @@ export class RebalanceSelector implements ChannelSelector {
     const channel = this.#next;
     this.#next = channel + 1 === this.channels ? 0 : channel + 1;
     return channel;
-  }
-}
-
-/** By key group, with the consumer's max parallelism: the same key always lands on the subtask owning its key group. */
-export class HashSelector implements ChannelSelector {
-  constructor(
-    private readonly key: KeySelector<unknown, unknown>,
-    private readonly maxParallelism: number,
-    private readonly channels: number,
-    /** The key selector is user code: its errors are the emitting operator's. */
-    private readonly failures: FailureWrapper,
-  ) {}
-
-  select(record: unknown): number {
-    let keyGroup: number;
-    try {
-      keyGroup = keyGroupForKey(this.key(record), this.maxParallelism);
-    } catch (err) {
-      throw this.failures.wrap(err);
-    }
-    return subtaskForKeyGroup(this.maxParallelism, this.channels, keyGroup);
   }
 }

@@ -5,10 +5,11 @@ import type { TaskIOMetrics } from '../metrics/task-io-metrics.ts';
 import type { OutputAvailability } from '../network/output-availability.ts';
 import { ResultPartition } from '../network/result-partition.ts';
 import type { FailureWrapper } from '../operators/operator-failure.ts';
-import { ForwardSelector, HashSelector, RebalanceSelector } from './channel-selectors.ts';
+import { edgeCodec } from '../codec/edge-codec.ts';
+import { ForwardSelector, RebalanceSelector } from './channel-selectors.ts';
 import type { RecordTimestamp } from '../time/record-timestamp.ts';
 import type { FlushTimer } from './flush-timer.ts';
-import { BroadcastRecordWriter, SelectingRecordWriter, type RecordWriter } from './record-writers.ts';
+import { BroadcastRecordWriter, KeyedRecordWriter, SelectingRecordWriter, type RecordWriter } from './record-writers.ts';
 
 /** A subpartition with this many queued buffers stops its task until the consumer takes some. */
 export const SUBPARTITION_QUEUE_LIMIT = 4;
@@ -51,6 +52,8 @@ export function createRecordWriter(edge: JobEdge, context: RecordWriterContext, 
     SUBPARTITION_QUEUE_LIMIT,
   );
   const { timer, targetBytes, timestamp, metrics } = context;
+  const options = { timer, targetBytes, timestamp, metrics, objectReuse: context.graph.config.objectReuse };
+  const codec = edgeCodec(context.graph, edge);
   switch (edge.partitioner) {
     case 'forward':
       if (target.parallelism !== vertex.parallelism) {
@@ -60,9 +63,9 @@ export function createRecordWriter(edge: JobEdge, context: RecordWriterContext, 
             `${target.parallelism}) needs equal parallelism; use rebalance() or equal parallelism`,
         );
       }
-      return new SelectingRecordWriter(partition, new ForwardSelector(subtaskIndex), timer, targetBytes, timestamp, metrics);
+      return new SelectingRecordWriter(partition, new ForwardSelector(subtaskIndex), codec, failures, options);
     case 'rebalance':
-      return new SelectingRecordWriter(partition, new RebalanceSelector(target.parallelism, subtaskIndex), timer, targetBytes, timestamp, metrics);
+      return new SelectingRecordWriter(partition, new RebalanceSelector(target.parallelism, subtaskIndex), codec, failures, options);
     case 'hash': {
       const streamEdge = context.graph.nodes[edge.targetNodeId]?.inputs.find(
         (e) => e.sourceId === edge.sourceNodeId && e.inputIndex === edge.inputIndex && e.partitioner === 'hash',
@@ -70,10 +73,9 @@ export function createRecordWriter(edge: JobEdge, context: RecordWriterContext, 
       if (streamEdge?.keySelector === undefined) {
         throw new WeirError(RuntimeErrorCode.INVALID_GRAPH, `the hash edge from '${vertex.name}' to '${target.name}' has no key selector`);
       }
-      const selector = new HashSelector(streamEdge.keySelector, target.maxParallelism, target.parallelism, failures);
-      return new SelectingRecordWriter(partition, selector, timer, targetBytes, timestamp, metrics);
+      return new KeyedRecordWriter(partition, streamEdge.keySelector, target.maxParallelism, codec, failures, options);
     }
     case 'broadcast':
-      return new BroadcastRecordWriter(partition, timer, targetBytes, timestamp, metrics);
+      return new BroadcastRecordWriter(partition, codec, failures, options);
   }
 }

@@ -1,56 +1,100 @@
+import type { RecordCodec } from '../codec/record-codec.ts';
 import type { TaskIOMetrics } from '../metrics/task-io-metrics.ts';
-import { encodeRecords } from '../network/record-codec.ts';
+import { ObjectBuffer } from '../network/object-buffer.ts';
+import type { BufferItem } from '../network/types.ts';
 import type { RecordTimestamp } from '../time/record-timestamp.ts';
 import type { FlushTimer } from './flush-timer.ts';
 
 /** Where a finished buffer goes: one subpartition, or all of them for broadcast. */
 export interface BufferTarget {
-  addBuffer(payload: Uint8Array, recordCount: number): void;
+  addBufferItem(buffer: BufferItem): void;
+  /** The consumer runs in this process and can take the records as objects. */
+  readonly takesObjects: boolean;
 }
 
+/** How the batches of a task's writers flush. */
+export interface BatchOptions {
+  readonly timer: FlushTimer;
+  /** 0 flushes after every record (buffer timeout 0). */
+  readonly targetBytes: number;
+  /** env.getConfig().enableObjectReuse(): batches for consumers in this TaskManager go as objects. */
+  readonly objectReuse: boolean;
+  /** The task's current record timestamp: written with each record. */
+  readonly timestamp: RecordTimestamp;
+  readonly metrics: TaskIOMetrics;
+}
+
+/** Under object reuse, a batch handed over as objects has no byte size to go by: at most this many records. */
+export const OBJECT_BATCH_RECORDS = 1024;
+
 /**
- * Records waiting to become one buffer. The batch flushes when it holds as many records as
- * fit in `targetBytes` by the bytes/record of its previous buffer; the first buffer holds
- * one record, so a stream of large records never builds a huge first buffer. Each record's
- * event-time timestamp (the task's RecordTimestamp when it is added) goes with it; a batch
- * whose records have none encodes none.
+ * Records waiting to become one buffer, with their key groups on a keyBy edge and their
+ * event-time timestamps (the task's RecordTimestamp when each is added; a batch whose records
+ * have none carries none). The batch flushes when it holds as many records as fit in
+ * `targetBytes` by the bytes/record of its previous buffer; the first buffer holds one record,
+ * so a stream of large records never builds a huge first buffer. Records come checked by the
+ * codec; under object reuse, a batch for a consumer in this TaskManager is handed over as the
+ * records themselves.
  */
 export class OutputBatch {
-  readonly #records: unknown[] = [];
+  #records: unknown[] = [];
+  #keyGroups: number[] | undefined;
   /** Timestamps of the records so far, NaN for none; undefined while no record of the batch had one. */
   #timestamps: number[] | undefined;
+  /** Some record of the batch must be converted before encoding (RecordCodec.check). */
+  #special = false;
   #threshold = 1;
 
   constructor(
     private readonly target: BufferTarget,
-    private readonly timer: FlushTimer,
-    /** 0 flushes after every record (buffer timeout 0). */
-    private readonly targetBytes: number,
-    private readonly timestamp: RecordTimestamp,
-    private readonly metrics: TaskIOMetrics,
-  ) {}
+    private readonly codec: RecordCodec,
+    keyed: boolean,
+    private readonly options: BatchOptions,
+  ) {
+    this.#keyGroups = keyed ? [] : undefined;
+  }
 
-  add(record: unknown): void {
+  /** A record `codec.check` passed; `special` is what it returned. */
+  add(record: unknown, special: boolean): void {
     const records = this.#records;
-    const timestamp = this.timestamp.value;
+    const timestamp = this.options.timestamp.value;
     if (timestamp !== undefined) (this.#timestamps ??= new Array<number>(records.length).fill(Number.NaN)).push(timestamp);
     else this.#timestamps?.push(Number.NaN);
     records.push(record);
+    if (special) this.#special = true;
     if (records.length >= this.#threshold) this.flush();
-    else if (records.length === 1) this.timer.arm();
+    else if (records.length === 1) this.options.timer.arm();
+  }
+
+  /** On a keyBy edge: the record and the key group it was routed by. */
+  addKeyed(record: unknown, special: boolean, keyGroup: number): void {
+    this.#keyGroups!.push(keyGroup);
+    this.add(record, special);
   }
 
   flush(): void {
     const records = this.#records;
     const count = records.length;
     if (count === 0) return;
+    const { targetBytes, metrics } = this.options;
+    const keyGroups = this.#keyGroups;
     const timestamps = this.#timestamps;
-    const payload = encodeRecords(records, timestamps === undefined ? undefined : Float64Array.from(timestamps));
-    records.length = 0;
+    const special = this.#special;
+    this.#special = false;
     this.#timestamps = undefined;
-    if (this.targetBytes > 0) this.#threshold = Math.max(1, Math.floor((this.targetBytes * count) / Math.max(1, payload.byteLength)));
-    this.metrics.numRecordsOut += count;
-    this.metrics.numBytesOut += payload.byteLength;
-    this.target.addBuffer(payload, count);
+    metrics.numRecordsOut += count;
+    if (this.options.objectReuse && this.target.takesObjects) {
+      this.#records = [];
+      if (keyGroups !== undefined) this.#keyGroups = [];
+      if (targetBytes > 0) this.#threshold = Math.min(2 * this.#threshold, OBJECT_BATCH_RECORDS);
+      this.target.addBufferItem(new ObjectBuffer({ records, keyGroups, timestamps }, this.codec, special));
+      return;
+    }
+    const payload = this.codec.encode(records, keyGroups, timestamps, special);
+    records.length = 0;
+    if (keyGroups !== undefined) keyGroups.length = 0;
+    if (targetBytes > 0) this.#threshold = Math.max(1, Math.floor((targetBytes * count) / Math.max(1, payload.byteLength)));
+    metrics.numBytesOut += payload.byteLength;
+    this.target.addBufferItem({ kind: 'buffer', payload, recordCount: count });
   }
 }

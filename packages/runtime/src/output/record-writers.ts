@@ -1,12 +1,13 @@
+import type { KeySelector } from '@weir/api';
+import { keyGroupForKey, subtaskForKeyGroup } from '@weir/common';
+import type { RecordCodec } from '../codec/record-codec.ts';
 import { END_OF_PARTITION, watermarkEvent, watermarkStatusEvent, type ChannelEvent } from '../network/channel-events.ts';
 import type { ResultPartition } from '../network/result-partition.ts';
 import type { BufferItem } from '../network/types.ts';
-import type { TaskIOMetrics } from '../metrics/task-io-metrics.ts';
-import type { ChannelSelector } from './channel-selectors.ts';
+import type { FailureWrapper } from '../operators/operator-failure.ts';
 import type { OutputTarget } from '../operators/output.ts';
-import type { RecordTimestamp } from '../time/record-timestamp.ts';
-import type { FlushTimer } from './flush-timer.ts';
-import { OutputBatch, type BufferTarget } from './output-batch.ts';
+import type { ChannelSelector } from './channel-selectors.ts';
+import { OutputBatch, type BatchOptions, type BufferTarget } from './output-batch.ts';
 
 /**
  * Writes an operator's records onto one outgoing edge: batches them and queues the buffers in
@@ -57,24 +58,24 @@ abstract class PartitionRecordWriter implements RecordWriter {
   }
 }
 
-/** FORWARD, REBALANCE and HASH: each record goes to the one subpartition its selector picks. */
+/** FORWARD and REBALANCE: each record goes to the one subpartition its selector picks. */
 export class SelectingRecordWriter extends PartitionRecordWriter {
   readonly #batches: OutputBatch[];
 
   constructor(
     partition: ResultPartition,
     private readonly selector: ChannelSelector,
-    timer: FlushTimer,
-    targetBytes: number,
-    timestamp: RecordTimestamp,
-    metrics: TaskIOMetrics,
+    private readonly codec: RecordCodec,
+    private readonly failures: FailureWrapper,
+    options: BatchOptions,
   ) {
     super(partition);
-    this.#batches = partition.subpartitions.map((s) => new OutputBatch(s, timer, targetBytes, timestamp, metrics));
+    this.#batches = partition.subpartitions.map((s) => new OutputBatch(s, codec, false, options));
   }
 
   collect(record: unknown): void {
-    this.#batches[this.selector.select(record)]!.add(record);
+    const special = check(this.codec, record, this.failures);
+    this.#batches[this.selector.select(record)]!.add(record, special);
   }
 
   flush(): void {
@@ -82,25 +83,77 @@ export class SelectingRecordWriter extends PartitionRecordWriter {
   }
 }
 
-/** BROADCAST: one batch, encoded once, and the same payload queued in every subpartition. */
-export class BroadcastRecordWriter extends PartitionRecordWriter {
-  readonly #batch: OutputBatch;
+/**
+ * HASH (keyBy): each record goes to the subtask owning its key's key group, computed with the
+ * target's max parallelism, and the key group travels with it, so the consumer does not hash
+ * the key again.
+ */
+export class KeyedRecordWriter extends PartitionRecordWriter {
+  readonly #batches: OutputBatch[];
 
-  constructor(partition: ResultPartition, timer: FlushTimer, targetBytes: number, timestamp: RecordTimestamp, metrics: TaskIOMetrics) {
+  constructor(
+    partition: ResultPartition,
+    private readonly key: KeySelector<unknown, unknown>,
+    private readonly maxParallelism: number,
+    private readonly codec: RecordCodec,
+    /** The emitting operator's: the key selector is its user code, and a refused record is its record. */
+    private readonly failures: FailureWrapper,
+    options: BatchOptions,
+  ) {
     super(partition);
-    const everyone: BufferTarget = {
-      addBuffer(payload, recordCount) {
-        for (const s of partition.subpartitions) s.addBuffer(payload, recordCount);
-      },
-    };
-    this.#batch = new OutputBatch(everyone, timer, targetBytes, timestamp, metrics);
+    this.#batches = partition.subpartitions.map((s) => new OutputBatch(s, codec, true, options));
   }
 
   collect(record: unknown): void {
-    this.#batch.add(record);
+    let keyGroup: number;
+    try {
+      keyGroup = keyGroupForKey(this.key(record), this.maxParallelism);
+    } catch (err) {
+      throw this.failures.wrap(err);
+    }
+    const special = check(this.codec, record, this.failures);
+    this.#batches[subtaskForKeyGroup(this.maxParallelism, this.#batches.length, keyGroup)]!.addKeyed(record, special, keyGroup);
+  }
+
+  flush(): void {
+    for (const batch of this.#batches) batch.flush();
+  }
+}
+
+/** BROADCAST: one batch, encoded once (also under object reuse), and the same payload queued in every subpartition. */
+export class BroadcastRecordWriter extends PartitionRecordWriter {
+  readonly #batch: OutputBatch;
+
+  constructor(
+    partition: ResultPartition,
+    private readonly codec: RecordCodec,
+    private readonly failures: FailureWrapper,
+    options: BatchOptions,
+  ) {
+    super(partition);
+    const everyone: BufferTarget = {
+      takesObjects: false,
+      addBufferItem(buffer) {
+        for (const s of partition.subpartitions) s.addBufferItem(buffer);
+      },
+    };
+    this.#batch = new OutputBatch(everyone, codec, false, options);
+  }
+
+  collect(record: unknown): void {
+    this.#batch.add(record, check(this.codec, record, this.failures));
   }
 
   flush(): void {
     this.#batch.flush();
+  }
+}
+
+/** RecordCodec.check, a refusal being the emitting operator's failure. */
+function check(codec: RecordCodec, record: unknown, failures: FailureWrapper): boolean {
+  try {
+    return codec.check(record);
+  } catch (err) {
+    throw failures.wrap(err);
   }
 }

@@ -33,7 +33,11 @@ export class KeyContext {
   }
 
   setCurrentKey(key: unknown): void {
-    const keyGroup = keyGroupForKey(key, this.maxParallelism);
+    this.setCurrentKeyInGroup(key, keyGroupForKey(key, this.maxParallelism));
+  }
+
+  /** The key and its key group, as the producer routed the record by it: no second hash. */
+  setCurrentKeyInGroup(key: unknown, keyGroup: number): void {
     if (keyGroup < this.range.start || keyGroup > this.range.end) {
       throw new WeirError(
         RuntimeErrorCode.KEY_GROUP_OUT_OF_RANGE,

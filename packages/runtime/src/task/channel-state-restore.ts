@@ -1,4 +1,5 @@
-import type { JobVertex } from '@weir/api';
+import type { JobVertex, StreamGraph } from '@weir/api';
+import { edgeCodec } from '../codec/edge-codec.ts';
 import { WeirError } from '@weir/common';
 import { readChannelState } from '../checkpoint/channel-state/channel-state-reader.ts';
 import type { TaskRestore } from '../checkpoint/types.ts';
@@ -12,7 +13,13 @@ import type { OperatorChain } from './chain-builder.ts';
  * returned, in channel order, for the task to feed to its head operator before its network
  * input. The JobManager restores channel state only at the same parallelism.
  */
-export async function restoreChannelState(restore: TaskRestore, chain: OperatorChain, vertex: JobVertex, label: string): Promise<ReplayedBuffer[]> {
+export async function restoreChannelState(
+  restore: TaskRestore,
+  chain: OperatorChain,
+  graph: StreamGraph,
+  vertex: JobVertex,
+  label: string,
+): Promise<ReplayedBuffer[]> {
   const head = chain.operators[0]!;
   const channels = await readChannelState(restore, chain.states[0]!.operatorId, label);
   const inputs: ReplayedBuffer[] = [];
@@ -28,7 +35,8 @@ export async function restoreChannelState(restore: TaskRestore, chain: OperatorC
     const edge = vertex.inputs.find((e) => e.sourceVertexId === entry.vertexId);
     const target = edge === undefined ? undefined : head.inputs[edge.inputIndex];
     if (target === undefined) throw unmatched(where, 'the task has no such input');
-    for (const buffer of buffers) inputs.push({ target, payload: buffer.payload });
+    const codec = edgeCodec(graph, edge!);
+    for (const buffer of buffers) inputs.push({ target, codec, payload: buffer.payload });
   }
   return inputs;
 }

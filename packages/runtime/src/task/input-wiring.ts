@@ -1,4 +1,5 @@
-import type { JobGraph, JobVertex } from '@weir/api';
+import type { JobGraph, JobVertex, StreamGraph } from '@weir/api';
+import { edgeCodec } from '../codec/edge-codec.ts';
 import { InputChannel } from '../input/input-channel.ts';
 import type { InputGate } from '../input/input-gate.ts';
 import type { NetworkEnvironment, SubpartitionId } from '../network/types.ts';
@@ -13,6 +14,7 @@ export const INITIAL_CREDIT = 4;
  */
 export function connectInputs(
   gate: InputGate,
+  graph: StreamGraph,
   vertex: JobVertex,
   jobGraph: JobGraph,
   deployment: TaskDeploymentDescriptor,
@@ -20,11 +22,10 @@ export function connectInputs(
 ): void {
   vertex.inputs.forEach((edge, i) => {
     const producerName = jobGraph.vertices.find((v) => v.id === edge.sourceVertexId)?.name ?? edge.sourceVertexId;
+    const codec = edgeCodec(graph, edge);
     for (const producer of deployment.inputs[i]!.producers) {
-      const channel = new InputChannel(edge.inputIndex, `${producerName} subtask ${producer.subtaskIndex}`, gate, {
-        vertexId: edge.sourceVertexId,
-        subtask: producer.subtaskIndex,
-      });
+      const source = { vertexId: edge.sourceVertexId, subtask: producer.subtaskIndex };
+      const channel = new InputChannel(edge.inputIndex, `${producerName} subtask ${producer.subtaskIndex}`, gate, source, codec);
       gate.add(channel);
       const id: SubpartitionId = {
         jobId: deployment.jobId,

@@ -187,7 +187,7 @@ export class TaskRuntime {
     await this.untilCanceled(openOperatorStates(chain.states));
     if (restore !== undefined) {
       for (const state of chain.states) await this.untilCanceled(restoreOperatorState(restore, state));
-      this.#replay = await this.untilCanceled(restoreChannelState(restore, chain, vertex, this.label));
+      this.#replay = await this.untilCanceled(restoreChannelState(restore, chain, graph, vertex, this.label));
       this.#logger.info({ checkpointId: restore.checkpointId, replayedInputBuffers: this.#replay.length }, 'state restored');
     }
     if (checkpointing !== undefined) {
@@ -217,7 +217,7 @@ export class TaskRuntime {
       this.#source = new SourceInput(head);
       input = this.#source;
     } else {
-      connectInputs(this.#gate, vertex, jobGraph, deployment, network);
+      connectInputs(this.#gate, graph, vertex, jobGraph, deployment, network);
       this.#barriers = this.#barrierHandler();
       // A restored task starts from no watermark, as in Flink: its producers send theirs again.
       this.#valve = new StatusWatermarkValve(this.#gate.channels.length, {
@@ -381,7 +381,9 @@ export class TaskRuntime {
   }
 
   #networkInput(ended: () => boolean): NetworkInput {
-    this.#network = new NetworkInput(this.#gate, this.#chain!.operators[0]!.inputs, new TaskEventHandler(this.#gate, this.#barriers, this.#valve!), ended, this.#timestamp, this.#metrics);
+    const head = this.#chain!.operators[0]!;
+    const events = new TaskEventHandler(this.#gate, this.#barriers, this.#valve!);
+    this.#network = new NetworkInput(this.#gate, head.inputs, events, ended, this.#timestamp, this.#metrics, head.label);
     return this.#network;
   }
 

@@ -1,6 +1,6 @@
 import * as api from '@weir/api';
 import * as connectors from '@weir/connectors';
-import { loadJobBundle, WeirError, type LoadJobBundleOptions } from '@weir/common';
+import { loadJobBundle, WeirError, type JobMain, type LoadJobBundleOptions } from '@weir/common';
 import type { DeployTask__Output } from '@weir/rpc';
 import { TaskManagerErrorCode } from '../errors.ts';
 import type { BundleCache } from './bundle-cache.ts';
@@ -9,12 +9,34 @@ import type { JobLoader, LoadedJob } from './types.ts';
 /** What a job bundle gets for `require('@weir/...')`: this process's own modules. */
 const provided = { '@weir/api': api, '@weir/connectors': connectors };
 
+/** Job attempts whose evaluated bundle is kept; older ones are let go. */
+const KEPT_ATTEMPTS = 8;
+
 /**
  * Rebuilds a deploy's job from its bundle, as the JobManager did: same bundle, args and
  * defaults. `options.systemExit` (cluster.intercept-user-system-exit) decides what the job's
  * `process.exit` does: by default it throws, so the task fails and this process lives on.
  */
 export function bundleJobLoader(bundles: BundleCache, options: LoadJobBundleOptions): JobLoader {
+  /**
+   * The bundle evaluated once per job attempt: the tasks of one attempt in this TaskManager
+   * share the job's modules, so its classes are the same objects in every task (as Flink's tasks
+   * share the job's class loader); a record handed over as an object under object reuse is an
+   * instance of the receiving task's class too. Each task still runs the main for its own
+   * operator instances, and a new attempt evaluates the bundle afresh.
+   */
+  const evaluated = new Map<string, JobMain<api.StreamExecutionEnvironment>>();
+  const mainOf = async (message: DeployTask__Output): Promise<JobMain<api.StreamExecutionEnvironment>> => {
+    const key = `${message.task?.jobId}/${message.task?.attempt}/${message.bundleHash}`;
+    let main = evaluated.get(key);
+    if (main === undefined) {
+      const code = await bundles.get(message.bundleHash);
+      main = evaluated.get(key) ?? loadJobBundle<api.StreamExecutionEnvironment>(code, message.entryName || 'job.js', provided, options);
+      evaluated.set(key, main);
+      if (evaluated.size > KEPT_ATTEMPTS) evaluated.delete(evaluated.keys().next().value!);
+    }
+    return main;
+  };
   return async (message: DeployTask__Output): Promise<LoadedJob> => {
     const defaults = message.defaults;
     if (defaults === null) {
@@ -23,14 +45,14 @@ export function bundleJobLoader(bundles: BundleCache, options: LoadJobBundleOpti
         `the deploy of job ${message.task?.jobId} carries no job defaults; the JobManager must send the defaults it built the job graph with`,
       );
     }
-    const code = await bundles.get(message.bundleHash);
-    const main = loadJobBundle<api.StreamExecutionEnvironment>(code, message.entryName || 'job.js', provided, options);
+    const main = await mainOf(message);
     const graph = await api.buildStreamGraph(main, message.args, {
       parallelism: defaults.parallelism,
       maxParallelism: defaults.maxParallelism,
       bufferTimeoutMs: defaults.bufferTimeoutMs,
       // 0 on the wire from a JobManager that predates the setting: the API's default then.
       ...(defaults.autoWatermarkIntervalMs === undefined ? {} : { autoWatermarkIntervalMs: defaults.autoWatermarkIntervalMs }),
+      objectReuse: defaults.objectReuse,
     });
     return { graph, jobGraph: api.buildJobGraph(graph) };
   };

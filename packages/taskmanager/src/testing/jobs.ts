@@ -12,7 +12,7 @@ export function oneVertexJob(vertexId = 'vertex-a', parallelism = 2): LoadedJob 
   const graph: StreamGraph = {
     jobName: 'test job',
     nodes: [],
-    config: { parallelism, maxParallelism: 128, bufferTimeoutMs: 100, autoWatermarkIntervalMs: 200, checkpointing: undefined, stateBackend: undefined, restartStrategy: undefined },
+    config: { parallelism, maxParallelism: 128, bufferTimeoutMs: 100, autoWatermarkIntervalMs: 200, objectReuse: false, checkpointing: undefined, stateBackend: undefined, restartStrategy: undefined },
   };
   const jobGraph: JobGraph = {
     jobName: 'test job',
@@ -48,7 +48,7 @@ export function deployMessage(overrides: DeployOverrides = {}): DeployTask__Outp
     bundleHash: overrides.bundleHash ?? DEFAULT_BUNDLE_HASH,
     entryName: 'job.js',
     args: ['a'],
-    defaults: { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100 },
+    defaults: { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100, objectReuse: false },
     parallelism: overrides.parallelism ?? 2,
     inputs: [
       {

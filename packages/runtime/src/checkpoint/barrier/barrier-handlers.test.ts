@@ -6,8 +6,7 @@ import { TaskIOMetrics } from '../../metrics/task-io-metrics.ts';
 import { InputGate } from '../../input/input-gate.ts';
 import { NetworkInput } from '../../input/network-input.ts';
 import { barrierEvent, cancelCheckpointEvent, END_OF_DATA, END_OF_PARTITION, unalignedBarrierEvent } from '../../network/channel-events.ts';
-import { decodeRecords } from '../../network/record-codec.ts';
-import { encodeRecords } from '../../network/record-codec.ts';
+import { RecordCodec } from '../../codec/record-codec.ts';
 import type { ChannelItem } from '../../network/types.ts';
 import { SingleCheckpointBarrierHandler } from './single-checkpoint-barrier-handler.ts';
 import type { PendingInputState } from '../channel-state/pending-input-state.ts';
@@ -24,6 +23,10 @@ type Item = string | ChannelItem;
  */
 type Mode = 'aligned' | 'tracker' | { unalignedAfterMs: number };
 
+const codec = new RecordCodec(undefined, "'Task'");
+const encodeRecords = (records: unknown[]): Uint8Array => codec.encode(records);
+const decodeRecords = (payload: Uint8Array): unknown[] => codec.decode(payload).records;
+
 function fixture(names: string[], mode: Mode) {
   const clock = new ManualClock(0);
   const gate = new InputGate((_, error) => {
@@ -32,7 +35,7 @@ function fixture(names: string[], mode: Mode) {
   const credits = new Map<string, number>();
   const channels = new Map<string, InputChannel>();
   for (const name of names) {
-    const channel = new InputChannel(0, name, gate, { vertexId: name, subtask: 0 });
+    const channel = new InputChannel(0, name, gate, { vertexId: name, subtask: 0 }, codec);
     channel.connect({ addCredit: (n) => credits.set(name, (credits.get(name) ?? 0) + n), close: () => {} });
     gate.add(channel);
     channels.set(name, channel);
@@ -67,7 +70,7 @@ function fixture(names: string[], mode: Mode) {
     },
   };
   const valve = new StatusWatermarkValve(8, { emitWatermark: () => {}, emitWatermarkStatus: () => {} });
-  const input = new NetworkInput(gate, [target], new TaskEventHandler(gate, handler, valve), () => gate.isFinished, new RecordTimestamp(), new TaskIOMetrics());
+  const input = new NetworkInput(gate, [target], new TaskEventHandler(gate, handler, valve), () => gate.isFinished, new RecordTimestamp(), new TaskIOMetrics(), 'Task (1/1)');
   return {
     log,
     gate,

@@ -6,6 +6,7 @@ export interface JobDefaults {
   'maxParallelism'?: (number);
   'bufferTimeoutMs'?: (number);
   'autoWatermarkIntervalMs'?: (number);
+  'objectReuse'?: (boolean);
   '_autoWatermarkIntervalMs'?: "autoWatermarkIntervalMs";
 }
 
@@ -14,5 +15,6 @@ export interface JobDefaults__Output {
   'maxParallelism': (number);
   'bufferTimeoutMs': (number);
   'autoWatermarkIntervalMs'?: (number);
+  'objectReuse': (boolean);
   '_autoWatermarkIntervalMs'?: "autoWatermarkIntervalMs";
 }

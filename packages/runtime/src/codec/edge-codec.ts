@@ -1,0 +1,10 @@
+import type { JobEdge, StreamGraph } from '@weir/api';
+import { RecordCodec } from './record-codec.ts';
+
+/** The codec of the records on a job edge: by the declared type of what the emitting operator emits there (its output or a side output). */
+export function edgeCodec(graph: StreamGraph, edge: JobEdge): RecordCodec {
+  const source = graph.nodes[edge.sourceNodeId];
+  const target = graph.nodes[edge.targetNodeId];
+  const type = edge.outputTag === undefined ? source?.outputType : source?.sideOutputTypes.get(edge.outputTag);
+  return new RecordCodec(type, `'${target?.name ?? edge.targetVertexId}'`);
+}
