@@ -6,18 +6,27 @@
  * both subtasks, a running sum per key, and an exactly-once FileSink writes one line per event.
  */
 export const PAUSING_SUMS = `
-import { Boundedness, InputStatus, KeyedProcessFunction, Types, ValueStateDescriptor, type Collector, type ConnectorContext, type KeyedProcessContext, type ReaderOutput, type Source, type SourceReader, type StreamExecutionEnvironment, type ValueState } from '@weir/api';
-import { DataGeneratorSource, FileSink, RateLimiterStrategy, SimpleStringEncoder } from '@weir/connectors';
+import { Boundedness, InputStatus, KeyedProcessFunction, Types, ValueStateDescriptor, type Collector, type KeyedProcessContext, type ReaderOutput, type SourceReaderContext, type SplitEnumeratorContext, type SplitSource, type SplitSourceReader, type StreamExecutionEnvironment, type ValueState } from '@weir/api';
+import { DataGeneratorSource, FileSink, RateLimiterStrategy, SimpleStringEncoder, type GeneratorSplit } from '@weir/connectors';
 
 const QUIET = new Promise<void>(() => {});
 
-class PausingSource implements Source<number> {
+/** The generator's splits and enumerator; its readers go quiet instead of ending. */
+class PausingSource implements SplitSource<number, GeneratorSplit, GeneratorSplit[]> {
   readonly boundedness = Boundedness.CONTINUOUS_UNBOUNDED;
   constructor(private readonly inner: DataGeneratorSource<number>) {}
-  createReader(context: ConnectorContext, restored?: readonly unknown[]): SourceReader<number> {
-    const reader = this.inner.createReader(context, restored);
+  createEnumerator(context: SplitEnumeratorContext<GeneratorSplit>) {
+    return this.inner.createEnumerator(context);
+  }
+  restoreEnumerator(context: SplitEnumeratorContext<GeneratorSplit>, checkpoint: GeneratorSplit[]) {
+    return this.inner.restoreEnumerator(context, checkpoint);
+  }
+  createReader(context: SourceReaderContext): SplitSourceReader<number, GeneratorSplit> {
+    const reader = this.inner.createReader(context);
     let done = false;
     return {
+      addSplits: (splits) => reader.addSplits(splits),
+      notifyNoMoreSplits: () => reader.notifyNoMoreSplits(),
       pollNext: (output: ReaderOutput<number>) => {
         if (done) return InputStatus.NOTHING_AVAILABLE;
         const status = reader.pollNext(output);
@@ -26,7 +35,7 @@ class PausingSource implements Source<number> {
         return InputStatus.NOTHING_AVAILABLE;
       },
       isAvailable: () => (done ? QUIET : reader.isAvailable()),
-      snapshotState: (id: number) => reader.snapshotState(id),
+      snapshotState: () => reader.snapshotState(),
     };
   }
 }
