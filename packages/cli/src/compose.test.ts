@@ -9,6 +9,7 @@ const repoFile = (path: string): string => readFileSync(fileURLToPath(new URL(`.
 
 interface Service {
   command?: string | string[];
+  depends_on?: string[] | Record<string, { condition: string }>;
   environment?: Record<string, string | number | boolean | null> | string[];
   ports?: string[];
   restart?: string;
@@ -81,6 +82,27 @@ describe('docker-compose.yml', () => {
     expect(taskManager.container_name).toBeUndefined();
     expect(taskManager.ports).toBeUndefined();
     expect(taskManager.restart).toBe('on-failure');
+  });
+
+  it('starts Weir once the bucket exists, and TaskManagers once the JobManager is healthy', () => {
+    expect(compose.services.jobmanager!.depends_on).toEqual({ 'minio-init': { condition: 'service_completed_successfully' } });
+    expect(compose.services.taskmanager!.depends_on).toEqual({
+      jobmanager: { condition: 'service_healthy' },
+      'minio-init': { condition: 'service_completed_successfully' },
+    });
+  });
+
+  it('builds an image that runs as a non-root user, exposes its ports and checks its health', () => {
+    const dockerfile = repoFile('deploy/Dockerfile');
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^EXPOSE 6123 6121 8081 9249$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .* CMD \["weir-healthcheck"\]$/m);
+    expect(dockerfile).toContain('install -m 0755 deploy/healthcheck.mjs /usr/local/bin/weir-healthcheck');
+  });
+
+  it('keeps its ignore file where every builder reads it: .dockerignore at the context root', () => {
+    expect(repoFile('.dockerignore').split('\n')).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '.git']));
+    expect(() => repoFile('deploy/Dockerfile.dockerignore')).toThrow(/ENOENT/);
   });
 
   it('has the entrypoint set taskmanager.host, since compose cannot', () => {

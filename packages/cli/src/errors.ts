@@ -18,6 +18,8 @@ export const CliErrorCode = {
   UNEXPECTED_JOB_END: 'UNEXPECTED_JOB_END',
   /** The status stream of a watched job ended before the job reached a terminal status. */
   WATCH_LOST: 'WATCH_LOST',
+  /** `weir cluster start`: the JobManager's port is taken (by another JobManager, say); nothing was started. */
+  PORT_IN_USE: 'PORT_IN_USE',
   /** A local-cluster process that must keep running (the JobManager) exited, or did not come up in time. */
   CLUSTER_PROCESS_FAILED: 'CLUSTER_PROCESS_FAILED',
   /** The demo's job did not finish in time, or its output differs from the counts computed from its input. */

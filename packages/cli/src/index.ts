@@ -8,5 +8,5 @@ export { RestartPolicy } from './supervisor/restart-policy.ts';
 export { describeExit, isFailure, type ChildExit } from './supervisor/child-exit.ts';
 export { LocalCluster, TASKMANAGER_RESTART_DELAY_MS, type LocalClusterOptions } from './cluster/local-cluster.ts';
 export { freePort } from '@weir/common';
-export { followJob } from './commands/run.ts';
+export { followJob } from './commands/follow-job.ts';
 export type { CliContext } from './context.ts';

@@ -1,5 +1,6 @@
-import { createRequire } from 'node:module';
-import { runInThisContext } from 'node:vm';
+import { createHash } from 'node:crypto';
+import { Module, createRequire, isBuiltin } from 'node:module';
+import { Script } from 'node:vm';
 import { CommonErrorCode, WeirError } from './errors.ts';
 import { UserSystemExitMode, userCodeProcess } from './user-system-exit.ts';
 
@@ -15,6 +16,14 @@ export interface LoadJobBundleOptions {
   readonly warn?: (message: string) => void;
 }
 
+/** Node's CommonJS module, with the members loadJobBundle uses (`_compile` is how Node's own loader runs a module). */
+interface CompilableModule {
+  exports: Record<string, unknown>;
+  filename: string;
+  require: (id: string) => unknown;
+  _compile(code: string, filename: string): void;
+}
+
 /**
  * Evaluates a job bundle (CommonJS, built by `weir run` with esbuild, `@weir/*` left
  * external) in this process and returns its default export. `modules` supplies the
@@ -22,6 +31,11 @@ export interface LoadJobBundleOptions {
  * `RichFunction` is the runtime's `RichFunction`). Node built-ins resolve as usual;
  * anything else must have been bundled. The job's code sees a `process` whose `exit` and
  * `abort` follow `options.systemExit` (see `userCodeProcess`).
+ *
+ * The bundle runs as a CommonJS module named `/weir-job/<12 hex of its SHA-256>/<filename>`,
+ * through Node's own module loader, so with source maps enabled
+ * (`process.setSourceMapsEnabled`) stack traces point at the job's own files and lines: the
+ * bundle carries its source map inline.
  */
 export function loadJobBundle<Env>(
   code: string,
@@ -29,34 +43,33 @@ export function loadJobBundle<Env>(
   modules: Readonly<Record<string, unknown>>,
   options: LoadJobBundleOptions = {},
 ): JobMain<Env> {
-  const module: { exports: Record<string, unknown> } = { exports: {} };
   const userProcess = userCodeProcess(options.systemExit ?? UserSystemExitMode.THROW, options.warn ?? ((message) => process.emitWarning(message)));
   const requireForBundle = (id: string): unknown => {
     if (Object.hasOwn(modules, id)) return modules[id];
     if (id === 'process' || id === 'node:process') return userProcess;
-    if (id.startsWith('node:') || nodeRequire('node:module').isBuiltin(id)) return nodeRequire(id);
+    if (isBuiltin(id)) return nodeRequire(id);
     throw new WeirError(
       CommonErrorCode.INVALID_JOB,
       `job ${filename} requires '${id}', which is neither bundled nor provided; provided are ${Object.keys(modules).join(', ')} and Node built-ins`,
     );
   };
-  let wrapper: (exports: unknown, require: unknown, module: unknown, __filename: string, __dirname: string, process: NodeJS.Process) => void;
+  // On the bundle's first line, so its source map's lines stay right: the job sees its own `process`.
+  const wrapped = `(function (process) {${code}\n}).call(this, require('process'));`;
+  // Unique per bundle: Node finds a module's source map by its file name.
+  const path = `/weir-job/${createHash('sha256').update(code).digest('hex').slice(0, 12)}/${filename}`;
   try {
-    wrapper = runInThisContext(`(function (exports, require, module, __filename, __dirname, process) {${code}\n})`, {
-      filename,
-    }) as typeof wrapper;
+    new Script(wrapped, { filename: path });
   } catch (err) {
-    throw new WeirError(CommonErrorCode.INVALID_JOB, `job ${filename} is not valid JavaScript: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new WeirError(CommonErrorCode.INVALID_JOB, `job ${filename} is not valid JavaScript: ${(err as Error).message}`, { cause: err });
   }
+  const module = new Module(path) as unknown as CompilableModule;
+  module.filename = path;
+  module.require = requireForBundle;
   try {
-    wrapper(module.exports, requireForBundle, module, filename, '.', userProcess);
+    module._compile(wrapped, path);
   } catch (err) {
     if (err instanceof WeirError) throw err;
-    throw new WeirError(CommonErrorCode.INVALID_JOB, `job ${filename} threw while loading: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new WeirError(CommonErrorCode.INVALID_JOB, `job ${filename} threw while loading: ${(err as Error).message}`, { cause: err });
   }
   const main = module.exports.default;
   if (typeof main !== 'function') {

@@ -80,6 +80,8 @@ describe("a job's code cannot take the JobManager or a TaskManager down", () => 
     expect(details.failureCause).toContain(
       "the job's code called process.exit(3): a job may not end the process it runs in, with every other job there, so the call throws instead (cluster.intercept-user-system-exit: THROW); to fail the job, throw an error",
     );
+    // The stack trace points at the job's own line 7, the map's (source maps), not at the bundle's.
+    expect(details.failureCause).toMatch(/\n {4}at .*\(\/weir-job\/[0-9a-f]{12}\/exiting\.ts:7:\d+\)\n/);
     expect(run.stderr).toContain(`error: job ${jobId} failed: `);
     expect(run.stderr).toContain('the job\'s code called process.exit(3)');
     expect(cluster.taskManagers[0]!.running).toBe(true);

@@ -81,7 +81,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   const savepoints = new SavepointService({ dispatcher, defaultDirectory: config['state.savepoints.dir'], openStorage: (url) => openStorage(url, s3), logger });
 
   const server = createServer(config['jobmanager.rpc.max-message-size']);
-  server.addService(services.JobService, jobServiceHandlers(dispatcher, submitter, savepoints, logger));
+  server.addService(services.JobService, jobServiceHandlers(dispatcher, submitter, savepoints, slotPool, logger));
   server.addService(services.TaskManagerService, taskManagerServiceHandlers(registry, blobStore, logger));
   const host = config['jobmanager.bind-host'];
   let port: number;

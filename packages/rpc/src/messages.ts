@@ -7,6 +7,8 @@ export type { CheckpointBarrier, CheckpointBarrier__Output } from './generated/w
 export type { CheckpointInfo, CheckpointInfo__Output } from './generated/weir/v1/CheckpointInfo.ts';
 export type { CheckpointMetrics, CheckpointMetrics__Output } from './generated/weir/v1/CheckpointMetrics.ts';
 export type { CheckpointOptions, CheckpointOptions__Output } from './generated/weir/v1/CheckpointOptions.ts';
+export type { ClusterOverview, ClusterOverview__Output } from './generated/weir/v1/ClusterOverview.ts';
+export type { ClusterOverviewRequest, ClusterOverviewRequest__Output } from './generated/weir/v1/ClusterOverviewRequest.ts';
 export type { ConsumerMessage, ConsumerMessage__Output } from './generated/weir/v1/ConsumerMessage.ts';
 export type { Credit, Credit__Output } from './generated/weir/v1/Credit.ts';
 export type { DeclineCheckpoint, DeclineCheckpoint__Output } from './generated/weir/v1/DeclineCheckpoint.ts';
@@ -15,6 +17,7 @@ export type { DisposeSavepointRequest, DisposeSavepointRequest__Output } from '.
 export type { DisposeSavepointResponse, DisposeSavepointResponse__Output } from './generated/weir/v1/DisposeSavepointResponse.ts';
 export type { EndOfData, EndOfData__Output } from './generated/weir/v1/EndOfData.ts';
 export type { EndOfPartition, EndOfPartition__Output } from './generated/weir/v1/EndOfPartition.ts';
+export type { FailoverInfo, FailoverInfo__Output } from './generated/weir/v1/FailoverInfo.ts';
 export type { FetchBundleRequest, FetchBundleRequest__Output } from './generated/weir/v1/FetchBundleRequest.ts';
 export type { FetchBundleResponse, FetchBundleResponse__Output } from './generated/weir/v1/FetchBundleResponse.ts';
 export type { Heartbeat, Heartbeat__Output } from './generated/weir/v1/Heartbeat.ts';

@@ -5,6 +5,7 @@ import {
   grpc,
   RpcErrorCode,
   type CancelJobResponse__Output,
+  type ClusterOverview__Output,
   type JobDetails__Output,
   type JobServiceClient,
   type JobStatusUpdate__Output,
@@ -60,6 +61,11 @@ export class JobClient {
 
   get(jobId: string): Promise<JobDetails__Output> {
     return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.getJob({ jobId }, options, callback));
+  }
+
+  /** TaskManagers and slots of the cluster. */
+  overview(): Promise<ClusterOverview__Output> {
+    return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.getClusterOverview({}, options, callback));
   }
 
   async cancel(jobId: string): Promise<string> {

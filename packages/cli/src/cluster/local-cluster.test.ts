@@ -35,7 +35,7 @@ describe('LocalCluster', () => {
     expect(lines).toEqual([]);
   });
 
-  it('fails with the JobManager exit, and its error line, when the JobManager cannot start', async () => {
+  it('fails before starting anything when the JobManager port is taken, as by another JobManager', async () => {
     const taken: Server = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
@@ -43,11 +43,11 @@ describe('LocalCluster', () => {
     try {
       const dynamic = { 'jobmanager.rpc.address': '127.0.0.1', 'jobmanager.bind-host': '127.0.0.1', 'jobmanager.rpc.port': String(port) };
       const error = await rejection(LocalCluster.start(options(dynamic, lines)));
-      expect(error.code).toBe('CLUSTER_PROCESS_FAILED');
-      expect(error.message).toBe('the JobManager did not start: the JobManager exited with code 1');
-      expect(lines).toContain(
-        `jobmanager stderr error: cannot listen on 127.0.0.1:${port}: port ${port} is already in use; stop what uses it or choose another port in the config`,
+      expect(error.code).toBe('PORT_IN_USE');
+      expect(error.message).toBe(
+        `port ${port} is already in use (by another JobManager, or another process): stop it, or start this cluster on another port with -D jobmanager.rpc.port=<port>`,
       );
+      expect(lines).toEqual([]);
     } finally {
       taken.close();
     }

@@ -4,7 +4,9 @@ import { weirCommand } from '../child-command.ts';
 import { describeExit } from '../supervisor/child-exit.ts';
 import { RestartPolicy } from '../supervisor/restart-policy.ts';
 import { ProcessSupervisor, type ChildSpec } from '../supervisor/supervisor.ts';
+import { ensurePortFree } from './port-check.ts';
 import { waitForJobManager } from './wait-for-jobmanager.ts';
+import { waitForTaskManagers } from './wait-for-taskmanagers.ts';
 
 /** Like docker compose's `restart: on-failure`, a dead TaskManager comes back after a pause. */
 export const TASKMANAGER_RESTART_DELAY_MS = 2_000;
@@ -32,7 +34,8 @@ export interface LocalClusterOptions {
 /**
  * A JobManager and N TaskManagers as child processes of this one, each started with the
  * same `weir jobmanager|taskmanager` command as in production, the same config, and its own
- * local directories under `dir`.
+ * local directories under `dir`. `start` resolves once every TaskManager has registered; a
+ * JobManager port already in use fails it before anything starts.
  */
 export class LocalCluster {
   private constructor(
@@ -58,6 +61,7 @@ export class LocalCluster {
     });
     const host = config['jobmanager.rpc.address'];
     const cluster = new LocalCluster(`${host}:${config['jobmanager.rpc.port']}`, `http://${host}:${config['rest.port']}`, supervisor, jobManagerLost);
+    await ensurePortFree(config['jobmanager.bind-host'], config['jobmanager.rpc.port']);
     // Local-disk checkpoints by default, so a job that enables checkpointing needs no setup.
     const checkpoints: Record<string, string> = config['state.checkpoints.dir'] === '' ? { 'state.checkpoints.dir': join(options.dir, 'checkpoints') } : {};
     try {
@@ -72,6 +76,11 @@ export class LocalCluster {
         const own = { ...checkpoints, 'taskmanager.numberOfTaskSlots': String(options.slots), 'blob.storage.directory': join(options.dir, name, 'blobs') };
         supervisor.start(childSpec('taskmanager', name, options, own, RestartPolicy.onFailure(TASKMANAGER_RESTART_DELAY_MS)));
       }
+      await waitForTaskManagers(cluster.jobManagerAddress, options.taskManagers, {
+        clock: options.clock,
+        timeoutMs: options.startTimeoutMs ?? 60_000,
+        gaveUp: jobManagerLost,
+      });
     } catch (err) {
       await supervisor.stopAll();
       throw err;

@@ -1,4 +1,4 @@
-import { createLogger, WeirError } from '@weir/common';
+import { createLogger, loadConfig, WeirError } from '@weir/common';
 import { LocalCluster } from '../cluster/local-cluster.ts';
 import type { ConfigArgs } from '../config-args.ts';
 import type { CliContext } from '../context.ts';
@@ -30,9 +30,12 @@ export async function clusterStartCommand(args: ClusterStartArgs, context: CliCo
     logger,
     onLine: (name, stream, line) => (stream === 'stdout' ? context.out : context.err)(`${name.padEnd(width)} | ${line}`),
   });
+  // `weir run` in another shell reads the same config file and environment, but not this command's -D.
+  const seen = loadConfig({ file: configFile === undefined ? undefined : resolveUserPath(configFile, context.env), env: context.env, dynamic: {} });
+  const address = cluster.jobManagerAddress === `${seen['jobmanager.rpc.address']}:${seen['jobmanager.rpc.port']}` ? '' : ` -m ${cluster.jobManagerAddress}`;
   context.out(
-    `JobManager is up at ${cluster.jobManagerAddress} with ${args.taskManagers} TaskManager(s) of ${args.slots} slot(s); ` +
-      'submit a job with `pnpm weir run <job.ts>`; Ctrl-C stops the cluster',
+    `JobManager is up at ${cluster.jobManagerAddress} with ${args.taskManagers} TaskManager(s) of ${args.slots} slot(s), all registered; ` +
+      `submit a job with \`pnpm weir run${address} <job.ts>\`; Ctrl-C stops the cluster`,
   );
   context.out(`Web dashboard: ${cluster.dashboardUrl}`);
   const lost = await Promise.race([stopSignal.then(() => undefined), cluster.jobManagerLost]);

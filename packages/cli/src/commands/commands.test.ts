@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WeirError } from '@weir/common';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from '@weir/common';
 import { captureContext } from '../testing/capture-context.ts';
 import { startFakeJobService, type FakeJobService } from '../testing/fake-job-service.ts';
@@ -107,6 +107,56 @@ describe('weir run', () => {
     expect(error.message).toBe(`job ${JOB_ID} failed: split (1/2): TypeError: boom`);
   });
 
+  it('prints the cause of every failover with the attempt, and the restart delay', async () => {
+    const { dir } = jobFile();
+    service.submitResult = JOB_ID;
+    const cause = 'map (1/2) failed on TaskManager tm-1: Error: boom\n    at map (/weir-job/abc/count.ts:3:9)';
+    service.updates[JOB_ID] = [
+      { jobId: JOB_ID, status: 'RUNNING' },
+      { jobId: JOB_ID, status: 'FAILING', attempt: 0, failoverCause: cause, failoverCode: 'TASK_FAILED' },
+      { jobId: JOB_ID, status: 'RESTARTING', attempt: 0, failoverCause: cause, failoverCode: 'TASK_FAILED', restartDelayMs: 1_000, restartStrategy: 'exponential-delay' },
+      { jobId: JOB_ID, status: 'RUNNING', attempt: 1 },
+      { jobId: JOB_ID, status: 'RESTARTING', attempt: 1, failoverCause: 'TaskManager tm-2 lost', failoverCode: 'TASK_MANAGER_LOST', restartDelayMs: 1_500, restartStrategy: 'exponential-delay' },
+      { jobId: JOB_ID, status: 'RUNNING', attempt: 2 },
+      { jobId: JOB_ID, status: 'FINISHED', attempt: 2 },
+    ];
+    const context = captureContext({ INIT_CWD: dir });
+    await runCommand(runArgs(), context);
+    const at = '2025-01-02 03:04:05 UTC';
+    expect(context.stdout).toEqual([
+      `Job has been submitted with JobID ${JOB_ID}`,
+      `${at}  Job ${JOB_ID} is RUNNING`,
+      `${at}  Job ${JOB_ID} is FAILING: attempt 0 failed: map (1/2) failed on TaskManager tm-1: Error: boom [TASK_FAILED] (\`weir info ${JOB_ID}\` has the rest)`,
+      `${at}  Job ${JOB_ID} is RESTARTING: attempt 1 starts in 1s (restart strategy exponential-delay)`,
+      `${at}  Job ${JOB_ID} is RUNNING`,
+      `${at}  Job ${JOB_ID} is RESTARTING: attempt 1 failed: TaskManager tm-2 lost [TASK_MANAGER_LOST]; attempt 2 starts in 1500ms (restart strategy exponential-delay)`,
+      `${at}  Job ${JOB_ID} is RUNNING`,
+      `${at}  Job ${JOB_ID} is FINISHED`,
+      `Job ${JOB_ID} has finished.`,
+    ]);
+  });
+
+  it('says how many slots a job waits for, at once and every 10 s, while it waits', async () => {
+    const { dir } = jobFile();
+    service.submitResult = JOB_ID;
+    service.details[JOB_ID] = { summary: { jobId: JOB_ID, name: 'wide', status: 'CREATED' }, vertices: [{ vertexId: 'v', name: 'v', parallelism: 5 }] };
+    service.overview = { taskManagers: 2, slotsTotal: 4, slotsFree: 4 };
+    service.updates[JOB_ID] = [{ jobId: JOB_ID, status: 'CREATED' }];
+    let endWatch = () => {};
+    service.watchGate = new Promise((resolve) => (endWatch = resolve));
+    const context = captureContext({ INIT_CWD: dir });
+    const run = rejection(runCommand(runArgs(), context));
+    const waiting = `Job ${JOB_ID} is waiting for 5 slots (4 free)`;
+    await vi.waitFor(() => expect(context.stdout.filter((line) => line.endsWith(waiting))).toHaveLength(1));
+    context.clock.advance(10_000);
+    await vi.waitFor(() => expect(context.stdout.filter((line) => line.endsWith(waiting))).toHaveLength(2));
+    service.overview = { taskManagers: 3, slotsTotal: 6, slotsFree: 6 };
+    context.clock.advance(10_000);
+    endWatch();
+    expect((await run).code).toBe('WATCH_LOST');
+    expect(context.stdout.filter((line) => line.endsWith(waiting))).toHaveLength(2);
+  });
+
   it('fails when the job is canceled', async () => {
     const { dir } = jobFile();
     service.submitResult = JOB_ID;
@@ -170,6 +220,10 @@ describe('weir list, info, cancel', () => {
       summary: { jobId: JOB_ID, name: 'word-count', status: 'FAILED', startTimeMs: Date.UTC(2025, 0, 1, 9, 30, 0), endTimeMs: Date.UTC(2025, 0, 1, 9, 31, 0) },
       failureCause: 'count (2/2): Error: disk full',
       attempt: 1,
+      failovers: [
+        { attempt: 1, timeMs: Date.UTC(2025, 0, 1, 9, 31, 0), code: 'TASK_FAILED', cause: 'count (2/2): Error: disk full', restarted: false },
+        { attempt: 0, timeMs: Date.UTC(2025, 0, 1, 9, 30, 30), code: 'TASK_MANAGER_LOST', cause: 'TaskManager tm-3 lost: no heartbeat for 50s\nsecond line', restarted: true, restartDelayMs: 1_000 },
+      ],
       vertices: [
         {
           vertexId: 'v1',
@@ -208,6 +262,11 @@ describe('weir list, info, cancel', () => {
       '  started:  2025-01-01 09:30:00 UTC',
       '  ended:    2025-01-01 09:31:00 UTC',
       '  failure:  count (2/2): Error: disk full',
+      '',
+      'Failovers (newest first):',
+      '  attempt 1 failed at 2025-01-01 09:31:00 UTC, the job FAILED: count (2/2): Error: disk full [TASK_FAILED]',
+      '  attempt 0 failed at 2025-01-01 09:30:30 UTC, restarted after 1s: TaskManager tm-3 lost: no heartbeat for 50s [TASK_MANAGER_LOST]',
+      '      second line',
       '',
       'Vertex lines -> split [v1]: parallelism 2, max parallelism 128',
       '  operators:',

@@ -1,13 +1,8 @@
-import { JobStatus, WeirError } from '@weir/common';
 import { bundleJob } from '../bundle.ts';
-import type { JobClient } from '../client/job-client.ts';
 import type { CliContext } from '../context.ts';
-import { CliErrorCode } from '../errors.ts';
-import { formatTime } from '../format/time.ts';
-import { checkpointDetail } from '../progress/details.ts';
-import { Progress } from '../progress/progress.ts';
 import { resolveUserPath } from '../user-cwd.ts';
 import { withJobClient, type ClientArgs } from './client-args.ts';
+import { followJob } from './follow-job.ts';
 
 export interface RunArgs extends ClientArgs {
   readonly job: string;
@@ -42,43 +37,4 @@ export async function runCommand(args: RunArgs, context: CliContext): Promise<vo
     if (args.restore !== undefined) context.out(`It starts from the state of ${args.restore.savepointPath}`);
     if (!args.detached) await followJob(client, jobId, context);
   });
-}
-
-/**
- * Prints every status change; on a terminal a status line below shows the time since the
- * submission and the checkpoint in progress with its acknowledgements. Resolves on FINISHED,
- * throws on FAILED, CANCELED or a lost stream.
- */
-export async function followJob(client: JobClient, jobId: string, context: CliContext): Promise<void> {
-  const progress = Progress.start(context, undefined, `job ${jobId} to end`, checkpointDetail(client, jobId));
-  try {
-    await follow(client, jobId, context, progress);
-  } finally {
-    progress.stop();
-  }
-}
-
-async function follow(client: JobClient, jobId: string, context: CliContext, progress: Progress): Promise<void> {
-  let last: string | undefined;
-  for await (const update of client.watch(jobId)) {
-    if (update.status !== last) {
-      context.out(`${formatTime(context.clock.now())}  Job ${jobId} is ${update.status}`);
-      progress.waitingFor(`job ${jobId} to end (${update.status})`, checkpointDetail(client, jobId));
-    }
-    last = update.status;
-    if (update.status === JobStatus.FINISHED) {
-      context.out(`Job ${jobId} has finished.`);
-      return;
-    }
-    if (update.status === JobStatus.FAILED) {
-      throw new WeirError(CliErrorCode.JOB_FAILED, `job ${jobId} failed: ${update.failureCause || 'no cause reported'}`);
-    }
-    if (update.status === JobStatus.CANCELED) {
-      throw new WeirError(CliErrorCode.JOB_CANCELED, `job ${jobId} was canceled`);
-    }
-  }
-  throw new WeirError(
-    CliErrorCode.WATCH_LOST,
-    `lost track of job ${jobId} while it was ${last ?? 'unknown'}: the JobManager ended the status stream; see \`weir info ${jobId}\``,
-  );
 }

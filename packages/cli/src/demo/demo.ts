@@ -8,7 +8,7 @@ import { JobClient } from '../client/job-client.ts';
 import { deadline } from '../cluster/deadline.ts';
 import { freePort } from '@weir/common';
 import { LocalCluster } from '../cluster/local-cluster.ts';
-import { followJob } from '../commands/run.ts';
+import { followJob } from '../commands/follow-job.ts';
 import type { CliContext } from '../context.ts';
 import { CliErrorCode } from '../errors.ts';
 import { fraudDemo } from './fraud-demo.ts';

@@ -1,4 +1,5 @@
-import type { JobDetails__Output, JobSummary__Output, VertexInfo__Output } from '@weir/rpc';
+import { durationText } from '@weir/common';
+import type { FailoverInfo__Output, JobDetails__Output, JobSummary__Output, VertexInfo__Output } from '@weir/rpc';
 import { formatTable } from './table.ts';
 import { formatTime } from './time.ts';
 
@@ -22,9 +23,18 @@ export function formatJobDetails(details: JobDetails__Output): string[] {
     `  ended:    ${formatTime(summary?.endTimeMs ?? 0)}`,
   ];
   if (details.failureCause !== '') lines.push(`  failure:  ${details.failureCause}`);
+  if (details.failovers.length > 0) lines.push('', 'Failovers (newest first):', ...details.failovers.flatMap(formatFailover));
   const names = new Map(details.vertices.map((vertex) => [vertex.vertexId, vertex.name]));
   for (const vertex of details.vertices) lines.push('', ...formatVertex(vertex, names));
   return lines;
+}
+
+/** `  attempt 2 failed at <time>, restarted after 1.5s: <cause> [CODE]`, the cause's further lines indented below. */
+function formatFailover(failover: FailoverInfo__Output): string[] {
+  const outcome = failover.restarted ? `restarted after ${durationText(failover.restartDelayMs)}` : 'the job FAILED';
+  const [first, ...rest] = failover.cause.split('\n');
+  const code = failover.code === '' ? '' : ` [${failover.code}]`;
+  return [`  attempt ${failover.attempt} failed at ${formatTime(failover.timeMs)}, ${outcome}: ${first}${code}`, ...rest.map((line) => `      ${line}`)];
 }
 
 function formatVertex(vertex: VertexInfo__Output, names: ReadonlyMap<string, string>): string[] {

@@ -4,6 +4,7 @@ import {
   createServer,
   services,
   toServiceError,
+  type ClusterOverview,
   type JobDetails,
   type JobServiceHandlers,
   type JobStatusUpdate,
@@ -48,6 +49,10 @@ export interface FakeJobs {
   nextCheckpointId: number;
   /** Whether a savepoint with terminate CANCEL or STOP appends CANCELED or FINISHED to the job's WatchJob updates, as the JobManager ends the job. */
   endsJobs: boolean;
+  /** What GetClusterOverview answers. */
+  overview: ClusterOverview;
+  /** When set, WatchJob keeps the stream open after the updates until it resolves, as a job waiting for slots would. */
+  watchGate: Promise<void> | undefined;
 }
 
 export interface FakeJobService extends FakeJobs {
@@ -72,6 +77,8 @@ export async function startFakeJobService(): Promise<FakeJobService> {
     savepoints: [],
     nextCheckpointId: 1,
     endsJobs: true,
+    overview: { taskManagers: 1, slotsTotal: 1, slotsFree: 1 },
+    watchGate: undefined,
   };
   const notFound = (jobId: string) => toServiceError(new WeirError('JOB_NOT_FOUND', `no job with ID ${jobId}; \`weir list\` shows the jobs`));
   const server = createServer(64 * 1024 ** 2);
@@ -141,7 +148,10 @@ export async function startFakeJobService(): Promise<FakeJobService> {
         return;
       }
       for (const update of updates) call.write(update);
-      call.end();
+      void (state.watchGate ?? Promise.resolve()).then(() => call.end());
+    },
+    GetClusterOverview(_call, callback) {
+      callback(null, state.overview);
     },
   };
   server.addService(services.JobService, handlers);

@@ -14,11 +14,13 @@ export interface RecordedFailure {
 export interface FailureEntry extends RecordedFailure {
   readonly attempt: number;
   readonly concurrent: readonly RecordedFailure[];
+  /** What the restart strategy decided: the delay before the next attempt, 'failed' when the job FAILED, undefined until it decided. */
+  readonly restart: number | 'failed' | undefined;
 }
 
 /** The root failures of a job's attempts, newest first, at most `capacity` of them (Flink's exception history). */
 export class ExceptionHistory {
-  readonly #entries: { attempt: number; root: RecordedFailure; concurrent: RecordedFailure[] }[] = [];
+  readonly #entries: { attempt: number; root: RecordedFailure; concurrent: RecordedFailure[]; restart: number | 'failed' | undefined }[] = [];
   #truncated = false;
 
   constructor(private readonly capacity = 16) {}
@@ -36,16 +38,22 @@ export class ExceptionHistory {
       latest.concurrent.push(recorded);
       return;
     }
-    this.#entries.unshift({ attempt, root: recorded, concurrent: [] });
+    this.#entries.unshift({ attempt, root: recorded, concurrent: [], restart: undefined });
     if (this.#entries.length > this.capacity) {
       this.#entries.pop();
       this.#truncated = true;
     }
   }
 
+  /** What followed `attempt`'s failure: a restart after `delayMs`, or (undefined) the job failed. */
+  decided(attempt: number, delayMs: number | undefined): void {
+    const latest = this.#entries[0];
+    if (latest !== undefined && latest.attempt === attempt) latest.restart = delayMs ?? 'failed';
+  }
+
   /** Newest first. */
   entries(): readonly FailureEntry[] {
-    return this.#entries.map(({ attempt, root, concurrent }) => ({ ...root, attempt, concurrent: [...concurrent] }));
+    return this.#entries.map(({ attempt, root, concurrent, restart }) => ({ ...root, attempt, concurrent: [...concurrent], restart }));
   }
 
   /** Older entries were dropped. */

@@ -1,4 +1,4 @@
-import { CommonErrorCode, TaskState, WeirError, decodeCoordinatorState, describeError, isTerminalTaskState, type Clock, type Logger } from '@weir/common';
+import { CommonErrorCode, TaskState, WeirError, decodeCoordinatorState, describeError, durationText, isTerminalTaskState, type Clock, type Logger } from '@weir/common';
 import type { TaskCheckpointing } from '@weir/rpc';
 import type { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
 import type { RestoreOutcome, RestorePoint } from '../checkpoint/restore-point.ts';
@@ -72,6 +72,10 @@ export class JobContext {
     return this.#rootCause;
   }
 
+  get restartStrategyName(): string {
+    return this.deps.restartStrategy.name;
+  }
+
   recordFailure(cause: WeirError): void {
     const root = this.#rootCause;
     if (root === undefined || (suppressesRestarts(cause) && !suppressesRestarts(root))) this.#rootCause = cause;
@@ -129,15 +133,27 @@ export class JobContext {
    * restart starts the restart delay; giving up after restarts makes the root cause say so.
    */
   decideRestart(): RestartDecision {
+    const decision = this.#decideRestart();
+    this.exceptions.decided(this.#attempt, decision.kind === 'restart' ? decision.delayMs : undefined);
+    return decision;
+  }
+
+  #decideRestart(): RestartDecision {
     const { restartStrategy, clock, logger, timers } = this.deps;
     const cause = this.#rootCause;
     if (cause !== undefined && suppressesRestarts(cause)) {
-      logger.warn({ attempt: this.#attempt, code: cause.code, strategy: restartStrategy.name }, 'not restarting the job: no restart can fix its failure');
+      logger.warn(
+        { attempt: this.#attempt, code: cause.code, strategy: restartStrategy.name, cause: cause.message },
+        `not restarting the job: no restart can fix its failure: ${cause.message}`,
+      );
       return RestartDecision.giveUp();
     }
     const decision = restartStrategy.onFailure(clock.now());
     if (decision.kind === 'restart') {
-      logger.info({ attempt: this.#attempt, delayMs: decision.delayMs, strategy: restartStrategy.name, cause: cause?.message }, 'restarting the job after a failure');
+      logger.info(
+        { attempt: this.#attempt, delayMs: decision.delayMs, strategy: restartStrategy.name, code: cause?.code, cause: cause?.message },
+        `restarting the job in ${durationText(decision.delayMs)} as attempt ${this.#attempt + 1} (${restartStrategy.name}) after: ${cause?.message ?? 'no cause recorded'}`,
+      );
       timers.start(JobTimer.RESTART_DELAY, decision.delayMs);
     } else if (restartStrategy.name !== 'none' && cause !== undefined) {
       this.#rootCause = new WeirError(

@@ -153,9 +153,19 @@ export class JobMaster {
     return this.#statusTimestamps;
   }
 
-  /** Each attempt's root failure and the failures that came with it, newest first. */
+  /** Each attempt's root failure and the failures that came with it, newest first, with what the restart strategy decided. */
   exceptions(): { readonly entries: readonly FailureEntry[]; readonly truncated: boolean } {
     return { entries: this.#ctx.exceptions.entries(), truncated: this.#ctx.exceptions.truncated };
+  }
+
+  /** The root cause of the current failover while FAILING or RESTARTING, and of the failure once FAILED. */
+  get failoverCause(): WeirError | undefined {
+    const status = this.status;
+    return status === JobStatus.FAILING || status === JobStatus.RESTARTING || status === JobStatus.FAILED ? this.#ctx.rootCause : undefined;
+  }
+
+  get restartStrategyName(): string {
+    return this.#ctx.restartStrategyName;
   }
 
   /** The current attempt's subtasks; empty until the job is deployed. */

@@ -3,12 +3,13 @@ import { toServiceError, type JobRequest__Output, type JobServiceHandlers, type 
 import type { Dispatcher } from '../dispatcher.ts';
 import type { JobMaster } from '../job/job-master.ts';
 import type { SavepointService } from '../savepoint/savepoint-service.ts';
+import type { SlotPool } from '../scheduler/slot-pool.ts';
 import type { JobSubmitter } from '../submit/job-submitter.ts';
 import { toListCheckpointsResponse } from './checkpoint-views.ts';
 import { toJobDetails, toJobStatusUpdate, toJobSummary } from './job-views.ts';
 
 /** The JobService the CLI calls: submit, list, get, cancel, watch, list checkpoints, savepoints. */
-export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitter, savepoints: SavepointService, logger: Logger): JobServiceHandlers {
+export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitter, savepoints: SavepointService, slotPool: SlotPool, logger: Logger): JobServiceHandlers {
   return {
     SubmitJob(call, callback) {
       submitter.submit(call.request).then(
@@ -40,6 +41,11 @@ export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitt
       );
     },
 
+
+    GetClusterOverview(_call, callback) {
+      const { taskManagers, total, free } = slotPool.stats();
+      callback(null, { taskManagers, slotsTotal: total, slotsFree: free });
+    },
 
     ListJobs(_call, callback) {
       callback(null, { jobs: dispatcher.list().map(toJobSummary) });

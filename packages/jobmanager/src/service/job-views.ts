@@ -1,4 +1,6 @@
-import type { JobDetails, JobStatusUpdate, JobSummary } from '@weir/rpc';
+import { JobStatus } from '@weir/common';
+import type { FailoverInfo, JobDetails, JobStatusUpdate, JobSummary } from '@weir/rpc';
+import type { FailureEntry } from '../job/exception-history.ts';
 import type { JobMaster } from '../job/job-master.ts';
 
 export function toJobSummary(job: JobMaster): JobSummary {
@@ -11,8 +13,34 @@ export function toJobSummary(job: JobMaster): JobSummary {
   };
 }
 
+/** The status, with the failover's cause while FAILING, RESTARTING (and the delay before the next attempt) or FAILED. */
 export function toJobStatusUpdate(job: JobMaster): JobStatusUpdate {
-  return { jobId: job.jobId, status: job.status, failureCause: job.failureCause };
+  const cause = job.failoverCause;
+  const latest = job.exceptions().entries[0];
+  const delay = latest?.attempt === job.attempt ? latest.restart : undefined;
+  const restarting = job.status === JobStatus.RESTARTING && typeof delay === 'number';
+  return {
+    jobId: job.jobId,
+    status: job.status,
+    failureCause: job.failureCause,
+    attempt: job.attempt,
+    failoverCause: cause?.message ?? '',
+    failoverCode: cause?.code ?? '',
+    restartDelayMs: restarting ? delay : 0,
+    restartStrategy: restarting ? job.restartStrategyName : '',
+  };
+}
+
+/** A failover as `weir info` lists it: an exception history entry whose restart was decided. */
+export function toFailoverInfo(entry: FailureEntry): FailoverInfo {
+  return {
+    attempt: entry.attempt,
+    timeMs: entry.timestampMs,
+    code: entry.code,
+    cause: entry.message,
+    restarted: typeof entry.restart === 'number',
+    restartDelayMs: typeof entry.restart === 'number' ? entry.restart : 0,
+  };
 }
 
 /** The job with its vertices; subtasks are listed once deployed (a job waiting for slots has none yet). */
@@ -34,5 +62,6 @@ export function toJobDetails(job: JobMaster): JobDetails {
     })),
     failureCause: job.failureCause,
     attempt: job.attempt,
+    failovers: job.exceptions().entries.filter((entry) => entry.restart !== undefined).map(toFailoverInfo),
   };
 }

@@ -49,7 +49,7 @@ describe('resolveJobSettings', () => {
         unaligned: false,
         alignedCheckpointTimeoutMs: 0,
       },
-      restartStrategy: { kind: 'fixed-delay', attempts: Number.MAX_SAFE_INTEGER, delayMs: 1_000 },
+      restartStrategy: { kind: 'exponential-delay', initialBackoffMs: 1_000, maxBackoffMs: 60_000, multiplier: 1.5, resetThresholdMs: 3_600_000, jitter: 0.1 },
     });
   });
 
@@ -95,7 +95,7 @@ describe('resolveJobSettings', () => {
       kind: 'exponential-delay',
       initialBackoffMs: 1_000,
       maxBackoffMs: 60_000,
-      multiplier: 2,
+      multiplier: 1.5,
       resetThresholdMs: 3_600_000,
       jitter: 0.1,
     });

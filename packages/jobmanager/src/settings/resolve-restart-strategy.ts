@@ -2,13 +2,11 @@ import { WeirError, type WeirConfig } from '@weir/common';
 import { JobManagerErrorCode } from '../errors.ts';
 import type { RestartStrategySettings } from './job-settings.ts';
 
-/** Flink's default with checkpointing on: restart forever, a second apart. */
-const DEFAULT_WITH_CHECKPOINTING: RestartStrategySettings = { kind: 'fixed-delay', attempts: Number.MAX_SAFE_INTEGER, delayMs: 1_000 };
-
 /**
  * The job's own restart strategy if it set one, else the cluster's restart-strategy.* keys;
- * `default` means fixed-delay without limit when checkpointing is on and none otherwise.
- * Throws INVALID_JOB_SETTINGS for values no strategy can work with.
+ * `default` means, as in Flink since 1.19, exponential-delay (its keys: 1 s growing by 1.5 to
+ * 60 s, with jitter) when checkpointing is on, so a job that keeps failing backs off, and none
+ * otherwise. Throws INVALID_JOB_SETTINGS for values no strategy can work with.
  */
 export function resolveRestartStrategy(
   fromJob: RestartStrategySettings | undefined,
@@ -23,7 +21,7 @@ export function resolveRestartStrategy(
 function fromConfig(config: WeirConfig, checkpointing: boolean): RestartStrategySettings {
   switch (config['restart-strategy.type']) {
     case 'default':
-      return checkpointing ? DEFAULT_WITH_CHECKPOINTING : { kind: 'none' };
+      return checkpointing ? exponentialDelay(config) : { kind: 'none' };
     case 'none':
       return { kind: 'none' };
     case 'fixed-delay':
@@ -33,14 +31,7 @@ function fromConfig(config: WeirConfig, checkpointing: boolean): RestartStrategy
         delayMs: config['restart-strategy.fixed-delay.delay'],
       };
     case 'exponential-delay':
-      return {
-        kind: 'exponential-delay',
-        initialBackoffMs: config['restart-strategy.exponential-delay.initial-backoff'],
-        maxBackoffMs: config['restart-strategy.exponential-delay.max-backoff'],
-        multiplier: config['restart-strategy.exponential-delay.backoff-multiplier'],
-        resetThresholdMs: config['restart-strategy.exponential-delay.reset-backoff-threshold'],
-        jitter: config['restart-strategy.exponential-delay.jitter-factor'],
-      };
+      return exponentialDelay(config);
     case 'failure-rate':
       return {
         kind: 'failure-rate',
@@ -49,6 +40,17 @@ function fromConfig(config: WeirConfig, checkpointing: boolean): RestartStrategy
         delayMs: config['restart-strategy.failure-rate.delay'],
       };
   }
+}
+
+function exponentialDelay(config: WeirConfig): RestartStrategySettings {
+  return {
+    kind: 'exponential-delay',
+    initialBackoffMs: config['restart-strategy.exponential-delay.initial-backoff'],
+    maxBackoffMs: config['restart-strategy.exponential-delay.max-backoff'],
+    multiplier: config['restart-strategy.exponential-delay.backoff-multiplier'],
+    resetThresholdMs: config['restart-strategy.exponential-delay.reset-backoff-threshold'],
+    jitter: config['restart-strategy.exponential-delay.jitter-factor'],
+  };
 }
 
 function validate(settings: RestartStrategySettings, origin: string): void {

@@ -99,7 +99,7 @@ describe('JobSubmitter', () => {
     const { jobId } = await s.submitter.submit(request(1));
     const job = s.dispatcher.get(jobId!);
     expect(job.spec.settings.checkpointing).toMatchObject({ intervalMs: 500, mode: 'AT_LEAST_ONCE', backend: 'filesystem', directory: 's3://bucket/cp' });
-    expect(job.spec.settings.restartStrategy).toEqual({ kind: 'fixed-delay', attempts: Number.MAX_SAFE_INTEGER, delayMs: 1_000 });
+    expect(job.spec.settings.restartStrategy).toEqual({ kind: 'exponential-delay', initialBackoffMs: 1_000, maxBackoffMs: 60_000, multiplier: 1.5, resetThresholdMs: 3_600_000, jitter: 0.1 });
     expect(s.opened).toEqual(['s3://bucket/cp']);
   });
 

@@ -3,8 +3,11 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { CancelJobResponse as _weir_v1_CancelJobResponse, CancelJobResponse__Output as _weir_v1_CancelJobResponse__Output } from './weir/v1/CancelJobResponse.ts';
 import type { CheckpointInfo as _weir_v1_CheckpointInfo, CheckpointInfo__Output as _weir_v1_CheckpointInfo__Output } from './weir/v1/CheckpointInfo.ts';
+import type { ClusterOverview as _weir_v1_ClusterOverview, ClusterOverview__Output as _weir_v1_ClusterOverview__Output } from './weir/v1/ClusterOverview.ts';
+import type { ClusterOverviewRequest as _weir_v1_ClusterOverviewRequest, ClusterOverviewRequest__Output as _weir_v1_ClusterOverviewRequest__Output } from './weir/v1/ClusterOverviewRequest.ts';
 import type { DisposeSavepointRequest as _weir_v1_DisposeSavepointRequest, DisposeSavepointRequest__Output as _weir_v1_DisposeSavepointRequest__Output } from './weir/v1/DisposeSavepointRequest.ts';
 import type { DisposeSavepointResponse as _weir_v1_DisposeSavepointResponse, DisposeSavepointResponse__Output as _weir_v1_DisposeSavepointResponse__Output } from './weir/v1/DisposeSavepointResponse.ts';
+import type { FailoverInfo as _weir_v1_FailoverInfo, FailoverInfo__Output as _weir_v1_FailoverInfo__Output } from './weir/v1/FailoverInfo.ts';
 import type { JobDetails as _weir_v1_JobDetails, JobDetails__Output as _weir_v1_JobDetails__Output } from './weir/v1/JobDetails.ts';
 import type { JobRequest as _weir_v1_JobRequest, JobRequest__Output as _weir_v1_JobRequest__Output } from './weir/v1/JobRequest.ts';
 import type { JobServiceClient as _weir_v1_JobServiceClient, JobServiceDefinition as _weir_v1_JobServiceDefinition } from './weir/v1/JobService.ts';
@@ -31,8 +34,11 @@ export interface ProtoGrpcType {
     v1: {
       CancelJobResponse: MessageTypeDefinition<_weir_v1_CancelJobResponse, _weir_v1_CancelJobResponse__Output>
       CheckpointInfo: MessageTypeDefinition<_weir_v1_CheckpointInfo, _weir_v1_CheckpointInfo__Output>
+      ClusterOverview: MessageTypeDefinition<_weir_v1_ClusterOverview, _weir_v1_ClusterOverview__Output>
+      ClusterOverviewRequest: MessageTypeDefinition<_weir_v1_ClusterOverviewRequest, _weir_v1_ClusterOverviewRequest__Output>
       DisposeSavepointRequest: MessageTypeDefinition<_weir_v1_DisposeSavepointRequest, _weir_v1_DisposeSavepointRequest__Output>
       DisposeSavepointResponse: MessageTypeDefinition<_weir_v1_DisposeSavepointResponse, _weir_v1_DisposeSavepointResponse__Output>
+      FailoverInfo: MessageTypeDefinition<_weir_v1_FailoverInfo, _weir_v1_FailoverInfo__Output>
       JobDetails: MessageTypeDefinition<_weir_v1_JobDetails, _weir_v1_JobDetails__Output>
       JobRequest: MessageTypeDefinition<_weir_v1_JobRequest, _weir_v1_JobRequest__Output>
       JobService: SubtypeConstructor<typeof grpc.Client, _weir_v1_JobServiceClient> & { service: _weir_v1_JobServiceDefinition }

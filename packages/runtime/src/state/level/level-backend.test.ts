@@ -51,13 +51,17 @@ describe('LevelDB keyed state', () => {
     expect([s.count.value(), [...s.seen.get()], [...s.tags.keys()], s.tags.contains('r1'), s.tags.isEmpty()]).toEqual([0, [], ['r1'], true, false]);
   });
 
-  it('keeps its DB below the local state dir and removes it when disposed', async () => {
+  it("keeps its DB below the local state dir and removes it, and the job's directory once unused, when disposed", async () => {
     const local = dir('local');
     const backend = await levelBackend(local);
+    const other = await levelBackend(local, 2, 1);
     expect(backend.directory.startsWith(join(local, 'job1'))).toBe(true);
     expect(existsSync(join(backend.directory, 'db', 'CURRENT'))).toBe(true);
     await backend.dispose();
     expect(existsSync(backend.directory)).toBe(false);
+    expect(readdirSync(local)).toEqual(['job1']);
+    await other.dispose();
+    expect(readdirSync(local)).toEqual([]);
   });
 
   it('fails with the local dir and the config key when the local state dir cannot hold a DB', async () => {

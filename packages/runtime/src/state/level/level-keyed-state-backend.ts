@@ -1,8 +1,8 @@
 import type { ListState, ListStateDescriptor, MapState, MapStateDescriptor, ReducingState, ReducingStateDescriptor, StateDescriptor, ValueState, ValueStateDescriptor } from '@weir/api';
 import { describeError, systemClock, WeirError, type CheckpointOptions, type Clock, type StateMetaInfo } from '@weir/common';
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { decodeStateValue, encodeStateValue, packState, unpackState } from '../../checkpoint/state-codec.ts';
 import type { PendingWork } from '../../operators/pending-work.ts';
 import { HeapValueState } from '../heap-states.ts';
@@ -188,13 +188,22 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
     this.#pending.delete(checkpointId);
   }
 
+  /**
+   * Closes the DB and removes this subtask's directory, and the job's directory below the local
+   * state dir once no other subtask of the job here uses it: nothing is left behind, however
+   * the task ended. A snapshot still linking files into the directory makes a removal fail
+   * with ENOTEMPTY: it is retried.
+   */
   async dispose(): Promise<void> {
     this.#disposed = true;
     await this.#replacing.catch(() => undefined);
     try {
       await this.store.close();
     } finally {
-      await rm(this.directory, { recursive: true, force: true });
+      await rm(this.directory, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      await rmdir(dirname(this.directory)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOTEMPTY' && err.code !== 'ENOENT' && err.code !== 'EEXIST') throw err;
+      });
     }
   }
 

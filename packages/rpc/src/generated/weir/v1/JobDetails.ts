@@ -2,12 +2,14 @@
 
 import type { JobSummary as _weir_v1_JobSummary, JobSummary__Output as _weir_v1_JobSummary__Output } from '../../weir/v1/JobSummary.ts';
 import type { VertexInfo as _weir_v1_VertexInfo, VertexInfo__Output as _weir_v1_VertexInfo__Output } from '../../weir/v1/VertexInfo.ts';
+import type { FailoverInfo as _weir_v1_FailoverInfo, FailoverInfo__Output as _weir_v1_FailoverInfo__Output } from '../../weir/v1/FailoverInfo.ts';
 
 export interface JobDetails {
   'summary'?: (_weir_v1_JobSummary | null);
   'vertices'?: (_weir_v1_VertexInfo)[];
   'failureCause'?: (string);
   'attempt'?: (number);
+  'failovers'?: (_weir_v1_FailoverInfo)[];
 }
 
 export interface JobDetails__Output {
@@ -15,4 +17,5 @@ export interface JobDetails__Output {
   'vertices': (_weir_v1_VertexInfo__Output)[];
   'failureCause': (string);
   'attempt': (number);
+  'failovers': (_weir_v1_FailoverInfo__Output)[];
 }

@@ -3,6 +3,8 @@
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { CancelJobResponse as _weir_v1_CancelJobResponse, CancelJobResponse__Output as _weir_v1_CancelJobResponse__Output } from '../../weir/v1/CancelJobResponse.ts';
+import type { ClusterOverview as _weir_v1_ClusterOverview, ClusterOverview__Output as _weir_v1_ClusterOverview__Output } from '../../weir/v1/ClusterOverview.ts';
+import type { ClusterOverviewRequest as _weir_v1_ClusterOverviewRequest, ClusterOverviewRequest__Output as _weir_v1_ClusterOverviewRequest__Output } from '../../weir/v1/ClusterOverviewRequest.ts';
 import type { DisposeSavepointRequest as _weir_v1_DisposeSavepointRequest, DisposeSavepointRequest__Output as _weir_v1_DisposeSavepointRequest__Output } from '../../weir/v1/DisposeSavepointRequest.ts';
 import type { DisposeSavepointResponse as _weir_v1_DisposeSavepointResponse, DisposeSavepointResponse__Output as _weir_v1_DisposeSavepointResponse__Output } from '../../weir/v1/DisposeSavepointResponse.ts';
 import type { JobDetails as _weir_v1_JobDetails, JobDetails__Output as _weir_v1_JobDetails__Output } from '../../weir/v1/JobDetails.ts';
@@ -34,6 +36,15 @@ export interface JobServiceClient extends grpc.Client {
   disposeSavepoint(argument: _weir_v1_DisposeSavepointRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_DisposeSavepointResponse__Output>): grpc.ClientUnaryCall;
   disposeSavepoint(argument: _weir_v1_DisposeSavepointRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_DisposeSavepointResponse__Output>): grpc.ClientUnaryCall;
   disposeSavepoint(argument: _weir_v1_DisposeSavepointRequest, callback: grpc.requestCallback<_weir_v1_DisposeSavepointResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetClusterOverview(argument: _weir_v1_ClusterOverviewRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ClusterOverview__Output>): grpc.ClientUnaryCall;
+  GetClusterOverview(argument: _weir_v1_ClusterOverviewRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_ClusterOverview__Output>): grpc.ClientUnaryCall;
+  GetClusterOverview(argument: _weir_v1_ClusterOverviewRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ClusterOverview__Output>): grpc.ClientUnaryCall;
+  GetClusterOverview(argument: _weir_v1_ClusterOverviewRequest, callback: grpc.requestCallback<_weir_v1_ClusterOverview__Output>): grpc.ClientUnaryCall;
+  getClusterOverview(argument: _weir_v1_ClusterOverviewRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ClusterOverview__Output>): grpc.ClientUnaryCall;
+  getClusterOverview(argument: _weir_v1_ClusterOverviewRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_ClusterOverview__Output>): grpc.ClientUnaryCall;
+  getClusterOverview(argument: _weir_v1_ClusterOverviewRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ClusterOverview__Output>): grpc.ClientUnaryCall;
+  getClusterOverview(argument: _weir_v1_ClusterOverviewRequest, callback: grpc.requestCallback<_weir_v1_ClusterOverview__Output>): grpc.ClientUnaryCall;
   
   GetJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
   GetJob(argument: _weir_v1_JobRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_JobDetails__Output>): grpc.ClientUnaryCall;
@@ -92,6 +103,8 @@ export interface JobServiceHandlers extends grpc.UntypedServiceImplementation {
   
   DisposeSavepoint: grpc.handleUnaryCall<_weir_v1_DisposeSavepointRequest__Output, _weir_v1_DisposeSavepointResponse>;
   
+  GetClusterOverview: grpc.handleUnaryCall<_weir_v1_ClusterOverviewRequest__Output, _weir_v1_ClusterOverview>;
+  
   GetJob: grpc.handleUnaryCall<_weir_v1_JobRequest__Output, _weir_v1_JobDetails>;
   
   ListCheckpoints: grpc.handleUnaryCall<_weir_v1_JobRequest__Output, _weir_v1_ListCheckpointsResponse>;
@@ -109,6 +122,7 @@ export interface JobServiceHandlers extends grpc.UntypedServiceImplementation {
 export interface JobServiceDefinition extends grpc.ServiceDefinition {
   CancelJob: MethodDefinition<_weir_v1_JobRequest, _weir_v1_CancelJobResponse, _weir_v1_JobRequest__Output, _weir_v1_CancelJobResponse__Output>
   DisposeSavepoint: MethodDefinition<_weir_v1_DisposeSavepointRequest, _weir_v1_DisposeSavepointResponse, _weir_v1_DisposeSavepointRequest__Output, _weir_v1_DisposeSavepointResponse__Output>
+  GetClusterOverview: MethodDefinition<_weir_v1_ClusterOverviewRequest, _weir_v1_ClusterOverview, _weir_v1_ClusterOverviewRequest__Output, _weir_v1_ClusterOverview__Output>
   GetJob: MethodDefinition<_weir_v1_JobRequest, _weir_v1_JobDetails, _weir_v1_JobRequest__Output, _weir_v1_JobDetails__Output>
   ListCheckpoints: MethodDefinition<_weir_v1_JobRequest, _weir_v1_ListCheckpointsResponse, _weir_v1_JobRequest__Output, _weir_v1_ListCheckpointsResponse__Output>
   ListJobs: MethodDefinition<_weir_v1_ListJobsRequest, _weir_v1_ListJobsResponse, _weir_v1_ListJobsRequest__Output, _weir_v1_ListJobsResponse__Output>
