@@ -20,11 +20,12 @@ describe('weir cluster start', () => {
 
   beforeAll(async () => {
     port = await freePort();
+    const restPort = await freePort();
     address = `localhost:${port}`;
     const dir = mkdtempSync(join(tmpdir(), 'weir-local-'));
     cluster = new WeirProcess(
       'cluster',
-      ['cluster', 'start', '--taskmanagers', '2', '--slots', '1', '--dir', dir, '-D', `jobmanager.rpc.port=${port}`, '-D', 'taskmanager.host=127.0.0.1'],
+      ['cluster', 'start', '--taskmanagers', '2', '--slots', '1', '--dir', dir, '-D', `jobmanager.rpc.port=${port}`, '-D', `rest.port=${restPort}`, '-D', 'taskmanager.host=127.0.0.1'],
       join(dir, 'cluster.log'),
     );
     await cluster.waitForOutput(/JobManager is up/, 60_000);
@@ -47,7 +48,7 @@ describe('weir cluster start', () => {
   });
 
   it('refuses to start a second cluster on the same port before saying anything is up', async () => {
-    const second = await runWeir(['cluster', 'start', '--taskmanagers', '1', '--dir', mkdtempSync(join(tmpdir(), 'weir-local-')), '-D', `jobmanager.rpc.port=${port}`], { timeoutMs: 30_000 });
+    const second = await runWeir(['cluster', 'start', '--taskmanagers', '1', '--dir', mkdtempSync(join(tmpdir(), 'weir-local-')), '-D', `jobmanager.rpc.port=${port}`, '-D', `rest.port=${await freePort()}`], { timeoutMs: 30_000 });
     expect(second.code).toBe(1);
     expect(second.stdout).not.toContain('is up');
     expect(second.stderr).toBe(
