@@ -4,7 +4,7 @@ import { bundleJob } from '../bundle.ts';
 import { JobClient } from '../client/job-client.ts';
 import { deadline } from '../cluster/deadline.ts';
 import type { LocalCluster } from '../cluster/local-cluster.ts';
-import { followJob } from '../commands/run.ts';
+import { followJob } from '../commands/follow-job.ts';
 import type { CliContext } from '../context.ts';
 import { CliErrorCode } from '../errors.ts';
 
