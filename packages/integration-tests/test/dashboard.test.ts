@@ -83,7 +83,9 @@ describe('the dashboard in a real browser', () => {
     await screenshot('checkpoints');
 
     await page.getByTestId('tab-exceptions').click();
+    // The loss is the attempt's root failure, or came with a consumer's failure that was reported first.
     await expect.poll(() => page.getByTestId('exception-history').textContent()).toContain('TASK_MANAGER_LOST');
+    expect(await page.getByTestId('root-exception').textContent()).not.toBe('No failure so far.');
     await screenshot('exceptions');
   });
 

@@ -12,7 +12,7 @@ const COLUMNS: readonly Column<Entry>[] = [
   { title: 'Task', render: (e) => e.taskName ?? '–' },
   { title: 'TaskManager', render: (e) => e.taskManagerId ?? '–' },
   { title: 'Exception', render: (e) => <pre class="stack">{e.stacktrace}</pre> },
-  { title: 'With it', render: (e) => e.concurrentExceptions.length, align: 'right' },
+  { title: 'Came with it', render: (e) => e.concurrentExceptions.map((c) => <div title={c.stacktrace}><code>{c.exceptionName}</code> {c.taskName ?? ''}</div>) },
 ];
 
 /** The root exception and each attempt's root failure, newest first. */
