@@ -16,3 +16,4 @@ export * from './checkpoint/types.ts';
 export * from './checkpoint/operator-state-format.ts';
 export * from './free-port.ts';
 export * from './source-events.ts';
+export * from './metrics/metrics-report.ts';

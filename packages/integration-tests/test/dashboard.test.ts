@@ -64,6 +64,8 @@ describe('the dashboard in a real browser', () => {
     expect(await vertices.allTextContents()).toEqual([expect.stringContaining('events'), expect.stringContaining('KeyedProcess -> Sink')]);
     expect(await page.locator('[data-edge]').evaluateAll((edges) => edges.map((e) => e.getAttribute('data-edge')))).toHaveLength(1);
     await expect.poll(() => page.locator('[data-edge]').textContent()).toBe('HASH');
+    // The TaskManagers' metrics reach the page: the source sends records every second.
+    await expect.poll(() => page.locator('[data-vertex-id] [data-testid=vertex-rates]').first().textContent(), { timeout: 15_000 }).toMatch(/out [1-9][\d.]*k?\/s/);
     await screenshot('running');
   });
 
@@ -102,6 +104,7 @@ describe('the dashboard in a real browser', () => {
   it('lists the TaskManagers, and cancels the job from the page', async () => {
     await page.getByTestId('nav-taskmanagers').click();
     await expect.poll(() => page.getByTestId('taskmanagers').locator('tbody tr').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('taskmanagers').locator('tbody tr').textContent()).toMatch(/MiB \/ /);
     await screenshot('taskmanagers');
 
     await page.goBack();

@@ -13,6 +13,8 @@ const EVENTS = 6_000;
 const RATE = 2_000;
 /** execution.buffer-timeout: a record reaches its consumer at most this long after it was sent. */
 const FLUSH_INTERVAL_MS = 100;
+/** metrics.fetcher.update-interval: how often TaskManagers send the JobManager their metrics. */
+const METRICS_INTERVAL_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -54,7 +56,7 @@ describe('metrics and the REST API of a running cluster', () => {
         'state.checkpoints.dir': join(dir, 'checkpoints'),
         'state.savepoints.dir': join(dir, 'savepoints'),
         'execution.buffer-timeout': FLUSH_INTERVAL_MS,
-        'metrics.fetcher.update-interval': 500,
+        'metrics.fetcher.update-interval': METRICS_INTERVAL_MS,
       },
     });
     const run = await cluster.weir(['run', '--detached', writeJobFile(PAUSING_SUMS), '--', String(EVENTS), String(RATE), output]);
@@ -104,6 +106,23 @@ describe('metrics and the REST API of a running cluster', () => {
     expect(await taskMetric('numBytesIn', sinkVertex)).toBe(await taskMetric('numBytesOut', sourceVertex));
     const committed = await until(async () => (existsSync(output) ? readCommittedLines(output).length : 0), (n) => n === EVENTS, 30_000, 'committed lines');
     expect(committed).toBe(received);
+  });
+
+  it('shows the same counts in the REST API within one metrics.fetcher.update-interval', async () => {
+    const vertices = await until(
+      async () => (await rest(`/jobs/${jobId}`)).body.vertices as { id: string; metrics: Record<string, number | boolean> }[],
+      (vs) => vs.every((v) => v.metrics['read-records-complete'] === true) && vs[0]!.metrics['write-records'] === EVENTS && vs[1]!.metrics['read-records'] === EVENTS,
+      METRICS_INTERVAL_MS + 2_000,
+      'vertex records in the REST API',
+    );
+    expect(vertices.map((v) => [v.id, v.metrics['read-records'], v.metrics['write-records']])).toEqual([
+      [sourceVertex, 0, EVENTS],
+      [sinkVertex, EVENTS, 0],
+    ]);
+    expect(vertices[1]!.metrics['read-bytes']).toBe(await taskMetric('numBytesIn', sinkVertex));
+    const tm = (await rest('/taskmanagers/tm-1')).body;
+    expect(tm.metrics.heapUsed).toBeGreaterThan(0);
+    expect(tm.metrics.rss).toBeGreaterThan(tm.metrics.heapUsed);
   });
 
   it('GET /config, /overview, /taskmanagers and /taskmanagers/:id describe the cluster', async () => {

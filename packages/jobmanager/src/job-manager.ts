@@ -1,6 +1,6 @@
 import { createLogger, systemClock, type Clock, type Logger, type WeirConfig } from '@weir/common';
 import type { PrometheusEndpoint } from '@weir/metrics';
-import { bindServer, createServer, services } from '@weir/rpc';
+import { bindServer, createServer, decodeMetricsReport, services } from '@weir/rpc';
 import { openStorage, s3SettingsFromConfig } from '@weir/storage';
 import { readFileSync } from 'node:fs';
 import { dashboardBuilt, dashboardDir } from '@weir/dashboard';
@@ -45,6 +45,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   const clock = options.clock ?? systemClock;
   const blobStore = await BlobStore.open(config['blob.storage.directory']);
   const slotPool = new SlotPool();
+  const metricStore = new MetricStore();
   const registry = new TaskManagerRegistry(
     { clock, intervalMs: config['heartbeat.interval'], timeoutMs: config['heartbeat.timeout'] },
     logger,
@@ -55,12 +56,18 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
       },
       lost(tm, cause) {
         slotPool.removeTaskManager(tm.id);
+        metricStore.taskManagerLost(tm.id);
         dispatcher.taskManagerLost(tm.id, cause);
       },
       taskStatus: (taskManagerId, update) => dispatcher.taskStatus(taskManagerId, update),
       acknowledgeCheckpoint: (taskManagerId, message) => dispatcher.acknowledgeCheckpoint(taskManagerId, message),
       declineCheckpoint: (taskManagerId, message) => dispatcher.declineCheckpoint(taskManagerId, message),
       operatorEvent: (taskManagerId, message) => dispatcher.operatorEvent(taskManagerId, message),
+      metricsReport(taskManagerId, message) {
+        const report = decodeMetricsReport(message);
+        if (typeof report === 'string') logger.warn({ taskManagerId }, `ignoring a metrics report: ${report}`);
+        else metricStore.ingest(taskManagerId, report, clock.now());
+      },
     },
   );
   const dispatcher = new Dispatcher({
@@ -106,7 +113,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
         slotPool,
         savepoints,
         operations: new SavepointOperations(),
-        metrics: new MetricStore(),
+        metrics: metricStore,
         clock,
         refreshIntervalMs: config['web.refresh-interval'],
         version: VERSION,

@@ -2,4 +2,4 @@ export * from './task-metrics.ts';
 export * from './errors.ts';
 export { processRegistry, startPrometheusEndpoint, type PrometheusEndpoint } from './prometheus-endpoint.ts';
 export { scrapedGauges, type Labels, type Series } from './gauges.ts';
-export { ProcessMetrics, type ProcessMetricsSnapshot } from './process-metrics.ts';
+export { ProcessMetrics } from './process-metrics.ts';

@@ -1,26 +1,6 @@
 import { monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
-
-/** A Node process's health as the REST API shows a TaskManager's (Flink's Status.JVM.* for Node). */
-export interface ProcessMetricsSnapshot {
-  readonly heapUsedBytes: number;
-  readonly heapTotalBytes: number;
-  /** The heap limit (--max-old-space-size). */
-  readonly heapMaxBytes: number;
-  readonly rssBytes: number;
-  readonly externalBytes: number;
-  /** Garbage collections and the time they took since the process started. */
-  readonly gcCount: number;
-  readonly gcTimeMs: number;
-  /** Event-loop delay since the previous sample: how late timers and I/O callbacks ran. */
-  readonly eventLoopDelayMeanMs: number;
-  readonly eventLoopDelayP99Ms: number;
-  readonly eventLoopDelayMaxMs: number;
-  /** CPU time since the process started. */
-  readonly cpuUserMs: number;
-  readonly cpuSystemMs: number;
-  readonly uptimeMs: number;
-}
+import type { ProcessMetricsSnapshot } from '@weir/common';
 
 /**
  * Samples the process: memory, GC (a PerformanceObserver adds up every collection), the

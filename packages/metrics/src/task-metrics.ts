@@ -1,36 +1,4 @@
-import type { ProcessMetricsSnapshot } from './process-metrics.ts';
-
-/**
- * A subtask's metrics with Flink's names (TaskIOMetricGroup and the task's time metrics): what
- * a TaskManager samples from its tasks, sends to the JobManager and exports to Prometheus.
- * Counts are since the subtask started; rates are per second over the last sampling interval.
- */
-export interface TaskMetricsSnapshot {
-  readonly numRecordsIn: number;
-  readonly numRecordsOut: number;
-  readonly numBytesIn: number;
-  readonly numBytesOut: number;
-  readonly numRecordsInPerSecond: number;
-  readonly numRecordsOutPerSecond: number;
-  readonly numBytesInPerSecond: number;
-  readonly numBytesOutPerSecond: number;
-  /** Share of each second spent on records, waiting for output capacity, and waiting for input, in ms (they add up to about 1000). */
-  readonly busyTimeMsPerSecond: number;
-  readonly backPressuredTimeMsPerSecond: number;
-  readonly idleTimeMsPerSecond: number;
-  /** Totals since the subtask started (Flink's accumulated-*-time of a vertex). */
-  readonly accumulatedBusyTimeMs: number;
-  readonly accumulatedBackPressuredTimeMs: number;
-  readonly accumulatedIdleTimeMs: number;
-  /** Buffers received and not yet processed, and buffers produced and not yet sent. */
-  readonly inputQueueLength: number;
-  readonly outputQueueLength: number;
-  /** Those queues as a share (0..1) of what they may hold before the producer stops. */
-  readonly inPoolUsage: number;
-  readonly outPoolUsage: number;
-  /** The subtask's input watermark, ms since the epoch; -Infinity before the first. */
-  readonly currentInputWatermark: number;
-}
+import type { TaskMetricsSnapshot } from '@weir/common';
 
 /** What each task metric means: the help text of its Prometheus series. */
 export const TASK_METRIC_HELP = {
@@ -70,19 +38,4 @@ export function backPressureLevel(ratio: number): BackPressureLevel {
   if (ratio > 0.5) return BackPressureLevel.HIGH;
   if (ratio > 0.1) return BackPressureLevel.LOW;
   return BackPressureLevel.OK;
-}
-
-/** Which subtask a report is about: its job, attempt, vertex and index. */
-export interface SubtaskRef {
-  readonly jobId: string;
-  readonly attempt: number;
-  readonly vertexId: string;
-  readonly subtaskIndex: number;
-}
-
-/** What a TaskManager sends the JobManager every metrics.fetcher.update-interval. */
-export interface TaskManagerMetricsReport {
-  readonly process: ProcessMetricsSnapshot;
-  /** Its running subtasks, and those that ended since the last report (their final counts). */
-  readonly tasks: readonly { readonly task: SubtaskRef; readonly metrics: TaskMetricsSnapshot }[];
 }

@@ -1,3 +1,4 @@
 export * from './proto.ts';
 export * from './errors.ts';
 export * from './messages.ts';
+export { decodeMetricsReport, encodeMetricsReport } from './control/metrics-codec.ts';

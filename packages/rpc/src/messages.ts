@@ -31,9 +31,11 @@ export type { JobSummary, JobSummary__Output } from './generated/weir/v1/JobSumm
 export type { ListCheckpointsResponse, ListCheckpointsResponse__Output } from './generated/weir/v1/ListCheckpointsResponse.ts';
 export type { ListJobsRequest, ListJobsRequest__Output } from './generated/weir/v1/ListJobsRequest.ts';
 export type { ListJobsResponse, ListJobsResponse__Output } from './generated/weir/v1/ListJobsResponse.ts';
+export type { MetricsReport, MetricsReport__Output } from './generated/weir/v1/MetricsReport.ts';
 export type { NotifyCheckpoint, NotifyCheckpoint__Output } from './generated/weir/v1/NotifyCheckpoint.ts';
 export type { OperatorEvent, OperatorEvent__Output } from './generated/weir/v1/OperatorEvent.ts';
 export type { OperatorInfo, OperatorInfo__Output } from './generated/weir/v1/OperatorInfo.ts';
+export type { ProcessMetrics, ProcessMetrics__Output } from './generated/weir/v1/ProcessMetrics.ts';
 export type { ProducerLocation, ProducerLocation__Output } from './generated/weir/v1/ProducerLocation.ts';
 export type { ProducerMessage, ProducerMessage__Output } from './generated/weir/v1/ProducerMessage.ts';
 export type { RecordBuffer, RecordBuffer__Output } from './generated/weir/v1/RecordBuffer.ts';
@@ -43,6 +45,7 @@ export type { SubmitJobRequest, SubmitJobRequest__Output } from './generated/wei
 export type { SubmitJobResponse, SubmitJobResponse__Output } from './generated/weir/v1/SubmitJobResponse.ts';
 export type { SubscribeRequest, SubscribeRequest__Output } from './generated/weir/v1/SubscribeRequest.ts';
 export type { SubtaskInfo, SubtaskInfo__Output } from './generated/weir/v1/SubtaskInfo.ts';
+export type { SubtaskMetrics, SubtaskMetrics__Output } from './generated/weir/v1/SubtaskMetrics.ts';
 export type { TaskCheckpointing, TaskCheckpointing__Output } from './generated/weir/v1/TaskCheckpointing.ts';
 export type { TaskKey, TaskKey__Output } from './generated/weir/v1/TaskKey.ts';
 export type { TaskManagerMessage, TaskManagerMessage__Output } from './generated/weir/v1/TaskManagerMessage.ts';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock, Logger, WeirConfig } from '@weir/common';
+import { encodeMetricsReport } from '@weir/rpc';
 import type { PartitionRegistryLike } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
 import { JobManagerConnection } from './control/connection.ts';
@@ -97,16 +98,6 @@ export class TaskManager implements TaskManagerHandle {
       clock: parts.clock,
       onTaskEnded: (task) => tracker.ended(task),
     });
-    let metrics: TaskManagerMetrics;
-    try {
-      metrics = await TaskManagerMetrics.start(config, { tracker, taskManagerId, clock: parts.clock, logger });
-    } catch (err) {
-      storages.close();
-      remote.close();
-      dataServer.close();
-      client.close();
-      throw err;
-    }
     const connection = new JobManagerConnection({
       client,
       jobManagerAddress,
@@ -121,6 +112,22 @@ export class TaskManager implements TaskManagerHandle {
       logger,
       clock: parts.clock,
     });
+    let metrics: TaskManagerMetrics;
+    try {
+      metrics = await TaskManagerMetrics.start(config, {
+        tracker,
+        taskManagerId,
+        clock: parts.clock,
+        logger,
+        report: (report) => connection.sendIfRegistered({ metricsReport: encodeMetricsReport(report) }),
+      });
+    } catch (err) {
+      storages.close();
+      remote.close();
+      dataServer.close();
+      client.close();
+      throw err;
+    }
     logger.info(
       { dataAddress, jobManager: jobManagerAddress, slots: config['taskmanager.numberOfTaskSlots'] },
       'TaskManager started',

@@ -1,4 +1,4 @@
-import type { ProcessMetricsSnapshot, TaskManagerMetricsReport, TaskMetricsSnapshot } from '@weir/metrics';
+import type { ProcessMetricsSnapshot, TaskManagerMetricsReport, TaskMetricsSnapshot } from '@weir/common';
 
 /** One subtask's latest metrics, as its TaskManager last sent them. */
 export interface SubtaskMetrics {

@@ -21,6 +21,7 @@ function setup() {
     acknowledgeCheckpoint: (id, message) => events.push(`ack ${message.checkpointId} from ${id}`),
     declineCheckpoint: (id, message) => events.push(`decline ${message.checkpointId} from ${id}: ${message.reasonCode}`),
     operatorEvent: (id, message) => events.push(`operator event for ${message.operatorId} from ${id}`),
+    metricsReport: (id, message) => events.push(`metrics of ${message.tasks.length} tasks from ${id}`),
   });
   return { clock, events, updates, registry };
 }

@@ -2,6 +2,7 @@ import { WeirError, quoteInput, type Logger } from '@weir/common';
 import type {
   AcknowledgeCheckpoint__Output,
   DeclineCheckpoint__Output,
+  MetricsReport__Output,
   OperatorEvent__Output,
   JobManagerMessage,
   RegisterTaskManager__Output,
@@ -28,6 +29,7 @@ export interface RegistryListener {
   acknowledgeCheckpoint(taskManagerId: string, message: AcknowledgeCheckpoint__Output): void;
   declineCheckpoint(taskManagerId: string, message: DeclineCheckpoint__Output): void;
   operatorEvent(taskManagerId: string, message: OperatorEvent__Output): void;
+  metricsReport(taskManagerId: string, message: MetricsReport__Output): void;
 }
 
 export interface RegisteredTaskManager extends TaskManagerInfo {
@@ -60,6 +62,7 @@ export class TaskManagerRegistry implements TaskManagerGateway {
       acknowledgeCheckpoint: (s, message) => this.listener.acknowledgeCheckpoint(s.id, message),
       declineCheckpoint: (s, message) => this.listener.declineCheckpoint(s.id, message),
       operatorEvent: (s, message) => this.listener.operatorEvent(s.id, message),
+      metricsReport: (s, message) => this.listener.metricsReport(s.id, message),
       unexpected: (s, what) => this.logger.warn({ taskManagerId: s.id }, `ignoring ${what}`),
     });
     this.#sessions.set(info.id, session);

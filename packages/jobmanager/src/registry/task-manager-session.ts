@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '@weir/common';
-import type { AcknowledgeCheckpoint__Output, DeclineCheckpoint__Output, OperatorEvent__Output, TaskManagerMessage__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import type { AcknowledgeCheckpoint__Output, DeclineCheckpoint__Output, MetricsReport__Output, OperatorEvent__Output, TaskManagerMessage__Output, TaskStatusUpdate__Output } from '@weir/rpc';
 import type { TaskManagerConnection, TaskManagerInfo } from './task-manager-connection.ts';
 
 export interface SessionEvents {
@@ -8,6 +8,7 @@ export interface SessionEvents {
   acknowledgeCheckpoint(session: TaskManagerSession, message: AcknowledgeCheckpoint__Output): void;
   declineCheckpoint(session: TaskManagerSession, message: DeclineCheckpoint__Output): void;
   operatorEvent(session: TaskManagerSession, message: OperatorEvent__Output): void;
+  metricsReport(session: TaskManagerSession, message: MetricsReport__Output): void;
   closed(session: TaskManagerSession): void;
   unexpected(session: TaskManagerSession, what: string): void;
 }
@@ -72,6 +73,7 @@ export class TaskManagerSession {
     else if (message.kind === 'acknowledgeCheckpoint' && message.acknowledgeCheckpoint) this.events.acknowledgeCheckpoint(this, message.acknowledgeCheckpoint);
     else if (message.kind === 'declineCheckpoint' && message.declineCheckpoint) this.events.declineCheckpoint(this, message.declineCheckpoint);
     else if (message.kind === 'operatorEvent' && message.operatorEvent) this.events.operatorEvent(this, message.operatorEvent);
+    else if (message.kind === 'metricsReport' && message.metricsReport) this.events.metricsReport(this, message.metricsReport);
     else if (message.kind === 'register') this.events.unexpected(this, 'a second register message on the same stream');
   }
 

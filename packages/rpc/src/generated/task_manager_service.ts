@@ -13,11 +13,14 @@ import type { Heartbeat as _weir_v1_Heartbeat, Heartbeat__Output as _weir_v1_Hea
 import type { InputDeployment as _weir_v1_InputDeployment, InputDeployment__Output as _weir_v1_InputDeployment__Output } from './weir/v1/InputDeployment.ts';
 import type { JobDefaults as _weir_v1_JobDefaults, JobDefaults__Output as _weir_v1_JobDefaults__Output } from './weir/v1/JobDefaults.ts';
 import type { JobManagerMessage as _weir_v1_JobManagerMessage, JobManagerMessage__Output as _weir_v1_JobManagerMessage__Output } from './weir/v1/JobManagerMessage.ts';
+import type { MetricsReport as _weir_v1_MetricsReport, MetricsReport__Output as _weir_v1_MetricsReport__Output } from './weir/v1/MetricsReport.ts';
 import type { NotifyCheckpoint as _weir_v1_NotifyCheckpoint, NotifyCheckpoint__Output as _weir_v1_NotifyCheckpoint__Output } from './weir/v1/NotifyCheckpoint.ts';
 import type { OperatorEvent as _weir_v1_OperatorEvent, OperatorEvent__Output as _weir_v1_OperatorEvent__Output } from './weir/v1/OperatorEvent.ts';
+import type { ProcessMetrics as _weir_v1_ProcessMetrics, ProcessMetrics__Output as _weir_v1_ProcessMetrics__Output } from './weir/v1/ProcessMetrics.ts';
 import type { ProducerLocation as _weir_v1_ProducerLocation, ProducerLocation__Output as _weir_v1_ProducerLocation__Output } from './weir/v1/ProducerLocation.ts';
 import type { RegisterTaskManager as _weir_v1_RegisterTaskManager, RegisterTaskManager__Output as _weir_v1_RegisterTaskManager__Output } from './weir/v1/RegisterTaskManager.ts';
 import type { Registered as _weir_v1_Registered, Registered__Output as _weir_v1_Registered__Output } from './weir/v1/Registered.ts';
+import type { SubtaskMetrics as _weir_v1_SubtaskMetrics, SubtaskMetrics__Output as _weir_v1_SubtaskMetrics__Output } from './weir/v1/SubtaskMetrics.ts';
 import type { TaskCheckpointing as _weir_v1_TaskCheckpointing, TaskCheckpointing__Output as _weir_v1_TaskCheckpointing__Output } from './weir/v1/TaskCheckpointing.ts';
 import type { TaskKey as _weir_v1_TaskKey, TaskKey__Output as _weir_v1_TaskKey__Output } from './weir/v1/TaskKey.ts';
 import type { TaskManagerMessage as _weir_v1_TaskManagerMessage, TaskManagerMessage__Output as _weir_v1_TaskManagerMessage__Output } from './weir/v1/TaskManagerMessage.ts';
@@ -45,11 +48,14 @@ export interface ProtoGrpcType {
       InputDeployment: MessageTypeDefinition<_weir_v1_InputDeployment, _weir_v1_InputDeployment__Output>
       JobDefaults: MessageTypeDefinition<_weir_v1_JobDefaults, _weir_v1_JobDefaults__Output>
       JobManagerMessage: MessageTypeDefinition<_weir_v1_JobManagerMessage, _weir_v1_JobManagerMessage__Output>
+      MetricsReport: MessageTypeDefinition<_weir_v1_MetricsReport, _weir_v1_MetricsReport__Output>
       NotifyCheckpoint: MessageTypeDefinition<_weir_v1_NotifyCheckpoint, _weir_v1_NotifyCheckpoint__Output>
       OperatorEvent: MessageTypeDefinition<_weir_v1_OperatorEvent, _weir_v1_OperatorEvent__Output>
+      ProcessMetrics: MessageTypeDefinition<_weir_v1_ProcessMetrics, _weir_v1_ProcessMetrics__Output>
       ProducerLocation: MessageTypeDefinition<_weir_v1_ProducerLocation, _weir_v1_ProducerLocation__Output>
       RegisterTaskManager: MessageTypeDefinition<_weir_v1_RegisterTaskManager, _weir_v1_RegisterTaskManager__Output>
       Registered: MessageTypeDefinition<_weir_v1_Registered, _weir_v1_Registered__Output>
+      SubtaskMetrics: MessageTypeDefinition<_weir_v1_SubtaskMetrics, _weir_v1_SubtaskMetrics__Output>
       TaskCheckpointing: MessageTypeDefinition<_weir_v1_TaskCheckpointing, _weir_v1_TaskCheckpointing__Output>
       TaskKey: MessageTypeDefinition<_weir_v1_TaskKey, _weir_v1_TaskKey__Output>
       TaskManagerMessage: MessageTypeDefinition<_weir_v1_TaskManagerMessage, _weir_v1_TaskManagerMessage__Output>

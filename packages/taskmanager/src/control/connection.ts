@@ -1,5 +1,5 @@
 import type { Clock, Logger } from '@weir/common';
-import type { RegisterTaskManager, TaskManagerServiceClient } from '@weir/rpc';
+import type { RegisterTaskManager, TaskManagerMessage, TaskManagerServiceClient } from '@weir/rpc';
 import { ReconnectBackoff } from './backoff.ts';
 import { Closed } from './closed.ts';
 import { Connecting } from './connecting.ts';
@@ -55,6 +55,11 @@ export class JobManagerConnection {
 
   close(): void {
     this.#transition(this.#state.close());
+  }
+
+  /** Sends `message` on the stream while registered; drops it otherwise (for periodic reports, which the next one replaces). */
+  sendIfRegistered(message: TaskManagerMessage): void {
+    if (this.#state.name === 'registered') this.#state.session?.send(message);
   }
 
   #dispatch(session: JobManagerSession, event: (state: ControlState) => ControlState): void {

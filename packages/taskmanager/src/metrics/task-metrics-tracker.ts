@@ -1,5 +1,6 @@
 import type { Clock } from '@weir/common';
-import type { Series, SubtaskRef, TaskMetricName, TaskMetricsSnapshot } from '@weir/metrics';
+import type { SubtaskRef, TaskMetricsSnapshot } from '@weir/common';
+import type { Series, TaskMetricName } from '@weir/metrics';
 import type { TaskKey__Output } from '@weir/rpc';
 import type { TaskMetricsSample } from '@weir/runtime';
 import { taskId } from '../deploy/task-key.ts';

@@ -1,4 +1,4 @@
-import type { TaskMetricsSnapshot } from '@weir/metrics';
+import type { TaskMetricsSnapshot } from '@weir/common';
 import type { TaskMetricsSample } from '@weir/runtime';
 
 /** A sample and when it was taken. */

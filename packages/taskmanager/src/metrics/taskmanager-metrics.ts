@@ -1,5 +1,5 @@
-import type { Clock, Logger, TimerHandle, WeirConfig } from '@weir/common';
-import { ProcessMetrics, processRegistry, scrapedGauges, startPrometheusEndpoint, TASK_METRIC_HELP, type PrometheusEndpoint, type TaskManagerMetricsReport } from '@weir/metrics';
+import type { Clock, Logger, TaskManagerMetricsReport, TimerHandle, WeirConfig } from '@weir/common';
+import { ProcessMetrics, processRegistry, scrapedGauges, startPrometheusEndpoint, TASK_METRIC_HELP, type PrometheusEndpoint } from '@weir/metrics';
 import type { TaskMetricsTracker } from './task-metrics-tracker.ts';
 
 /** How often task rates are computed when only Prometheus wants them (metrics.fetcher.update-interval is 0). */

@@ -1,5 +1,6 @@
 import type { JobVertex } from '@weir/api';
-import { backPressureLevel, type TaskMetricsSnapshot } from '@weir/metrics';
+import type { TaskMetricsSnapshot } from '@weir/common';
+import { backPressureLevel } from '@weir/metrics';
 import type { SubtaskExecution } from '../../job/execution.ts';
 import type { JobMaster } from '../../job/job-master.ts';
 import type { SubtaskMetrics, MetricStore } from '../../metrics/metric-store.ts';

@@ -6,6 +6,7 @@ import type { TaskStatusUpdate as _weir_v1_TaskStatusUpdate, TaskStatusUpdate__O
 import type { AcknowledgeCheckpoint as _weir_v1_AcknowledgeCheckpoint, AcknowledgeCheckpoint__Output as _weir_v1_AcknowledgeCheckpoint__Output } from '../../weir/v1/AcknowledgeCheckpoint.ts';
 import type { DeclineCheckpoint as _weir_v1_DeclineCheckpoint, DeclineCheckpoint__Output as _weir_v1_DeclineCheckpoint__Output } from '../../weir/v1/DeclineCheckpoint.ts';
 import type { OperatorEvent as _weir_v1_OperatorEvent, OperatorEvent__Output as _weir_v1_OperatorEvent__Output } from '../../weir/v1/OperatorEvent.ts';
+import type { MetricsReport as _weir_v1_MetricsReport, MetricsReport__Output as _weir_v1_MetricsReport__Output } from '../../weir/v1/MetricsReport.ts';
 
 export interface TaskManagerMessage {
   'register'?: (_weir_v1_RegisterTaskManager | null);
@@ -14,7 +15,8 @@ export interface TaskManagerMessage {
   'acknowledgeCheckpoint'?: (_weir_v1_AcknowledgeCheckpoint | null);
   'declineCheckpoint'?: (_weir_v1_DeclineCheckpoint | null);
   'operatorEvent'?: (_weir_v1_OperatorEvent | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent";
+  'metricsReport'?: (_weir_v1_MetricsReport | null);
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent"|"metricsReport";
 }
 
 export interface TaskManagerMessage__Output {
@@ -24,5 +26,6 @@ export interface TaskManagerMessage__Output {
   'acknowledgeCheckpoint'?: (_weir_v1_AcknowledgeCheckpoint__Output | null);
   'declineCheckpoint'?: (_weir_v1_DeclineCheckpoint__Output | null);
   'operatorEvent'?: (_weir_v1_OperatorEvent__Output | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent";
+  'metricsReport'?: (_weir_v1_MetricsReport__Output | null);
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent"|"metricsReport";
 }

@@ -1,0 +1,80 @@
+import type { ProcessMetricsSnapshot, SubtaskRef, TaskManagerMetricsReport, TaskMetricsSnapshot } from '@weir/common';
+import type { MetricsReport, MetricsReport__Output } from '../generated/weir/v1/MetricsReport.ts';
+import type { ProcessMetrics__Output } from '../generated/weir/v1/ProcessMetrics.ts';
+import type { SubtaskMetrics__Output } from '../generated/weir/v1/SubtaskMetrics.ts';
+
+/**
+ * The metrics report of the control stream (TaskManager → JobManager): one encoder, one
+ * decoder, between the proto `MetricsReport` and @weir/common's `TaskManagerMetricsReport`.
+ * The proto fields carry the domain names, so both directions copy the figures by name.
+ */
+
+const TASK_FIELDS = [
+  'numRecordsIn',
+  'numRecordsOut',
+  'numBytesIn',
+  'numBytesOut',
+  'numRecordsInPerSecond',
+  'numRecordsOutPerSecond',
+  'numBytesInPerSecond',
+  'numBytesOutPerSecond',
+  'busyTimeMsPerSecond',
+  'backPressuredTimeMsPerSecond',
+  'idleTimeMsPerSecond',
+  'accumulatedBusyTimeMs',
+  'accumulatedBackPressuredTimeMs',
+  'accumulatedIdleTimeMs',
+  'inputQueueLength',
+  'outputQueueLength',
+  'inPoolUsage',
+  'outPoolUsage',
+  'currentInputWatermark',
+] as const satisfies readonly (keyof TaskMetricsSnapshot)[];
+
+const PROCESS_FIELDS = [
+  'heapUsedBytes',
+  'heapTotalBytes',
+  'heapMaxBytes',
+  'rssBytes',
+  'externalBytes',
+  'gcCount',
+  'gcTimeMs',
+  'eventLoopDelayMeanMs',
+  'eventLoopDelayP99Ms',
+  'eventLoopDelayMaxMs',
+  'cpuUserMs',
+  'cpuSystemMs',
+  'uptimeMs',
+] as const satisfies readonly (keyof ProcessMetricsSnapshot)[];
+
+function pick<F extends string>(fields: readonly F[], from: Readonly<Record<F, number | string>>): Record<F, number> {
+  return Object.fromEntries(fields.map((field) => [field, Number(from[field])])) as Record<F, number>;
+}
+
+export function encodeMetricsReport(report: TaskManagerMetricsReport): MetricsReport {
+  return {
+    process: pick(PROCESS_FIELDS, report.process),
+    tasks: report.tasks.map(({ task, metrics }) => ({
+      task: { jobId: task.jobId, attempt: task.attempt, vertexId: task.vertexId, subtaskIndex: task.subtaskIndex },
+      ...pick(TASK_FIELDS, metrics),
+    })),
+  };
+}
+
+/** The report, or why it is unusable (no process metrics, a subtask entry naming no task). */
+export function decodeMetricsReport(message: MetricsReport__Output): TaskManagerMetricsReport | string {
+  if (message.process === null) return 'a metrics report without process metrics';
+  const tasks: { task: SubtaskRef; metrics: TaskMetricsSnapshot }[] = [];
+  for (const entry of message.tasks) {
+    const task = decodeSubtask(entry);
+    if (typeof task === 'string') return task;
+    tasks.push({ task, metrics: pick(TASK_FIELDS, entry) });
+  }
+  return { process: pick(PROCESS_FIELDS, message.process as ProcessMetrics__Output), tasks };
+}
+
+function decodeSubtask(entry: SubtaskMetrics__Output): SubtaskRef | string {
+  const key = entry.task;
+  if (key === null || key.jobId === '' || key.vertexId === '') return 'a metrics report entry that names no subtask';
+  return { jobId: key.jobId, attempt: key.attempt, vertexId: key.vertexId, subtaskIndex: key.subtaskIndex };
+}
