@@ -78,6 +78,15 @@ describe('checkpoint options and faults on a process cluster', () => {
     const failed = history.find((cp) => cp.status === 'FAILED')!;
     expect(failed.failureReason).toContain('CHECKPOINT_STORAGE_FAILURE');
     expect(failed.failureReason).toContain('a-file');
+    // `weir checkpoints` names the declining task once, right before the task's own reason.
+    const table = await c.weir(['checkpoints', jobId]);
+    expect(table.code, table.stderr).toBe(0);
+    const failedRows = table.stdout.split('\n').filter((line) => / FAILED /.test(line));
+    expect(failedRows.length, table.stdout).toBeGreaterThanOrEqual(2);
+    for (const row of failedRows) {
+      expect(row.match(/declined checkpoint/g), row).toHaveLength(1);
+      expect(row).toMatch(/CHECKPOINT_STORAGE_FAILURE: \S.* \([12]\/2\) declined checkpoint \d+: writing /);
+    }
     const details = await waitForStatus(c.client, jobId, ['RUNNING']);
     expect(details.attempt).toBe(0);
     await c.weir(['cancel', jobId]);

@@ -1,7 +1,7 @@
 import { WeirError, isGloballyTerminal, type JobStatus } from '@weir/common';
-import type { AcknowledgeCheckpoint__Output, DeclineCheckpoint__Output, OperatorEvent__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import { decodeAck, decodeDecline, type AcknowledgeCheckpoint__Output, type DeclineCheckpoint__Output, type OperatorEvent__Output, type TaskStatusUpdate__Output } from '@weir/rpc';
 import type { Storage } from '@weir/storage';
-import { parseAcknowledge, parseDecline, type CheckpointTask } from './checkpoint/checkpoint-messages.ts';
+import type { FromTaskManager } from './checkpoint/from-task-manager.ts';
 import { JobManagerErrorCode } from './errors.ts';
 import { JobMaster, type JobMasterDeps } from './job/job-master.ts';
 import type { JobSpec } from './job/job-spec.ts';
@@ -68,24 +68,26 @@ export class Dispatcher {
   }
 
   acknowledgeCheckpoint(taskManagerId: string, message: AcknowledgeCheckpoint__Output): void {
-    const parsed = parseAcknowledge(taskManagerId, message);
-    if (typeof parsed === 'string') {
-      this.deps.logger.warn({ taskManagerId }, `ignoring a checkpoint acknowledgement: ${parsed}`);
+    const decoded = decodeAck(message);
+    if (typeof decoded === 'string') {
+      this.deps.logger.warn({ taskManagerId }, `ignoring a checkpoint acknowledgement: ${decoded}`);
       return;
     }
-    const master = this.#jobOf(parsed);
+    const received = { ...decoded, taskManagerId };
+    const master = this.#jobOf(received);
     if (master === undefined) return;
-    if ('reason' in parsed) master.declineCheckpoint(parsed);
-    else master.acknowledgeCheckpoint(parsed);
+    if ('reason' in received) master.declineCheckpoint(received);
+    else master.acknowledgeCheckpoint(received);
   }
 
   declineCheckpoint(taskManagerId: string, message: DeclineCheckpoint__Output): void {
-    const parsed = parseDecline(taskManagerId, message);
-    if (typeof parsed === 'string') {
-      this.deps.logger.warn({ taskManagerId }, `ignoring a checkpoint decline: ${parsed}`);
+    const decoded = decodeDecline(message);
+    if (typeof decoded === 'string') {
+      this.deps.logger.warn({ taskManagerId }, `ignoring a checkpoint decline: ${decoded}`);
       return;
     }
-    this.#jobOf(parsed)?.declineCheckpoint(parsed);
+    const received = { ...decoded, taskManagerId };
+    this.#jobOf(received)?.declineCheckpoint(received);
   }
 
   operatorEvent(taskManagerId: string, message: OperatorEvent__Output): void {
@@ -105,10 +107,10 @@ export class Dispatcher {
     for (const master of this.#jobs.values()) master.shutDown();
   }
 
-  #jobOf(task: CheckpointTask): JobMaster | undefined {
-    const master = this.#jobs.get(task.jobId);
+  #jobOf(message: FromTaskManager<{ readonly checkpointId: number }>): JobMaster | undefined {
+    const master = this.#jobs.get(message.task.jobId);
     if (master === undefined) {
-      this.deps.logger.warn({ taskManagerId: task.taskManagerId, jobId: task.jobId, checkpointId: task.checkpointId }, 'ignoring a checkpoint message of an unknown job');
+      this.deps.logger.warn({ taskManagerId: message.taskManagerId, jobId: message.task.jobId, checkpointId: message.checkpointId }, 'ignoring a checkpoint message of an unknown job');
     }
     return master;
   }

@@ -8,6 +8,8 @@ export const RpcErrorCode = {
   UNAVAILABLE: 'UNAVAILABLE',
   /** A message was larger than its receiver accepts (gRPC RESOURCE_EXHAUSTED); the JobManager's limit is jobmanager.rpc.max-message-size. */
   MESSAGE_TOO_LARGE: 'MESSAGE_TOO_LARGE',
+  /** A trigger or barrier carries checkpoint options no task can honour (unknown type or terminate, terminate on a checkpoint). */
+  INVALID_CHECKPOINT_OPTIONS: 'INVALID_CHECKPOINT_OPTIONS',
 } as const;
 
 export function bindFailed(host: string, port: number, cause: Error): WeirError {

@@ -2,3 +2,5 @@ export * from './proto.ts';
 export * from './errors.ts';
 export * from './messages.ts';
 export { decodeMetricsReport, encodeMetricsReport } from './control/metrics-codec.ts';
+export * from './control/checkpoint-codec.ts';
+export * from './control/checkpoint-options.ts';

@@ -1,6 +1,6 @@
 export type { Storage, S3Settings } from './types.ts';
 export { StorageErrorCode } from './errors.ts';
-export { displayLocation, openStorage, s3SettingsFromConfig, type OpenStorageOptions } from './open-storage.ts';
+export { displayLocation, openStorage, parentLocation, s3SettingsFromConfig, type OpenStorageOptions } from './open-storage.ts';
 export { LocalStorage } from './local-storage.ts';
 export { S3Storage, type S3StorageOptions } from './s3-storage.ts';
 export { createS3Client } from './s3-client.ts';

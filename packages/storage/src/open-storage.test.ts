@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, isWeirError, type WeirConfig } from '@weir/common';
 import { LocalStorage } from './local-storage.ts';
-import { openStorage, s3SettingsFromConfig } from './open-storage.ts';
+import { openStorage, parentLocation, s3SettingsFromConfig } from './open-storage.ts';
 import { S3Storage } from './s3-storage.ts';
 import type { S3Settings } from './types.ts';
 
@@ -48,6 +48,26 @@ describe('openStorage', () => {
     expect((error as Error).message).toBe(
       `invalid storage URL ${JSON.stringify(url)}: ${what}; use s3://bucket/prefix, file:///absolute/path or a local path`,
     );
+  });
+});
+
+describe('parentLocation', () => {
+  it('gives the directory above a location in the same form', () => {
+    expect(parentLocation('s3://bucket/jobs/job-1/chk-3')).toBe('s3://bucket/jobs/job-1');
+    expect(parentLocation('s3://bucket/chk-3/')).toBe('s3://bucket');
+    expect(parentLocation('file:///data/cp/job-1/chk-3')).toBe('file:///data/cp/job-1');
+    expect(parentLocation('file:///chk-3')).toBe('file:///');
+    expect(parentLocation('/data/cp/job-1/chk-3/')).toBe('/data/cp/job-1');
+    expect(parentLocation('/chk-3')).toBe('/');
+    expect(parentLocation('cp/chk-3')).toBe('cp');
+    expect(parentLocation('chk-3')).toBe('.');
+  });
+
+  it('has none above a bucket or the file system root', () => {
+    expect(parentLocation('s3://bucket')).toBeUndefined();
+    expect(parentLocation('s3://bucket/')).toBeUndefined();
+    expect(parentLocation('file:///')).toBeUndefined();
+    expect(parentLocation('/')).toBeUndefined();
   });
 });
 

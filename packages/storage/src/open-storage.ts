@@ -69,6 +69,21 @@ export function displayLocation(url: string): string {
   return url.startsWith('file:') ? fileURLToPath(url) : url;
 }
 
+/**
+ * The location of the directory that holds `location`, in the same form: `s3://b/jobs/chk-3`
+ * → `s3://b/jobs`, `file:///data/cp/chk-3` → `file:///data/cp`, `/data/cp/chk-3` →
+ * `/data/cp`. Undefined when nothing is above it: a bucket, the file system root.
+ */
+export function parentLocation(location: string): string | undefined {
+  const scheme = /^(s3:\/\/[^/]*|file:\/\/)/.exec(location)?.[0] ?? '';
+  const path = location.slice(scheme.length).replace(/\/+$/, '');
+  if (path === '') return undefined;
+  const slash = path.lastIndexOf('/');
+  if (slash === -1) return scheme === '' ? '.' : undefined;
+  if (slash === 0) return scheme.startsWith('s3://') ? scheme : `${scheme}/`;
+  return scheme + path.slice(0, slash);
+}
+
 function localPathOf(url: string): string {
   let path: string;
   try {

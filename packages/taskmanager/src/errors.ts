@@ -16,7 +16,5 @@ export const TaskManagerErrorCode = {
   SUBSCRIBE_PROTOCOL_VIOLATION: 'SUBSCRIBE_PROTOCOL_VIOLATION',
   /** A producer's DataExchange stream ended cleanly before it sent end-of-partition. */
   PRODUCER_STREAM_ENDED: 'PRODUCER_STREAM_ENDED',
-  /** A checkpoint trigger or barrier carries CheckpointOptions with an unknown type or terminate value, or terminate on a plain checkpoint. */
-  INVALID_CHECKPOINT_OPTIONS: 'INVALID_CHECKPOINT_OPTIONS',
 } as const;
 export type TaskManagerErrorCode = (typeof TaskManagerErrorCode)[keyof typeof TaskManagerErrorCode];

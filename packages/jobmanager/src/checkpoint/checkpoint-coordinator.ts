@@ -2,7 +2,11 @@ import type { JobGraph } from '@weir/api';
 import {
   CHECKPOINT_OPTIONS,
   CheckpointFailureReason,
+  declineSentence,
   describeError,
+  encodeCheckpointMetadata,
+  type CheckpointAck,
+  type CheckpointDecline,
   type WeirError,
   type CheckpointMetadata,
   type Clock,
@@ -18,10 +22,10 @@ import { SavepointTracker } from '../savepoint/savepoint-tracker.ts';
 import type { SavepointTarget } from '../savepoint/savepoint-target.ts';
 import type { CheckpointingSettings } from '../settings/job-settings.ts';
 import { CheckpointHistory, type CheckpointHistoryView } from './checkpoint-history.ts';
-import type { CheckpointAck, CheckpointDecline, CheckpointTask } from './checkpoint-messages.ts';
-import { buildCheckpointMetadata, encodeMetadata } from './checkpoint-metadata.ts';
+import { buildCheckpointMetadata } from './checkpoint-metadata.ts';
 import { CheckpointMessenger } from './checkpoint-messenger.ts';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
+import type { FromTaskManager } from './from-task-manager.ts';
 import { CompletedCheckpointStore } from './completed-checkpoint-store.ts';
 import { CheckpointFailureCounter } from './failure-counter.ts';
 import { FinishedTaskState } from './finished-task-state.ts';
@@ -109,7 +113,7 @@ export class CheckpointCoordinator {
     for (const pending of [...this.#pending.values()]) this.#abort(pending, reason, `${why} while checkpoint ${pending.checkpointId} was pending`);
   }
 
-  acknowledge(ack: CheckpointAck): void {
+  acknowledge(ack: FromTaskManager<CheckpointAck>): void {
     const pending = this.#pending.get(ack.checkpointId);
     if (pending === undefined) {
       this.#discardLate(ack);
@@ -118,24 +122,25 @@ export class CheckpointCoordinator {
     if (!this.#fromCurrentTask(pending, ack)) return;
     const outcome = pending.acknowledge(ack);
     if (outcome !== AckOutcome.ACCEPTED) {
-      this.#deps.logger.debug({ checkpointId: ack.checkpointId, vertexId: ack.vertexId, subtask: ack.subtaskIndex, outcome }, 'ignoring an acknowledgement');
+      this.#deps.logger.debug({ checkpointId: ack.checkpointId, vertexId: ack.task.vertexId, subtask: ack.task.subtaskIndex, outcome }, 'ignoring an acknowledgement');
       return;
     }
     this.#history.acknowledged(ack.checkpointId, ack.metrics);
-    this.#deps.logger.debug({ checkpointId: ack.checkpointId, vertexId: ack.vertexId, subtask: ack.subtaskIndex, ...ack.metrics }, 'checkpoint acknowledged');
+    this.#deps.logger.debug({ checkpointId: ack.checkpointId, vertexId: ack.task.vertexId, subtask: ack.task.subtaskIndex, ...ack.metrics }, 'checkpoint acknowledged');
     if (pending.savepoint !== undefined) this.#savepoints.acknowledged(pending);
     if (pending.fullyAcknowledged) this.#finalize(pending);
   }
 
-  decline(decline: CheckpointDecline): void {
+  /** A task declined: the checkpoint aborts with its reason, the task named once (the task's message does not name it). */
+  decline(decline: FromTaskManager<CheckpointDecline>): void {
     const pending = this.#pending.get(decline.checkpointId);
     if (pending === undefined) {
       this.#discardLate(decline);
       return;
     }
     if (!this.#fromCurrentTask(pending, decline)) return;
-    const task = subtaskName(this.#deps.jobGraph, decline.vertexId, decline.subtaskIndex);
-    this.#abort(pending, decline.reason, `${task} declined checkpoint ${decline.checkpointId}: ${decline.message}`);
+    const task = subtaskName(this.#deps.jobGraph, decline.task.vertexId, decline.task.subtaskIndex);
+    this.#abort(pending, decline.reason, declineSentence(task, decline));
   }
 
   /** A subtask finished: the pending checkpoints still waiting for it never get its acknowledgement (a task drops those in flight when it ends). */
@@ -305,7 +310,7 @@ export class CheckpointCoordinator {
         ...(pending.coordinatorStates === undefined ? {} : { coordinatorStates: pending.coordinatorStates }),
       });
       try {
-        const bytes = encodeMetadata(metadata);
+        const bytes = encodeCheckpointMetadata(metadata);
         await (target === undefined ? storage?.writeMetadata(checkpointId, bytes) : target.writeMetadata(bytes));
       } catch (err) {
         const where = target === undefined ? storage!.metadataLocation(checkpointId) : target.metadataLocation();
@@ -383,21 +388,22 @@ export class CheckpointCoordinator {
   }
 
   /** A task answered a checkpoint that is no longer pending: unless it completed, what the task wrote for it is garbage. */
-  #discardLate(message: CheckpointTask | CheckpointAck): void {
+  #discardLate(message: FromTaskManager<CheckpointAck | CheckpointDecline>): void {
     const { checkpointId } = message;
     if (this.#released || this.#finalizing.has(checkpointId) || this.#store.has(checkpointId) || this.#savepoints.was(checkpointId)) return;
-    this.#deps.logger.debug({ checkpointId, vertexId: message.vertexId, subtask: message.subtaskIndex }, 'discarding what a task wrote for a checkpoint no longer pending');
+    this.#deps.logger.debug({ checkpointId, vertexId: message.task.vertexId, subtask: message.task.subtaskIndex }, 'discarding what a task wrote for a checkpoint no longer pending');
     const shared = 'state' in message ? this.#sharedState.unregistered(Object.values(message.state.operators)) : [];
     this.#deps.storage?.discardCheckpoint(checkpointId, shared);
   }
 
-  #fromCurrentTask(pending: PendingCheckpoint, message: CheckpointTask): boolean {
-    const subtask = this.#execution?.get(message.vertexId, message.subtaskIndex);
+  #fromCurrentTask(pending: PendingCheckpoint, message: FromTaskManager<unknown>): boolean {
+    const { task } = message;
+    const subtask = this.#execution?.get(task.vertexId, task.subtaskIndex);
     return (
-      message.attempt === pending.attempt &&
+      task.attempt === pending.attempt &&
       this.#execution?.attempt === pending.attempt &&
       subtask?.taskManagerId === message.taskManagerId &&
-      pending.includes(message.vertexId, message.subtaskIndex)
+      pending.includes(task.vertexId, task.subtaskIndex)
     );
   }
 

@@ -1,4 +1,4 @@
-import type { CheckpointTaskMetrics } from './checkpoint-messages.ts';
+import type { CheckpointMetrics } from '@weir/common';
 
 /** What a checkpoint ID was taken as, as `weir checkpoints` shows it. */
 export const CheckpointKind = {
@@ -112,7 +112,7 @@ export class CheckpointHistory {
     while (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value!);
   }
 
-  acknowledged(checkpointId: number, metrics: CheckpointTaskMetrics): void {
+  acknowledged(checkpointId: number, metrics: CheckpointMetrics): void {
     const entry = this.#entries.get(checkpointId);
     if (entry === undefined) return;
     entry.acknowledged++;

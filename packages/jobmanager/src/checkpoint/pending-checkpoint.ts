@@ -1,6 +1,5 @@
-import type { OperatorSubtaskState, TaskStateSnapshot, TimerHandle } from '@weir/common';
+import type { Addressed, CheckpointAck, OperatorSubtaskState, TaskStateSnapshot, TimerHandle } from '@weir/common';
 import type { SavepointOperation } from '../savepoint/savepoint-operation.ts';
-import type { CheckpointAck } from './checkpoint-messages.ts';
 import type { CarriedState } from './finished-task-state.ts';
 
 /** A subtask of the attempt a checkpoint was triggered in. */
@@ -48,8 +47,8 @@ export class PendingCheckpoint {
     this.totalTasks = subtasks.length;
   }
 
-  acknowledge(ack: CheckpointAck): AckOutcome {
-    const key = keyOf(ack.vertexId, ack.subtaskIndex);
+  acknowledge(ack: Addressed<CheckpointAck>): AckOutcome {
+    const key = keyOf(ack.task.vertexId, ack.task.subtaskIndex);
     if (this.#states.has(key)) return AckOutcome.DUPLICATE;
     if (!this.#waiting.delete(key)) return AckOutcome.UNKNOWN_TASK;
     this.#states.set(key, ack.state);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckpointMetadata } from '@weir/common';
 import { capturingLogger, jobGraph, vertex } from '../test-fixtures.ts';
 import { MemoryStorage } from '../testing/memory-storage.ts';
-import { encodeMetadata } from './checkpoint-metadata.ts';
+import { encodeCheckpointMetadata as encodeMetadata } from '@weir/common';
 import { JobCheckpointStorage } from './checkpoint-storage.ts';
 import { CompletedCheckpointStore } from './completed-checkpoint-store.ts';
 import { loadRestoreOutcome, type InitialRestore } from './restore-point.ts';

@@ -1,10 +1,9 @@
 import type { JobGraph } from '@weir/api';
-import { WeirError, describeError, isWeirError, type CheckpointMetadata, type Logger } from '@weir/common';
+import { WeirError, decodeCheckpointMetadata, describeError, isWeirError, type CheckpointMetadata, type Logger } from '@weir/common';
 import { StorageErrorCode } from '@weir/storage';
 import { JobManagerErrorCode } from '../errors.ts';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
 import type { CompletedCheckpoint, CompletedCheckpointStore } from './completed-checkpoint-store.ts';
-import { decodeMetadata } from './checkpoint-metadata.ts';
 import { assignState, type StateAssignment } from './state-assignment/assign-state.ts';
 import { handleBytesIn } from './state-assignment/handle-bytes.ts';
 import { findBrokenFile, referencedFiles } from './state-assignment/state-files.ts';
@@ -102,7 +101,7 @@ async function loadCandidate(sources: RestoreSources, candidate: CompletedCheckp
       if (!isWeirError(err, StorageErrorCode.STORAGE_NOT_FOUND)) return { outcome: retry(err, `cannot read ${where} to restore ${source}`) };
       return { skip: `${where} is missing` };
     }
-    const decoded = decodeMetadata(bytes, sources.jobId, checkpointId);
+    const decoded = decodeCheckpointMetadata(bytes, { jobId: sources.jobId, checkpointId });
     if (typeof decoded === 'string') return { skip: `${where} is corrupt: ${decoded}`, warning: `${where} is corrupt (${decoded})` };
     metadata = decoded;
     const dirs = { checkpoint: storage.checkpointDirectory(checkpointId), job: storage.jobDirectory };

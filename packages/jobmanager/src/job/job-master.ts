@@ -1,9 +1,9 @@
-import { CheckpointFailureReason, JobStatus, WeirError, isGloballyTerminal, type Clock, type Logger } from '@weir/common';
+import { CheckpointFailureReason, JobStatus, WeirError, isGloballyTerminal, type CheckpointAck, type CheckpointDecline, type Clock, type Logger } from '@weir/common';
 import type { TaskCheckpointing } from '@weir/rpc';
 import type { Storage } from '@weir/storage';
 import { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
 import type { CheckpointHistoryView } from '../checkpoint/checkpoint-history.ts';
-import type { CheckpointAck, CheckpointDecline } from '../checkpoint/checkpoint-messages.ts';
+import type { FromTaskManager } from '../checkpoint/from-task-manager.ts';
 import { JobCheckpointStorage } from '../checkpoint/checkpoint-storage.ts';
 import type { RestoreOutcome } from '../checkpoint/restore-point.ts';
 import { JobManagerErrorCode } from '../errors.ts';
@@ -209,11 +209,11 @@ export class JobMaster {
     this.#handle((s) => s.onTaskManagerLost(this.#ctx, taskManagerId, cause));
   }
 
-  acknowledgeCheckpoint(ack: CheckpointAck): void {
+  acknowledgeCheckpoint(ack: FromTaskManager<CheckpointAck>): void {
     this.#checkpoints?.acknowledge(ack);
   }
 
-  declineCheckpoint(decline: CheckpointDecline): void {
+  declineCheckpoint(decline: FromTaskManager<CheckpointDecline>): void {
     this.#checkpoints?.decline(decline);
   }
 

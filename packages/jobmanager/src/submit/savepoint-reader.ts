@@ -1,12 +1,9 @@
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { JobGraph } from '@weir/api';
-import { METADATA_FILE, WeirError, isWeirError, type Logger } from '@weir/common';
-import { StorageErrorCode, displayLocation, type Storage } from '@weir/storage';
+import { METADATA_FILE, WeirError, decodeCheckpointMetadata, isWeirError, type Logger } from '@weir/common';
+import { StorageErrorCode, displayLocation, parentLocation, type Storage } from '@weir/storage';
 import type { InitialRestore } from '../checkpoint/restore-point.ts';
 import { assignState } from '../checkpoint/state-assignment/assign-state.ts';
 import { handleBytesIn } from '../checkpoint/state-assignment/handle-bytes.ts';
-import { parseCheckpointMetadata } from '../checkpoint/state-assignment/metadata-shape.ts';
 import { operatorLabel } from '../checkpoint/state-assignment/operator-label.ts';
 import { findBrokenFile, referencedFiles } from '../checkpoint/state-assignment/state-files.ts';
 import { storageProbe } from '../checkpoint/state-assignment/storage-probe.ts';
@@ -31,7 +28,7 @@ export async function readInitialRestore(request: SavepointRequest, jobGraph: Jo
   let parent: Storage | undefined;
   try {
     const shown = displayLocation(directory.url);
-    const metadata = parseCheckpointMetadata(await readMetadata(directory, shown));
+    const metadata = decodeCheckpointMetadata(await readMetadata(directory, shown));
     if (typeof metadata === 'string') {
       throw new WeirError(JobManagerErrorCode.INVALID_SAVEPOINT, `${shown} is not a savepoint: its ${METADATA_FILE} cannot be read as checkpoint metadata (${metadata})`);
     }
@@ -82,13 +79,11 @@ async function readMetadata(directory: Storage, shown: string): Promise<Uint8Arr
   );
 }
 
-/** URL of the directory above `url`. */
+/** The job directory above a retained checkpoint's `chk-<n>`, where its shared files are. */
 function parentOf(url: string): string {
-  if (url.startsWith('file:')) return dirname(fileURLToPath(url));
-  const cut = url.lastIndexOf('/');
-  const root = url.indexOf('/', 's3://'.length);
-  if (cut <= root || root === -1) {
+  const parent = parentLocation(url);
+  if (parent === undefined) {
     throw new WeirError(JobManagerErrorCode.INVALID_SAVEPOINT, `retained checkpoint ${url} refers to shared files of its job directory, but it has no parent directory to find them in`);
   }
-  return url.slice(0, cut);
+  return parent;
 }

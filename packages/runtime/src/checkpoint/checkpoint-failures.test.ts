@@ -35,7 +35,7 @@ describe('declined checkpoints', () => {
     const { decline } = job.declines.find((d) => d.task === count)!;
     expect(decline.reason).toBe('CHECKPOINT_STATE_TOO_LARGE');
     expect(decline.message).toMatch(
-      /^Count -> Sink \(1\/1\) declined checkpoint 1: keyed state of Count \(1\/1\) in checkpoint 1 is \d{4,} bytes, over the memory state backend's limit of 1000 bytes per state; use FsStateBackend/,
+      /^keyed state of Count \(1\/1\) in checkpoint 1 is \d{4,} bytes, over the memory state backend's limit of 1000 bytes per state; use FsStateBackend/,
     );
     // The source's position is small: it acknowledged.
     expect(job.acks.get(1)!.has(job.task(job.jobGraph.vertices[0]!.name))).toBe(true);
@@ -55,7 +55,7 @@ describe('declined checkpoints', () => {
     expect(await checkpoint(job, 1)).toBe('declined');
     expect(job.declines.map((d) => d.decline.reason)).toContain('CHECKPOINT_STORAGE_FAILURE');
     const message = job.declines[0]!.decline.message;
-    expect(message).toContain('declined checkpoint 1: writing ');
+    expect(message).toMatch(/^writing /);
     expect(message).toContain(' of checkpoint 1 to chk-1/');
     expect(message).toContain('ENOSPC: no space left on device');
     storage.failWrites = undefined;
@@ -101,7 +101,7 @@ describe('declined checkpoints', () => {
     await waitUntil(() => sink.records.length === 600);
     expect(await checkpoint(job, 1)).toBe('declined');
     const flaky = job.declines.find((d) => d.decline.reason === 'CHECKPOINT_SNAPSHOT_FAILED')!;
-    expect(flaky.decline.message).toMatch(/^words -> Flaky \([12]\/2\) declined checkpoint 1: the snapshot failed: Flaky \([12]\/2\) failed: cannot snapshot now/);
+    expect(flaky.decline.message).toMatch(/^the snapshot failed: Flaky \([12]\/2\) failed: cannot snapshot now/);
     // Both Count subtasks got the cancel marker from that subtask instead of its barrier.
     await waitUntil(() => job.declines.filter((d) => d.decline.reason === 'CHECKPOINT_DECLINED').length === 2);
     for (const d of job.declines.filter((x) => x.decline.reason === 'CHECKPOINT_DECLINED')) {
@@ -124,9 +124,9 @@ describe('declined checkpoints', () => {
     expect(withCheckpoints.declines[0]!.decline).toEqual({
       checkpointId: 4,
       reason: 'CHECKPOINT_TASK_NOT_READY',
-      message: expect.stringMatching(/^Count -> Sink \(1\/1\) cannot take checkpoint 4: its input has not ended/),
+      message: expect.stringMatching(/^its input has not ended/),
     });
-    expect(without.declines[0]!.decline.message).toBe('words (1/1) cannot take checkpoint 5: checkpointing is not enabled for it');
+    expect(without.declines[0]!.decline.message).toBe('checkpointing is not enabled for it');
     await Promise.all([...withCheckpoints.deployed, ...without.deployed].map((d) => d.task.cancel()));
   });
 });

@@ -1,4 +1,15 @@
-import { CHECKPOINT_OPTIONS, CheckpointFailureReason, describeError, type CheckpointOptions, type Clock, type Logger } from '@weir/common';
+import {
+  CHECKPOINT_OPTIONS,
+  CheckpointFailureReason,
+  declineSentence,
+  describeError,
+  type CheckpointAck,
+  type CheckpointDecline,
+  type CheckpointMetrics,
+  type CheckpointOptions,
+  type Clock,
+  type Logger,
+} from '@weir/common';
 import { barrierEvent, cancelCheckpointEvent, unalignedBarrierEvent } from '../network/channel-events.ts';
 import type { ChainOperator } from '../operators/chain-operator.ts';
 import type { PendingWork } from '../operators/pending-work.ts';
@@ -10,7 +21,7 @@ import { notifyStatesCheckpointAborted, notifyStatesCheckpointComplete } from '.
 import { captureTaskState, persistTaskState, type CapturedOperatorState, type PersistedTaskState } from './snapshot/persist-state.ts';
 import type { ChannelBuffers, PendingInputState } from './channel-state/pending-input-state.ts';
 import { writeChannelState } from './channel-state/channel-state-writer.ts';
-import type { CheckpointAck, CheckpointDecline, CheckpointMetrics, TaskCheckpointing } from './types.ts';
+import type { TaskCheckpointing } from './types.ts';
 
 /** What the asynchronous part produced. */
 interface Persisted extends PersistedTaskState {
@@ -205,12 +216,12 @@ export class SubtaskCheckpointer implements CheckpointActions {
     }
   }
 
+  /** `message` says why; the JobManager names the task (declineSentence), so it is not prefixed here. */
   #decline(checkpointId: number, reason: CheckpointFailureReason, message: string): void {
     if (this.#closed) return;
-    const full = `${this.#options.label} declined checkpoint ${checkpointId}: ${message}`;
-    this.#options.logger.warn({ checkpointId, reason }, full);
+    this.#options.logger.warn({ checkpointId, reason }, declineSentence(this.#options.label, { checkpointId, message }));
     try {
-      this.#options.onDecline({ checkpointId, reason, message: full });
+      this.#options.onDecline({ checkpointId, reason, message });
     } catch (err) {
       this.#options.logger.error({ err, checkpointId }, 'onCheckpointDecline threw');
     }

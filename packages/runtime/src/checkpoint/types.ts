@@ -1,4 +1,4 @@
-import type { CheckpointFailureReason, TaskStateSnapshot } from '@weir/common';
+import type { TaskStateSnapshot } from '@weir/common';
 import type { Storage } from '@weir/storage';
 
 /** How a task takes part in checkpoints; from DeployTask.checkpointing. */
@@ -31,31 +31,4 @@ export interface TaskRestore {
   storage: Storage | undefined;
   /** Its parent, the job's checkpoint directory: `shared` paths of incremental LevelDB handles resolve here. */
   jobStorage: Storage | undefined;
-}
-
-export interface CheckpointMetrics {
-  /** The synchronous part: operators' snapshotState, sink prepareCommit, capturing state. */
-  syncMs: number;
-  /** Serializing and writing state. */
-  asyncMs: number;
-  /** From the first barrier of the checkpoint to the last (0 for sources and single-channel tasks). */
-  alignmentMs: number;
-  /** Bytes of all state handles. */
-  stateBytes: number;
-  /** The task took the checkpoint unaligned (from the start or after the aligned-checkpoint timeout). */
-  unaligned: boolean;
-  /** Bytes of in-flight data saved as channel state. */
-  persistedBytes: number;
-}
-
-export interface CheckpointAck {
-  checkpointId: number;
-  state: TaskStateSnapshot;
-  metrics: CheckpointMetrics;
-}
-
-export interface CheckpointDecline {
-  checkpointId: number;
-  reason: CheckpointFailureReason;
-  message: string;
 }

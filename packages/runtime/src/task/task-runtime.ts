@@ -305,9 +305,8 @@ export class TaskRuntime {
   }
 
   declineNotReady(checkpointId: number, why: string): void {
-    const message = `${this.label} cannot take checkpoint ${checkpointId}: ${why}`;
-    this.#logger.info({ checkpointId }, message);
-    queueMicrotask(() => this.options.onCheckpointDecline?.({ checkpointId, reason: CheckpointFailureReason.TASK_NOT_READY, message }));
+    this.#logger.info({ checkpointId }, `${this.label} cannot take checkpoint ${checkpointId}: ${why}`);
+    queueMicrotask(() => this.options.onCheckpointDecline?.({ checkpointId, reason: CheckpointFailureReason.TASK_NOT_READY, message: why }));
   }
 
   notifyCheckpointComplete(checkpointId: number): void {

@@ -1,6 +1,20 @@
 import type { JobGraph, StreamGraph } from '@weir/api';
-import { CHECKPOINT_OPTIONS, isTerminalTaskState, isWeirError, WeirError, CommonErrorCode, TaskState, type CheckpointOptions, type Clock, type EnumeratorEvent, type Logger, type ReaderEvent } from '@weir/common';
-import type { CheckpointAck, CheckpointDecline, TaskCheckpointing, TaskRestore } from '../checkpoint/types.ts';
+import {
+  CHECKPOINT_OPTIONS,
+  isTerminalTaskState,
+  isWeirError,
+  WeirError,
+  CommonErrorCode,
+  TaskState,
+  type CheckpointAck,
+  type CheckpointDecline,
+  type CheckpointOptions,
+  type Clock,
+  type EnumeratorEvent,
+  type Logger,
+  type ReaderEvent,
+} from '@weir/common';
+import type { TaskCheckpointing, TaskRestore } from '../checkpoint/types.ts';
 import { RuntimeErrorCode } from '../errors.ts';
 import type { NetworkEnvironment } from '../network/types.ts';
 import type { TaskDeploymentDescriptor, TaskStateChange } from './deployment.ts';

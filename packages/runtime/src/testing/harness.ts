@@ -7,8 +7,8 @@ import {
   type StreamExecutionEnvironment,
   type StreamGraph,
 } from '@weir/api';
-import { createLogger, isTerminalTaskState, type Clock, type TaskState } from '@weir/common';
-import type { CheckpointAck, CheckpointDecline, TaskCheckpointing, TaskRestore } from '../checkpoint/types.ts';
+import { createLogger, isTerminalTaskState, type CheckpointAck, type CheckpointDecline, type Clock, type TaskState } from '@weir/common';
+import type { TaskCheckpointing, TaskRestore } from '../checkpoint/types.ts';
 import { PartitionRegistry } from '../network/partition-registry.ts';
 import type { ChannelListener, NetworkEnvironment, PartitionId, RemoteConnector, SubpartitionId, Subscription } from '../network/types.ts';
 import type { TaskDeploymentDescriptor, TaskStateChange } from '../task/deployment.ts';

@@ -1,6 +1,5 @@
 import type { ChannelItem, SubpartitionId } from '@weir/runtime';
-import { fromCheckpointOptionsMessage, toCheckpointOptionsMessage } from '../checkpoint-options-wire.ts';
-import type { ProducerMessage, ProducerMessage__Output, SubscribeRequest, SubscribeRequest__Output } from '@weir/rpc';
+import { decodeCheckpointOptions, encodeCheckpointOptions, type ProducerMessage, type ProducerMessage__Output, type SubscribeRequest, type SubscribeRequest__Output } from '@weir/rpc';
 
 export function toSubscribeRequest(id: SubpartitionId, initialCredit: number): SubscribeRequest {
   return {
@@ -29,8 +28,10 @@ export function toProducerMessage(item: ChannelItem): ProducerMessage {
   switch (item.kind) {
     case 'buffer':
       return { buffer: { payload: item.payload, recordCount: item.recordCount } };
-    case 'barrier':
-      return { barrier: { checkpointId: item.checkpointId, timestampMs: item.timestamp, options: toCheckpointOptionsMessage(item.options), unaligned: item.unaligned } };
+    case 'barrier': {
+      const options = encodeCheckpointOptions(item.options);
+      return { barrier: { checkpointId: item.checkpointId, timestampMs: item.timestamp, unaligned: item.unaligned, ...(options && { options }) } };
+    }
     case 'cancel-checkpoint':
       return { cancelCheckpoint: { checkpointId: item.checkpointId } };
     case 'end-of-data':
@@ -51,7 +52,7 @@ export function fromProducerMessage(message: ProducerMessage__Output): ChannelIt
   }
   if (message.kind === 'barrier' && message.barrier) {
     const { checkpointId, timestampMs, options, unaligned } = message.barrier;
-    return { kind: 'barrier', checkpointId, timestamp: timestampMs, options: fromCheckpointOptionsMessage(options), unaligned };
+    return { kind: 'barrier', checkpointId, timestamp: timestampMs, options: decodeCheckpointOptions(options), unaligned };
   }
   if (message.kind === 'cancelCheckpoint' && message.cancelCheckpoint) {
     return { kind: 'cancel-checkpoint', checkpointId: message.cancelCheckpoint.checkpointId };

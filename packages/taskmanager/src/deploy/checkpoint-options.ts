@@ -1,7 +1,7 @@
-import { WeirError, type TaskStateSnapshot } from '@weir/common';
-import type { DeployTask__Output } from '@weir/rpc';
+import { WeirError } from '@weir/common';
+import { decodeRestoreShare, type DeployTask__Output } from '@weir/rpc';
 import type { TaskCheckpointing, TaskRestore } from '@weir/runtime';
-import type { Storage, StoragePool } from '@weir/storage';
+import { parentLocation, type Storage, type StoragePool } from '@weir/storage';
 import { TaskManagerErrorCode } from '../errors.ts';
 
 const MODES = ['EXACTLY_ONCE', 'AT_LEAST_ONCE'] as const;
@@ -40,16 +40,19 @@ export function toTaskCheckpointing(message: DeployTask__Output, storages: Stora
  * that directory's Storage instead of adding one per checkpoint.
  */
 export function toTaskRestore(message: DeployTask__Output, storages: StoragePool): TaskRestore | undefined {
-  const restore = message.restore;
-  if (restore === null) return undefined;
+  if (message.restore === null) return undefined;
+  const share = decodeRestoreShare(message.restore);
+  if (typeof share === 'string') {
+    throw invalid(`carries restore state of checkpoint ${message.restore.checkpointId} that is ${share}; it must be a TaskStateSnapshot as JSON`);
+  }
+  const { checkpointPath } = share;
+  const checkpointDir = message.checkpointing?.checkpointDir ?? '';
+  const jobPath = checkpointPath === '' ? undefined : parentLocation(checkpointPath);
   return {
-    checkpointId: restore.checkpointId,
-    state: parseSnapshot(restore.state, restore.checkpointId),
-    storage:
-      restore.checkpointPath === ''
-        ? undefined
-        : restoreStorage(restore.checkpointPath, message.checkpointing?.checkpointDir ?? '', storages),
-    jobStorage: restore.checkpointPath === '' ? undefined : restoreStorage(parentOf(restore.checkpointPath), message.checkpointing?.checkpointDir ?? '', storages),
+    checkpointId: share.checkpointId,
+    state: share.state,
+    storage: checkpointPath === '' ? undefined : restoreStorage(checkpointPath, checkpointDir, storages),
+    jobStorage: jobPath === undefined ? undefined : restoreStorage(jobPath, checkpointDir, storages),
   };
 }
 
@@ -58,30 +61,9 @@ function restoreStorage(checkpointPath: string, checkpointDir: string, storages:
   return below === undefined ? storages.open(checkpointPath) : storages.open(checkpointDir).child(below);
 }
 
-/** The directory that holds `path` (URL or local path), the job's checkpoint directory for a `chk-<n>` path. */
-function parentOf(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
-  const slash = trimmed.lastIndexOf('/');
-  return slash <= 0 ? trimmed : trimmed.slice(0, slash);
-}
-
 function relativeBelow(path: string, directory: string): string | undefined {
   const base = directory.endsWith('/') ? directory : `${directory}/`;
   return path.startsWith(base) && path.length > base.length ? path.slice(base.length) : undefined;
-}
-
-function parseSnapshot(bytes: Uint8Array, checkpointId: number): TaskStateSnapshot {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-  } catch (error) {
-    throw invalid(`carries restore state of checkpoint ${checkpointId} that is not JSON (${(error as Error).message}); it must be a TaskStateSnapshot as JSON`);
-  }
-  const operators = typeof parsed === 'object' && parsed !== null ? (parsed as { operators?: unknown }).operators : undefined;
-  if (typeof operators !== 'object' || operators === null || Array.isArray(operators)) {
-    throw invalid(`carries restore state of checkpoint ${checkpointId} without an "operators" object; it must be a TaskStateSnapshot as JSON`);
-  }
-  return parsed as TaskStateSnapshot;
 }
 
 function oneOf<T extends string>(values: readonly T[], value: string, what: string): T {

@@ -6,15 +6,15 @@ import {
   isTerminalTaskState,
   parseEnumeratorEvent,
   TaskState,
+  type CheckpointAck,
+  type CheckpointDecline,
   type Logger,
   type ReaderEvent,
 } from '@weir/common';
-import type { CheckpointOptions__Output, TaskKey__Output } from '@weir/rpc';
-import { fromCheckpointOptionsMessage } from '../checkpoint-options-wire.ts';
-import type { CheckpointAck, CheckpointDecline, TaskMetricsSample, TaskStateChange } from '@weir/runtime';
+import { decodeTaskKey, decodeTrigger, encodeAck, encodeDecline, type TaskKey__Output, type TriggerCheckpoint__Output } from '@weir/rpc';
+import type { TaskMetricsSample, TaskStateChange } from '@weir/runtime';
 import type { TaskReporter } from '../control/context.ts';
 import type { MeasuredTask } from '../metrics/task-metrics-tracker.ts';
-import { toAcknowledgeCheckpoint, toDeclineCheckpoint } from './checkpoint-messages.ts';
 import type { RunnableTask } from './types.ts';
 
 /**
@@ -73,9 +73,10 @@ export class DeployedTask implements MeasuredTask {
     if (isTerminalTaskState(change.state)) this.#onTerminal();
   }
 
-  /** `options` as the trigger carried them: a savepoint, maybe ending the job (stop-with-savepoint). */
-  triggerCheckpoint(checkpointId: number, timestamp: number, options: CheckpointOptions__Output | null): void {
-    this.logger.debug({ checkpointId, options }, 'checkpoint triggered');
+  /** A trigger as the JobManager sent it: maybe a savepoint, maybe ending the job (stop-with-savepoint). One the task cannot take is declined. */
+  triggerCheckpoint(message: TriggerCheckpoint__Output): void {
+    const { checkpointId } = message;
+    this.logger.debug({ checkpointId, options: message.options }, 'checkpoint triggered');
     if (this.#task === undefined) {
       this.declineCheckpoint({
         checkpointId,
@@ -85,7 +86,9 @@ export class DeployedTask implements MeasuredTask {
       return;
     }
     try {
-      this.#task.triggerCheckpoint(checkpointId, timestamp, fromCheckpointOptionsMessage(options));
+      const trigger = decodeTrigger(message);
+      if (typeof trigger === 'string') this.logger.warn({ checkpointId }, `ignored a checkpoint trigger: ${trigger}`);
+      else this.#task.triggerCheckpoint(trigger.checkpointId, trigger.timestamp, trigger.options);
     } catch (error) {
       // Thrown out of the control stream's handler it would end the process, and every other task.
       this.logger.error({ err: error, checkpointId }, 'triggering a checkpoint failed');
@@ -129,12 +132,12 @@ export class DeployedTask implements MeasuredTask {
 
   acknowledgeCheckpoint(ack: CheckpointAck): void {
     this.logger.debug({ checkpointId: ack.checkpointId, ...ack.metrics }, 'acknowledging checkpoint');
-    this.#reporter.acknowledgeCheckpoint(toAcknowledgeCheckpoint(this.key, ack));
+    this.#reporter.acknowledgeCheckpoint(encodeAck({ ...ack, task: decodeTaskKey(this.key) }));
   }
 
   declineCheckpoint(decline: CheckpointDecline): void {
     this.logger.info({ checkpointId: decline.checkpointId, reason: decline.reason, detail: decline.message }, 'declining checkpoint');
-    this.#reporter.declineCheckpoint(toDeclineCheckpoint(this.key, decline));
+    this.#reporter.declineCheckpoint(encodeDecline({ ...decline, task: decodeTaskKey(this.key) }));
   }
 
   /** Resolves once the task is terminal; a task still preparing is CANCELED at once and never starts. */

@@ -176,7 +176,7 @@ describe('Deployer with checkpointing', () => {
     [
       'the restore state has no operators',
       { restore: { checkpointId: 4, state: Buffer.from('[]'), checkpointPath: '' } },
-      'the deploy carries restore state of checkpoint 4 without an "operators" object; it must be a TaskStateSnapshot as JSON',
+      'the deploy carries restore state of checkpoint 4 that is not an object with an "operators" object; it must be a TaskStateSnapshot as JSON',
       'INVALID_DEPLOYMENT',
     ],
   ])('reports FAILED before starting when %s', async (_case, overrides: DeployOverrides, message: string | RegExp, code) => {

@@ -1,12 +1,13 @@
 import { CommonErrorCode, TaskState, WeirError, type Clock, type Logger } from '@weir/common';
 import type { JobGraph } from '@weir/api';
-import type {
-  CancelTask__Output,
-  DeployTask__Output,
-  NotifyCheckpoint__Output,
-  OperatorEvent__Output,
-  TaskKey__Output,
-  TriggerCheckpoint__Output,
+import {
+  decodeNotification,
+  type CancelTask__Output,
+  type DeployTask__Output,
+  type NotifyCheckpoint__Output,
+  type OperatorEvent__Output,
+  type TaskKey__Output,
+  type TriggerCheckpoint__Output,
 } from '@weir/rpc';
 import type { NetworkEnvironment } from '@weir/runtime';
 import type { StoragePool } from '@weir/storage';
@@ -85,12 +86,15 @@ export class Deployer implements TaskControl {
 
   triggerCheckpoint(message: TriggerCheckpoint__Output): void {
     const task = this.#running(message.task, message.checkpointId, 'a checkpoint trigger');
-    task?.triggerCheckpoint(message.checkpointId, message.timestampMs, message.options);
+    task?.triggerCheckpoint(message);
   }
 
   notifyCheckpoint(message: NotifyCheckpoint__Output): void {
     const task = this.#running(message.task, message.checkpointId, 'a checkpoint notification');
-    task?.notifyCheckpoint(message.checkpointId, message.completed);
+    if (task === undefined) return;
+    const notification = decodeNotification(message);
+    if (typeof notification === 'string') this.#options.logger.warn({ task: message.task }, `ignored a checkpoint notification: ${notification}`);
+    else task.notifyCheckpoint(notification.checkpointId, notification.completed);
   }
 
   operatorEvent(message: OperatorEvent__Output): void {

@@ -1,5 +1,5 @@
-import { TaskState, type CheckpointOptions, type EnumeratorEvent, type ReaderEvent } from '@weir/common';
-import type { CheckpointAck, CheckpointDecline, TaskMetricsSample, TaskOptions } from '@weir/runtime';
+import { TaskState, type CheckpointAck, type CheckpointDecline, type CheckpointOptions, type EnumeratorEvent, type ReaderEvent } from '@weir/common';
+import type { TaskMetricsSample, TaskOptions } from '@weir/runtime';
 import type { RunnableTask, TaskFactory } from '../deploy/types.ts';
 
 /** A checkpoint command the task double received. */

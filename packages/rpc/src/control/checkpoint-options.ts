@@ -1,16 +1,30 @@
 import { CHECKPOINT_OPTIONS, WeirError, type CheckpointOptions } from '@weir/common';
-import type { CheckpointOptions as CheckpointOptionsMessage, CheckpointOptions__Output } from '@weir/rpc';
-import { TaskManagerErrorCode } from './errors.ts';
+import { RpcErrorCode } from '../errors.ts';
+import type { CheckpointOptions as CheckpointOptionsMessage, CheckpointOptions__Output } from '../generated/weir/v1/CheckpointOptions.ts';
 
 const TYPES = { CHECKPOINT: 'checkpoint', SAVEPOINT: 'savepoint' } as const;
 const TERMINATE = { SUSPEND: 'suspend', DRAIN: 'drain' } as const;
 
 /**
- * The proto's CheckpointOptions (TriggerCheckpoint.options, CheckpointBarrier.options) as
- * common's CheckpointOptions. Unset, or an empty type, is a plain checkpoint. An unknown type
- * or terminate value throws INVALID_CHECKPOINT_OPTIONS.
+ * CheckpointOptions as TriggerCheckpoint and CheckpointBarrier carry them: type
+ * CHECKPOINT|SAVEPOINT, terminate ''|SUSPEND|DRAIN. A plain checkpoint is sent unset, as the
+ * proto allows.
  */
-export function fromCheckpointOptionsMessage(message: CheckpointOptions__Output | null | undefined): CheckpointOptions {
+export function encodeCheckpointOptions(options: CheckpointOptions): CheckpointOptionsMessage | undefined {
+  if (options.type === 'checkpoint' && options.targetLocation === undefined) return undefined;
+  return {
+    type: options.type === 'savepoint' ? 'SAVEPOINT' : 'CHECKPOINT',
+    terminate: options.terminate === undefined ? '' : options.terminate.toUpperCase(),
+    targetLocation: options.targetLocation ?? '',
+  };
+}
+
+/**
+ * The options a message carries. Unset, or an empty type, is a plain checkpoint. An unknown
+ * type or terminate value throws INVALID_CHECKPOINT_OPTIONS: a barrier or trigger with options
+ * nobody can honour must not be taken as a plain checkpoint.
+ */
+export function decodeCheckpointOptions(message: CheckpointOptions__Output | null | undefined): CheckpointOptions {
   if (message === null || message === undefined || message.type === '') return CHECKPOINT_OPTIONS;
   const type = TYPES[message.type.toUpperCase() as keyof typeof TYPES];
   if (type === undefined) throw invalid(`type ${JSON.stringify(message.type)}; it must be CHECKPOINT or SAVEPOINT`);
@@ -25,14 +39,6 @@ export function fromCheckpointOptionsMessage(message: CheckpointOptions__Output 
   };
 }
 
-export function toCheckpointOptionsMessage(options: CheckpointOptions): CheckpointOptionsMessage {
-  return {
-    type: options.type === 'savepoint' ? 'SAVEPOINT' : 'CHECKPOINT',
-    terminate: options.terminate === undefined ? '' : options.terminate.toUpperCase(),
-    targetLocation: options.targetLocation ?? '',
-  };
-}
-
 function invalid(what: string): WeirError {
-  return new WeirError(TaskManagerErrorCode.INVALID_CHECKPOINT_OPTIONS, `checkpoint options with ${what}`);
+  return new WeirError(RpcErrorCode.INVALID_CHECKPOINT_OPTIONS, `checkpoint options with ${what}`);
 }

@@ -1,19 +1,19 @@
 import { isWeirError } from '@weir/common';
 import { describe, expect, it } from 'vitest';
-import { fromCheckpointOptionsMessage, toCheckpointOptionsMessage } from './checkpoint-options-wire.ts';
+import { decodeCheckpointOptions, encodeCheckpointOptions } from './checkpoint-options.ts';
 
 describe('CheckpointOptions on the wire', () => {
   it('reads unset or empty options as a plain checkpoint', () => {
-    expect(fromCheckpointOptionsMessage(null)).toEqual({ type: 'checkpoint' });
-    expect(fromCheckpointOptionsMessage({ type: '', terminate: '', targetLocation: '' })).toEqual({ type: 'checkpoint' });
+    expect(decodeCheckpointOptions(null)).toEqual({ type: 'checkpoint' });
+    expect(decodeCheckpointOptions({ type: '', terminate: '', targetLocation: '' })).toEqual({ type: 'checkpoint' });
   });
 
   it('reads savepoints with their terminate mode and target, and writes them back', () => {
     const message = { type: 'SAVEPOINT', terminate: 'DRAIN', targetLocation: 's3://b/sp-1' };
-    const options = fromCheckpointOptionsMessage(message);
+    const options = decodeCheckpointOptions(message);
     expect(options).toEqual({ type: 'savepoint', terminate: 'drain', targetLocation: 's3://b/sp-1' });
-    expect(toCheckpointOptionsMessage(options)).toEqual(message);
-    expect(fromCheckpointOptionsMessage({ type: 'SAVEPOINT', terminate: 'SUSPEND', targetLocation: '/sp' })).toEqual({ type: 'savepoint', terminate: 'suspend', targetLocation: '/sp' });
+    expect(encodeCheckpointOptions(options)).toEqual(message);
+    expect(decodeCheckpointOptions({ type: 'SAVEPOINT', terminate: 'SUSPEND', targetLocation: '/sp' })).toEqual({ type: 'savepoint', terminate: 'suspend', targetLocation: '/sp' });
   });
 
   it('rejects an unknown type or terminate, and terminate on a checkpoint, with INVALID_CHECKPOINT_OPTIONS', () => {
@@ -24,7 +24,7 @@ describe('CheckpointOptions on the wire', () => {
     ] as const) {
       let error: unknown;
       try {
-        fromCheckpointOptionsMessage(message);
+        decodeCheckpointOptions(message);
       } catch (err) {
         error = err;
       }

@@ -1,50 +1,48 @@
-import type { CheckpointMetadata } from '@weir/common';
+import type { TaskStateSnapshot } from './types.ts';
 
 /**
- * `_metadata` bytes of a savepoint or retained checkpoint of any job, checked deeply enough
- * that assigning and verifying its state cannot trip over it: a string says what is wrong.
+ * The one check of state handles read from another process or from storage: a task's
+ * acknowledgement (JobManager), its restore share (TaskManager) and every subtask of a
+ * `_metadata` file (failover and `weir run -s`). Deep enough that restoring, reassigning and
+ * deleting cannot trip over what passed it. Problems are phrases that fit after "state that
+ * is": "not JSON (…)", "not a TaskStateSnapshot: …".
  */
-export function parseCheckpointMetadata(bytes: Uint8Array): CheckpointMetadata | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(bytes).toString('utf8'));
-  } catch (err) {
-    return `it is not JSON (${(err as Error).message})`;
-  }
-  if (!isObject(value)) return 'it is not a JSON object';
-  if (value.version !== 1) return `its version is ${JSON.stringify(value.version)}, not 1`;
-  if (value.kind !== 'checkpoint' && value.kind !== 'savepoint') return `its kind is ${JSON.stringify(value.kind)}, not checkpoint or savepoint`;
-  if (!isCount(value.checkpointId) || value.checkpointId < 1) return `its checkpointId is ${JSON.stringify(value.checkpointId)}, not a positive integer`;
-  if (typeof value.jobId !== 'string' || typeof value.jobName !== 'string') return 'it lacks jobId or jobName';
-  if (!Array.isArray(value.operators)) return 'it lists no operators';
-  for (const [i, operator] of value.operators.entries()) {
-    const problem = operatorProblem(operator);
-    if (problem !== undefined) return `operator entry ${i}: ${problem}`;
-  }
-  return value as unknown as CheckpointMetadata;
-}
 
 type Json = Record<string, unknown>;
 
-function operatorProblem(op: unknown): string | undefined {
-  if (!isObject(op)) return 'it is not an object';
-  if (typeof op.operatorId !== 'string' || op.operatorId === '' || typeof op.name !== 'string') return 'it lacks operatorId or name';
-  if (op.uid !== undefined && op.uid !== null && typeof op.uid !== 'string') return 'its uid is not a string';
-  if (!isCount(op.parallelism) || op.parallelism < 1 || !isCount(op.maxParallelism) || op.maxParallelism < op.parallelism) {
-    return `its parallelism ${JSON.stringify(op.parallelism)} and max parallelism ${JSON.stringify(op.maxParallelism)} are not 1 <= parallelism <= max parallelism`;
-  }
-  if (!Array.isArray(op.subtasks) || op.subtasks.length !== op.parallelism) return `it does not list state for each of its ${op.parallelism} subtasks`;
-  if (op.coordinatorState !== undefined && typeof op.coordinatorState !== 'string') return 'its split enumerator state is not a string';
-  for (const [index, state] of op.subtasks.entries()) {
-    const problem = subtaskProblem(state);
-    if (problem !== undefined) return `subtask ${index}: ${problem}`;
-  }
-  return undefined;
+/** TaskStateSnapshot as JSON bytes, as acknowledgements and restore shares carry it. */
+export function encodeTaskStateSnapshot(snapshot: TaskStateSnapshot): Buffer {
+  return Buffer.from(JSON.stringify(snapshot), 'utf8');
 }
 
-function subtaskProblem(state: unknown): string | undefined {
-  if (state === null) return undefined;
-  if (!isObject(state)) return 'its state is neither null nor an object';
+/**
+ * The snapshot in `bytes`, checked whole; a string says what is wrong. Empty bytes are a
+ * snapshot without state: proto3 cannot tell empty bytes from unset ones.
+ */
+export function decodeTaskStateSnapshot(bytes: Uint8Array): TaskStateSnapshot | string {
+  if (bytes.length === 0) return { operators: {} };
+  const parsed = parseJson(bytes);
+  if (typeof parsed === 'string') return parsed;
+  const { value } = parsed;
+  if (!isObject(value) || !isObject(value.operators)) return 'not an object with an "operators" object';
+  for (const [operatorId, state] of Object.entries(value.operators)) {
+    const problem = isObject(state) ? subtaskStateProblem(state) : 'its state is not an object';
+    if (problem !== undefined) return `not a TaskStateSnapshot: operator ${operatorId}: ${problem}`;
+  }
+  return value as unknown as TaskStateSnapshot;
+}
+
+/** JSON bytes as a value, or "not JSON (…)". */
+export function parseJson(bytes: Uint8Array): { readonly value: unknown } | string {
+  try {
+    return { value: JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) };
+  } catch (err) {
+    return `not JSON (${(err as Error).message})`;
+  }
+}
+
+/** What is wrong with one operator subtask's state (an OperatorSubtaskState), or undefined. */
+export function subtaskStateProblem(state: Json): string | undefined {
   if (state.keyed !== undefined) {
     if (!Array.isArray(state.keyed)) return 'its keyed state is not a list';
     for (const handle of state.keyed) {
@@ -61,6 +59,7 @@ function subtaskProblem(state: unknown): string | undefined {
   }
   if (state.channel !== undefined && state.channel !== null) {
     if (!isObject(state.channel) || !isStreamHandle(state.channel.handle) || !Array.isArray(state.channel.channels)) return 'channel state lacks its bytes or channels';
+    if (!state.channel.channels.every(isChannelEntry)) return 'channel state: an entry lacks its direction (input or output), vertex, subtask or buffers';
   }
   return undefined;
 }
@@ -85,6 +84,17 @@ function keyedProblem(handle: unknown): string | undefined {
   return `its backend is ${JSON.stringify(handle.backend)}, not heap or level`;
 }
 
+function isChannelEntry(entry: unknown): boolean {
+  return (
+    isObject(entry) &&
+    (entry.direction === 'input' || entry.direction === 'output') &&
+    typeof entry.vertexId === 'string' &&
+    isCount(entry.subtask) &&
+    Array.isArray(entry.buffers) &&
+    entry.buffers.every((b) => Array.isArray(b) && b.length === 3 && b.every(isCount))
+  );
+}
+
 function isStreamHandle(handle: unknown): boolean {
   if (!isObject(handle) || !isCount(handle.size)) return false;
   if (handle.kind === 'inline') return typeof handle.data === 'string';
@@ -96,10 +106,10 @@ function isPath(path: unknown): boolean {
   return typeof path === 'string' && path !== '' && !path.startsWith('/') && !path.split('/').includes('..');
 }
 
-function isCount(n: unknown): n is number {
+export function isCount(n: unknown): n is number {
   return typeof n === 'number' && Number.isInteger(n) && n >= 0;
 }
 
-function isObject(v: unknown): v is Json {
+export function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,0 +1,83 @@
+import type { CheckpointFailureReason, CheckpointOptions, TaskStateSnapshot } from './types.ts';
+
+/**
+ * The checkpoint protocol between the JobManager and its tasks, as both roles see it: the
+ * runtime produces acknowledgements and declines, the TaskManager puts them on its control
+ * stream with the subtask they are about (`Addressed`), the JobManager reads them back. The
+ * wire form and its one codec each way are in @weir/rpc (`src/control/`).
+ */
+
+/** One subtask of one run (attempt) of a job: whom a control message is about (the proto's TaskKey). */
+export interface SubtaskKey {
+  readonly jobId: string;
+  /** Rises by one with every restart, so messages about an older run are recognisable and ignored. */
+  readonly attempt: number;
+  readonly vertexId: string;
+  readonly subtaskIndex: number;
+}
+
+/** A message about one subtask. */
+export type Addressed<M> = M & { readonly task: SubtaskKey };
+
+/** JobManager → task: take checkpoint `checkpointId` now (source tasks, and tasks whose input ended). */
+export interface CheckpointTrigger {
+  readonly checkpointId: number;
+  readonly timestamp: number;
+  readonly options: CheckpointOptions;
+}
+
+/** JobManager → every task: checkpoint `checkpointId` completed (sinks commit) or was aborted. */
+export interface CheckpointNotification {
+  readonly checkpointId: number;
+  readonly completed: boolean;
+}
+
+/**
+ * JobManager → task, inside DeployTask: the share of a checkpoint or savepoint the subtask
+ * starts from (Flink's JobManagerTaskRestore).
+ */
+export interface RestoreShare {
+  readonly checkpointId: number;
+  readonly state: TaskStateSnapshot;
+  /** URL of the directory holding the checkpoint's `_metadata`, which relative handle paths resolve against; empty when it lives in the JobManager's memory. */
+  readonly checkpointPath: string;
+}
+
+/** What a task measured for one checkpoint. The wire carries whole milliseconds. */
+export interface CheckpointMetrics {
+  /** The synchronous part: operators' snapshotState, sink prepareCommit, capturing state. */
+  readonly syncMs: number;
+  /** Serializing and writing state. */
+  readonly asyncMs: number;
+  /** From the first barrier of the checkpoint to the last (0 for sources and single-channel tasks). */
+  readonly alignmentMs: number;
+  /** Bytes of all state handles. */
+  readonly stateBytes: number;
+  /** The task took the checkpoint unaligned (from the start or after the aligned-checkpoint timeout). */
+  readonly unaligned: boolean;
+  /** Bytes of in-flight data saved as channel state. */
+  readonly persistedBytes: number;
+}
+
+/** Task → JobManager: the task's snapshot for checkpoint `checkpointId` is durable. */
+export interface CheckpointAck {
+  readonly checkpointId: number;
+  readonly state: TaskStateSnapshot;
+  readonly metrics: CheckpointMetrics;
+}
+
+/**
+ * Task → JobManager: the task will not complete checkpoint `checkpointId`. `message` says why
+ * in the task's words, without naming the task: the JobManager names it once, as
+ * `<task> declined checkpoint <n>: <message>`.
+ */
+export interface CheckpointDecline {
+  readonly checkpointId: number;
+  readonly reason: CheckpointFailureReason;
+  readonly message: string;
+}
+
+/** How a decline reads in logs, the checkpoint history and `weir checkpoints`: the task named once. */
+export function declineSentence(task: string, decline: Pick<CheckpointDecline, 'checkpointId' | 'message'>): string {
+  return `${task} declined checkpoint ${decline.checkpointId}: ${decline.message}`;
+}
