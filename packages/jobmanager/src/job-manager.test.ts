@@ -4,7 +4,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock, defaultConfig, isWeirError, type WeirConfig } from '@weir/common';
+import { defaultConfig, isWeirError, type WeirConfig } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import {
   createJobServiceClient,
   createTaskManagerServiceClient,
@@ -18,7 +19,7 @@ import {
 } from '@weir/rpc';
 import { pathToFileURL } from 'node:url';
 import { startJobManager, type JobManagerHandle } from './job-manager.ts';
-import { silentLogger } from './test-fixtures.ts';
+import { silentLogger } from '@weir/common/testing';
 
 const HEARTBEAT_INTERVAL = 1_000;
 const HEARTBEAT_TIMEOUT = 5_000;

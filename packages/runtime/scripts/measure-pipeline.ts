@@ -21,7 +21,7 @@ import { createLogger, isTerminalTaskState } from '@weir/common';
 import type { TaskCheckpointing } from '../src/checkpoint/types.ts';
 import { checkpoint, notifyAborted, notifyComplete } from '../src/testing/checkpoints.ts';
 import { runJob, waitUntil, type RunningJob } from '../src/testing/harness.ts';
-import { MemoryStorage } from '../src/testing/memory-storage.ts';
+import { MemoryStorage } from '@weir/storage/testing';
 import { CHECKPOINTING_DEFAULTS } from '../src/testing/checkpointing-defaults.ts';
 
 const total = Number(process.argv[2] ?? 5_000_000);

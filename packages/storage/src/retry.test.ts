@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isWeirError, ManualClock, WeirError } from '@weir/common';
+import { isWeirError, WeirError } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import { describeCause, withRetry } from './retry.ts';
 
 const flush = async (): Promise<void> => {

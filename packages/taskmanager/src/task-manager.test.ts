@@ -7,7 +7,7 @@ import type { DeployTask } from '@weir/rpc';
 import { startTaskManager } from './index.ts';
 import type { TaskManagerHandle } from './task-manager.ts';
 import { FakeJobManager, type FakeControlStream } from './testing/fake-jobmanager.ts';
-import { silentLogger } from './testing/logger.ts';
+import { silentLogger } from '@weir/common/testing';
 
 /** Where the job's sinks put their records: the bundle runs in this process. */
 const OUTPUT_KEY = '__weirTaskManagerTestOutput';

@@ -2,13 +2,13 @@ import { createServer, type Server } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, systemClock } from '@weir/common';
+import { systemClock } from '@weir/common';
+import { silentLogger } from '@weir/common/testing';
 import { describe, expect, it } from 'vitest';
 import { LocalCluster, type LocalClusterOptions } from './local-cluster.ts';
 import { rejection } from '../testing/rejection.ts';
 
-const logger = createLogger('local-cluster-test');
-logger.level = 'silent';
+const logger = silentLogger();
 
 function options(dynamic: Record<string, string>, lines: string[]): LocalClusterOptions {
   const dir = mkdtempSync(join(tmpdir(), 'weir-local-cluster-'));

@@ -1,10 +1,9 @@
-import { ManualClock, createLogger } from '@weir/common';
+import { ManualClock, silentLogger } from '@weir/common/testing';
 import { describe, expect, it } from 'vitest';
 import { RestartPolicy } from './restart-policy.ts';
 import { ProcessSupervisor } from './supervisor.ts';
 
-const logger = createLogger('supervisor-test');
-logger.level = 'silent';
+const logger = silentLogger();
 
 function node(script: string): { command: string; args: string[] } {
   return { command: process.execPath, args: ['-e', script] };

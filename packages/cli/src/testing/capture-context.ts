@@ -1,4 +1,4 @@
-import { ManualClock } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import type { CliContext } from '../context.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isWeirError, ManualClock } from '@weir/common';
+import { isWeirError } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import { Boundedness, InputStatus } from '@weir/api';
 import { SplitSourceHarness } from '@weir/api/testing';
 import { DataGeneratorSource } from './data-generator-source.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isWeirError, ManualClock } from '@weir/common';
+import { isWeirError } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import { RateLimiterStrategy } from './rate-limiter.ts';
 
 function acquireAll(limiter: { tryAcquire(): boolean }): number {

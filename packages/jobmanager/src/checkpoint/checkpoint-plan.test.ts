@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TaskState } from '@weir/common';
 import type { JobGraph } from '@weir/api';
 import { Execution } from '../job/execution.ts';
-import { jobGraph, vertex } from '../test-fixtures.ts';
+import { jobGraph, vertex } from '../testing/fixtures.ts';
 import { planCheckpoint } from './checkpoint-plan.ts';
 
 /** fast (p=1) and slow (p=1) -> sums (p=2, hash) -> sink (p=2, forward), as TWO_RATES. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckpointMetadata } from '@weir/common';
-import { capturingLogger, jobGraph, vertex } from '../test-fixtures.ts';
-import { MemoryStorage } from '../testing/memory-storage.ts';
+import { recordingLogger } from '@weir/common/testing';
+import { jobGraph, vertex } from '../testing/fixtures.ts';
+import { MemoryStorage } from '@weir/storage/testing';
 import { encodeCheckpointMetadata as encodeMetadata } from '@weir/common';
 import { JobCheckpointStorage } from './checkpoint-storage.ts';
 import { CompletedCheckpointStore } from './completed-checkpoint-store.ts';
@@ -48,7 +49,7 @@ function metadata(checkpointId: number): CheckpointMetadata {
 }
 
 async function setup(checkpointIds: number[]) {
-  const { logger, warnings } = capturingLogger();
+  const { logger, warnings } = recordingLogger();
   const root = new MemoryStorage('memory://cp');
   const storage = new JobCheckpointStorage(root, 'job-1', logger);
   const store = new CompletedCheckpointStore(checkpointIds.length);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JobStatus, TaskState, WeirError } from '@weir/common';
 import type { DeployTask } from '@weir/rpc';
-import { SLOT_TIMEOUT, statuses } from '../test-cluster.ts';
+import { SLOT_TIMEOUT, statuses } from '../testing/cluster.ts';
 import { checkpointingCluster, settle, taskState } from '../testing/checkpointing-cluster.ts';
 
 const TWO_TMS = { 'tm-1': 2, 'tm-2': 2 };

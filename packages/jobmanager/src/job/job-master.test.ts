@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JobStatus, TaskState, WeirError, isWeirError, type TaskState as TaskStateName } from '@weir/common';
-import { SLOT_TIMEOUT, cluster, pipeline, placement, statuses } from '../test-cluster.ts';
-import { jobGraph, jobSpec, vertex } from '../test-fixtures.ts';
+import { SLOT_TIMEOUT, cluster, pipeline, placement, statuses } from '../testing/cluster.ts';
+import { jobGraph, jobSpec, vertex } from '../testing/fixtures.ts';
 
 describe('JobMaster lifecycle', () => {
   function running() {

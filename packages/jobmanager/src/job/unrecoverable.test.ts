@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiErrorCode } from '@weir/api';
 import { JobStatus, TaskState } from '@weir/common';
-import { statuses } from '../test-cluster.ts';
+import { statuses } from '../testing/cluster.ts';
 import { checkpointingCluster, settle } from '../testing/checkpointing-cluster.ts';
 
 const RESTART = { kind: 'fixed-delay', attempts: 3, delayMs: 500 } as const;

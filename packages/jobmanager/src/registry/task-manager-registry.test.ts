@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock, isWeirError, type WeirError } from '@weir/common';
+import { isWeirError, type WeirError } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import type { RegisterTaskManager__Output, TaskStatusUpdate__Output } from '@weir/rpc';
-import { FakeConnection, silentLogger } from '../test-fixtures.ts';
+import { silentLogger } from '@weir/common/testing';
+import { FakeConnection } from '../testing/fixtures.ts';
 import { TaskManagerRegistry } from './task-manager-registry.ts';
 
 const INTERVAL = 1_000;

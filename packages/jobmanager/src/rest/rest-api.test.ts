@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { JobStatus, TaskState } from '@weir/common';
 import { describe, expect, it } from 'vitest';
 import { MetricStore } from '../metrics/metric-store.ts';
-import { savepointCluster, SAVEPOINT_URL } from '../savepoint/testing/savepoint-cluster.ts';
+import { savepointCluster, SAVEPOINT_URL } from '../testing/savepoint-cluster.ts';
 import { settle } from '../testing/checkpointing-cluster.ts';
-import { silentLogger } from '../test-fixtures.ts';
+import { silentLogger } from '@weir/common/testing';
 import { buildRestApp } from './rest-server.ts';
 import { SavepointOperations } from './savepoint-operations.ts';
 

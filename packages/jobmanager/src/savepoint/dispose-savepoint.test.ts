@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../test-fixtures.ts';
-import { MemoryStorage } from '../testing/memory-storage.ts';
+import { silentLogger } from '@weir/common/testing';
+import { MemoryStorage } from '@weir/storage/testing';
 import { disposeSavepoint } from './dispose-savepoint.ts';
 
 /** A savepoint, a retained checkpoint, a directory with a corrupt `_metadata`, and one without. */

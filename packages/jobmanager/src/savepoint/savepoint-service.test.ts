@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointFailureReason, JobStatus, TaskState, WeirError } from '@weir/common';
-import { cluster, pipeline } from '../test-cluster.ts';
-import { jobSpec, silentLogger } from '../test-fixtures.ts';
+import { cluster, pipeline } from '../testing/cluster.ts';
+import { silentLogger } from '@weir/common/testing';
+import { jobSpec } from '../testing/fixtures.ts';
 import { settle, TIMEOUT } from '../testing/checkpointing-cluster.ts';
-import { MemoryStorage } from '../testing/memory-storage.ts';
+import { MemoryStorage } from '@weir/storage/testing';
 import { SavepointService } from './savepoint-service.ts';
-import { SAVEPOINT_DIR, SAVEPOINT_URL, savepointCluster } from './testing/savepoint-cluster.ts';
+import { SAVEPOINT_DIR, SAVEPOINT_URL, savepointCluster } from '../testing/savepoint-cluster.ts';
 
 const TASKS = ['src#0', 'src#1', 'map#0', 'map#1', 'map#2', 'sink#0'];
 const notified = (id: number, outcome: 'completed' | 'aborted') => TASKS.map((t) => `${id} ${outcome} ${t}`);

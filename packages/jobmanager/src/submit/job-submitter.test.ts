@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ExecutionConfig } from '@weir/api';
-import { CommonErrorCode, JobStatus, ManualClock, WeirError, defaultConfig, isWeirError, type WeirConfig } from '@weir/common';
+import { CommonErrorCode, JobStatus, WeirError, defaultConfig, isWeirError, type WeirConfig } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import { BlobStore } from '../blob/blob-store.ts';
 import { Dispatcher } from '../dispatcher.ts';
 import type { JobDefaults } from '../job/job-spec.ts';
 import { SlotPool } from '../scheduler/slot-pool.ts';
-import { FakeGateway, jobGraph, silentLogger, vertex } from '../test-fixtures.ts';
-import { MemoryStorage } from '../testing/memory-storage.ts';
+import { silentLogger } from '@weir/common/testing';
+import { FakeGateway, jobGraph, vertex } from '../testing/fixtures.ts';
+import { MemoryStorage } from '@weir/storage/testing';
 import type { JobPlan, JobPlanner } from './job-planner.ts';
 
 /** The planned jobs here have no split sources: nothing asks for their enumerators. */

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { isWeirError, type CheckpointMetadata } from '@weir/common';
 import { openStorage, type S3Settings } from '@weir/storage';
 import { assignedState } from '../checkpoint/state-assignment/assign-state.ts';
-import { capturingLogger, jobGraph, vertex } from '../test-fixtures.ts';
+import { recordingLogger } from '@weir/common/testing';
+import { jobGraph, vertex } from '../testing/fixtures.ts';
 import { readInitialRestore } from './savepoint-reader.ts';
 
 const s3: S3Settings = { endpoint: undefined, accessKey: undefined, secretKey: undefined, region: 'us-east-1', pathStyleAccess: true };
@@ -44,7 +45,7 @@ function savepointDir(metadata: string | CheckpointMetadata = savepointMetadata,
 }
 
 async function read(path: string, graph = jobGraph(vertex('sum', 3)), allowNonRestoredState = false) {
-  const { logger, warnings } = capturingLogger();
+  const { logger, warnings } = recordingLogger();
   const result = await readInitialRestore({ path, allowNonRestoredState }, graph, open, logger).catch((e: unknown) => e);
   return { result, warnings };
 }

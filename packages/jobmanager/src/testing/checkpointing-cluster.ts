@@ -1,10 +1,11 @@
 import type { CheckpointFailureReason, TaskState, TaskStateSnapshot } from '@weir/common';
 import type { JobGraph } from '@weir/api';
+import { recordingLogger } from '@weir/common/testing';
+import { MemoryStorage } from '@weir/storage/testing';
 import type { JobSpec } from '../job/job-spec.ts';
 import type { CheckpointingSettings, RestartStrategySettings } from '../settings/job-settings.ts';
-import { cluster, pipeline } from '../test-cluster.ts';
-import { capturingLogger, jobSpec } from '../test-fixtures.ts';
-import { MemoryStorage } from './memory-storage.ts';
+import { cluster, pipeline } from './cluster.ts';
+import { jobSpec } from './fixtures.ts';
 
 export const INTERVAL = 1_000;
 export const TIMEOUT = 10_000;
@@ -55,7 +56,7 @@ export function taskState(task: string): TaskStateSnapshot {
  * acknowledge, or decline.
  */
 export function checkpointingCluster(taskManagers: Record<string, number>, job: CheckpointingJob = {}) {
-  const { logger, warnings } = capturingLogger();
+  const { logger, warnings } = recordingLogger();
   const c = cluster(taskManagers, logger);
   const storage = new MemoryStorage('memory://cp');
   const settings = checkpointSettings(job.storage === false ? { backend: 'memory', maxInlineBytes: 1_000, directory: undefined, ...job.checkpointing } : job.checkpointing);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WeirError } from '@weir/common';
 import { workerJobPlanner } from '../submit/worker-job-planner.ts';
 import type { PlannedJob } from '../submit/job-planner.ts';
-import { silentLogger } from '../test-fixtures.ts';
+import { silentLogger } from '@weir/common/testing';
 import type { JobWorker } from './job-worker.ts';
 
 const defaults = { parallelism: 2, maxParallelism: -1, bufferTimeoutMs: 100, objectReuse: false };

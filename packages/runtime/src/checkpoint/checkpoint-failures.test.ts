@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkpoint, notifyComplete, restoreFrom } from '../testing/checkpoints.ts';
 import { CountPerKey, listSource, SourceControl, TransactionalSink } from '../testing/checkpoint-fixtures.ts';
 import { CollectingSink, runJob, states, waitUntil } from '../testing/harness.ts';
-import { MemoryStorage } from '../testing/memory-storage.ts';
+import { MemoryStorage } from '@weir/storage/testing';
 import type { TaskCheckpointing } from './types.ts';
 import { CHECKPOINTING_DEFAULTS } from '../testing/checkpointing-defaults.ts';
 
@@ -51,14 +51,14 @@ describe('declined checkpoints', () => {
     const control = new SourceControl(500);
     const job = await runJob(countJob(control, sink), { checkpointing: settings({ storage }) });
     await waitUntil(() => sink.writtenBy(0) === 500);
-    storage.failWrites = new Error('ENOSPC: no space left on device');
+    storage.fail('write', '', new Error('ENOSPC: no space left on device'));
     expect(await checkpoint(job, 1)).toBe('declined');
     expect(job.declines.map((d) => d.decline.reason)).toContain('CHECKPOINT_STORAGE_FAILURE');
     const message = job.declines[0]!.decline.message;
     expect(message).toMatch(/^writing /);
     expect(message).toContain(' of checkpoint 1 to chk-1/');
     expect(message).toContain('ENOSPC: no space left on device');
-    storage.failWrites = undefined;
+    storage.heal();
     control.release(1000);
     await waitUntil(() => sink.writtenBy(0) === 1000);
     expect(await checkpoint(job, 2)).toBe('acked');
@@ -151,7 +151,7 @@ describe('failed restores', () => {
     expect(failure.code).toBe('CHECKPOINT_RESTORE_FAILED');
     expect(failure.message).toBe(
       `cannot restore keyed state of Count (1/1) from checkpoint 7: reading ${countId}-0-keyed in memory:///chk-7 failed: ` +
-        `memory:///chk-7/${countId}-0-keyed does not exist [STORAGE_NOT_FOUND]`,
+        `no file at memory:///chk-7/${countId}-0-keyed: it does not exist [STORAGE_NOT_FOUND]`,
     );
     await Promise.all(restored.deployed.map((d) => d.task.cancel()));
   });

@@ -14,7 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { checkpoint, notifyAborted, notifyComplete, restoreFrom } from '../testing/checkpoints.ts';
 import { CollectingSink, runJob, waitUntil } from '../testing/harness.ts';
-import { MemoryStorage } from '../testing/memory-storage.ts';
+import { MemoryStorage } from '@weir/storage/testing';
 import type { TaskCheckpointing } from './types.ts';
 import { CHECKPOINTING_DEFAULTS } from '../testing/checkpointing-defaults.ts';
 

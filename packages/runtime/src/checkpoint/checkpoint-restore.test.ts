@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkpoint, checkpointUntilDone, restoreFrom } from '../testing/checkpoints.ts';
 import { CountingMap, CountPerKey, expectedCountRecords, listSource, sortRecords, SourceControl, TransactionalSink } from '../testing/checkpoint-fixtures.ts';
 import { runJob, states, waitUntil } from '../testing/harness.ts';
-import { MemoryStorage } from '../testing/memory-storage.ts';
+import { MemoryStorage } from '@weir/storage/testing';
 import type { TaskCheckpointing } from './types.ts';
 import { CHECKPOINTING_DEFAULTS } from '../testing/checkpointing-defaults.ts';
 

@@ -4,7 +4,7 @@ import { checkpoint, checkpointUntilDone, notifyComplete, restoreFrom } from '..
 import { CountPerKey, expectedCountRecords, listSource, sortRecords, SourceControl, TransactionalSink } from '../testing/checkpoint-fixtures.ts';
 import { CHECKPOINTING_DEFAULTS } from '../testing/checkpointing-defaults.ts';
 import { runJob, states, waitUntil } from '../testing/harness.ts';
-import { MemoryStorage } from '../testing/memory-storage.ts';
+import { MemoryStorage } from '@weir/storage/testing';
 import type { TaskCheckpointing } from './types.ts';
 
 const WORDS = Array.from({ length: 3000 }, (_, i) => `w${(i * 7) % 53}`);

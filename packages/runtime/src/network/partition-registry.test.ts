@@ -1,4 +1,5 @@
-import { isWeirError, ManualClock } from '@weir/common';
+import { isWeirError } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import { describe, expect, it } from 'vitest';
 import { END_OF_PARTITION } from './channel-events.ts';
 import { OutputAvailability } from './output-availability.ts';

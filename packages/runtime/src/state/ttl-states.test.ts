@@ -7,7 +7,7 @@ import {
   ValueStateDescriptor,
   type StateDescriptor,
 } from '@weir/api';
-import { ManualClock } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readKeyedState } from '../checkpoint/restore/read-keyed-state.ts';

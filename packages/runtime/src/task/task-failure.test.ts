@@ -1,7 +1,8 @@
 import { Boundedness, InputStatus, type Source } from '@weir/api';
 import { describe, expect, it } from 'vitest';
 import { PartitionRegistry } from '../network/partition-registry.ts';
-import { CollectingSink, runJob, silentLogger, states, waitUntil } from '../testing/harness.ts';
+import { silentLogger } from '@weir/common/testing';
+import { CollectingSink, runJob, states, waitUntil } from '../testing/harness.ts';
 import { Task } from './task.ts';
 
 /** Emits `items`, then has nothing more but never ends, like an idle unbounded source. */
@@ -118,7 +119,7 @@ describe('task failure and cancel', () => {
       deployment: { jobId: 'j', attempt: 0, jobName: 'x', vertexId: job.jobGraph.vertices[0]!.id, subtaskIndex: 0, inputs: [] },
       graph: job.graph,
       network: { taskManagerId: 'tm', partitions: new PartitionRegistry(), remote: { connect: () => expect.unreachable() } },
-      logger: silentLogger,
+      logger: silentLogger(),
       onStateChange: (c) => changes.push(c.state),
     });
     expect(task.state).toBe('DEPLOYING');

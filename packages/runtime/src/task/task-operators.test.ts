@@ -1,5 +1,5 @@
 import { Boundedness, InputStatus, RichMapFunction, Types, ValueStateDescriptor, type Sink, type Source, type ValueState } from '@weir/api';
-import { ManualClock } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import { describe, expect, it } from 'vitest';
 import { CollectingSink, runJob, waitUntil } from '../testing/harness.ts';
 

@@ -7,7 +7,8 @@ import {
   type StreamExecutionEnvironment,
   type StreamGraph,
 } from '@weir/api';
-import { createLogger, isTerminalTaskState, type CheckpointAck, type CheckpointDecline, type Clock, type TaskState } from '@weir/common';
+import { isTerminalTaskState, type CheckpointAck, type CheckpointDecline, type Clock, type TaskState } from '@weir/common';
+import { silentLogger } from '@weir/common/testing';
 import type { TaskCheckpointing, TaskRestore } from '../checkpoint/types.ts';
 import { PartitionRegistry } from '../network/partition-registry.ts';
 import type { ChannelListener, NetworkEnvironment, PartitionId, RemoteConnector, SubpartitionId, Subscription } from '../network/types.ts';
@@ -84,8 +85,6 @@ export interface JobOptions {
   enumeratorState?: (operatorId: string) => unknown;
 }
 
-export const silentLogger = createLogger('runtime-test');
-silentLogger.level = 'silent';
 
 /**
  * Runs a job in this process as a TaskManager would, one Task per subtask, each with its
@@ -141,7 +140,7 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
         deployment,
         graph: await buildStreamGraph(main, [], defaults),
         network: networks[subtask % tmCount]!,
-        logger: silentLogger,
+        logger: silentLogger(),
         clock: options.clock,
         onStateChange: (change) => seen.push(change),
         ...(options.checkpointing === undefined ? {} : { checkpointing: options.checkpointing }),

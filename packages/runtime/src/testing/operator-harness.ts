@@ -1,5 +1,6 @@
 import type { OperatorSpec } from '@weir/api';
-import { keyGroupRangeForSubtask, ManualClock } from '@weir/common';
+import { keyGroupRangeForSubtask } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import type { ChainOperator } from '../operators/chain-operator.ts';
 import { createOperator } from '../operators/create-operator.ts';
 import { FailureWrapper } from '../operators/operator-failure.ts';

@@ -24,7 +24,7 @@ import {
   type ValueState,
 } from '@weir/api';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import { listSource, SourceControl } from '../testing/checkpoint-fixtures.ts';
 import { CollectingSink, runJob, waitUntil } from '../testing/harness.ts';
 

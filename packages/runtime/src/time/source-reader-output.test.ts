@@ -1,5 +1,5 @@
 import { Watermark, WatermarkStrategy } from '@weir/api';
-import { ManualClock } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import { describe, expect, it } from 'vitest';
 import { FailureWrapper } from '../operators/operator-failure.ts';
 import type { Output } from '../operators/output.ts';

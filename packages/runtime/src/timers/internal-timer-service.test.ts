@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { keyGroupForKey, ManualClock } from '@weir/common';
+import { keyGroupForKey } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import { rm } from 'node:fs/promises';
 import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
 import {

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { createServer as createNetServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '@weir/common';
+import { ManualClock, recordingLogger } from '@weir/common/testing';
 import { TaskManager } from '../task-manager.ts';
 import { configFor, register, START, startTaskManagerWithFakes } from '../testing/control-harness.ts';
 import { FakeJobManager } from '../testing/fake-jobmanager.ts';
 import { FakeRegistry } from '../testing/fake-registry.ts';
 import { fakeTaskFactory } from '../testing/fake-task.ts';
 import { deployMessage, oneVertexJob } from '../testing/jobs.ts';
-import { recordingLogger } from '../testing/recording-logger.ts';
+
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -200,7 +200,7 @@ describe('TaskManager start-up', () => {
     const first = await startAll();
     const port = Number(first.taskManager.dataAddress.split(':')[1]);
     const error = await TaskManager.start(configFor(first.jobManager.port, { 'taskmanager.data.port': port }), {
-      logger: recordingLogger(),
+      logger: recordingLogger().logger,
       clock: new ManualClock(),
       partitions: new FakeRegistry(),
       createTask: fakeTaskFactory().createTask,

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { isWeirError, ManualClock, WeirError } from '@weir/common';
+import { isWeirError, WeirError } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import {
   bindServer,
   createDataExchangeClient,
@@ -9,7 +10,7 @@ import {
 } from '@weir/rpc';
 import { barrierEvent, PartitionRegistry, unalignedBarrierEvent, type ChannelItem, type SubpartitionId } from '@weir/runtime';
 import { FakePartitions, FakeProducedPartition } from '../testing/fake-partitions.ts';
-import { silentLogger } from '../testing/logger.ts';
+import { silentLogger } from '@weir/common/testing';
 import { startDataServer, type DataServer } from './data-server.ts';
 import { GrpcRemoteConnector } from './remote-connector.ts';
 

@@ -3,7 +3,7 @@ import { isWeirError } from '@weir/common';
 import type { ProducerMessage } from '@weir/rpc';
 import type { ChannelItem, SubpartitionId } from '@weir/runtime';
 import { FakePartitions } from '../testing/fake-partitions.ts';
-import { silentLogger } from '../testing/logger.ts';
+import { silentLogger } from '@weir/common/testing';
 import { SubscribeSession, type ProducerStream } from './subscribe-session.ts';
 
 const id: SubpartitionId = {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CheckpointFailureReason, defaultConfig, ManualClock, type TaskStateSnapshot } from '@weir/common';
+import { CheckpointFailureReason, defaultConfig, type TaskStateSnapshot } from '@weir/common';
+import { ManualClock, recordingLogger } from '@weir/common/testing';
 import type { AcknowledgeCheckpoint, DeclineCheckpoint, OperatorEvent, TaskStatusUpdate } from '@weir/rpc';
 import type { RemoteConnector } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
@@ -11,7 +12,6 @@ import type { TaskReporter } from '../control/context.ts';
 import { FakeRegistry } from '../testing/fake-registry.ts';
 import { fakeTaskFactory } from '../testing/fake-task.ts';
 import { deployMessage, oneVertexJob, type DeployOverrides } from '../testing/jobs.ts';
-import { recordingLogger, type LogEntry } from '../testing/recording-logger.ts';
 import { Deployer } from './deployer.ts';
 
 const remote: RemoteConnector = {
@@ -33,16 +33,16 @@ async function tempDirectory(): Promise<string> {
 
 function setup() {
   const factory = fakeTaskFactory();
+  const { logger, entries: logs } = recordingLogger();
   const storages = new StoragePool(s3SettingsFromConfig(defaultConfig()));
   cleanups.push(() => storages.close());
-  const logs: LogEntry[] = [];
   const deployer = new Deployer({
     network: { taskManagerId: 'tm-1', partitions: new FakeRegistry(), remote },
     loadJob: async () => oneVertexJob(),
     createTask: factory.createTask,
     localStateDir: '/tmp/weir-test-local-state',
     storages,
-    logger: recordingLogger(logs),
+    logger,
     clock: new ManualClock(),
   });
   const updates: TaskStatusUpdate[] = [];

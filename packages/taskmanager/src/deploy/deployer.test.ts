@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeSourceEvent, defaultConfig, encodeSourceEvent, ManualClock, parseReaderEvent, TaskState, WeirError, type Logger } from '@weir/common';
+import { decodeSourceEvent, defaultConfig, encodeSourceEvent, parseReaderEvent, TaskState, WeirError, type Logger } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import type { AcknowledgeCheckpoint, DeclineCheckpoint, OperatorEvent, TaskStatusUpdate } from '@weir/rpc';
 import type { RemoteConnector } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
@@ -7,7 +8,7 @@ import type { TaskReporter } from '../control/context.ts';
 import { FakeRegistry } from '../testing/fake-registry.ts';
 import { fakeTaskFactory } from '../testing/fake-task.ts';
 import { deployMessage, oneVertexJob } from '../testing/jobs.ts';
-import { silentLogger } from '../testing/logger.ts';
+import { silentLogger } from '@weir/common/testing';
 import { Deployer } from './deployer.ts';
 import type { JobLoader, LoadedJob } from './types.ts';
 

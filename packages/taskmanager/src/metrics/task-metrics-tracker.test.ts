@@ -1,4 +1,4 @@
-import { ManualClock } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import type { TaskMetricsSample } from '@weir/runtime';
 import { describe, expect, it } from 'vitest';
 import { ZERO_METRICS } from '../testing/fake-task.ts';

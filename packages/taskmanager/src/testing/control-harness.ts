@@ -1,11 +1,11 @@
 import { expect, vi } from 'vitest';
-import { defaultConfig, ManualClock, type WeirConfig } from '@weir/common';
+import { defaultConfig, type WeirConfig } from '@weir/common';
+import { ManualClock, recordingLogger } from '@weir/common/testing';
 import { TaskManager } from '../task-manager.ts';
 import { FakeJobManager } from './fake-jobmanager.ts';
 import { FakeRegistry } from './fake-registry.ts';
 import { fakeTaskFactory } from './fake-task.ts';
 import { oneVertexJob } from './jobs.ts';
-import { recordingLogger, type LogEntry } from './recording-logger.ts';
 
 /** The ManualClock's start: heartbeat timestamps in tests are offsets from it. */
 export const START = 1_000_000;
@@ -39,11 +39,11 @@ export async function startTaskManagerWithFakes(
     cleanups.push(() => jobManager.stop());
   }
   const clock = new ManualClock(START);
-  const logs: LogEntry[] = [];
+  const { logger, entries: logs } = recordingLogger();
   const factory = fakeTaskFactory();
   const registry = new FakeRegistry();
   const taskManager = await TaskManager.start(configFor(options.jobManagerPort ?? jobManager.port, options.config), {
-    logger: recordingLogger(logs),
+    logger,
     clock,
     partitions: registry,
     createTask: factory.createTask,

@@ -11,7 +11,7 @@ import {
   type OperatorSubtaskState,
   type StreamStateHandle,
 } from '@weir/common';
-import { jobGraph, vertex } from '../../test-fixtures.ts';
+import { jobGraph, vertex } from '../../testing/fixtures.ts';
 import { assignState, assignedState, type StateAssignment } from './assign-state.ts';
 import { inlineOperatorLists } from './operator-state-codec.ts';
 

@@ -1,4 +1,5 @@
-import { ManualClock, type CheckpointFailureReason } from '@weir/common';
+import { type CheckpointFailureReason } from '@weir/common';
+import { ManualClock } from '@weir/common/testing';
 import { describe, expect, it } from 'vitest';
 import { TaskEventHandler } from '../../input/channel-event-handler.ts';
 import { InputChannel } from '../../input/input-channel.ts';

@@ -1,29 +1,12 @@
-import { createLogger, type Logger, type WeirError } from '@weir/common';
+import type { WeirError } from '@weir/common';
 import type { JobGraph, JobVertex, PartitionerKind } from '@weir/api';
 import type { JobManagerMessage, TaskKey } from '@weir/rpc';
-import type { JobSpec } from './job/job-spec.ts';
-import type { JobSettings } from './settings/job-settings.ts';
-import type { TaskManagerGateway } from './job/task-manager-gateway.ts';
-import type { TaskManagerConnection } from './registry/task-manager-connection.ts';
+import type { JobSpec } from '../job/job-spec.ts';
+import type { JobSettings } from '../settings/job-settings.ts';
+import type { TaskManagerGateway } from '../job/task-manager-gateway.ts';
+import type { TaskManagerConnection } from '../registry/task-manager-connection.ts';
 
 /** Hand-built graphs and fake TaskManagers for the unit tests. */
-
-export function silentLogger(): Logger {
-  const logger = createLogger('jobmanager-test');
-  logger.level = 'silent';
-  return logger;
-}
-
-/** A silent logger whose children are itself, recording the message of every warning. */
-export function capturingLogger(): { logger: Logger; warnings: string[] } {
-  const logger = silentLogger();
-  const warnings: string[] = [];
-  logger.child = (() => logger) as unknown as Logger['child'];
-  logger.warn = ((first: unknown, message?: string) => {
-    warnings.push(typeof first === 'string' ? first : (message ?? ''));
-  }) as Logger['warn'];
-  return { logger, warnings };
-}
 
 export function vertex(
   id: string,

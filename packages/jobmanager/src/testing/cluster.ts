@@ -1,8 +1,9 @@
-import { ManualClock, WeirError, type JobStatus, type Logger, type TaskState } from '@weir/common';
+import { WeirError, type JobStatus, type Logger, type TaskState } from '@weir/common';
+import { ManualClock, silentLogger } from '@weir/common/testing';
 import type { JobGraph } from '@weir/api';
-import { Dispatcher } from './dispatcher.ts';
-import { SlotPool } from './scheduler/slot-pool.ts';
-import { FakeGateway, jobGraph, silentLogger, vertex } from './test-fixtures.ts';
+import { Dispatcher } from '../dispatcher.ts';
+import { SlotPool } from '../scheduler/slot-pool.ts';
+import { FakeGateway, jobGraph, vertex } from './fixtures.ts';
 
 export const SLOT_TIMEOUT = 5_000;
 

@@ -1,9 +1,9 @@
 import { TaskState, WeirError } from '@weir/common';
 import type { TriggerSavepointRequest__Output, TriggerSavepointResponse } from '@weir/rpc';
-import { checkpointingCluster, type CheckpointingJob } from '../../testing/checkpointing-cluster.ts';
-import { MemoryStorage } from '../../testing/memory-storage.ts';
-import { silentLogger } from '../../test-fixtures.ts';
-import { SavepointService } from '../savepoint-service.ts';
+import { MemoryStorage } from '@weir/storage/testing';
+import { silentLogger } from '@weir/common/testing';
+import { checkpointingCluster, type CheckpointingJob } from './checkpointing-cluster.ts';
+import { SavepointService } from '../savepoint/savepoint-service.ts';
 
 export const SAVEPOINT_ROOT = 'memory://sp';
 /** The directory every savepoint of job-1 gets: the random part is fixed. */

@@ -1,0 +1,122 @@
+import { WeirError } from '@weir/common';
+import { StorageErrorCode } from '../errors.ts';
+import { joinPath, normalizeFilePath, normalizePath } from '../paths.ts';
+import type { Storage } from '../types.ts';
+
+export type StorageOperation = 'write' | 'writeAtomic' | 'read' | 'exists' | 'list' | 'delete' | 'deleteDirectory';
+
+/** What a storage and all its children share. */
+interface Shared {
+  /** Files by their path from the root storage. */
+  readonly files: Map<string, Uint8Array>;
+  /** Every call as `<operation> <path from the root>`, in call order. */
+  readonly log: string[];
+  readonly failures: { readonly operation: StorageOperation; readonly prefix: string; readonly error: Error }[];
+}
+
+/**
+ * The Storage double of every unit test: files in memory, a log of every call, and failures to
+ * inject per operation and path prefix (a full disk, S3 down). It keeps the Storage contract
+ * (`storageContract`, run against it like against LocalStorage and S3Storage). Children
+ * share the files, log and failures, and see paths from their own root.
+ */
+export class MemoryStorage implements Storage {
+  readonly url: string;
+  readonly #shared: Shared;
+  readonly #root: string;
+
+  /** `url` only names it in messages; `memory://` gives children like `memory:///chk-1`. `parent` is for `child`. */
+  constructor(url = 'memory://', parent?: { readonly shared: Shared; readonly root: string }) {
+    this.url = url;
+    this.#shared = parent?.shared ?? { files: new Map(), log: [], failures: [] };
+    this.#root = parent?.root ?? '';
+  }
+
+  /** Files by their path from the root storage: tests may look and put files directly. */
+  get files(): Map<string, Uint8Array> {
+    return this.#shared.files;
+  }
+
+  get log(): string[] {
+    return this.#shared.log;
+  }
+
+  /** Paths (from the root storage) of all files, sorted. */
+  paths(): string[] {
+    return [...this.#shared.files.keys()].sort();
+  }
+
+  /** The file at `path` from the root storage, as UTF-8. */
+  text(path: string): string {
+    const data = this.#shared.files.get(path);
+    if (data === undefined) throw new Error(`no file ${path} in the memory storage`);
+    return Buffer.from(data).toString('utf8');
+  }
+
+  /** From now on, `operation` on any path starting with `prefix` (from the root storage) fails with `error`. */
+  fail(operation: StorageOperation, prefix: string, error: Error): void {
+    this.#shared.failures.push({ operation, prefix, error });
+  }
+
+  /** Every injected failure is gone. */
+  heal(): void {
+    this.#shared.failures.length = 0;
+  }
+
+  async write(path: string, data: Uint8Array): Promise<void> {
+    this.#shared.files.set(this.#enter('write', normalizeFilePath(path)), Uint8Array.from(data));
+  }
+
+  async writeAtomic(path: string, data: Uint8Array): Promise<void> {
+    this.#shared.files.set(this.#enter('writeAtomic', normalizeFilePath(path)), Uint8Array.from(data));
+  }
+
+  async read(path: string): Promise<Uint8Array> {
+    const full = this.#enter('read', normalizeFilePath(path));
+    const data = this.#shared.files.get(full);
+    if (data === undefined) throw new WeirError(StorageErrorCode.STORAGE_NOT_FOUND, `no file at ${this.url}/${path}: it does not exist`);
+    return Uint8Array.from(data);
+  }
+
+  async exists(path: string): Promise<boolean> {
+    return this.#shared.files.has(this.#enter('exists', normalizeFilePath(path)));
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const below = this.#below(this.#enter('list', normalizePath(prefix)));
+    const own = this.#root === '' ? 0 : this.#root.length + 1;
+    return this.paths()
+      .filter((path) => path.startsWith(below))
+      .map((path) => path.slice(own));
+  }
+
+  async delete(path: string): Promise<void> {
+    this.#shared.files.delete(this.#enter('delete', normalizeFilePath(path)));
+  }
+
+  async deleteDirectory(prefix: string): Promise<void> {
+    const below = this.#below(this.#enter('deleteDirectory', normalizePath(prefix)));
+    for (const path of [...this.#shared.files.keys()]) if (path.startsWith(below)) this.#shared.files.delete(path);
+  }
+
+  child(path: string): MemoryStorage {
+    const relative = normalizePath(path);
+    return new MemoryStorage(relative === '' ? this.url : `${this.url}/${relative}`, { shared: this.#shared, root: joinPath(this.#root, relative) });
+  }
+
+  close(): void {}
+
+  /** `path` (normalized, relative to this storage) from the root storage, logged, failing when a failure was injected for it. */
+  #enter(operation: StorageOperation, path: string): string {
+    const full = joinPath(this.#root, path);
+    this.#shared.log.push(`${operation} ${full}`);
+    const failure = this.#shared.failures.find((f) => f.operation === operation && full.startsWith(f.prefix));
+    if (failure !== undefined) throw failure.error;
+    return full;
+  }
+
+  /** What paths below the directory `full` start with: '' for the root, else `full/`, so `chk-1` never matches `chk-10/…`. */
+  #below(full: string): string {
+    return full === '' ? '' : `${full}/`;
+  }
+}
