@@ -3,6 +3,7 @@ export * from './task/deployment.ts';
 export { RuntimeErrorCode } from './errors.ts';
 export { PartitionRegistry, describeSubpartition, type PartitionRegistryOptions } from './network/partition-registry.ts';
 export { Task, type TaskOptions } from './task/task.ts';
+export { resolveVertex } from './task/deployment-check.ts';
 export type { TaskNetworkStats } from './task/task-runtime.ts';
 export type { TaskMetricsSample } from './metrics/task-io-metrics.ts';
 export type { TaskCheckpointing, TaskRestore } from './checkpoint/types.ts';

@@ -4,10 +4,6 @@ export const TaskManagerErrorCode = {
   BUNDLE_FETCH_FAILED: 'BUNDLE_FETCH_FAILED',
   /** A deploy message lacks its task key or job defaults, so the task cannot be identified or its graph rebuilt. */
   INVALID_DEPLOYMENT: 'INVALID_DEPLOYMENT',
-  /** The job graph rebuilt here from the bundle has no vertex with the deployed task's vertex ID. */
-  VERTEX_NOT_FOUND: 'VERTEX_NOT_FOUND',
-  /** The vertex rebuilt here has another parallelism than the JobManager scheduled. */
-  PARALLELISM_MISMATCH: 'PARALLELISM_MISMATCH',
   /** The control stream to the JobManager could not be opened, broke, or heard no heartbeat for heartbeat.timeout. */
   JOBMANAGER_UNREACHABLE: 'JOBMANAGER_UNREACHABLE',
   /** The JobManager answered `register` with something other than `registered`. */

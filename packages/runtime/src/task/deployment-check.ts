@@ -3,13 +3,18 @@ import { WeirError } from '@weir/common';
 import { RuntimeErrorCode } from '../errors.ts';
 import type { TaskDeploymentDescriptor } from './deployment.ts';
 
-const REBUILT = 'the TaskManager rebuilt a different graph than the JobManager planned (same bundle, args and defaults?)';
+const REBUILT = 'the graph built here from the job bundle differs from the one the JobManager planned; a job must build the same graph from the same args in every process';
 
 function mismatch(message: string): WeirError {
   return new WeirError(RuntimeErrorCode.DEPLOYMENT_MISMATCH, message);
 }
 
-/** Finds the task's vertex and checks that the deployment fits it: subtask, parallelism, inputs and their producers. */
+/**
+ * The one check of a deployment against the graph this process rebuilt from the job bundle:
+ * finds the task's vertex and checks that the deployment fits it (parallelism, subtask,
+ * operators, inputs and their producers); anything else is DEPLOYMENT_MISMATCH. The
+ * TaskManager calls it before it creates the task, the task when it sets up.
+ */
 export function resolveVertex(deployment: TaskDeploymentDescriptor, graph: StreamGraph, jobGraph: JobGraph): JobVertex {
   const vertex = jobGraph.vertices.find((v) => v.id === deployment.vertexId);
   if (vertex === undefined) {
@@ -18,7 +23,7 @@ export function resolveVertex(deployment: TaskDeploymentDescriptor, graph: Strea
         `${jobGraph.vertices.map((v) => `${v.id} (${v.name})`).join(', ')}; ${REBUILT}`,
     );
   }
-  if (deployment.parallelism !== undefined && deployment.parallelism !== vertex.parallelism) {
+  if (deployment.parallelism !== vertex.parallelism) {
     throw mismatch(`vertex '${vertex.name}' was deployed with parallelism ${deployment.parallelism} but has ${vertex.parallelism} here; ${REBUILT}`);
   }
   if (!Number.isInteger(deployment.subtaskIndex) || deployment.subtaskIndex < 0 || deployment.subtaskIndex >= vertex.parallelism) {

@@ -1,5 +1,4 @@
 import type { TaskState } from '@weir/common';
-import type { StreamGraph } from '@weir/api';
 
 /** Everything a TaskManager knows about one subtask to run, from the JobManager's DeployTask. */
 export interface TaskDeploymentDescriptor {
@@ -8,8 +7,8 @@ export interface TaskDeploymentDescriptor {
   readonly jobName: string;
   readonly vertexId: string;
   readonly subtaskIndex: number;
-  /** The vertex parallelism the JobManager scheduled; when given, the task checks it against its own JobGraph. */
-  readonly parallelism?: number;
+  /** The vertex parallelism the JobManager scheduled; the task checks it against the JobGraph it rebuilt. */
+  readonly parallelism: number;
   /** One per input edge of the vertex, in the order of `JobVertex.inputs`. */
   readonly inputs: readonly InputLocation[];
 }
@@ -30,6 +29,3 @@ export interface TaskStateChange {
   readonly state: TaskState;
   readonly failure?: { readonly message: string; readonly code?: string };
 }
-
-/** The StreamGraph the task rebuilt from the job bundle (same args and defaults as the JobManager). */
-export type TaskGraph = StreamGraph;

@@ -116,7 +116,7 @@ describe('task failure and cancel', () => {
       env.fromCollection([1]).sinkTo(new CollectingSink());
     });
     const task = new Task({
-      deployment: { jobId: 'j', attempt: 0, jobName: 'x', vertexId: job.jobGraph.vertices[0]!.id, subtaskIndex: 0, inputs: [] },
+      deployment: { jobId: 'j', attempt: 0, jobName: 'x', vertexId: job.jobGraph.vertices[0]!.id, subtaskIndex: 0, parallelism: 1, inputs: [] },
       graph: job.graph,
       network: { taskManagerId: 'tm', partitions: new PartitionRegistry(), remote: { connect: () => expect.unreachable() } },
       logger: silentLogger(),

@@ -74,6 +74,7 @@ describe('Deployer', () => {
       jobName: 'test job',
       vertexId: 'vertex-a',
       subtaskIndex: 1,
+      parallelism: 2,
       inputs: [
         {
           sourceVertexId: 'vertex-0',
@@ -182,14 +183,14 @@ describe('Deployer', () => {
     [
       'the vertex is missing',
       async () => oneVertexJob('other-vertex'),
-      'deploying vertex-a (1/2) of job job-1 attempt 0 failed: the job graph built here from job.js has no vertex vertex-a (it has other-vertex); a job must build the same graph from the same args in every process',
-      'VERTEX_NOT_FOUND',
+      "deploying vertex-a (1/2) of job job-1 attempt 0 failed: vertex vertex-a is not in job 'test job', whose vertices are vertex-0 (Source), other-vertex (Map -> Sink); the graph built here from the job bundle differs from the one the JobManager planned; a job must build the same graph from the same args in every process",
+      'DEPLOYMENT_MISMATCH',
     ],
     [
       'the parallelism differs',
       async () => oneVertexJob('vertex-a', 3),
-      'deploying vertex-a (1/2) of job job-1 attempt 0 failed: vertex Source -> Sink has parallelism 3 in the graph built here but was scheduled with 2; a job must build the same graph from the same args in every process',
-      'PARALLELISM_MISMATCH',
+      "deploying vertex-a (1/2) of job job-1 attempt 0 failed: vertex 'Map -> Sink' was deployed with parallelism 2 but has 3 here; the graph built here from the job bundle differs from the one the JobManager planned; a job must build the same graph from the same args in every process",
+      'DEPLOYMENT_MISMATCH',
     ],
   ])('reports FAILED before starting when %s', async (_case, loadJob, message, code) => {
     const { registry, factory, deployer, updates, report } = setup(loadJob);

@@ -1,5 +1,4 @@
 import { CommonErrorCode, TaskState, WeirError, type Clock, type Logger } from '@weir/common';
-import type { JobGraph } from '@weir/api';
 import {
   decodeNotification,
   type CancelTask__Output,
@@ -9,10 +8,9 @@ import {
   type TaskKey__Output,
   type TriggerCheckpoint__Output,
 } from '@weir/rpc';
-import type { NetworkEnvironment } from '@weir/runtime';
+import { resolveVertex, type NetworkEnvironment } from '@weir/runtime';
 import type { StoragePool } from '@weir/storage';
 import type { TaskControl, TaskReporter } from '../control/context.ts';
-import { TaskManagerErrorCode } from '../errors.ts';
 import { toTaskCheckpointing, toTaskRestore } from './checkpoint-options.ts';
 import { DeployedTask } from './deployed-task.ts';
 import { attemptId, describeTask, taskId, toDeploymentDescriptor } from './task-key.ts';
@@ -113,12 +111,14 @@ export class Deployer implements TaskControl {
   async #start(task: DeployedTask, message: DeployTask__Output, key: TaskKey__Output): Promise<void> {
     try {
       const { graph, jobGraph } = await this.#options.loadJob(message);
-      checkVertex(jobGraph, message, key);
+      const deployment = toDeploymentDescriptor(message, key);
+      // Before anything is created for it: a task whose graph differs fails here, naming what differs.
+      resolveVertex(deployment, graph, jobGraph);
       const checkpointing = toTaskCheckpointing(message, this.#options.storages, this.#options.localStateDir);
       const restore = toTaskRestore(message, this.#options.storages);
       if (task.isTerminal) return;
       const runnable = this.#options.createTask({
-        deployment: toDeploymentDescriptor(message, key),
+        deployment,
         graph,
         jobGraph,
         network: this.#options.network,
@@ -162,22 +162,6 @@ export class Deployer implements TaskControl {
         this.#options.logger.error({ err: error, jobId: key.jobId, attempt: key.attempt }, 'releasing the partitions of a job attempt failed');
       }
     });
-  }
-}
-
-function checkVertex(jobGraph: JobGraph, message: DeployTask__Output, key: TaskKey__Output): void {
-  const vertex = jobGraph.vertices.find((candidate) => candidate.id === key.vertexId);
-  if (vertex === undefined) {
-    throw new WeirError(
-      TaskManagerErrorCode.VERTEX_NOT_FOUND,
-      `the job graph built here from ${message.entryName} has no vertex ${key.vertexId} (it has ${jobGraph.vertices.map((v) => v.id).join(', ')}); a job must build the same graph from the same args in every process`,
-    );
-  }
-  if (vertex.parallelism !== message.parallelism) {
-    throw new WeirError(
-      TaskManagerErrorCode.PARALLELISM_MISMATCH,
-      `vertex ${vertex.name} has parallelism ${vertex.parallelism} in the graph built here but was scheduled with ${message.parallelism}; a job must build the same graph from the same args in every process`,
-    );
   }
 }
 

@@ -22,6 +22,7 @@ export function toDeploymentDescriptor(message: DeployTask__Output, key: TaskKey
     jobName: message.jobName,
     vertexId: key.vertexId,
     subtaskIndex: key.subtaskIndex,
+    parallelism: message.parallelism,
     inputs: message.inputs.map((input) => ({
       sourceVertexId: input.sourceVertexId,
       producers: input.producers.map((producer) => ({

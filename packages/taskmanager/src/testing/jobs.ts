@@ -7,7 +7,10 @@ import type { LoadedJob } from '../deploy/types.ts';
 export const DEFAULT_BUNDLE = Buffer.from('exports.default = function job() {};', 'utf8');
 export const DEFAULT_BUNDLE_HASH = createHash('sha256').update(DEFAULT_BUNDLE).digest('hex');
 
-/** A one-vertex job, built by hand: what a JobLoader double returns. */
+/**
+ * The job `deployMessage` deploys into, built by hand: what a JobLoader double returns. Its
+ * vertex `vertexId` (parallelism `parallelism`) reads from `vertex-0`, a source of parallelism 2.
+ */
 export function oneVertexJob(vertexId = 'vertex-a', parallelism = 2): LoadedJob {
   const graph: StreamGraph = {
     jobName: 'test job',
@@ -17,7 +20,16 @@ export function oneVertexJob(vertexId = 'vertex-a', parallelism = 2): LoadedJob 
   const jobGraph: JobGraph = {
     jobName: 'test job',
     vertices: [
-      { id: vertexId, name: 'Source -> Sink', parallelism, maxParallelism: 128, operators: [], inputs: [], outputs: [] },
+      { id: 'vertex-0', name: 'Source', parallelism: 2, maxParallelism: 128, operators: [], inputs: [], outputs: [] },
+      {
+        id: vertexId,
+        name: 'Map -> Sink',
+        parallelism,
+        maxParallelism: 128,
+        operators: [],
+        inputs: [{ sourceVertexId: 'vertex-0', targetVertexId: vertexId, sourceNodeId: 0, targetNodeId: 1, inputIndex: 0, partitioner: 'rebalance' }],
+        outputs: [],
+      },
     ],
     bufferTimeoutMs: 100,
     autoWatermarkIntervalMs: 200,
