@@ -47,6 +47,10 @@ export interface SubtaskCheckpointerOptions {
   readonly logger: Logger;
   readonly onAck: (ack: CheckpointAck) => void;
   readonly onDecline: (decline: CheckpointDecline) => void;
+  /** A checkpoint's synchronous part ran: the task's end-of-input phase may be waiting for one. */
+  readonly onSnapshotTaken: (checkpointId: number) => void;
+  /** A checkpoint completed and every operator was told (sinks committed it). */
+  readonly onCompleted: (checkpointId: number) => void;
 }
 
 /**
@@ -64,10 +68,6 @@ export interface SubtaskCheckpointerOptions {
  */
 export class SubtaskCheckpointer implements CheckpointActions {
   readonly #options: SubtaskCheckpointerOptions;
-  #dataEnded = false;
-  /** The first checkpoint this task took after its end of data: once it (or a later one) completes, the task may finish. */
-  #firstAfterEnd: number | undefined;
-  #finalCheckpointCompleted = false;
   #closed = false;
 
   constructor(options: SubtaskCheckpointerOptions) {
@@ -76,16 +76,6 @@ export class SubtaskCheckpointer implements CheckpointActions {
 
   get settings(): TaskCheckpointing {
     return this.#options.settings;
-  }
-
-  /** A checkpoint taken after end of data completed: the task may emit its end of partition. */
-  get finalCheckpointCompleted(): boolean {
-    return this.#finalCheckpointCompleted;
-  }
-
-  /** The operators finished and end of data went downstream; checkpoints from now on are final-checkpoint candidates. */
-  dataEnded(): void {
-    this.#dataEnded = true;
   }
 
   /** The task ended: acknowledgements and declines still in flight are dropped. */
@@ -110,7 +100,7 @@ export class SubtaskCheckpointer implements CheckpointActions {
     this.#options.work.addStep(async () => {
       notifyStatesCheckpointComplete(this.#options.states, checkpointId);
       for (const operator of this.#options.operators) await operator.notifyCheckpointComplete(checkpointId);
-      if (this.#firstAfterEnd !== undefined && checkpointId >= this.#firstAfterEnd) this.#finalCheckpointCompleted = true;
+      this.#options.onCompleted(checkpointId);
       this.#options.logger.debug({ checkpointId }, 'checkpoint complete notified');
     });
   }
@@ -172,7 +162,7 @@ export class SubtaskCheckpointer implements CheckpointActions {
   /** The synchronous part; declines and returns undefined on failure. */
   async #snapshot(checkpointId: number, timestamp: number, options: CheckpointOptions): Promise<CapturedOperatorState[] | undefined> {
     const { states, operators } = this.#options;
-    if (this.#dataEnded) this.#firstAfterEnd ??= checkpointId;
+    this.#options.onSnapshotTaken(checkpointId);
     try {
       for (const operator of operators) await operator.snapshotState(checkpointId, timestamp);
       return await captureTaskState(states, checkpointId, options);

@@ -27,6 +27,7 @@ import { neverFlushTimer, TimeoutFlushTimer, type FlushTimer } from '../output/f
 import type { RecordWriter } from '../output/record-writers.ts';
 import { buildChain, type OperatorChain } from './chain-builder.ts';
 import { resolveVertex } from './deployment-check.ts';
+import { Running, type EndOfInputActions, type EndOfInputPhase, type Trigger } from './end-of-input.ts';
 import { restoreChannelState } from './channel-state-restore.ts';
 import { connectInputs, INITIAL_CREDIT } from './input-wiring.ts';
 import { Mailbox } from './mailbox.ts';
@@ -80,14 +81,12 @@ export class TaskRuntime {
   #checkpointer: SubtaskCheckpointer | undefined;
   #barriers: CheckpointBarrierHandler | undefined;
   #source: SourceInput | undefined;
-  /** A stop-with-savepoint --drain trigger: taken once the source's input ended. */
-  #drain: { checkpointId: number; timestamp: number; options: CheckpointOptions } | undefined;
-  /** The first loop returned: the input ended, end of data went downstream. */
-  #inputEnded = false;
   /** Restored input channel state, fed to the chain before the network. */
   #replay: readonly ReplayedBuffer[] = [];
-  /** Past the final checkpoint: no more checkpoints are taken. */
-  #finishing = false;
+  /** From running input to the end, through the final checkpoint: end-of-input.ts. */
+  #ending: EndOfInputPhase;
+  /** What the phases act on, once set up. */
+  #endActions: EndOfInputActions = { isSource: false, checkpointNow: () => {}, declineNotReady: () => {}, endSourceInput: () => {}, suspendSource: () => {} };
   /** The timestamp of the record passing down the chain. */
   readonly #timestamp = new RecordTimestamp();
   /** Timers and periodic watermarks of the operators, as mail. */
@@ -105,6 +104,7 @@ export class TaskRuntime {
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger;
     this.#processingTime = new ProcessingTimeService(this.#clock, (action) => this.mailbox.put(action));
+    this.#ending = new Running(options.checkpointing !== undefined);
   }
 
   /** The watermark the task's input is at (-Infinity before the first): the valve's, or a source's reader output's. */
@@ -203,6 +203,8 @@ export class TaskRuntime {
         logger: this.#logger,
         onAck: (ack) => this.options.onCheckpointAck?.(ack),
         onDecline: (decline) => this.options.onCheckpointDecline?.(decline),
+        onSnapshotTaken: (checkpointId) => this.#advance((phase) => phase.snapshotTaken(checkpointId)),
+        onCompleted: (checkpointId) => this.#advance((phase) => phase.checkpointCompleted(checkpointId)),
       });
     }
     // Tail first: an operator is open before anything can send it records.
@@ -214,8 +216,9 @@ export class TaskRuntime {
     const head = chain.operators[0]!;
     let input: TaskInput;
     if (head instanceof SourceOperator) {
-      this.#source = new SourceInput(head);
-      input = this.#source;
+      const source = new SourceInput(head);
+      this.#source = source;
+      input = source;
     } else {
       connectInputs(this.#gate, graph, vertex, jobGraph, deployment, network);
       this.#barriers = this.#barrierHandler();
@@ -230,6 +233,18 @@ export class TaskRuntime {
       this.#replay = [];
     }
     this.#loop = new TaskLoop(this.mailbox, input, this.#availability, this.#work, this.#clock, this.#metrics);
+    const source = this.#source;
+    this.#endActions = {
+      isSource: source !== undefined,
+      checkpointNow: (trigger) => this.#checkpointNow(trigger),
+      declineNotReady: (checkpointId, why) => this.declineNotReady(checkpointId, why),
+      endSourceInput: () => source?.endInput(),
+      suspendSource: () => {
+        // What the savepoint holds (windows, timers) must not fire now: it fires once, after the job resumes from it.
+        source?.operator.endWithoutFinalWatermark();
+        source?.endInput();
+      },
+    };
   }
 
   /**
@@ -241,15 +256,12 @@ export class TaskRuntime {
     this.#runningSince = this.#clock.now();
     if ((await loop.run()) === 'stopped') return 'stopped';
     await this.#endInput();
-    this.#inputEnded = true;
-    const checkpointer = this.#checkpointer;
-    const drain = this.#drain;
-    if (drain !== undefined) checkpointer?.triggerCheckpoint(drain.checkpointId, drain.timestamp, 0, drain.options);
-    const finalCheckpointDone = (): boolean => checkpointer === undefined || checkpointer.finalCheckpointCompleted;
-    if (this.#source !== undefined) loop.setInput(new EndedSourceInput(finalCheckpointDone));
-    else loop.setInput(this.#networkInput(() => this.#gate.isFinished && finalCheckpointDone()));
+    this.#advance((phase) => phase.inputEnded(this.#endActions));
+    const mayFinish = (): boolean => this.#ending.mayFinish;
+    if (this.#source !== undefined) loop.setInput(new EndedSourceInput(mayFinish));
+    else loop.setInput(this.#networkInput(() => this.#gate.isFinished && mayFinish()));
     if ((await loop.run()) === 'stopped') return 'stopped';
-    this.#finishing = true;
+    this.#advance((phase) => phase.finishing());
     // Triggers that came in after the loop's last look at its mail are declined now.
     this.mailbox.runAll();
     await this.#endPartitions();
@@ -261,47 +273,36 @@ export class TaskRuntime {
   }
 
   /**
-   * A checkpoint trigger: taken between two records, or declined TASK_NOT_READY. It goes to
-   * source tasks, and to a task whose producers all finished (FLIP-147): once its input ended,
-   * it takes the checkpoint as a source would, which can be its final one.
-   * Stop-with-savepoint: `drain` ends the source's input first (operators finish, end of data
-   * goes downstream) and takes the savepoint after; `suspend` takes it, then ends the input
-   * without another record. Either way the task finishes after the next completed checkpoint.
+   * A checkpoint trigger from the JobManager: handled between two records by the task's
+   * end-of-input phase (end-of-input.ts), which takes it or declines it TASK_NOT_READY. It goes
+   * to source tasks, and to a task whose producers all finished (FLIP-147). Stop-with-savepoint
+   * `drain` ends the source's input first and takes the savepoint after; `suspend` takes it,
+   * then ends the input. Either way the task finishes after the next completed checkpoint.
    */
   triggerCheckpoint(checkpointId: number, timestamp: number, options: CheckpointOptions = CHECKPOINT_OPTIONS): void {
-    const checkpointer = this.#checkpointer;
-    const source = this.#source;
-    if (checkpointer === undefined) {
+    if (this.#checkpointer === undefined) {
       this.declineNotReady(checkpointId, 'checkpointing is not enabled for it');
       return;
     }
-    this.mailbox.put(() => {
-      if (this.#finishing) {
-        this.declineNotReady(checkpointId, 'it has finished');
-      } else if (source === undefined) {
-        if (this.#inputEnded && options.type === 'checkpoint') this.#checkpointNow(checkpointer, checkpointId, timestamp, options);
-        else this.declineNotReady(checkpointId, 'its input has not ended (tasks with running producers take checkpoints when their barriers arrive)');
-      } else if (options.terminate === 'drain' && !this.#inputEnded) {
-        this.#drain = { checkpointId, timestamp, options };
-        source.endInput();
-      } else {
-        this.#checkpointNow(checkpointer, checkpointId, timestamp, options);
-        if (options.terminate === 'suspend') {
-          // What the savepoint holds (windows, timers) must not fire now: it fires once, after the job resumes from it.
-          source.operator.endWithoutFinalWatermark();
-          source.endInput();
-        }
-      }
-    });
+    this.mailbox.put(() => this.#advance((phase) => phase.trigger({ checkpointId, timestamp, options }, this.#endActions)));
   }
 
   /** A checkpoint with no barrier to wait for: unaligned when the job's are (with no input state), else aligned. */
-  #checkpointNow(checkpointer: SubtaskCheckpointer, checkpointId: number, timestamp: number, options: CheckpointOptions): void {
+  #checkpointNow({ checkpointId, timestamp, options }: Trigger): void {
+    const checkpointer = this.#checkpointer;
+    if (checkpointer === undefined) return;
     if (startsUnaligned(checkpointer.settings, options)) {
       checkpointer.triggerUnalignedCheckpoint(checkpointId, timestamp, 0, options, PendingInputState.empty(checkpointId));
     } else {
       checkpointer.triggerCheckpoint(checkpointId, timestamp, 0, options);
     }
+  }
+
+  #advance(event: (phase: EndOfInputPhase) => EndOfInputPhase): void {
+    const next = event(this.#ending);
+    if (next === this.#ending) return;
+    this.#logger.debug({ from: this.#ending.name, to: next.name }, 'end-of-input phase changed');
+    this.#ending = next;
   }
 
   declineNotReady(checkpointId: number, why: string): void {
@@ -334,7 +335,7 @@ export class TaskRuntime {
 
   /** Ends whatever is still live; after a failure or a cancel, subscribers get `releaseCause` and operators are closed best effort. */
   async tearDown(releaseCause: Error | undefined): Promise<void> {
-    this.#finishing = true;
+    this.#advance((phase) => phase.finishing());
     this.#processingTime.shutdown();
     this.#checkpointer?.close();
     this.#timer.cancel();
@@ -364,7 +365,6 @@ export class TaskRuntime {
     for (let i = this.#opened.length - 1; i >= 0; i--) await this.untilCanceled(this.#opened[i]!.finish());
     await this.untilCanceled(this.#work.drain());
     for (const writer of this.#writers) writer.broadcastEvent(END_OF_DATA);
-    this.#checkpointer?.dataEnded();
   }
 
   /** Closes the operators, ends every partition and waits until consumers took it all. */
