@@ -8,11 +8,12 @@ import { summarizeProfiles } from './profile-summary.ts';
 import { backpressure } from './scenarios/backpressure.ts';
 import { checkpointOverhead } from './scenarios/checkpoint-overhead.ts';
 import { incremental } from './scenarios/incremental.ts';
+import { recovery } from './scenarios/recovery.ts';
 import { shuffle } from './scenarios/shuffle.ts';
 import { taskManagerStart } from './scenarios/taskmanager-start.ts';
 import { windows } from './scenarios/windows.ts';
 
-const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, taskManagerStart, windows];
+const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, taskManagerStart, windows, recovery];
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' } } });
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));
