@@ -1,4 +1,4 @@
-// `pnpm bench [scenario...] [--profile DIR]`: runs the scenarios (all by default), prints a
+// `pnpm bench [scenario...] [--profile DIR] [--events N]`: runs the scenarios (all by default), prints a
 // table per scenario and one JSON line per scenario (prefixed `BENCH `) for tools.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -8,14 +8,15 @@ import { summarizeProfiles } from './profile-summary.ts';
 import { backpressure } from './scenarios/backpressure.ts';
 import { checkpointOverhead } from './scenarios/checkpoint-overhead.ts';
 import { incremental } from './scenarios/incremental.ts';
+import { nexmark } from './scenarios/nexmark.ts';
 import { recovery } from './scenarios/recovery.ts';
 import { shuffle } from './scenarios/shuffle.ts';
 import { taskManagerStart } from './scenarios/taskmanager-start.ts';
 import { windows } from './scenarios/windows.ts';
 
-const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, taskManagerStart, windows, recovery];
+const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, taskManagerStart, windows, recovery, nexmark];
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' } } });
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));
 if (unknown.length > 0) {
   console.error(`error: unknown scenario ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`);
@@ -24,10 +25,15 @@ if (unknown.length > 0) {
 const selected = positionals.length === 0 ? scenarios : scenarios.filter((s) => positionals.includes(s.name));
 const profileDir = values.profile === undefined ? undefined : resolve(process.env.INIT_CWD ?? '.', values.profile);
 if (profileDir) mkdirSync(profileDir, { recursive: true });
+const events = values.events === undefined ? undefined : Number(values.events);
+if (events !== undefined && !(Number.isSafeInteger(events) && events > 0)) {
+  console.error(`error: --events takes a whole number of events, got ${values.events}`);
+  process.exit(2);
+}
 
 for (const scenario of selected) {
   console.log(`\n## ${scenario.name}: ${scenario.description}`);
-  const result = await scenario.run({ profileDir });
+  const result = await scenario.run({ profileDir, events });
   const width = Math.max(...result.rows.map(([label]) => label.length));
   for (const [label, value, unit] of result.rows) console.log(`  ${label.padEnd(width)}  ${value.padStart(14)} ${unit}`);
   console.log(`BENCH ${JSON.stringify({ scenario: scenario.name, ...result.figures })}`);

@@ -8,6 +8,8 @@ export interface Scenario {
 export interface ScenarioOptions {
   /** Write CPU profiles of the TaskManagers into this directory. */
   readonly profileDir?: string;
+  /** How many events a scenario that takes it (nexmark) runs, instead of its own count. */
+  readonly events?: number;
 }
 
 export interface ScenarioResult {

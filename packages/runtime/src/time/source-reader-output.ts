@@ -24,6 +24,9 @@ export class SourceReaderOutput implements ReaderOutput<unknown> {
   readonly #multiplexer: WatermarkMultiplexer;
   readonly #outputs = new Map<string, SplitOutput>();
   #reader: SplitOutput | undefined;
+  /** The split output asked for last: readers ask for it per record, mostly for the same split. */
+  #lastSplitId: string | undefined;
+  #lastSplitOutput: SplitOutput | undefined;
 
   constructor(
     private readonly chain: Output,
@@ -58,10 +61,18 @@ export class SourceReaderOutput implements ReaderOutput<unknown> {
   }
 
   createOutputForSplit(splitId: string): SourceOutput<unknown> {
-    return this.#outputs.get(`split:${splitId}`) ?? this.#create(`split:${splitId}`);
+    if (splitId === this.#lastSplitId) return this.#lastSplitOutput!;
+    const output = this.#outputs.get(`split:${splitId}`) ?? this.#create(`split:${splitId}`);
+    this.#lastSplitId = splitId;
+    this.#lastSplitOutput = output;
+    return output;
   }
 
   releaseOutputForSplit(splitId: string): void {
+    if (splitId === this.#lastSplitId) {
+      this.#lastSplitId = undefined;
+      this.#lastSplitOutput = undefined;
+    }
     this.#outputs.delete(`split:${splitId}`);
     this.#multiplexer.unregister(`split:${splitId}`);
   }

@@ -1,0 +1,43 @@
+/**
+ * The Nexmark model (an online auction): people, auctions and bids with the standard fields of
+ * the Nexmark benchmark (github.com/nexmark/nexmark). Times are milliseconds since the epoch.
+ */
+export interface Person {
+  readonly id: number;
+  readonly name: string;
+  readonly emailAddress: string;
+  readonly creditCard: string;
+  readonly city: string;
+  readonly state: string;
+  readonly dateTime: number;
+  readonly extra: string;
+}
+
+export interface Auction {
+  readonly id: number;
+  readonly itemName: string;
+  readonly description: string;
+  readonly initialBid: number;
+  readonly reserve: number;
+  readonly dateTime: number;
+  readonly expires: number;
+  readonly seller: number;
+  readonly category: number;
+  readonly extra: string;
+}
+
+export interface Bid {
+  readonly auction: number;
+  readonly bidder: number;
+  readonly price: number;
+  readonly dateTime: number;
+  readonly extra: string;
+}
+
+/** One event: exactly one of the three. */
+export type Event = { readonly person: Person } | { readonly auction: Auction } | { readonly bid: Bid };
+
+/** The event's time: its person's, auction's or bid's dateTime. */
+export function eventTime(event: Event): number {
+  return 'bid' in event ? event.bid.dateTime : 'auction' in event ? event.auction.dateTime : event.person.dateTime;
+}
