@@ -28,3 +28,55 @@ export default function exitingMap(env: StreamExecutionEnvironment) {
     .sinkTo(new DiscardingSink<number>()).uid('sink');
 }
 `;
+
+/** A checkpointed job emitting a class instance: refused at the first record (RECORD_REFUSED). args: checkpoint dir. */
+export const REFUSED_CHECKPOINTED = `
+import { StreamExecutionEnvironment, Types, FsStateBackend } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, DiscardingSink } from '@weir/connectors';
+
+class Point {
+  constructor(public x: number, public y: number) {}
+}
+
+export default function refusedCheckpointed(env: StreamExecutionEnvironment, args: string[]) {
+  env.enableCheckpointing(200);
+  env.setStateBackend(new FsStateBackend(args[0]));
+  env.fromSource(new DataGeneratorSource((i: number) => i, 1000, RateLimiterStrategy.perSecond(200), Types.NUMBER), 'numbers').uid('numbers')
+    .map((i: number) => ({ key: i, at: new Point(i, 0) })).uid('locate').name('Locate')
+    .keyBy((r: { key: number }) => r.key % 2)
+    .filter(() => true).uid('near').name('Near')
+    .sinkTo(new DiscardingSink()).uid('sink');
+}
+`;
+
+/**
+ * A checkpointed job whose records travel as Types.CUSTOM, and whose deserialize cannot read
+ * reading 42: RECORD_DECODE_FAILED in the task after the keyBy. args: checkpoint dir.
+ */
+export const UNDECODABLE_CHECKPOINTED = `
+import { StreamExecutionEnvironment, Types, FsStateBackend } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, DiscardingSink } from '@weir/connectors';
+
+type Reading = { sensor: number; celsius: number };
+
+const READING = Types.CUSTOM<Reading>({
+  name: 'Reading',
+  version: 1,
+  serialize: (r) => [r.sensor, r.celsius],
+  deserialize: (data) => {
+    const [sensor, celsius] = data as [number, number];
+    if (sensor === 42) throw new Error('sensor 42 wrote a unit this version cannot read');
+    return { sensor, celsius };
+  },
+});
+
+export default function undecodable(env: StreamExecutionEnvironment, args: string[]) {
+  env.enableCheckpointing(200);
+  env.setStateBackend(new FsStateBackend(args[0]));
+  env.fromSource(new DataGeneratorSource((i: number) => i, 1000, RateLimiterStrategy.perSecond(200), Types.NUMBER), 'numbers').uid('numbers')
+    .map((i: number): Reading => ({ sensor: i, celsius: i / 10 })).uid('read').name('Read').returns(READING)
+    .keyBy((r: Reading) => r.sensor % 2)
+    .filter(() => true).uid('check').name('Check')
+    .sinkTo(new DiscardingSink()).uid('sink');
+}
+`;

@@ -19,6 +19,13 @@ export const RuntimeErrorCode = {
    * storage down, no storage for a file handle) or its bytes could not be decoded. The task FAILS.
    */
   CHECKPOINT_RESTORE_FAILED: 'CHECKPOINT_RESTORE_FAILED',
+  /**
+   * The restored checkpoint's state is corrupt: a file's SHA-256 or size is not the one
+   * written, or its bytes do not decode or open. Restoring it again would fail the same way:
+   * the JobManager restores the previous retained checkpoint instead, and fails the job when
+   * none is left (or when it was the savepoint the job was started from). The task FAILS.
+   */
+  CHECKPOINT_CORRUPT: 'CHECKPOINT_CORRUPT',
   /** The local state dir (state.backend.rocksdb.localdir) cannot hold the task's LevelDB: not writable, not a directory, disk full. The task FAILS. */
   LOCAL_STATE_DIR_UNUSABLE: 'LOCAL_STATE_DIR_UNUSABLE',
   /** LevelDB itself failed while the task ran (a write batch, a read, a memtable flush, copying the DB's files for a checkpoint). The task FAILS or the checkpoint is declined. */

@@ -11,7 +11,8 @@ import type { KeyGroupRange } from '../key-groups.ts';
 /** Bytes of state: inline (memory backend: carried in the ack and in `_metadata`) or a file. */
 export type StreamStateHandle =
   | { readonly kind: 'inline'; /** base64 */ readonly data: string; readonly size: number }
-  | { readonly kind: 'file'; readonly path: string; readonly size: number };
+  /** `sha256` (hex) of the bytes as written, checked on restore; absent in checkpoints written before it was recorded. */
+  | { readonly kind: 'file'; readonly path: string; readonly size: number; readonly sha256?: string };
 
 /** One state as its serializer described it, checked on restore (schema evolution). */
 export interface StateMetaInfo {
@@ -52,6 +53,8 @@ export interface LevelStateFile {
   readonly location: 'private' | 'shared';
   readonly path: string;
   readonly size: number;
+  /** SHA-256 (hex) of the file as uploaded, checked on restore; absent in checkpoints written before it was recorded. */
+  readonly sha256?: string;
 }
 
 /**

@@ -68,6 +68,8 @@ export interface CheckpointedSources {
 export class CheckpointCoordinator {
   readonly #deps: CheckpointCoordinatorDeps;
   readonly #store: CompletedCheckpointStore;
+  /** Retained checkpoints a restore found corrupt, with why: never restored again. */
+  readonly #corrupt = new Map<number, string>();
   readonly #history = new CheckpointHistory();
   readonly #messenger: CheckpointMessenger;
   readonly #schedule: TriggerSchedule;
@@ -160,7 +162,16 @@ export class CheckpointCoordinator {
     await Promise.allSettled(this.#finalizing.values());
     const { jobId, jobGraph, storage, logger } = this.#deps;
     this.#sharedState.rebuild(this.#store.newestFirst());
-    return loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial });
+    return loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial, corrupt: this.#corrupt });
+  }
+
+  /**
+   * A task found checkpoint `checkpointId`'s state corrupt while restoring it: no attempt
+   * restores it again, the previous retained checkpoint is tried instead. It stays retained
+   * (and its files in place), to be looked at.
+   */
+  corruptCheckpoint(checkpointId: number, why: string): void {
+    this.#corrupt.set(checkpointId, why);
   }
 
   /** The next attempt starts from `point`: IDs continue above it. */

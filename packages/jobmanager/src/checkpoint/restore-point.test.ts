@@ -59,8 +59,9 @@ async function setup(checkpointIds: number[]) {
     await root.write(`job-1/shared/sum-1-${id}.ldb`, Buffer.from('data'));
     store.add({ checkpointId: id, timestamp: id, metadata: m, externalPath: storage.checkpointUrl(id) });
   }
-  const load = (initial?: InitialRestore) => loadRestoreOutcome({ jobId: 'job-1', jobGraph: graph, store, storage, logger, initial });
-  return { root, warnings, load };
+  const corrupt = new Map<number, string>();
+  const load = (initial?: InitialRestore) => loadRestoreOutcome({ jobId: 'job-1', jobGraph: graph, store, storage, logger, initial, corrupt });
+  return { root, warnings, load, corrupt };
 }
 
 describe('loadRestoreOutcome', () => {
@@ -80,6 +81,7 @@ describe('loadRestoreOutcome', () => {
     expect(outcome.kind === 'checkpoint' && outcome.point.checkpointId).toBe(1);
     expect(s.warnings).toEqual([
       'checkpoint 2 cannot be restored: shared file shared/sum-1-2.ldb (state of "V-sum" (ID op-sum, no uid) subtask 1) is missing; trying the previous retained checkpoint',
+      'restoring checkpoint 1, older than the latest completed one (2): what sinks committed after it is written again',
     ]);
   });
 
@@ -92,6 +94,22 @@ describe('loadRestoreOutcome', () => {
     expect(outcome.cause.code).toBe('NO_USABLE_CHECKPOINT');
     expect(outcome.cause.message).toBe(
       'none of the 1 retained checkpoints in memory://cp/job-1 can be restored (checkpoint 3: file sum-0 (state of "V-sum" (ID op-sum, no uid) subtask 0) is missing); the job fails rather than restart without its state',
+    );
+  });
+
+  it('skips a checkpoint a task found corrupt for the previous one, and fails with NO_USABLE_CHECKPOINT when none is left', async () => {
+    const s = await setup([1, 2]);
+    s.corrupt.set(2, 'file shared/sum-1-2.ldb has other content than was written');
+    const outcome = await s.load();
+    expect(outcome.kind === 'checkpoint' && outcome.point.checkpointId).toBe(1);
+    expect(s.warnings).toEqual([
+      'checkpoint 2 cannot be restored: a task found its state corrupt (file shared/sum-1-2.ldb has other content than was written); trying the previous retained checkpoint',
+      'restoring checkpoint 1, older than the latest completed one (2): what sinks committed after it is written again',
+    ]);
+    s.corrupt.set(1, 'file sum-0 has other content than was written');
+    const none = await s.load();
+    expect(none.kind === 'fatal' && none.cause.message).toBe(
+      'none of the 2 retained checkpoints in memory://cp/job-1 can be restored (checkpoint 2 is corrupt (file shared/sum-1-2.ldb has other content than was written); checkpoint 1 is corrupt (file sum-0 has other content than was written)); the job fails rather than restart without its state',
     );
   });
 

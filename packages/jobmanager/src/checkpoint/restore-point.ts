@@ -44,6 +44,8 @@ export interface RestoreSources {
   readonly logger: Logger;
   /** The savepoint the job was submitted with: what attempts start from until a checkpoint completes. */
   readonly initial: InitialRestore | undefined;
+  /** Retained checkpoints a task found corrupt while restoring them, with why: skipped. */
+  readonly corrupt?: ReadonlyMap<number, string>;
 }
 
 /** Why one candidate cannot be restored: skip it for an older one, or stop looking. */
@@ -73,6 +75,12 @@ export async function loadRestoreOutcome(sources: RestoreSources): Promise<Resto
       logger.warn({ checkpointId: candidate.checkpointId }, `checkpoint ${candidate.checkpointId} cannot be restored: ${result.warning ?? result.skip}; trying the previous retained checkpoint`);
       continue;
     }
+    if (candidate !== candidates[0]) {
+      logger.warn(
+        { checkpointId: candidate.checkpointId, latest: candidates[0]!.checkpointId },
+        `restoring checkpoint ${candidate.checkpointId}, older than the latest completed one (${candidates[0]!.checkpointId}): what sinks committed after it is written again`,
+      );
+    }
     return { kind: 'checkpoint', point: result };
   }
   return {
@@ -87,6 +95,8 @@ export async function loadRestoreOutcome(sources: RestoreSources): Promise<Resto
 async function loadCandidate(sources: RestoreSources, candidate: CompletedCheckpoint): Promise<CandidateResult> {
   const { storage } = sources;
   const { checkpointId } = candidate;
+  const corrupt = sources.corrupt?.get(checkpointId);
+  if (corrupt !== undefined) return { skip: `checkpoint ${checkpointId} is corrupt (${corrupt})`, warning: `a task found its state corrupt (${corrupt})` };
   const source = `checkpoint ${checkpointId}`;
   let metadata = candidate.metadata;
   // A stop-with-savepoint lives in its own directory, which the job's storage cannot read:

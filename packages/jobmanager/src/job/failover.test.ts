@@ -92,6 +92,28 @@ describe('failover', () => {
     ]);
   });
 
+  it('restores the previous retained checkpoint when a task finds the restored one corrupt, and fails when none is left', async () => {
+    const c = await withTwoCheckpoints();
+    await failAndRestart(c);
+    expect(deploys(c).map((d) => d.restore!.checkpointId)).toEqual(Array(6).fill(2));
+    c.gateway.clear();
+    const corrupt = (id: number) => `map (2/3) failed: cannot restore keyed state from checkpoint ${id}: its shared file shared/x.ldb has other content than was written`;
+    c.report('job-1', 'tm-2', 'map#1', TaskState.FAILED, { cause: corrupt(2), code: 'CHECKPOINT_CORRUPT', attempt: 1 });
+    c.reportAll(TaskState.CANCELED);
+    c.clock.advance(RESTART.delayMs);
+    await settle();
+    expect(c.master.status).toBe(JobStatus.RUNNING);
+    expect(deploys(c).map((d) => d.restore!.checkpointId)).toEqual(Array(6).fill(1));
+    c.gateway.clear();
+    c.report('job-1', 'tm-2', 'map#1', TaskState.FAILED, { cause: corrupt(1), code: 'CHECKPOINT_CORRUPT', attempt: 2 });
+    c.reportAll(TaskState.CANCELED);
+    c.clock.advance(RESTART.delayMs);
+    await settle();
+    expect(c.master.status).toBe(JobStatus.FAILED);
+    expect(c.master.failureCause).toMatch(/^none of the 2 retained checkpoints in memory:\/\/cp\/job-1 can be restored \(checkpoint 2 is corrupt \(V-map \(2\/3\) failed on TaskManager tm-2: map \(2\/3\) failed: cannot restore keyed state from checkpoint 2: .*\); checkpoint 1 is corrupt/);
+    expect(deploys(c)).toEqual([]);
+  });
+
   it('fails, naming the directory, when checkpoints were completed but none can be restored', async () => {
     const c = await withTwoCheckpoints();
     await c.storage.write('job-1/chk-2/_metadata', Buffer.from('garbage'));

@@ -35,6 +35,9 @@ export interface JobContextDeps {
   readonly restoreLoaded: (attempt: number, outcome: RestoreOutcome) => void;
 }
 
+/** @weir/runtime's RuntimeErrorCode.CHECKPOINT_CORRUPT: a task found the state it restored corrupt. */
+const CHECKPOINT_CORRUPT = 'CHECKPOINT_CORRUPT';
+
 /** What the job's states act on: its attempts, slots, subtasks and their TaskManagers, restarts, failure cause. */
 export class JobContext {
   #attempt = 0;
@@ -141,6 +144,14 @@ export class JobContext {
   #decideRestart(): RestartDecision {
     const { restartStrategy, clock, logger, timers } = this.deps;
     const cause = this.#rootCause;
+    if (cause?.code === CHECKPOINT_CORRUPT && this.#restore !== undefined) {
+      if (this.#restore === this.spec.initialRestore?.point) {
+        logger.warn({ attempt: this.#attempt, checkpointId: this.#restore.checkpointId }, `not restarting the job: the savepoint it starts from is corrupt: ${cause.message}`);
+        return RestartDecision.giveUp();
+      }
+      // Restoring it again fails the same way: the next attempt takes the previous retained checkpoint.
+      this.deps.checkpoints?.corruptCheckpoint(this.#restore.checkpointId, cause.message);
+    }
     if (cause !== undefined && suppressesRestarts(cause)) {
       logger.warn(
         { attempt: this.#attempt, code: cause.code, strategy: restartStrategy.name, cause: cause.message },

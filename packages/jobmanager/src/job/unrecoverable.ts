@@ -2,13 +2,18 @@ import { ApiErrorCode } from '@weir/api';
 import type { WeirError } from '@weir/common';
 
 /**
- * Failure codes no restart can fix (Flink's SuppressRestartsException): the attempt failed
- * restoring state that does not fit the job, and every new attempt would restore the same.
+ * Failure codes no restart can fix (Flink's SuppressRestartsException): every new attempt
+ * would fail the same way, so the job goes to FAILED at once with the cause.
  */
 const UNRECOVERABLE_CODES: ReadonlySet<string> = new Set([
+  // The restored state does not fit the job, and every attempt restores the same.
   ApiErrorCode.INCOMPATIBLE_STATE_SCHEMA,
-  // @weir/runtime's RuntimeErrorCode.STATE_DESCRIPTOR_MISMATCH, spelled out: the JobManager does not depend on the runtime.
+  // @weir/runtime's RuntimeErrorCode codes, spelled out: the JobManager does not depend on the runtime.
   'STATE_DESCRIPTOR_MISMATCH',
+  // A record the job emits cannot reach the next task unchanged; the same input emits it again.
+  'RECORD_REFUSED',
+  // A record buffer cannot be decoded (its Types.CUSTOM deserialize throws, say); replayed, it fails again.
+  'RECORD_DECODE_FAILED',
 ]);
 
 /** Whether the job must fail at once, whatever its restart strategy says. */

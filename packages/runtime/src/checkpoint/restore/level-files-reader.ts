@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RuntimeErrorCode } from '../../errors.ts';
 import type { TaskRestore } from '../types.ts';
+import { fileProblem } from './read-state-handle.ts';
 
 /**
  * Downloads the files of a LevelDB checkpoint into `directory` under their DB names, so the
@@ -14,8 +15,13 @@ export async function downloadLevelFiles(handle: LevelKeyedStateHandle, restore:
   await mkdir(directory, { recursive: true });
   for (const file of handle.files) {
     const bytes = await readLevelFile(file, restore, what);
-    if (bytes.byteLength !== file.size) {
-      throw restoreFailed(restore, what, `file ${file.path} is ${bytes.byteLength} bytes, but the checkpoint says ${file.size}; the checkpoint is corrupt, restore from an earlier one`);
+    const problem = fileProblem(bytes, file);
+    if (problem !== undefined) {
+      const storage = file.location === 'shared' ? restore.jobStorage : restore.storage;
+      throw new WeirError(
+        RuntimeErrorCode.CHECKPOINT_CORRUPT,
+        `cannot restore ${what} from checkpoint ${restore.checkpointId}: its ${file.location} file ${file.path} in ${storage?.url ?? 'the checkpoint directory'} ${problem}; the checkpoint is corrupt, restore from an earlier one`,
+      );
     }
     await writeFile(join(directory, file.name), bytes);
   }

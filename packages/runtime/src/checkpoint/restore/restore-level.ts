@@ -67,7 +67,7 @@ export async function restoreLevelIntoHeap(restore: TaskRestore, backend: HeapKe
     await forEachLevelEntry(handle, restore, scratch, own, what, (key, value) => {
       const parsed = parseStateKey(key);
       const meta = handle.states[parsed.name];
-      if (meta === undefined) throw new WeirError(RuntimeErrorCode.CHECKPOINT_RESTORE_FAILED, `cannot restore ${what} from checkpoint ${restore.checkpointId}: its DB holds state '${parsed.name}', which the checkpoint does not describe; the checkpoint is corrupt`);
+      if (meta === undefined) throw new WeirError(RuntimeErrorCode.CHECKPOINT_CORRUPT, `cannot restore ${what} from checkpoint ${restore.checkpointId}: its DB holds state '${parsed.name}', which the checkpoint does not describe; the checkpoint is corrupt`);
       backend
         .tableForRestore(parsed.name, meta)
         .restoreGroup(parsed.keyGroup - own.start, [unpackState(parsed.serializedKey), unpackState(value)], (v) => decodeStateValue(meta.kind, v));
@@ -94,7 +94,7 @@ async function forEachLevelEntry(
   try {
     await db.open();
   } catch (err) {
-    throw new WeirError(RuntimeErrorCode.CHECKPOINT_RESTORE_FAILED, `cannot restore ${what} from checkpoint ${restore.checkpointId}: its LevelDB files do not open (${describeError(err)}); the checkpoint is corrupt, restore from an earlier one`, { cause: err });
+    throw new WeirError(RuntimeErrorCode.CHECKPOINT_CORRUPT, `cannot restore ${what} from checkpoint ${restore.checkpointId}: its LevelDB files do not open (${describeError(err)}); the checkpoint is corrupt, restore from an earlier one`, { cause: err });
   }
   try {
     const iterator = db.iterator(keyGroupBounds({ start, end }));

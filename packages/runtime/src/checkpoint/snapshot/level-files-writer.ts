@@ -7,7 +7,7 @@ import type { SharedFile } from '../../state/level/level-keyed-state-backend.ts'
 import { isTableFile } from '../../state/level/snapshot-files.ts';
 import type { TaskCheckpointing } from '../types.ts';
 import type { SnapshotTarget } from './snapshot-target.ts';
-import { writeSnapshotFile } from './state-handle-writer.ts';
+import { sha256Hex, writeSnapshotFile } from './state-handle-writer.ts';
 
 export interface WrittenLevelFiles {
   readonly handle: LevelKeyedStateHandle;
@@ -38,20 +38,23 @@ export async function writeLevelFiles(
       if (snapshot.confirmed !== undefined && isTableFile(file.name)) {
         const known = snapshot.confirmed.get(file.name);
         if (known !== undefined && known.size === file.size) {
-          files.push({ name: file.name, location: 'shared', path: known.path, size: file.size });
+          files.push({ name: file.name, location: 'shared', ...known });
           shared.set(file.name, known);
           continue;
         }
         const path = `${SHARED_STATE_DIR}/${prefix}-${randomUUID()}-${file.name}`;
-        await writeSnapshotFile({ ...target, storage: settings.storage, prefix: '' }, path, await readFile(local), what);
-        files.push({ name: file.name, location: 'shared', path, size: file.size });
-        shared.set(file.name, { path, size: file.size });
+        const bytes = await readFile(local);
+        await writeSnapshotFile({ ...target, storage: settings.storage, prefix: '' }, path, bytes, what);
+        const uploaded = { path, size: file.size, sha256: sha256Hex(bytes) };
+        files.push({ name: file.name, location: 'shared', ...uploaded });
+        shared.set(file.name, uploaded);
         uploadedBytes += file.size;
         continue;
       }
       const path = `${prefix}-level/${file.name}`;
-      await writeSnapshotFile(target, `${target.prefix}${path}`, await readFile(local), what);
-      files.push({ name: file.name, location: 'private', path, size: file.size });
+      const bytes = await readFile(local);
+      await writeSnapshotFile(target, `${target.prefix}${path}`, bytes, what);
+      files.push({ name: file.name, location: 'private', path, size: file.size, sha256: sha256Hex(bytes) });
       uploadedBytes += file.size;
     }
   } finally {

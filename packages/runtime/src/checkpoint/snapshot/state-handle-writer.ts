@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CHECKPOINT_OPTIONS, CheckpointFailureReason, describeError, type StreamStateHandle } from '@weir/common';
 import { CheckpointDeclinedError } from '../checkpoint-declined.ts';
 import type { TaskCheckpointing } from '../types.ts';
@@ -29,7 +30,12 @@ export async function writeStateHandle(
     return { kind: 'inline', data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), size: bytes.byteLength };
   }
   await writeSnapshotFile(target, `${target.prefix}${fileName}`, bytes, what);
-  return { kind: 'file', path: fileName, size: bytes.byteLength };
+  return { kind: 'file', path: fileName, size: bytes.byteLength, sha256: sha256Hex(bytes) };
+}
+
+/** SHA-256 in hex of a state file's bytes, recorded in its handle so a restore can tell a corrupt file from the one written. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** Writes one file of a snapshot at `path` in the target's storage; a failure declines the snapshot (STORAGE_FAILURE). */

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { keyGroupForKey, type LevelKeyedStateHandle } from '@weir/common';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -143,6 +144,28 @@ describe('LevelDB keyed state', () => {
     await expect(restoreInto(restoreFrom(checkpoints, 7, state), restored)).rejects.toMatchObject({
       code: 'CHECKPOINT_RESTORE_FAILED',
       message: expect.stringContaining(`from checkpoint 7: its shared file ${shared.path} does not exist`),
+    });
+  });
+
+  it('fails a restore whose shared file has other bytes of the same size with CHECKPOINT_CORRUPT, from its recorded SHA-256', async () => {
+    const local = dir('local');
+    const checkpoints = dir('chk');
+    const settings = levelSettings(checkpoints, local, true);
+    const backend = await level(local, 1, 0, true);
+    fill(backend, KEYS, 0);
+    const { state } = await snapshot(settings, backend, 7);
+    const shared = handleOf(state).files.find((f) => f.location === 'shared')!;
+    expect(shared.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const file = join(checkpoints, shared.path);
+    const bytes = readFileSync(file);
+    bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+    writeFileSync(file, bytes);
+    const restored = await level(local, 1, 0, true);
+    await expect(restoreInto(restoreFrom(checkpoints, 7, state), restored)).rejects.toMatchObject({
+      code: 'CHECKPOINT_CORRUPT',
+      message: expect.stringContaining(
+        `from checkpoint 7: its shared file ${shared.path} in ${pathToFileURL(checkpoints).href} has other content than was written (its SHA-256 differs from the one the checkpoint recorded); the checkpoint is corrupt, restore from an earlier one`,
+      ),
     });
   });
 

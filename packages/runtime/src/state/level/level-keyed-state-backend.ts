@@ -21,6 +21,7 @@ import { snapshotDatabaseFiles } from './snapshot-files.ts';
 export interface SharedFile {
   readonly path: string;
   readonly size: number;
+  readonly sha256?: string;
 }
 
 export interface LevelBackendOptions {
