@@ -120,7 +120,13 @@ export interface ExceptionInfo {
 export interface Exceptions {
   readonly 'root-exception': string | null;
   readonly exceptionHistory: {
-    readonly entries: readonly (ExceptionInfo & { readonly attempt: number; readonly concurrentExceptions: readonly ExceptionInfo[] })[];
+    readonly entries: readonly (ExceptionInfo & {
+      readonly attempt: number;
+      /** What the restart strategy decided; null while undecided. */
+      readonly restarted: boolean | null;
+      readonly restartDelay: number | null;
+      readonly concurrentExceptions: readonly ExceptionInfo[];
+    })[];
     readonly truncated: boolean;
   };
 }

@@ -88,6 +88,7 @@ describe('the dashboard in a real browser', () => {
     // The loss is the attempt's root failure, or came with a consumer's failure that was reported first.
     await expect.poll(() => page.getByTestId('exception-history').textContent()).toContain('TASK_MANAGER_LOST');
     expect(await page.getByTestId('root-exception').textContent()).not.toBe('No failure so far.');
+    expect(await page.getByTestId('exception-history').textContent()).toContain('restarted after 3.0 s');
     await screenshot('exceptions');
   });
 

@@ -167,6 +167,9 @@ describe('REST API', () => {
     const { body } = await c.get('/jobs/job-1/exceptions');
     expect(body['root-exception']).toContain('boom');
     expect(body.exceptionHistory.entries[0]).toMatchObject({ exceptionName: 'USER_FUNCTION_FAILED', taskName: 'V-map (1/3)', taskManagerId: 'tm-1', attempt: 0 });
+    c.reportAll(TaskState.CANCELED);
+    // The job's restart strategy is none: the job FAILED.
+    expect((await c.get('/jobs/job-1/exceptions')).body.exceptionHistory.entries[0]).toMatchObject({ restarted: false, restartDelay: null });
   });
 
   it('GET /taskmanagers and /taskmanagers/:id give slots and which job holds them', async () => {

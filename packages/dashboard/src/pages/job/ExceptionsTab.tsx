@@ -1,6 +1,6 @@
 import { api, type Exceptions } from '../../api.ts';
 import { Table, type Column } from '../../components/Table.tsx';
-import { formatTime } from '../../format.ts';
+import { formatDuration, formatTime } from '../../format.ts';
 import { usePoll } from '../../poll.ts';
 
 type Entry = Exceptions['exceptionHistory']['entries'][number];
@@ -12,6 +12,7 @@ const COLUMNS: readonly Column<Entry>[] = [
   { title: 'Task', render: (e) => e.taskName ?? '–' },
   { title: 'TaskManager', render: (e) => e.taskManagerId ?? '–' },
   { title: 'Exception', render: (e) => <pre class="stack">{e.stacktrace}</pre> },
+  { title: 'Then', render: (e) => (e.restarted === null ? '…' : e.restarted ? `restarted after ${formatDuration(e.restartDelay ?? 0)}` : 'job FAILED') },
   { title: 'Came with it', render: (e) => e.concurrentExceptions.map((c) => <div title={c.stacktrace}><code>{c.exceptionName}</code> {c.taskName ?? ''}</div>) },
 ];
 

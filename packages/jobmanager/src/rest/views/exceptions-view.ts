@@ -43,7 +43,14 @@ export function exceptionsView(job: JobMaster): object {
     }),
     truncated,
     exceptionHistory: {
-      entries: entries.map((e) => ({ ...exceptionInfo(graph, e), attempt: e.attempt, concurrentExceptions: e.concurrent.map((c) => exceptionInfo(graph, c)) })),
+      entries: entries.map((e) => ({
+        ...exceptionInfo(graph, e),
+        attempt: e.attempt,
+        // What the restart strategy decided: the next attempt after restartDelay ms, or the job FAILED; null while undecided.
+        restarted: e.restart === undefined ? null : e.restart !== 'failed',
+        restartDelay: typeof e.restart === 'number' ? e.restart : null,
+        concurrentExceptions: e.concurrent.map((c) => exceptionInfo(graph, c)),
+      })),
       truncated,
     },
   };
