@@ -139,13 +139,17 @@ describe('InternalTimerService', () => {
     expect(fired).toEqual([10, 20, 30]);
   });
 
-  it('stores timers as keyed state: removed from state as they fire, nothing left after', () => {
+  it('stores timers as keyed state, an entry each: removed from state as they fire, nothing left after', () => {
     const backend = heapBackend();
     const t = timers(backend);
     for (let i = 0; i < 50; i++) t.at(`k${i}`, () => t.service.registerEventTimeTimer('', i));
-    expect(backend.entryCounts()).toEqual({ __weir_timers_user: 50 });
-    t.service.advanceWatermark(24);
-    expect(backend.entryCounts()).toEqual({ __weir_timers_user: 25 });
+    // Many timers of one key are entries of their own: registering one more touches only its own.
+    for (let i = 0; i < 1_000; i++) t.at('many', () => t.service.registerEventTimeTimer('', 100_000 + i));
+    expect(backend.entryCounts()).toEqual({ __weir_timers_user: 1_050 });
+    t.service.advanceWatermark(99_999);
+    expect(backend.entryCounts()).toEqual({ __weir_timers_user: 1_000 });
+    t.service.advanceWatermark(100_499);
+    expect(backend.entryCounts()).toEqual({ __weir_timers_user: 500 });
     t.service.advanceWatermark(Number.POSITIVE_INFINITY);
     expect(backend.entryCounts()).toEqual({ __weir_timers_user: 0 });
   });

@@ -1,4 +1,4 @@
-import type { ValueState } from '@weir/api';
+import { Types, ValueStateDescriptor, type ValueState } from '@weir/api';
 import type { KeyContext } from '../state/key-context.ts';
 import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
 import type { ProcessingTimeService } from '../time/processing-time-service.ts';
@@ -22,15 +22,17 @@ const EVENT = 0;
 const PROCESSING = 1;
 type Domain = typeof EVENT | typeof PROCESSING;
 
-/** A key's timers as keyed state holds them: the key as given (getCurrentKey returns it after a restore), then [domain, namespace, timestamp] per timer. */
-type StoredTimers = [key: unknown, timers: [Domain, string, number][]];
+/** A timer as keyed state holds it: the key as given (getCurrentKey returns it after a restore), the time domain, the namespace, the time. */
+type StoredTimer = [key: unknown, domain: Domain, namespace: string, timestamp: number];
 
 /**
  * The timers of one keyed operator (Flink's InternalTimerServiceImpl). Timers are keyed state:
- * each key's timers are one value of the internal state `timers_<name>`, so they are in every
- * checkpoint and savepoint of either backend, in the key's key group, and move with it on
- * rescale. In memory, a heap per time domain orders them by timestamp and an index dedups them
- * per (domain, timestamp, namespace, key); both are rebuilt from state on restore.
+ * every timer is one entry of the internal state `__weir_timers_<name>`, under its key and a
+ * namespace of its own (domain, time and window), so they are in every checkpoint and savepoint
+ * of either backend, in their key's key group, and move with it on rescale; registering or
+ * firing one touches only its own entry. In memory, a heap per time domain orders them by
+ * timestamp and an index dedups them per (domain, timestamp, namespace, key); both are rebuilt
+ * from state on restore.
  *
  * Event-time timers fire in `advanceWatermark`, processing-time timers from the task's
  * ProcessingTimeService, both on the task's loop between records. A processing-time timer
@@ -38,11 +40,14 @@ type StoredTimers = [key: unknown, timers: [Domain, string, number][]];
  */
 export class InternalTimerService {
   /** Registered with the first timer, so an operator that never sets one has no timer state in its snapshots. */
-  #stored: ValueState<StoredTimers> | undefined;
+  #stored: ValueState<StoredTimer> | undefined;
   readonly #keys: KeyContext;
   /** Per domain: timestamp -> namespace -> normalized key -> timer. Nested maps of the values as they are, so a lookup builds no string. */
   readonly #registered: [TimerIndex, TimerIndex] = [new Map(), new Map()];
   readonly #heaps: [TimerHeap, TimerHeap] = [new TimerHeap(), new TimerHeap()];
+  /** The last timer registered: a window's trigger and cleanup register the same one for every element. */
+  #last: TimerEntry | undefined;
+  #lastDomain: Domain = EVENT;
   #sequence = 0;
   #watermark = Number.NEGATIVE_INFINITY;
   /** The processing time the next wake-up is scheduled for, and how to cancel it. */
@@ -58,8 +63,9 @@ export class InternalTimerService {
     this.#keys = backend.keys;
   }
 
-  get #state(): ValueState<StoredTimers> {
-    return (this.#stored ??= this.backend.getInternalValueState<StoredTimers>(`timers_${this.name}`));
+  get #state(): ValueState<StoredTimer> {
+    const name = `__weir_timers_${this.name}`;
+    return (this.#stored ??= this.backend.getNamespacedState(new ValueStateDescriptor(name, Types.GENERIC()), name) as ValueState<StoredTimer>);
   }
 
   /** The last watermark this operator saw: -Infinity before the first. */
@@ -107,11 +113,10 @@ export class InternalTimerService {
    * wake-up: call after the restore, before records flow. Due processing-time timers fire soon after.
    */
   async restore(): Promise<void> {
-    const stored = (await this.backend.internalValues(`timers_${this.name}`)) as StoredTimers[];
-    for (const [key, timers] of stored) {
+    const stored = (await this.backend.internalValues(`timers_${this.name}`)) as StoredTimer[];
+    for (const [key, domain, namespace, timestamp] of stored) {
       this.#keys.setCurrentKey(key);
-      const normalized = this.#keys.normalizedKey;
-      for (const [domain, namespace, timestamp] of timers) this.#add(domain, namespace, timestamp, key, normalized);
+      this.#add(domain, namespace, timestamp, key, this.#keys.normalizedKey);
     }
     this.#keys.clearCurrentKey();
     const next = this.#heaps[PROCESSING].peek();
@@ -128,17 +133,36 @@ export class InternalTimerService {
   /** True when the timer is new (it was not registered already). */
   #register(domain: Domain, namespace: string, time: number): boolean {
     const keys = this.#keys;
-    if (this.#registered[domain].get(time)?.get(namespace)?.has(keys.normalizedKey) === true) return false;
-    const key = keys.key;
-    const stored = this.#state.value();
-    const timers: [Domain, string, number][] = stored === undefined ? [] : [...stored[1]];
-    timers.push([domain, namespace, time]);
-    this.#state.update([key, timers]);
-    this.#add(domain, namespace, time, key, keys.normalizedKey);
+    const last = this.#last;
+    if (last !== undefined && last.live && last.timestamp === time && last.namespace === namespace && last.normalizedKey === keys.normalizedKey && this.#lastDomain === domain) {
+      return false;
+    }
+    const registered = this.#registered[domain].get(time)?.get(namespace)?.get(keys.normalizedKey);
+    if (registered !== undefined) {
+      this.#last = registered;
+      this.#lastDomain = domain;
+      return false;
+    }
+    this.#write(domain, namespace, time, [keys.key, domain, namespace, time]);
+    this.#last = this.#add(domain, namespace, time, keys.key, keys.normalizedKey);
+    this.#lastDomain = domain;
     return true;
   }
 
-  #add(domain: Domain, namespace: string, timestamp: number, key: unknown, normalizedKey: unknown): void {
+  /** Puts (`timer`) or removes (undefined) the current key's timer entry; the key context's namespace is left as it was. */
+  #write(domain: Domain, namespace: string, time: number, timer: StoredTimer | undefined): void {
+    const keys = this.#keys;
+    const previous = keys.namespace;
+    keys.namespace = `${domain}${time}\u0002${namespace}`;
+    try {
+      if (timer === undefined) this.#state.clear();
+      else this.#state.update(timer);
+    } finally {
+      keys.namespace = previous;
+    }
+  }
+
+  #add(domain: Domain, namespace: string, timestamp: number, key: unknown, normalizedKey: unknown): TimerEntry {
     const entry: TimerEntry = { timestamp, key, namespace, normalizedKey, live: true, sequence: this.#sequence++ };
     const index = this.#registered[domain];
     let byNamespace = index.get(timestamp);
@@ -147,6 +171,7 @@ export class InternalTimerService {
     if (byKey === undefined) byNamespace.set(namespace, (byKey = new Map()));
     byKey.set(normalizedKey, entry);
     this.#heaps[domain].push(entry);
+    return entry;
   }
 
   /** Takes the timer out of the index; undefined when it was not there. */
@@ -172,13 +197,9 @@ export class InternalTimerService {
     this.#removeFromState(domain, namespace, time);
   }
 
-  /** The current key's stored timers without one (the key is current). */
+  /** The current key's timer out of state (the key is current). */
   #removeFromState(domain: Domain, namespace: string, time: number): void {
-    const stored = this.#state.value();
-    if (stored === undefined) return;
-    const timers = stored[1].filter(([d, ns, ts]) => d !== domain || ns !== namespace || ts !== time);
-    if (timers.length === 0) this.#state.clear();
-    else this.#state.update([stored[0], timers]);
+    this.#write(domain, namespace, time, undefined);
   }
 
   /** Timers a callback registers at or before `time` fire in the same pass, as in Flink. */

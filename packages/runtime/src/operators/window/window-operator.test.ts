@@ -120,8 +120,8 @@ describe('WindowOperator', () => {
     h.element({ key: 'a', v: 1 }, 0);
     h.element({ key: 'a', v: 2 }, 30);
     h.element({ key: 'b', v: 3 }, 5);
-    // Timers and the merging set are kept per key; contents per (key, window).
-    expect(h.stateEntries()).toEqual({ '__weir_window-contents': 3, __weir_timers_window: 2, '__weir_merging-windows': 2 });
+    // Contents and timers per (key, window); the merging set per key.
+    expect(h.stateEntries()).toEqual({ '__weir_window-contents': 3, __weir_timers_window: 3, '__weir_merging-windows': 2 });
     h.element({ key: 'a', v: 4 }, 15); // [15,25) touches neither [0,10) nor [30,40)
     h.element({ key: 'a', v: 5 }, 8); // [8,18) bridges [0,10) and [15,25): [0,25)
     h.watermark(24);
