@@ -4,7 +4,7 @@ import { RuntimeErrorCode } from '../../errors.ts';
 import type { KeyedStateBackend } from '../../state/keyed-state-backend.ts';
 import { InternalTimerService, type InternalTimer } from '../../timers/internal-timer-service.ts';
 import { closeFunction, openFunction } from '../chain-operator.ts';
-import { initializeFunctionState } from '../checkpoint-hooks.ts';
+import { initializeFunctionState, notifyListener, snapshotFunctionState } from '../checkpoint-hooks.ts';
 import { SingleInputOperator } from '../function-operator.ts';
 import type { OperatorContext } from '../operator-context.ts';
 import type { Output } from '../output.ts';
@@ -63,6 +63,20 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
     this.#backend.keys.clearCurrentKey();
     const fn = this.fn.function.process;
     if (fn !== undefined) await closeFunction(fn, this.context.failures);
+  }
+
+  /** The window function is the user function here: it gets the checkpoint hooks a CheckpointedFunction or CheckpointListener asks for. */
+  override async snapshotState(checkpointId: number, timestamp: number): Promise<void> {
+    this.#backend.keys.clearCurrentKey();
+    snapshotFunctionState(this.fn.function.process, this.context.failures, checkpointId, timestamp);
+  }
+
+  override notifyCheckpointComplete(checkpointId: number): Promise<void> {
+    return notifyListener(this.fn.function.process, this.context.failures, checkpointId, true);
+  }
+
+  override notifyCheckpointAborted(checkpointId: number): Promise<void> {
+    return notifyListener(this.fn.function.process, this.context.failures, checkpointId, false);
   }
 
   override processWatermark(timestamp: number): void {
