@@ -1,11 +1,13 @@
 // Original file: proto/weir/v1/task_manager_service.proto
 
+import type { Long } from '@grpc/proto-loader';
 
 export interface RegisterTaskManager {
   'taskManagerId'?: (string);
   'dataAddress'?: (string);
   'slots'?: (number);
   'pid'?: (number);
+  'leaderEpoch'?: (number | string | Long);
 }
 
 export interface RegisterTaskManager__Output {
@@ -13,4 +15,5 @@ export interface RegisterTaskManager__Output {
   'dataAddress': (string);
   'slots': (number);
   'pid': (number);
+  'leaderEpoch': (number);
 }

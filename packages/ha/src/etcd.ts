@@ -1,0 +1,48 @@
+import { noop } from 'cockatiel';
+import { Etcd3 } from 'etcd3';
+import { WeirError, describeError } from '@weir/common';
+import { HaErrorCode } from './errors.ts';
+import type { HaSettings } from './settings.ts';
+
+/** How long one etcd call may take before it counts as failed. */
+export const ETCD_CALL_TIMEOUT_MS = 3_000;
+
+/**
+ * An etcd client that tries each call once, with a deadline: the callers decide about retries
+ * (the lease keeper renews on its own schedule, checkpoint registration fails the checkpoint),
+ * and the client's default circuit breaker would keep failing for seconds after etcd is back.
+ */
+export function openEtcd(settings: Pick<HaSettings, 'endpoints'>): Etcd3 {
+  return new Etcd3({
+    hosts: [...settings.endpoints],
+    dialTimeout: ETCD_CALL_TIMEOUT_MS,
+    faultHandling: { host: () => noop, global: noop },
+    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + ETCD_CALL_TIMEOUT_MS }),
+  });
+}
+
+/** Resolves once etcd answers; ETCD_UNREACHABLE naming the endpoints when none does within `timeoutMs`. */
+export async function ensureEtcdReachable(etcd: Etcd3, settings: Pick<HaSettings, 'endpoints'>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await etcd.maintenance.status();
+      return;
+    } catch (err) {
+      if (Date.now() >= deadline) {
+        throw new WeirError(
+          HaErrorCode.ETCD_UNREACHABLE,
+          `cannot reach etcd at ${settings.endpoints.join(', ')} (high-availability.etcd.endpoints) within ${timeoutMs} ms: ${describeError(err)}; start etcd there or correct the endpoints`,
+          { cause: err },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/** An etcd call's failure as HA_STORE_UNAVAILABLE: it may or may not have been applied. */
+export function unavailable(what: string, err: unknown): WeirError {
+  if (err instanceof WeirError) return err;
+  return new WeirError(HaErrorCode.HA_STORE_UNAVAILABLE, `${what}: etcd did not answer (${describeError(err)})`, { cause: err });
+}

@@ -1,0 +1,10 @@
+export { HaErrorCode } from './errors.ts';
+export { haSettingsFromConfig, type HaSettings, type HaRole } from './settings.ts';
+export { EtcdHaServices, ETCD_START_TIMEOUT_MS, type HaServicesOptions } from './ha-services.ts';
+export { LeaderElection, type LeaderContender } from './election/leader-election.ts';
+export { LeadershipTerm } from './election/leadership-term.ts';
+export { lookUpLeader, followLeader } from './leader-lookup.ts';
+export type { LeaderInfo } from './retrieval/leader-info.ts';
+export { HaJobStore } from './jobs/job-store.ts';
+export { HaJobStatus, type JobRecord, type JobSubmission } from './jobs/job-records.ts';
+export { HaCheckpointStore, type CheckpointPointer, type RecoveredCheckpoints } from './checkpoints/checkpoint-store.ts';

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@weir/common';
+
+export interface EtcdServerOptions {
+  /** Address etcd listens on; default 127.0.0.1. */
+  readonly host?: string;
+  /** Client and peer ports; default free ones on `host`. */
+  readonly clientPort?: number;
+  readonly peerPort?: number;
+  /** Data directory; default a fresh temp directory, removed by `remove()`. */
+  readonly dataDir?: string;
+  /** Runs etcd through this command prefix, e.g. ['ip', 'netns', 'exec', 'ns1']. */
+  readonly prefix?: readonly string[];
+}
+
+export interface EtcdServer {
+  /** http://host:clientPort */
+  readonly endpoint: string;
+  readonly dataDir: string;
+  readonly pid: number | undefined;
+  readonly running: boolean;
+  /** etcd's output so far, for a failing test's message. */
+  readonly output: string;
+  /** SIGTERM, then SIGKILL after 5 s; the data directory stays, so `restart()` brings back every key and lease. */
+  stop(): Promise<void>;
+  /** SIGKILL. */
+  kill(): Promise<void>;
+  restart(): Promise<void>;
+  /** Stops etcd and deletes its data directory. */
+  remove(): Promise<void>;
+}
+
+/** Debian's etcd (apt `etcd-server`), started for a test on free ports with its own data directory. */
+export async function startEtcd(options: EtcdServerOptions = {}): Promise<EtcdServer> {
+  const host = options.host ?? '127.0.0.1';
+  const clientPort = options.clientPort ?? (await freePort(host === '0.0.0.0' ? '127.0.0.1' : host));
+  const peerPort = options.peerPort ?? (await freePort(host === '0.0.0.0' ? '127.0.0.1' : host));
+  const ownsDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'weir-etcd-'));
+  const endpoint = `http://${host}:${clientPort}`;
+  const peer = `http://${host}:${peerPort}`;
+  const args = [
+    '--name', 'weir-test',
+    '--data-dir', dataDir,
+    '--listen-client-urls', endpoint,
+    '--advertise-client-urls', endpoint,
+    '--listen-peer-urls', peer,
+    '--initial-advertise-peer-urls', peer,
+    '--initial-cluster', `weir-test=${peer}`,
+    '--log-level', 'warn',
+    '--logger', 'zap',
+  ];
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  let output = '';
+  const launch = async (): Promise<void> => {
+    const [command, ...rest] = [...(options.prefix ?? []), etcdBinary(), ...args];
+    const proc = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    exited = new Promise((resolve) => proc.once('exit', () => resolve()));
+    proc.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    proc.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    await waitHealthy(endpoint, proc, () => output);
+  };
+  const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    if (!running()) return;
+    child!.kill(signal);
+    const killer = setTimeout(() => child?.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  await launch();
+  return {
+    endpoint,
+    dataDir,
+    get pid() {
+      return child?.pid;
+    },
+    get running() {
+      return running();
+    },
+    get output() {
+      return output;
+    },
+    stop: () => stop('SIGTERM'),
+    kill: () => stop('SIGKILL'),
+    async restart() {
+      await stop('SIGTERM');
+      await launch();
+    },
+    async remove() {
+      await stop('SIGTERM');
+      if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `WEIR_ETCD_BINARY` or Debian's path. */
+export function etcdBinary(): string {
+  return process.env.WEIR_ETCD_BINARY ?? '/usr/bin/etcd';
+}
+
+async function waitHealthy(endpoint: string, proc: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`etcd exited before it served ${endpoint}:\n${output()}`);
+    try {
+      const response = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(1_000) });
+      if (response.ok && ((await response.json()) as { health?: string }).health === 'true') return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`etcd did not become healthy at ${endpoint} within 20 s:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
