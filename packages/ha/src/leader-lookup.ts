@@ -1,5 +1,6 @@
 import type { Logger } from '@weir/common';
-import { openEtcd } from './etcd.ts';
+import { ensureEtcdReachable, openEtcd } from './etcd.ts';
+import { ETCD_START_TIMEOUT_MS } from './ha-services.ts';
 import { HaKeys } from './keys.ts';
 import type { LeaderInfo } from './retrieval/leader-info.ts';
 import { findLeader, LeaderRetrieval, type LeaderListener } from './retrieval/leader-retrieval.ts';
@@ -20,6 +21,7 @@ export async function followLeader(settings: HaSettings, logger: Logger, listene
   const etcd = openEtcd(settings);
   const retrieval = new LeaderRetrieval(etcd, new HaKeys(settings.clusterId), logger);
   try {
+    await ensureEtcdReachable(etcd, settings, ETCD_START_TIMEOUT_MS);
     await retrieval.start(listener);
   } catch (err) {
     etcd.close();

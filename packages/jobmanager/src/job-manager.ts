@@ -1,22 +1,19 @@
-import { createLogger, systemClock, type Clock, type Logger, type WeirConfig } from '@weir/common';
-import type { PrometheusEndpoint } from '@weir/metrics';
-import { bindServer, createServer, decodeMetricsReport, services } from '@weir/rpc';
-import { openStorage, s3SettingsFromConfig } from '@weir/storage';
 import { readFileSync } from 'node:fs';
+import { createLogger, systemClock, WeirError, type Clock, type Logger, type WeirConfig } from '@weir/common';
 import { dashboardBuilt, dashboardDir } from '@weir/dashboard';
+import { EtcdHaServices, HaErrorCode, haSettingsFromConfig, type LeaderElection } from '@weir/ha';
+import type { PrometheusEndpoint } from '@weir/metrics';
+import { bindServer, createServer, services, type JobServiceHandlers, type TaskManagerServiceHandlers } from '@weir/rpc';
+import { openStorage, s3SettingsFromConfig } from '@weir/storage';
 import { BlobStore } from './blob/blob-store.ts';
-import { Dispatcher } from './dispatcher.ts';
+import { EtcdLeaderHa } from './ha/etcd-leader-ha.ts';
+import { gatedHandlers } from './ha/leader-gate.ts';
+import { recoverJobs } from './ha/recover-jobs.ts';
+import { LeaderSession } from './leader-session.ts';
 import { startJobManagerMetrics } from './metrics/jobmanager-metrics.ts';
 import { MetricStore } from './metrics/metric-store.ts';
-import { TaskManagerRegistry } from './registry/task-manager-registry.ts';
 import { startRestServer, type RestServer } from './rest/rest-server.ts';
 import { SavepointOperations } from './rest/savepoint-operations.ts';
-import { SlotPool } from './scheduler/slot-pool.ts';
-import { SavepointService } from './savepoint/savepoint-service.ts';
-import { jobServiceHandlers } from './service/job-service.ts';
-import { taskManagerServiceHandlers } from './service/task-manager-service.ts';
-import { JobSubmitter } from './submit/job-submitter.ts';
-import { workerJobPlanner } from './submit/worker-job-planner.ts';
 
 export interface JobManagerHandle {
   /** The port the gRPC server listens on (the configured one, or the one picked for port 0). */
@@ -38,80 +35,81 @@ const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
  * Starts a JobManager: the JobService and TaskManagerService on
  * `jobmanager.bind-host`:`jobmanager.rpc.port`, the REST API and dashboard on
  * `rest.bind-address`:`rest.port`. Rejects with BIND_FAILED when a port is taken and
- * BLOB_STORE_FAILED when the blob directory cannot be created.
+ * BLOB_STORE_FAILED when the blob directory cannot be created. With
+ * high-availability.type: etcd it first checks etcd, storageDir and the cluster-id (see
+ * @weir/ha), then serves as a standby (NOT_LEADER to every gRPC call, an empty cluster over
+ * REST) until it wins the election, takes over the cluster's jobs and leads until its lease
+ * is lost.
  */
 export async function startJobManager(config: WeirConfig, options: JobManagerOptions = {}): Promise<JobManagerHandle> {
   const logger = options.logger ?? createLogger('jobmanager');
   const clock = options.clock ?? systemClock;
+  const haSettings = haSettingsFromConfig(config, 'jobmanager');
   const blobStore = await BlobStore.open(config['blob.storage.directory']);
-  const slotPool = new SlotPool();
-  const metricStore = new MetricStore();
-  const registry = new TaskManagerRegistry(
-    { clock, intervalMs: config['heartbeat.interval'], timeoutMs: config['heartbeat.timeout'] },
-    logger,
-    {
-      registered(tm) {
-        slotPool.addTaskManager(tm.id, tm.dataAddress, tm.slots);
-        dispatcher.slotsMayBeAvailable();
-      },
-      lost(tm, cause) {
-        slotPool.removeTaskManager(tm.id);
-        metricStore.taskManagerLost(tm.id);
-        dispatcher.taskManagerLost(tm.id, cause);
-      },
-      taskStatus: (taskManagerId, update) => dispatcher.taskStatus(taskManagerId, update),
-      acknowledgeCheckpoint: (taskManagerId, message) => dispatcher.acknowledgeCheckpoint(taskManagerId, message),
-      declineCheckpoint: (taskManagerId, message) => dispatcher.declineCheckpoint(taskManagerId, message),
-      operatorEvent: (taskManagerId, message) => dispatcher.operatorEvent(taskManagerId, message),
-      metricsReport(taskManagerId, message) {
-        const report = decodeMetricsReport(message);
-        if (typeof report === 'string') logger.warn({ taskManagerId }, `ignoring a metrics report: ${report}`);
-        else metricStore.ingest(taskManagerId, report, clock.now());
-      },
-    },
-  );
-  const dispatcher = new Dispatcher({
-    clock,
-    logger,
-    slotPool,
-    gateway: registry,
-    slotRequestTimeoutMs: config['slot.request.timeout'],
-  });
   const s3 = s3SettingsFromConfig(config);
-  const planner = workerJobPlanner({
-    mainTimeoutMs: config['jobmanager.job-main.timeout'],
-    heapSizeBytes: config['jobmanager.user-code.heap-size'],
-    systemExit: config['cluster.intercept-user-system-exit'],
-    logger,
-  });
-  const submitter = new JobSubmitter(planner, blobStore, dispatcher, config, logger, (url) => openStorage(url, s3));
-  const savepoints = new SavepointService({ dispatcher, defaultDirectory: config['state.savepoints.dir'], openStorage: (url) => openStorage(url, s3), logger });
+  const open = (url: string) => openStorage(url, s3);
+  const ha = haSettings === undefined ? undefined : await EtcdHaServices.open(haSettings, { logger, clock, openStorage: open });
 
+  // TaskManagers' metric reports, shown over REST; kept across terms (a TaskManager's entry goes when it is lost).
+  const metricStore = new MetricStore();
+  // Without HA this JobManager leads alone; with HA only while it holds the etcd lease.
+  let session: LeaderSession | undefined = ha === undefined ? new LeaderSession({ config, logger, clock, blobStore, metricStore }) : undefined;
+  // What REST and metrics show while no term runs: an empty cluster.
+  const idle = session ?? new LeaderSession({ config, logger, clock, blobStore, metricStore });
+  const current = (): LeaderSession => session ?? idle;
+  let election: LeaderElection | undefined;
+  const notLeader = () =>
+    new WeirError(
+      HaErrorCode.NOT_LEADER,
+      `this JobManager is a standby and does not serve jobs; the leader is at ${election?.leaderAddress ?? 'an address not known yet'}: pass -m <leader host:port>, or give the client the high-availability.* config to find the leader in etcd`,
+    );
   const server = createServer(config['jobmanager.rpc.max-message-size']);
-  server.addService(services.JobService, jobServiceHandlers(dispatcher, submitter, savepoints, slotPool, logger));
-  server.addService(services.TaskManagerService, taskManagerServiceHandlers(registry, blobStore, logger));
+  server.addService(services.JobService, gatedHandlers<JobServiceHandlers>(services.JobService, () => session?.jobHandlers, notLeader));
+  server.addService(services.TaskManagerService, gatedHandlers<TaskManagerServiceHandlers>(services.TaskManagerService, () => session?.taskManagerHandlers, notLeader));
   const host = config['jobmanager.bind-host'];
   let port: number;
   try {
     port = await bindServer(server, host, config['jobmanager.rpc.port']);
   } catch (err) {
     server.forceShutdown();
+    ha?.close();
     throw err;
   }
+  // REST and metrics outlive terms: they read the current term's parts at every request.
+  const dispatcher = () => current().dispatcher;
+  const slotPool = () => current().slotPool;
   let rest: RestServer;
   let prometheus: PrometheusEndpoint | undefined;
   try {
-    prometheus = await startJobManagerMetrics(config, { dispatcher, registry, slotPool, clock, logger });
+    prometheus = await startJobManagerMetrics(config, {
+      get dispatcher() {
+        return dispatcher();
+      },
+      get registry() {
+        return current().registry;
+      },
+      get slotPool() {
+        return slotPool();
+      },
+      clock,
+      logger,
+    });
     rest = await startRestServer({
       host: config['rest.bind-address'],
       port: config['rest.port'],
       dashboardDir: dashboardBuilt() ? dashboardDir : undefined,
       logger,
       context: {
-        dispatcher,
-        taskManagers: registry,
-        slotPool,
-        savepoints,
+        get dispatcher() {
+          return dispatcher();
+        },
+        get slotPool() {
+          return slotPool();
+        },
+        taskManagers: { connected: () => current().registry.connected() },
+        get savepoints() {
+          return current().savepoints;
+        },
         operations: new SavepointOperations(),
         metrics: metricStore,
         clock,
@@ -121,13 +119,38 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
     });
   } catch (err) {
     await prometheus?.close();
-    registry.close();
+    session?.close();
     server.forceShutdown();
+    ha?.close();
     throw err;
   }
   if (!dashboardBuilt()) logger.warn({ dashboardDir }, 'the dashboard is not built (pnpm install builds it); the REST API is served without it');
-  logger.info({ host, port, restPort: rest.port, blobDirectory: blobStore.directory }, 'JobManager listening');
+  logger.info({ host, port, restPort: rest.port, blobDirectory: blobStore.directory, highAvailability: ha === undefined ? 'none' : ha.storageUrl }, 'JobManager listening');
   logger.info(`Web dashboard and REST API at http://${config['rest.bind-address']}:${rest.port}`);
+
+  if (ha !== undefined) {
+    election = ha.election(`${config['jobmanager.rpc.address']}:${port}`);
+    election.start({
+      async grantLeadership(term) {
+        const termLogger = logger.child({ epoch: term.epoch });
+        const next = new LeaderSession({ config, logger: termLogger, clock, blobStore, metricStore, ha: new EtcdLeaderHa(ha, term, termLogger) });
+        // TaskManagers may register while the jobs are recovered: the jobs wait for their slots.
+        session = next;
+        try {
+          await recoverJobs({ services: ha, term, session: next, openStorage: open, logger: termLogger });
+        } catch (err) {
+          if (session === next) session = undefined;
+          next.close();
+          throw err;
+        }
+      },
+      revokeLeadership(term, reason) {
+        logger.warn({ epoch: term.epoch, reason }, 'no longer the leader: suspending every job and dropping the TaskManagers');
+        session?.close();
+        session = undefined;
+      },
+    });
+  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -135,12 +158,15 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
     restPort: rest.port,
     close() {
       closing ??= (async () => {
-        registry.close();
-        dispatcher.shutDown();
+        // Resigning first lets a standby take over at once.
+        await election?.close();
+        session?.close();
+        session = undefined;
         // Control and watch streams never end by themselves, so a graceful shutdown would wait forever.
         server.forceShutdown();
         await rest.close();
         await prometheus?.close();
+        ha?.close();
         logger.info({ port }, 'JobManager stopped');
       })();
       return closing;

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock, Logger, WeirConfig } from '@weir/common';
+import { followLeader, haSettingsFromConfig } from '@weir/ha';
 import { encodeMetricsReport } from '@weir/rpc';
 import type { PartitionRegistryLike } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
 import { JobManagerConnection } from './control/connection.ts';
 import type { ControlStateName } from './control/context.ts';
-import { createJobManagerClient } from './control/jobmanager-client.ts';
+import { JobManagerTargets } from './control/jobmanager-targets.ts';
 import { startDataServer, type DataServer } from './data/data-server.ts';
 import { GrpcRemoteConnector } from './data/remote-connector.ts';
 import { BundleCache, fetchBundleFrom } from './deploy/bundle-cache.ts';
@@ -83,14 +84,15 @@ export class TaskManager implements TaskManagerHandle {
     const dataAddress = `${host}:${dataServer.port}`;
     const taskManagerId = config['taskmanager.resource-id'] || `${host}:${dataServer.port}-${randomBytes(3).toString('hex')}`;
     const logger = parts.logger.child({ taskManagerId });
-    const jobManagerAddress = `${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`;
-    const client = createJobManagerClient(jobManagerAddress);
+    const ha = haSettingsFromConfig(config, 'client');
+    const configuredAddress = `${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`;
+    const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined);
     const remote = new GrpcRemoteConnector(logger);
     const storages = new StoragePool(s3SettingsFromConfig(config));
     const tracker = new TaskMetricsTracker(() => deployer.tasks(), parts.clock);
     const deployer = new Deployer({
       network: { taskManagerId, partitions: parts.partitions, remote },
-      loadJob: parts.createJobLoader(new BundleCache(fetchBundleFrom(client, jobManagerAddress))),
+      loadJob: parts.createJobLoader(new BundleCache(fetchBundleFrom(() => targets.current()))),
       createTask: parts.createTask,
       storages,
       localStateDir: config['state.backend.rocksdb.localdir'] || join(tmpdir(), `weir-${taskManagerId.replace(/[^A-Za-z0-9._-]/g, '_')}`),
@@ -99,13 +101,13 @@ export class TaskManager implements TaskManagerHandle {
       onTaskEnded: (task) => tracker.ended(task),
     });
     const connection = new JobManagerConnection({
-      client,
-      jobManagerAddress,
+      targets,
       registration: {
         taskManagerId,
         dataAddress,
         slots: config['taskmanager.numberOfTaskSlots'],
         pid: process.pid,
+        leaderEpoch: 0,
       },
       heartbeat: { intervalMs: config['heartbeat.interval'], timeoutMs: config['heartbeat.timeout'] },
       tasks: deployer,
@@ -125,13 +127,30 @@ export class TaskManager implements TaskManagerHandle {
       storages.close();
       remote.close();
       dataServer.close();
-      client.close();
+      targets.close();
       throw err;
     }
     logger.info(
-      { dataAddress, jobManager: jobManagerAddress, slots: config['taskmanager.numberOfTaskSlots'] },
+      { dataAddress, jobManager: ha === undefined ? configuredAddress : `the leader of cluster ${ha.clusterId} in etcd at ${ha.endpoints.join(', ')}`, slots: config['taskmanager.numberOfTaskSlots'] },
       'TaskManager started',
     );
+    let leader: { close(): Promise<void> } | undefined;
+    if (ha !== undefined) {
+      try {
+        leader = await followLeader(ha, logger, (info) => {
+          if (info !== undefined) logger.info({ jobManager: info.address, leaderEpoch: info.epoch }, 'etcd names a JobManager leader');
+          if (targets.leaderChanged(info)) connection.leaderChanged();
+        });
+      } catch (err) {
+        await deployer.cancelAll();
+        await metrics.close();
+        storages.close();
+        remote.close();
+        dataServer.close();
+        targets.close();
+        throw err;
+      }
+    }
     connection.start();
     return new TaskManager({
       taskManagerId,
@@ -143,7 +162,10 @@ export class TaskManager implements TaskManagerHandle {
       deployer,
       storages,
       metrics,
-      closeClient: () => client.close(),
+      closeClient: () => {
+        void leader?.close();
+        targets.close();
+      },
     });
   }
 

@@ -177,5 +177,7 @@ export const CheckpointFailureReason = {
   TASK_NOT_READY: 'CHECKPOINT_TASK_NOT_READY',
   /** The job was cancelled, finished or suspended while it was pending. */
   JOB_ENDED: 'CHECKPOINT_JOB_ENDED',
+  /** With HA: it could not be registered in etcd (etcd unreachable), or this JobManager no longer leads. Not counted against tolerable failures: failing over cannot help. */
+  HA_UNAVAILABLE: 'CHECKPOINT_HA_UNAVAILABLE',
 } as const;
 export type CheckpointFailureReason = (typeof CheckpointFailureReason)[keyof typeof CheckpointFailureReason];

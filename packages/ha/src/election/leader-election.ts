@@ -29,6 +29,7 @@ export class LeaderElection {
   #running: Promise<void> | undefined;
   #wakeUp: (() => void) | undefined;
   #closeLease: (() => Promise<void>) | undefined;
+  #leaderAddress: string | undefined;
 
   constructor(
     private readonly etcd: Etcd3,
@@ -39,6 +40,11 @@ export class LeaderElection {
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
+
+  /** The address of the leader as this candidate last saw it (itself once elected); for NOT_LEADER messages. */
+  get leaderAddress(): string | undefined {
+    return this.#leaderAddress;
+  }
 
   start(contender: LeaderContender): void {
     this.#running ??= this.#campaignForever(contender);
@@ -88,6 +94,7 @@ export class LeaderElection {
       }
       if (this.#closed) return;
       const term = new LeadershipTerm(this.etcd, key, epoch, this.address, keeper);
+      this.#leaderAddress = this.address;
       await term.commit('publish the leader address', [this.etcd.put(this.keys.leader).value(encodeLeader({ address: this.address, epoch })).lease(leaseId)]);
       this.logger.info({ epoch, address: this.address }, `elected leader with epoch ${epoch}`);
       const stopped = new Promise<string>((resolve) => (this.#wakeUp = () => resolve('the JobManager is shutting down')));
@@ -115,6 +122,7 @@ export class LeaderElection {
       const older = candidates.kvs.filter((kv) => Number(kv.create_revision) < revision);
       if (older.length === 0) return true;
       const predecessor = older[older.length - 1]!;
+      this.#leaderAddress = candidates.kvs[0]!.value.toString();
       if (!logged) {
         this.logger.info({ leader: candidates.kvs[0]!.value.toString(), epoch: revision }, 'standing by: another JobManager leads');
         logged = true;

@@ -36,8 +36,9 @@ export interface EtcdServer {
 /** Debian's etcd (apt `etcd-server`), started for a test on free ports with its own data directory. */
 export async function startEtcd(options: EtcdServerOptions = {}): Promise<EtcdServer> {
   const host = options.host ?? '127.0.0.1';
-  const clientPort = options.clientPort ?? (await freePort(host === '0.0.0.0' ? '127.0.0.1' : host));
-  const peerPort = options.peerPort ?? (await freePort(host === '0.0.0.0' ? '127.0.0.1' : host));
+  // Free on this host's loopback; a fresh network namespace has every port free anyway.
+  const clientPort = options.clientPort ?? (await freePort());
+  const peerPort = options.peerPort ?? (await freePort());
   const ownsDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'weir-etcd-'));
   const endpoint = `http://${host}:${clientPort}`;

@@ -5,14 +5,18 @@ import {
   declineSentence,
   describeError,
   encodeCheckpointMetadata,
+  isWeirError,
+  WeirError,
   type CheckpointAck,
   type CheckpointDecline,
-  type WeirError,
   type CheckpointMetadata,
   type Clock,
   type JobStatus,
   type Logger,
 } from '@weir/common';
+import { HaErrorCode } from '@weir/ha';
+import { JobManagerErrorCode } from '../errors.ts';
+import type { JobCheckpointHa } from '../ha/leader-ha.ts';
 import type { Execution } from '../job/execution.ts';
 import type { TaskManagerGateway } from '../job/task-manager-gateway.ts';
 import { subtaskName } from '../job/task-name.ts';
@@ -26,7 +30,7 @@ import { buildCheckpointMetadata } from './checkpoint-metadata.ts';
 import { CheckpointMessenger } from './checkpoint-messenger.ts';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
 import type { FromTaskManager } from './from-task-manager.ts';
-import { CompletedCheckpointStore } from './completed-checkpoint-store.ts';
+import { CompletedCheckpointStore, type CompletedCheckpoint } from './completed-checkpoint-store.ts';
 import { CheckpointFailureCounter } from './failure-counter.ts';
 import { FinishedTaskState } from './finished-task-state.ts';
 import { AckOutcome, PendingCheckpoint } from './pending-checkpoint.ts';
@@ -48,6 +52,10 @@ export interface CheckpointCoordinatorDeps {
   readonly failJob: (cause: WeirError) => void;
   /** The job's split enumerators: snapshotted before each trigger, told of completed checkpoints. */
   readonly sources?: CheckpointedSources;
+  /** With HA: IDs from etcd, and a checkpoint counts only once registered there. */
+  readonly ha?: JobCheckpointHa;
+  /** A recovered job's retained checkpoints (from etcd), oldest first. */
+  readonly recovered?: readonly CompletedCheckpoint[];
 }
 
 /** What a checkpoint needs of the job's split sources (SourceCoordinators). */
@@ -91,6 +99,10 @@ export class CheckpointCoordinator {
   constructor(deps: CheckpointCoordinatorDeps) {
     this.#deps = deps;
     this.#store = new CompletedCheckpointStore(deps.settings.numRetained);
+    for (const checkpoint of deps.recovered ?? []) {
+      this.#store.add(checkpoint);
+      this.#lastCheckpointId = Math.max(this.#lastCheckpointId, checkpoint.checkpointId);
+    }
     this.#failures = new CheckpointFailureCounter(deps.settings.tolerableFailures);
     this.#messenger = new CheckpointMessenger(deps.jobId, deps.gateway);
     this.#finishedTasks = new FinishedTaskState(deps.jobGraph, this.#store, deps.storage);
@@ -202,6 +214,9 @@ export class CheckpointCoordinator {
    */
   triggerSavepoint(target: SavepointTarget, terminate?: StopTermination): Promise<CompletedSavepoint> {
     const execution = this.#savepoints.check(this.#execution);
+    if (this.#deps.ha !== undefined && !this.#deps.ha.available()) {
+      throw new WeirError(JobManagerErrorCode.SAVEPOINT_FAILED, 'no checkpoint ID could be reserved in etcd (high availability): etcd is unreachable or this JobManager no longer leads; try again');
+    }
     const operation = this.#savepoints.begin(target, terminate);
     this.#trigger(execution, this.#deps.clock.now(), operation);
     this.#reschedule();
@@ -252,7 +267,12 @@ export class CheckpointCoordinator {
       this.#deps.logger.debug({ nextCheckpointId: this.#lastCheckpointId + 1 }, `skipping a checkpoint: ${plan.reason}`);
       return;
     }
-    const checkpointId = ++this.#lastCheckpointId;
+    const checkpointId = this.#deps.ha === undefined ? this.#lastCheckpointId + 1 : this.#deps.ha.nextId();
+    if (checkpointId === undefined) {
+      this.#deps.logger.warn('skipping a checkpoint: no checkpoint ID could be reserved in etcd (high availability)');
+      return;
+    }
+    this.#lastCheckpointId = checkpointId;
     const { triggered, acknowledging, carried } = plan;
     const pending = new PendingCheckpoint(checkpointId, execution.attempt, now, acknowledging, savepoint, carried);
     pending.timeout = this.#deps.clock.setTimeout(() => this.#expire(pending), this.#deps.settings.timeoutMs);
@@ -320,6 +340,10 @@ export class CheckpointCoordinator {
         stateOf: (vertexId, index) => pending.stateOf(vertexId, index),
         ...(pending.coordinatorStates === undefined ? {} : { coordinatorStates: pending.coordinatorStates }),
       });
+      if (this.#deps.ha !== undefined && !this.#deps.ha.mayWrite()) {
+        this.#fail(pending, CheckpointFailureReason.HA_UNAVAILABLE, 'this JobManager may no longer lead (its etcd lease could not be renewed in time), so it writes no _metadata');
+        return;
+      }
       try {
         const bytes = encodeCheckpointMetadata(metadata);
         await (target === undefined ? storage?.writeMetadata(checkpointId, bytes) : target.writeMetadata(bytes));
@@ -328,13 +352,39 @@ export class CheckpointCoordinator {
         this.#fail(pending, CheckpointFailureReason.STORAGE_FAILURE, `could not write ${where}: ${describeError(err)}`);
         return;
       }
-      if (pending.savepoint !== undefined && !pending.savepoint.terminating) this.#savepoints.written(pending, pending.savepoint);
-      else this.#complete(pending, metadata);
+      if (pending.savepoint !== undefined && !pending.savepoint.terminating) {
+        this.#savepoints.written(pending, pending.savepoint);
+        return;
+      }
+      if (!(await this.#register(pending))) return;
+      this.#complete(pending, metadata);
     })().finally(() => {
       this.#finalizing.delete(checkpointId);
       this.#reschedule();
     });
     this.#finalizing.set(checkpointId, finalizing);
+  }
+
+  /**
+   * With HA, makes the checkpoint count by registering it in etcd (with the pointers it
+   * subsumes dropped); false, with the checkpoint failed, when that did not happen. A refused
+   * registration (another leader) deletes its files; an unknown outcome keeps them, since etcd
+   * may point at them.
+   */
+  async #register(pending: PendingCheckpoint): Promise<boolean> {
+    const ha = this.#deps.ha;
+    if (ha === undefined) return true;
+    const { checkpointId } = pending;
+    const path = pending.savepoint?.target.url ?? this.#deps.storage?.checkpointUrl(checkpointId) ?? '';
+    const retained = [checkpointId, ...this.#store.newestFirst().map((c) => c.checkpointId)].slice(0, this.#deps.settings.numRetained);
+    try {
+      await ha.register(checkpointId, path, pending.timestamp, Math.min(...retained));
+      return true;
+    } catch (err) {
+      const refused = isWeirError(err, HaErrorCode.LEADERSHIP_LOST);
+      this.#fail(pending, CheckpointFailureReason.HA_UNAVAILABLE, `could not register it in etcd: ${describeError(err)}`, !refused);
+      return false;
+    }
   }
 
   #complete(pending: PendingCheckpoint, metadata: CheckpointMetadata): void {
@@ -381,7 +431,7 @@ export class CheckpointCoordinator {
   }
 
   /** Records the failure, tells the tasks, deletes what was written, and fails the job over past the tolerable number. */
-  #fail(pending: PendingCheckpoint, reason: CheckpointFailureReason, message: string): void {
+  #fail(pending: PendingCheckpoint, reason: CheckpointFailureReason, message: string, keepFiles = false): void {
     const { checkpointId } = pending;
     this.#history.failed(checkpointId, this.#deps.clock.now(), `${reason}: ${message}`);
     this.#deps.logger.warn({ checkpointId, reason }, `checkpoint ${checkpointId} failed: ${message}`);
@@ -393,7 +443,7 @@ export class CheckpointCoordinator {
       return;
     }
     // Shared files only this failed checkpoint uploaded are garbage: retained ones register theirs.
-    this.#deps.storage?.discardCheckpoint(checkpointId, this.#sharedState.unregistered(pending.acknowledgedStates()));
+    if (!keepFiles) this.#deps.storage?.discardCheckpoint(checkpointId, this.#sharedState.unregistered(pending.acknowledgedStates()));
     const failover = this.#failures.failed(reason, message);
     if (failover !== undefined && execution !== undefined) this.#deps.failJob(failover);
   }

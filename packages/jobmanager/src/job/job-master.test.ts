@@ -184,7 +184,7 @@ describe("JobMaster and the job's worker", () => {
         throw new Error('the job has no split sources');
       },
     };
-    const job = c.dispatcher.submit(jobSpec(pipeline), undefined, userCode);
+    const job = c.dispatcher.submit(jobSpec(pipeline), undefined, { userCode });
     for (const p of placement) {
       const [task, tm] = p.split('@');
       c.report('job-1', tm!, task!, TaskState.RUNNING);

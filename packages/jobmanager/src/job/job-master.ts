@@ -4,6 +4,8 @@ import type { Storage } from '@weir/storage';
 import { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
 import type { CheckpointHistoryView } from '../checkpoint/checkpoint-history.ts';
 import type { FromTaskManager } from '../checkpoint/from-task-manager.ts';
+import type { CompletedCheckpoint } from '../checkpoint/completed-checkpoint-store.ts';
+import type { JobCheckpointHa } from '../ha/leader-ha.ts';
 import { JobCheckpointStorage } from '../checkpoint/checkpoint-storage.ts';
 import type { RestoreOutcome } from '../checkpoint/restore-point.ts';
 import { JobManagerErrorCode } from '../errors.ts';
@@ -36,6 +38,17 @@ export interface JobMasterDeps {
 
 export type JobStatusListener = (status: JobStatus) => void;
 
+/** What a job has under HA, or after a new leader took it over. */
+export interface JobMasterOptions {
+  /** The job's worker on this side, where its user code keeps running. */
+  readonly userCode?: JobUserCode;
+  readonly checkpointHa?: JobCheckpointHa;
+  /** Set for a job a new leader recovered: its retained checkpoints from etcd, oldest first. */
+  readonly recovered?: readonly CompletedCheckpoint[];
+  /** Makes the job's end durable (HA: its record in etcd) before its checkpoints are cleaned up; a rejection skips the clean-up. */
+  readonly recordEnd?: (status: JobStatus, failureCause: string) => Promise<void>;
+}
+
 const EMPTY_HISTORY: CheckpointHistoryView = { checkpoints: [], completed: 0, failed: 0, restoredFrom: 0, restores: 0, restored: undefined };
 
 /**
@@ -62,23 +75,26 @@ export class JobMaster {
 
   /**
    * `checkpointRoot` is the opened checkpoint directory (below which the job writes
-   * `<jobId>/`), when its settings name one; `userCode` the job's worker on this side, closed
-   * when the job ends: its death fails the job over.
+   * `<jobId>/`), when its settings name one; `options.userCode` the job's worker on this side,
+   * closed when the job ends: its death fails the job over.
    */
+  readonly #options: JobMasterOptions;
+
   constructor(
     readonly spec: JobSpec,
     deps: JobMasterDeps,
     checkpointRoot?: Storage,
-    userCode?: JobUserCode,
+    options: JobMasterOptions = {},
   ) {
     this.#deps = deps;
-    this.#userCode = userCode;
-    userCode?.onDeath((cause) => this.#handle((s) => s.onGlobalFailure(this.#ctx, cause)));
+    this.#options = options;
+    this.#userCode = options.userCode;
+    options.userCode?.onDeath((cause) => this.#handle((s) => s.onGlobalFailure(this.#ctx, cause)));
     const splitSources = spec.splitSources ?? [];
     this.#sources =
-      userCode === undefined || splitSources.length === 0
+      options.userCode === undefined || splitSources.length === 0
         ? undefined
-        : new SourceCoordinators(splitSources, userCode.enumerators(), {
+        : new SourceCoordinators(splitSources, options.userCode.enumerators(), {
             jobId: spec.jobId,
             gateway: deps.gateway,
             logger: deps.logger,
@@ -107,6 +123,8 @@ export class JobMaster {
             gateway: deps.gateway,
             failJob: (cause) => this.#handle((s) => s.onGlobalFailure(this.#ctx, cause)),
             ...(this.#sources === undefined ? {} : { sources: this.#sources }),
+            ha: options.checkpointHa,
+            recovered: options.recovered,
           });
     this.#ctx = new JobContext(spec, {
       slotPool: deps.slotPool,
@@ -191,6 +209,12 @@ export class JobMaster {
     );
     this.#timers.start(JobTimer.SLOT_REQUEST, this.#deps.slotRequestTimeoutMs);
     this.slotsMayBeAvailable();
+  }
+
+  /** A new leader took the job over: it restores the latest retained checkpoint as a restart does. */
+  recover(): void {
+    this.#deps.logger.info({ jobName: this.spec.jobGraph.jobName, checkpoints: this.#options.recovered?.map((c) => c.checkpointId) }, 'recovering the job');
+    this.#handle((s) => s.onRecover(this.#ctx));
   }
 
   slotsMayBeAvailable(): void {
@@ -302,6 +326,7 @@ export class JobMaster {
     this.#steerCheckpoints(previous, state.status);
     if (isGloballyTerminal(state.status)) {
       void this.#sources?.close();
+      if (this.#checkpoints === undefined) void this.#options.recordEnd?.(state.status, this.#ctx.rootCause?.message ?? '').catch(() => undefined);
       this.#endTimeMs = this.#deps.clock.now();
       this.#timers.stopAll();
       this.#deps.slotPool.release(this.spec.jobId);
@@ -331,7 +356,18 @@ export class JobMaster {
     } else if (previous === JobStatus.RUNNING) {
       checkpoints.stop(status === JobStatus.FAILING ? CheckpointFailureReason.TASK_FAILURE : CheckpointFailureReason.JOB_ENDED);
     }
-    if (isGloballyTerminal(status)) void checkpoints.jobEnded(status);
+    if (isGloballyTerminal(status)) void this.#ended(checkpoints, status);
+  }
+
+  async #ended(checkpoints: CheckpointCoordinator, status: JobStatus): Promise<void> {
+    try {
+      await this.#options.recordEnd?.(status, this.failureCause);
+    } catch (err) {
+      checkpoints.suspend();
+      this.#deps.logger.warn({ err }, `job ${status}, but that could not be recorded; its checkpoints stay for the next leader`);
+      return;
+    }
+    await checkpoints.jobEnded(status);
   }
 }
 

@@ -29,7 +29,7 @@ function setup() {
 }
 
 function registration(id: string, slots = 2): RegisterTaskManager__Output {
-  return { taskManagerId: id, dataAddress: `${id}:7000`, slots, pid: 42 };
+  return { taskManagerId: id, dataAddress: `${id}:7000`, slots, pid: 42, leaderEpoch: 0 };
 }
 
 const heartbeat = { kind: 'heartbeat' as const, heartbeat: { timestampMs: 0 } };
@@ -119,7 +119,7 @@ describe('TaskManagerRegistry', () => {
   it('refuses a registration without ID, data address or slots', () => {
     const { events, registry } = setup();
     try {
-      registry.register({ taskManagerId: '', dataAddress: '', slots: 0, pid: 1 }, new FakeConnection());
+      registry.register({ taskManagerId: '', dataAddress: '', slots: 0, pid: 1, leaderEpoch: 0 }, new FakeConnection());
       expect.unreachable();
     } catch (err) {
       expect(isWeirError(err, 'INVALID_REGISTRATION')).toBe(true);

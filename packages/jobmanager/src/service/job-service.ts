@@ -6,7 +6,7 @@ import type { SavepointService } from '../savepoint/savepoint-service.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
 import type { JobSubmitter } from '../submit/job-submitter.ts';
 import { toListCheckpointsResponse } from './checkpoint-views.ts';
-import { toJobDetails, toJobStatusUpdate, toJobSummary } from './job-views.ts';
+import { toJobDetails, toJobStatusUpdate } from './job-views.ts';
 
 /** The JobService the CLI calls: submit, list, get, cancel, watch, list checkpoints, savepoints. */
 export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitter, savepoints: SavepointService, slotPool: SlotPool, logger: Logger): JobServiceHandlers {
@@ -48,7 +48,7 @@ export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitt
     },
 
     ListJobs(_call, callback) {
-      callback(null, { jobs: dispatcher.list().map(toJobSummary) });
+      callback(null, { jobs: dispatcher.summaries() });
     },
 
     GetJob(call, callback) {

@@ -1,6 +1,7 @@
 import { WeirError, type Logger } from '@weir/common';
 import { toServiceError, type TaskManagerServiceHandlers, type grpc, type JobManagerMessage, type TaskManagerMessage__Output } from '@weir/rpc';
 import type { BlobStore } from '../blob/blob-store.ts';
+import { HaErrorCode } from '@weir/ha';
 import { JobManagerErrorCode } from '../errors.ts';
 import { checkBundleHash } from './request-checks.ts';
 import type { TaskManagerConnection } from '../registry/task-manager-connection.ts';
@@ -10,10 +11,10 @@ import type { TaskManagerSession } from '../registry/task-manager-session.ts';
 type ConnectCall = grpc.ServerDuplexStream<TaskManagerMessage__Output, JobManagerMessage>;
 
 /** The TaskManagerService TaskManagers call: the Connect control stream and FetchBundle. */
-export function taskManagerServiceHandlers(registry: TaskManagerRegistry, blobStore: BlobStore, logger: Logger): TaskManagerServiceHandlers {
+export function taskManagerServiceHandlers(registry: TaskManagerRegistry, blobStore: BlobStore, logger: Logger, epoch = 0): TaskManagerServiceHandlers {
   return {
     Connect(call) {
-      const connection = connectionOf(call);
+      const connection = connectionOf(call, epoch);
       let session: TaskManagerSession | undefined;
       call.on('data', (message: TaskManagerMessage__Output) => {
         if (session !== undefined) {
@@ -25,6 +26,15 @@ export function taskManagerServiceHandlers(registry: TaskManagerRegistry, blobSt
             new WeirError(
               JobManagerErrorCode.REGISTRATION_EXPECTED,
               `the first message on Connect must be 'register', got '${message.kind ?? 'an empty message'}'; a TaskManager registers before anything else`,
+            ),
+          );
+          return;
+        }
+        if (message.register.leaderEpoch > epoch) {
+          connection.close(
+            new WeirError(
+              HaErrorCode.NOT_LEADER,
+              `this JobManager leads with epoch ${epoch}, but the TaskManager knows a newer leader (epoch ${message.register.leaderEpoch}); register with that one`,
             ),
           );
           return;
@@ -60,11 +70,12 @@ export function taskManagerServiceHandlers(registry: TaskManagerRegistry, blobSt
   };
 }
 
-function connectionOf(call: ConnectCall): TaskManagerConnection {
+/** Every message carries the leader epoch, so a TaskManager can refuse a deposed leader's. */
+function connectionOf(call: ConnectCall, epoch: number): TaskManagerConnection {
   let closed = false;
   return {
     send(message) {
-      if (!closed) call.write(message);
+      if (!closed) call.write({ ...message, leaderEpoch: epoch });
     },
     close(error) {
       if (closed) return;

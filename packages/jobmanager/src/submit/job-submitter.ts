@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger, WeirConfig } from '@weir/common';
+import type { JobStatus, Logger, WeirConfig } from '@weir/common';
 import type { SubmitJobRequest__Output, SubmitJobResponse } from '@weir/rpc';
 import type { Storage } from '@weir/storage';
 import type { InitialRestore } from '../checkpoint/restore-point.ts';
 import type { BlobStore } from '../blob/blob-store.ts';
+import type { CompletedCheckpoint } from '../checkpoint/completed-checkpoint-store.ts';
 import type { Dispatcher } from '../dispatcher.ts';
-import type { JobDefaults } from '../job/job-spec.ts';
+import type { JobCheckpointHa, LeaderHa, SubmittedJob } from '../ha/leader-ha.ts';
+import type { JobMaster } from '../job/job-master.ts';
+import type { JobDefaults, JobSpec } from '../job/job-spec.ts';
 import type { JobSettings } from '../settings/job-settings.ts';
 import { resolveJobSettings } from '../settings/resolve-job-settings.ts';
 import { checkSubmitJob } from '../service/request-checks.ts';
@@ -14,6 +17,12 @@ import { readInitialRestore } from './savepoint-reader.ts';
 
 /** Opens the Storage a checkpoint directory URL (or local path) names; throws INVALID_STORAGE_URL for one it cannot. */
 export type StorageOpener = (url: string) => Storage;
+
+/** A job a new leader takes over: its retained checkpoints and the HA of its checkpoints. */
+export interface JobRecovery {
+  /** Oldest first; empty when the job completed none. */
+  readonly checkpoints: readonly CompletedCheckpoint[];
+}
 
 /** Handles SubmitJob: plan the job, resolve its settings, keep its bundle, hand it to a new JobMaster. */
 export class JobSubmitter {
@@ -24,6 +33,8 @@ export class JobSubmitter {
     private readonly config: WeirConfig,
     private readonly logger: Logger,
     private readonly openStorage: StorageOpener,
+    /** With HA: the submission is kept in storageDir and registered in etcd before the job starts. */
+    private readonly ha?: LeaderHa,
   ) {}
 
   /**
@@ -35,55 +46,78 @@ export class JobSubmitter {
    */
   async submit(request: SubmitJobRequest__Output): Promise<SubmitJobResponse> {
     checkSubmitJob(request);
-    const jobId = randomBytes(16).toString('hex');
-    const entryName = request.entryName || 'job.js';
+    const job: SubmittedJob = {
+      jobId: randomBytes(16).toString('hex'),
+      bundle: request.bundle,
+      entryName: request.entryName || 'job.js',
+      args: [...request.args],
+      parallelism: request.parallelism,
+      savepointPath: request.savepointPath,
+      allowNonRestoredState: request.allowNonRestoredState,
+      submittedAtMs: Date.now(),
+    };
+    const master = await this.#start(job, undefined);
+    return { jobId: job.jobId, jobName: master.spec.jobGraph.jobName };
+  }
+
+  /**
+   * Submits a job a new leader took over the same way it was submitted first, with its ID; it
+   * restores its latest retained checkpoint, or the savepoint it was submitted with when it
+   * completed none.
+   */
+  recover(job: SubmittedJob, recovery: JobRecovery): Promise<JobMaster> {
+    return this.#start(job, recovery);
+  }
+
+  async #start(job: SubmittedJob, recovery: JobRecovery | undefined): Promise<JobMaster> {
+    const { jobId, entryName } = job;
     const defaults: JobDefaults = {
-      parallelism: request.parallelism || this.config['parallelism.default'],
+      parallelism: job.parallelism || this.config['parallelism.default'],
       maxParallelism: this.config['pipeline.max-parallelism'],
       bufferTimeoutMs: this.config['execution.buffer-timeout'],
       autoWatermarkIntervalMs: this.config['pipeline.auto-watermark-interval'],
       objectReuse: this.config['pipeline.object-reuse'],
     };
-    const plan = await this.planner.plan({ jobId, code: request.bundle.toString('utf8'), entryName, args: request.args, defaults });
+    const plan = await this.planner.plan({ jobId, code: job.bundle.toString('utf8'), entryName, args: job.args, defaults });
     let checkpointRoot: Storage | undefined;
+    let checkpointHa: JobCheckpointHa | undefined;
     let bundleHash: string;
     let settings: JobSettings;
     let initialRestore: InitialRestore | undefined;
     try {
       settings = resolveJobSettings(plan.executionConfig, this.config);
-      initialRestore =
-        request.savepointPath === ''
-          ? undefined
-          : await readInitialRestore({ path: request.savepointPath, allowNonRestoredState: request.allowNonRestoredState }, plan.jobGraph, this.openStorage, this.logger);
+      // A recovered job with checkpoints restores them; the savepoint may be gone by now.
+      const readSavepoint = job.savepointPath !== '' && (recovery?.checkpoints.length ?? 0) === 0;
+      initialRestore = readSavepoint
+        ? await readInitialRestore({ path: job.savepointPath, allowNonRestoredState: job.allowNonRestoredState }, plan.jobGraph, this.openStorage, this.logger)
+        : undefined;
       const directory = settings.checkpointing?.directory;
       checkpointRoot = directory === undefined ? undefined : this.openStorage(directory);
-      bundleHash = await this.blobStore.put(request.bundle);
+      bundleHash = await this.blobStore.put(job.bundle);
+      if (this.ha !== undefined && recovery === undefined) await this.ha.jobSubmitted(job, plan.jobGraph.jobName);
+      if (this.ha !== undefined && settings.checkpointing !== undefined) checkpointHa = await this.ha.checkpoints(jobId, initialRestore?.point.checkpointId ?? 0);
     } catch (err) {
       checkpointRoot?.close();
       await plan.userCode.close();
       throw err;
     }
-    if (plan.operatorsWithoutUid.length > 0) {
+    if (plan.operatorsWithoutUid.length > 0 && recovery === undefined) {
       this.logger.warn(
         { jobId, operators: plan.operatorsWithoutUid },
         `operators without uid: ${plan.operatorsWithoutUid.join(', ')}; their state cannot be restored once the job changes, set .uid() on each`,
       );
     }
-    this.dispatcher.submit(
-      {
-        jobId,
-        jobGraph: plan.jobGraph,
-        bundleHash,
-        entryName,
-        args: [...request.args],
-        defaults,
-        settings,
-        ...(initialRestore === undefined ? {} : { initialRestore }),
-        ...(plan.splitSources.length === 0 ? {} : { splitSources: plan.splitSources }),
-      },
-      checkpointRoot,
-      plan.userCode,
-    );
-    return { jobId, jobName: plan.jobGraph.jobName };
+    const spec: JobSpec = {
+      jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...job.args], defaults, settings, ...(initialRestore === undefined ? {} : { initialRestore }),
+      ...(plan.splitSources.length === 0 ? {} : { splitSources: plan.splitSources }),
+    };
+    const ha = this.ha;
+    return this.dispatcher.submit(spec, checkpointRoot, {
+      userCode: plan.userCode,
+      checkpointHa,
+      submittedAtMs: job.submittedAtMs,
+      ...(recovery === undefined ? {} : { recovered: recovery.checkpoints }),
+      ...(ha === undefined ? {} : { recordEnd: (status: JobStatus, cause: string) => ha.jobEnded(jobId, plan.jobGraph.jobName, status, cause, job.submittedAtMs) }),
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { describeError, type TimerHandle, type WeirError } from '@weir/common';
 import { Closed } from './closed.ts';
-import { Connecting } from './connecting.ts';
+import { connectOrWait } from './connecting.ts';
 import type { ControlContext, ControlState, ControlTimer } from './context.ts';
 
 /** No stream: waiting to try the JobManager again. */
@@ -30,7 +30,11 @@ export class Backoff implements ControlState {
   }
 
   onTimer(timer: ControlTimer): ControlState {
-    return timer === 'reconnect' ? new Connecting(this.#context) : this;
+    return timer === 'reconnect' ? connectOrWait(this.#context) : this;
+  }
+
+  onLeaderChanged(): ControlState {
+    return connectOrWait(this.#context);
   }
 
   close(): ControlState {

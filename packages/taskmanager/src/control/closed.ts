@@ -17,6 +17,10 @@ export class Closed implements ControlState {
     return this;
   }
 
+  onLeaderChanged(): ControlState {
+    return this;
+  }
+
   close(): ControlState {
     return this;
   }

@@ -37,7 +37,20 @@ describe('control stream', () => {
       dataAddress: taskManager.dataAddress,
       slots: 3,
       pid: process.pid,
+      leaderEpoch: 0,
     });
+  });
+
+  it('refuses a message of an older leader epoch than one it saw, and leaves that JobManager', async () => {
+    const { jobManager, taskManager, factory, logs } = await startAll();
+    await register(jobManager, taskManager, 1_000, 3_000);
+    jobManager.latest.send({ heartbeat: { timestampMs: 1 }, leaderEpoch: 7 });
+    jobManager.latest.send({ deploy: deployMessage(), leaderEpoch: 5 });
+    // It registers again at once, with whoever leads now.
+    await vi.waitFor(() => expect(jobManager.streams).toHaveLength(2));
+    expect(factory.tasks).toEqual([]);
+    const refused = logs.find((entry) => entry.message === 'refused a message of a deposed JobManager leader');
+    expect(refused?.fields).toMatchObject({ kind: 'deploy', leaderEpoch: 5, currentEpoch: 7 });
   });
 
   it('uses taskmanager.resource-id and taskmanager.host when set', async () => {

@@ -1,14 +1,14 @@
 import type { Clock, Logger } from '@weir/common';
-import type { RegisterTaskManager, TaskManagerMessage, TaskManagerServiceClient } from '@weir/rpc';
+import type { RegisterTaskManager, TaskManagerMessage } from '@weir/rpc';
 import { ReconnectBackoff } from './backoff.ts';
 import { Closed } from './closed.ts';
-import { Connecting } from './connecting.ts';
+import { connectOrWait } from './connecting.ts';
+import type { JobManagerTargets } from './jobmanager-targets.ts';
 import type { ControlContext, ControlState, ControlStateName, HeartbeatTiming, TaskControl } from './context.ts';
 import { JobManagerSession } from './session.ts';
 
 export interface JobManagerConnectionOptions {
-  readonly client: TaskManagerServiceClient;
-  readonly jobManagerAddress: string;
+  readonly targets: JobManagerTargets;
   readonly registration: RegisterTaskManager;
   readonly heartbeat: HeartbeatTiming;
   readonly tasks: TaskControl;
@@ -26,16 +26,22 @@ export class JobManagerConnection {
   #state: ControlState = new Closed();
 
   constructor(options: JobManagerConnectionOptions) {
+    const { targets } = options;
     this.#context = {
       logger: options.logger,
       clock: options.clock,
-      jobManagerAddress: options.jobManagerAddress,
+      get jobManagerAddress() {
+        return targets.current()?.address ?? 'no leader in etcd';
+      },
+      targets,
       registration: options.registration,
       configuredHeartbeat: options.heartbeat,
       backoff: new ReconnectBackoff(),
       tasks: options.tasks,
       openSession: () => {
-        const session: JobManagerSession = new JobManagerSession(options.client, options.jobManagerAddress, {
+        const target = targets.current();
+        if (target === undefined) return undefined;
+        const session: JobManagerSession = new JobManagerSession(target.client, target.address, target.epoch, {
           onMessage: (message) => this.#dispatch(session, (state) => state.onMessage(message)),
           onClosed: (reason) => this.#dispatch(session, (state) => state.onSessionClosed(reason)),
         });
@@ -50,7 +56,12 @@ export class JobManagerConnection {
   }
 
   start(): void {
-    this.#transition(new Connecting(this.#context));
+    this.#transition(connectOrWait(this.#context));
+  }
+
+  /** etcd names a new leader: a TaskManager working for an older one leaves it and registers with the new one. */
+  leaderChanged(): void {
+    this.#transition(this.#state.onLeaderChanged());
   }
 
   close(): void {

@@ -13,6 +13,7 @@ import type {
   TriggerCheckpoint__Output,
 } from '@weir/rpc';
 import type { ReconnectBackoff } from './backoff.ts';
+import type { JobManagerTargets } from './jobmanager-targets.ts';
 import type { JobManagerSession } from './session.ts';
 
 export type ControlTimer = 'registration-timeout' | 'send-heartbeat' | 'heartbeat-timeout' | 'reconnect';
@@ -49,13 +50,16 @@ export interface TaskControl {
 export interface ControlContext {
   readonly logger: Logger;
   readonly clock: Clock;
+  /** The JobManager to register with now, for messages ('no leader' while etcd names none). */
   readonly jobManagerAddress: string;
+  readonly targets: JobManagerTargets;
   readonly registration: RegisterTaskManager;
   /** Used until the JobManager's `registered` names its own timing. */
   readonly configuredHeartbeat: HeartbeatTiming;
   readonly backoff: ReconnectBackoff;
   readonly tasks: TaskControl;
-  openSession(): JobManagerSession;
+  /** Opens a stream to the current target; undefined while there is none (no leader in etcd). */
+  openSession(): JobManagerSession | undefined;
   /** Fires `onTimer(timer)` on the state current then. */
   startTimer(timer: ControlTimer, delayMs: number): TimerHandle;
 }
@@ -70,6 +74,8 @@ export interface ControlState {
   onMessage(message: JobManagerMessage__Output): ControlState;
   onSessionClosed(reason: WeirError): ControlState;
   onTimer(timer: ControlTimer): ControlState;
+  /** etcd names a new JobManager leader. */
+  onLeaderChanged(): ControlState;
   close(): ControlState;
   /** Called when the machine leaves this state: stop its timers. */
   exit(): void;

@@ -2,6 +2,7 @@ import { describeError, WeirError, type TimerHandle } from '@weir/common';
 import type { JobManagerMessage__Output } from '@weir/rpc';
 import { TaskManagerErrorCode } from '../errors.ts';
 import { Backoff } from './backoff-state.ts';
+import { connectOrWait } from './connecting.ts';
 import { Closed } from './closed.ts';
 import type { ControlContext, ControlState, ControlTimer, HeartbeatTiming, TaskReporter } from './context.ts';
 import type { JobManagerSession } from './session.ts';
@@ -24,6 +25,13 @@ export class Registered implements ControlState {
   }
 
   onMessage(message: JobManagerMessage__Output): ControlState {
+    const { targets, logger } = this.#context;
+    if (message.leaderEpoch < targets.highestEpoch) {
+      // Fencing: a deposed leader's commands are never obeyed.
+      logger.warn({ jobManager: this.session.address, kind: message.kind, leaderEpoch: message.leaderEpoch, currentEpoch: targets.highestEpoch }, 'refused a message of a deposed JobManager leader');
+      return this.#lost(new WeirError(TaskManagerErrorCode.JOBMANAGER_UNREACHABLE, `the JobManager at ${this.session.address} was deposed: its epoch ${message.leaderEpoch} is older than ${targets.highestEpoch}`), true);
+    }
+    targets.observe(message.leaderEpoch);
     // Any message shows the JobManager is alive, not only its heartbeats.
     this.#context.clock.clearTimeout(this.#silenceTimer);
     this.#silenceTimer = this.#context.startTimer('heartbeat-timeout', this.#timing.timeoutMs);
@@ -64,6 +72,12 @@ export class Registered implements ControlState {
     return this;
   }
 
+  onLeaderChanged(): ControlState {
+    const target = this.#context.targets.current();
+    if (target === undefined || (target.address === this.session.address && target.epoch === this.session.epoch)) return this;
+    return this.#lost(new WeirError(TaskManagerErrorCode.JOBMANAGER_UNREACHABLE, `a new JobManager leader was elected: epoch ${target.epoch} at ${target.address}`), true);
+  }
+
   close(): ControlState {
     this.session.end();
     return new Closed();
@@ -74,14 +88,15 @@ export class Registered implements ControlState {
     this.#context.clock.clearTimeout(this.#silenceTimer);
   }
 
-  #lost(reason: WeirError): ControlState {
+  /** With `newLeader`, registers with the leader etcd names right away instead of backing off. */
+  #lost(reason: WeirError, newLeader = false): ControlState {
     this.session.end();
     this.#context.logger.warn(
-      { jobManager: this.#context.jobManagerAddress, reason: describeError(reason) },
+      { jobManager: this.session.address, reason: describeError(reason) },
       'lost the JobManager, cancelling all tasks',
     );
     this.#context.tasks.cancelAll();
-    return new Backoff(this.#context, reason);
+    return newLeader ? connectOrWait(this.#context) : new Backoff(this.#context, reason);
   }
 }
 

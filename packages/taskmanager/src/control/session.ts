@@ -19,7 +19,13 @@ export class JobManagerSession {
   readonly #call: grpc.ClientDuplexStream<TaskManagerMessage, JobManagerMessage__Output>;
   #open = true;
 
-  constructor(client: TaskManagerServiceClient, address: string, events: SessionEvents) {
+  constructor(
+    client: TaskManagerServiceClient,
+    readonly address: string,
+    /** The leader epoch the JobManager had in etcd when this stream was opened (0 without HA). */
+    readonly epoch: number,
+    events: SessionEvents,
+  ) {
     this.#call = client.Connect();
     this.#call.on('data', (message: JobManagerMessage__Output) => {
       if (this.#open) events.onMessage(message);

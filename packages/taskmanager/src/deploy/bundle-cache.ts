@@ -1,16 +1,22 @@
 import { createHash } from 'node:crypto';
 import { describeError, WeirError } from '@weir/common';
-import { fromServiceError, type TaskManagerServiceClient } from '@weir/rpc';
+import { fromServiceError } from '@weir/rpc';
+import type { JobManagerTarget } from '../control/jobmanager-targets.ts';
 import { TaskManagerErrorCode } from '../errors.ts';
 
 /** Fetches the bytes of the bundle with this SHA-256 (hex). */
 export type BundleFetcher = (hash: string) => Promise<Uint8Array>;
 
-export function fetchBundleFrom(client: TaskManagerServiceClient, address: string): BundleFetcher {
+export function fetchBundleFrom(target: () => JobManagerTarget | undefined): BundleFetcher {
   return (hash) =>
     new Promise((resolve, reject) => {
-      client.FetchBundle({ bundleHash: hash }, (error, response) => {
-        if (error) reject(fromServiceError(error, address));
+      const jobManager = target();
+      if (jobManager === undefined) {
+        reject(new WeirError(TaskManagerErrorCode.JOBMANAGER_UNREACHABLE, `cannot fetch job bundle ${hash}: etcd names no JobManager leader right now`));
+        return;
+      }
+      jobManager.client.FetchBundle({ bundleHash: hash }, (error, response) => {
+        if (error) reject(fromServiceError(error, jobManager.address));
         else resolve(response!.bundle);
       });
     });

@@ -3,6 +3,7 @@ import type { JobContext } from '../job-context.ts';
 import { CanceledState } from './canceled.ts';
 import { FailedState } from './failed.ts';
 import { JobState } from './job-state.ts';
+import { RestoringState } from './restoring.ts';
 import { RunningState } from './running.ts';
 
 /**
@@ -28,6 +29,12 @@ export abstract class AwaitingSlotsState extends JobState {
 /** A new job waiting for enough free slots. */
 export class CreatedState extends AwaitingSlotsState {
   readonly status = JobStatus.CREATED;
+
+  /** A job a new leader took over starts as a restart does: it looks up the checkpoint to restore first. */
+  override onRecover(ctx: JobContext): JobState {
+    ctx.beginAttempt();
+    return new RestoringState();
+  }
 }
 
 /** A restarting attempt knows what it restores and waits up to slot.request.timeout for enough free slots. */

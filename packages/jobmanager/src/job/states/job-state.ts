@@ -39,6 +39,11 @@ export abstract class JobState {
     return this;
   }
 
+  /** A new leader took the job over before it was ever deployed here. */
+  onRecover(_ctx: JobContext): JobState {
+    return this;
+  }
+
   /** What the current attempt restores was looked up. */
   onRestoreLoaded(_ctx: JobContext, _outcome: RestoreOutcome): JobState {
     return this;

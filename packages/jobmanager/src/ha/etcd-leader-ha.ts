@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { describeError, JobStatus, type Logger } from '@weir/common';
+import { HaJobStatus, type EtcdHaServices, type HaCheckpointStore, type LeadershipTerm } from '@weir/ha';
+import type { JobCheckpointHa, LeaderHa, SubmittedJob } from './leader-ha.ts';
+
+const RETRY_MS = 1_000;
+
+/** LeaderHa on etcd for one leadership term. */
+export class EtcdLeaderHa implements LeaderHa {
+  constructor(
+    private readonly services: EtcdHaServices,
+    readonly term: LeadershipTerm,
+    private readonly logger: Logger,
+  ) {}
+
+  get epoch(): number {
+    return this.term.epoch;
+  }
+
+  async jobSubmitted(job: SubmittedJob, jobName: string): Promise<void> {
+    const bundleHash = createHash('sha256').update(job.bundle).digest('hex');
+    const { bundle, ...rest } = job;
+    await this.services.jobs.add(this.term, { ...rest, jobName, bundleHash }, bundle);
+  }
+
+  async checkpoints(jobId: string, restoredId: number): Promise<JobCheckpointHa> {
+    const store = this.services.checkpoints(jobId, this.term, this.logger.child({ jobId }));
+    await store.recover();
+    await store.raiseTo(restoredId);
+    const ha = new PrefetchingCheckpointHa(store, this.term, this.logger.child({ jobId }));
+    await ha.prefetch();
+    return ha;
+  }
+
+  async jobEnded(jobId: string, jobName: string, status: JobStatus, failureCause: string, submittedAtMs: number): Promise<void> {
+    const record = { jobId, jobName, status: status as HaJobStatus, submittedAtMs, endedAtMs: Date.now(), failureCause: status === JobStatus.FAILED ? failureCause : '' };
+    await this.#retry(`record job ${jobId} as ${status}`, () => this.services.jobs.put(this.term, record));
+    await this.#retry(`remove the checkpoint pointers of job ${jobId}`, () => this.services.checkpoints(jobId, this.term, this.logger).removeAll());
+  }
+
+  async cancelRequested(jobId: string, jobName: string, submittedAtMs: number): Promise<void> {
+    await this.services.jobs.put(this.term, { jobId, jobName, status: HaJobStatus.CANCELLING, submittedAtMs, endedAtMs: 0, failureCause: '' });
+  }
+
+  /** Retries while this JobManager leads; throws once it no longer does. */
+  async #retry(what: string, write: () => Promise<void>): Promise<void> {
+    for (;;) {
+      try {
+        await write();
+        return;
+      } catch (err) {
+        if (!this.term.valid) throw err;
+        this.logger.warn({ err: describeError(err), retryInMs: RETRY_MS }, `could not ${what}; retrying`);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
+    }
+  }
+}
+
+/** Keeps one checkpoint ID reserved in etcd ahead, so a trigger never waits for etcd. */
+class PrefetchingCheckpointHa implements JobCheckpointHa {
+  #next: number | undefined;
+  #reserving: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: HaCheckpointStore,
+    private readonly term: LeadershipTerm,
+    private readonly logger: Logger,
+  ) {}
+
+  prefetch(): Promise<void> {
+    if (this.#reserving !== undefined) return this.#reserving;
+    const reserving = this.store.reserveId().then(
+      (id: number) => {
+        this.#next = id;
+      },
+      (err: unknown) => {
+        this.logger.warn({ err: describeError(err) }, 'could not reserve the next checkpoint ID in etcd; the next trigger is skipped unless etcd answers by then');
+      },
+    );
+    this.#reserving = reserving.finally(() => (this.#reserving = undefined));
+    return this.#reserving;
+  }
+
+  available(): boolean {
+    return this.#next !== undefined;
+  }
+
+  nextId(): number | undefined {
+    const id = this.#next;
+    this.#next = undefined;
+    void this.prefetch();
+    return id;
+  }
+
+  mayWrite(): boolean {
+    return this.term.valid;
+  }
+
+  register(checkpointId: number, path: string, timestamp: number, oldestRetained: number): Promise<void> {
+    return this.store.register({ checkpointId, path, timestamp }, oldestRetained);
+  }
+}
