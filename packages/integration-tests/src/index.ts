@@ -4,3 +4,5 @@ export * from './jobs.ts';
 export * from './checkpoints.ts';
 export * from './savepoints.ts';
 export * from './raw-grpc.ts';
+export * from './ha-cluster.ts';
+export * from './netns.ts';

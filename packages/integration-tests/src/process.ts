@@ -49,10 +49,13 @@ export class WeirProcess {
     logFile: string,
     /** Flags for node itself, such as --cpu-prof (which NODE_OPTIONS does not allow). */
     nodeArgs: readonly string[] = [],
+    /** A command the process runs under, such as `ip netns exec <namespace>` (which execs, so the PID stays the weir process's). */
+    prefix: readonly string[] = [],
   ) {
     const { command, args: argv } = weirCommand(args, nodeArgs);
     this.#log = createWriteStream(logFile, { flags: 'a' });
-    this.#child = spawn(command, argv, {
+    const [program, ...programArgs] = [...prefix, command, ...argv];
+    this.#child = spawn(program!, programArgs, {
       cwd: repoRoot,
       env: { ...process.env, WEIR_LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],

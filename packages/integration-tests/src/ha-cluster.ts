@@ -1,0 +1,187 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@weir/common';
+import { haSettingsFromConfig, lookUpLeader, type LeaderInfo } from '@weir/ha';
+import { startEtcd, type EtcdServer } from '@weir/ha/testing';
+import { loadConfig } from '@weir/common';
+import { createJobServiceClient, type JobDetails__Output, type JobSummary__Output } from '@weir/rpc';
+import type { NetnsLab } from './netns.ts';
+import { runWeir, WeirProcess, type RunResult } from './process.ts';
+
+export interface HaClusterOptions {
+  readonly jobManagers: number;
+  readonly taskManagers: number;
+  readonly slots: number;
+  /** Each process (etcd, jm1.., tm1..) on its own host of the lab; without, all on 127.0.0.1. */
+  readonly lab?: NetnsLab;
+  /** high-availability.etcd.lease-ttl; default 3s (renewals every third of it). */
+  readonly leaseTtlMs?: number;
+  /** Extra config keys for every process. */
+  readonly config?: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * A cluster with JobManager HA for tests: etcd, N JobManagers (one leads, the others stand
+ * by) and M TaskManagers, real processes, each on its own network namespace when a lab is
+ * given. Client commands find the leader through etcd as users' would.
+ */
+export class HaCluster {
+  readonly jobManagers: WeirProcess[] = [];
+  readonly taskManagers: WeirProcess[] = [];
+  readonly #configArgs: string[];
+  readonly #rpcPort: number;
+
+  private constructor(
+    readonly dir: string,
+    readonly etcd: EtcdServer,
+    readonly lab: NetnsLab | undefined,
+    readonly config: Readonly<Record<string, string | number>>,
+    rpcPort: number,
+    private readonly slots: number,
+  ) {
+    this.#configArgs = Object.entries(config).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
+    this.#rpcPort = rpcPort;
+  }
+
+  static async start(options: HaClusterOptions): Promise<HaCluster> {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-ha-'));
+    const lab = options.lab;
+    const etcd = await startEtcd(lab === undefined ? {} : { host: lab.address('etcd'), prefix: lab.exec('etcd') });
+    const leaseTtlMs = options.leaseTtlMs ?? 3_000;
+    const config: Record<string, string | number> = {
+      'high-availability.type': 'etcd',
+      'high-availability.etcd.endpoints': etcd.endpoint,
+      'high-availability.storageDir': join(dir, 'ha'),
+      'high-availability.cluster-id': 'test',
+      'high-availability.etcd.lease-ttl': leaseTtlMs,
+      'high-availability.etcd.renew-interval': Math.floor(leaseTtlMs / 3),
+      'heartbeat.interval': 500,
+      'heartbeat.timeout': 5_000,
+      ...options.config,
+    };
+    const cluster = new HaCluster(dir, etcd, lab, config, await freePort(), options.slots);
+    try {
+      for (let i = 1; i <= options.jobManagers; i++) cluster.startJobManager(i);
+      await cluster.leader(30_000);
+      await Promise.all(Array.from({ length: options.taskManagers }, (_, i) => cluster.startTaskManager(i + 1)));
+    } catch (err) {
+      await cluster.stop();
+      throw err;
+    }
+    return cluster;
+  }
+
+  /** Starts (or restarts) JobManager `index` (1-based) on host jm<index>. */
+  startJobManager(index: number, extra: Readonly<Record<string, string | number>> = {}): WeirProcess {
+    const host = this.#host(`jm${index}`);
+    const port = this.lab === undefined ? this.#rpcPort + index - 1 : this.#rpcPort;
+    const jm = new WeirProcess(
+      `jm${index}`,
+      ['jobmanager', ...this.#configArgs, ...props({ 'jobmanager.rpc.address': host.address, 'jobmanager.rpc.port': port, 'blob.storage.directory': join(this.dir, `jm${index}-blobs`), ...extra })],
+      join(this.dir, `jm${index}.log`),
+      [],
+      host.prefix,
+    );
+    this.jobManagers[index - 1] = jm;
+    return jm;
+  }
+
+  /** Starts TaskManager `index` (1-based) on host tm<index>; resolves once it registered with the leader. */
+  async startTaskManager(index: number): Promise<WeirProcess> {
+    const host = this.#host(`tm${index}`);
+    const tm = new WeirProcess(
+      `tm${index}`,
+      ['taskmanager', ...this.#configArgs, ...props({ 'taskmanager.host': host.address, 'taskmanager.numberOfTaskSlots': this.slots, 'taskmanager.resource-id': `tm-${index}` })],
+      join(this.dir, `tm${index}.log`),
+      [],
+      host.prefix,
+    );
+    this.taskManagers[index - 1] = tm;
+    await tm.waitForOutput(/registered with the JobManager/);
+    return tm;
+  }
+
+  /** The leader etcd names now, waiting up to `timeoutMs` for one. */
+  async leader(timeoutMs = 30_000): Promise<LeaderInfo & { process: WeirProcess }> {
+    const settings = haSettingsFromConfig(loadConfig({ dynamic: stringValues(this.config) }), 'client')!;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const info = await lookUpLeader(settings, Math.max(1_000, deadline - Date.now()));
+      const process = this.jobManagers.find((jm, i) => jm.running && info.address === `${this.#host(`jm${i + 1}`).address}:${this.lab === undefined ? this.#rpcPort + i : this.#rpcPort}`);
+      if (process !== undefined) return { ...info, process };
+      if (Date.now() > deadline) throw new Error(`etcd names ${info.address} (epoch ${info.epoch}) as leader, which is none of the running JobManagers`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Runs a client command of the CLI with the HA config, so it finds the leader in etcd. */
+  weir(args: readonly string[], options: { timeoutMs?: number } = {}): Promise<RunResult> {
+    const [command, ...rest] = args;
+    return runWeir([command!, ...this.#configArgs, ...rest], options);
+  }
+
+  /** GetJob on whichever JobManager leads now; retries through a failover. */
+  async job(jobId: string, timeoutMs = 60_000): Promise<JobDetails__Output> {
+    return this.#onLeader(timeoutMs, (client, done) => client.getJob({ jobId }, { deadline: Date.now() + 5_000 }, done));
+  }
+
+  async list(timeoutMs = 60_000): Promise<JobSummary__Output[]> {
+    const response = await this.#onLeader<{ jobs: JobSummary__Output[] }>(timeoutMs, (client, done) => client.listJobs({}, { deadline: Date.now() + 5_000 }, done));
+    return response.jobs;
+  }
+
+  /** Polls the job through the leader until its status is one of `statuses`. */
+  async waitForStatus(jobId: string, statuses: readonly string[], timeoutMs = 120_000): Promise<JobDetails__Output> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const details = await this.job(jobId, Math.max(1_000, deadline - Date.now()));
+      if (statuses.includes(details.summary!.status)) return details;
+      if (Date.now() > deadline) throw new Error(`job ${jobId} is ${details.summary!.status}, expected ${statuses.join('|')}: ${details.failureCause}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  /** Stops every process, then etcd (its data removed); the lab stays for the caller to destroy. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.taskManagers, ...this.jobManagers].map((p) => p?.stop()));
+    await this.etcd.remove();
+  }
+
+  logs(): string {
+    return [...this.jobManagers, ...this.taskManagers].filter((p) => p !== undefined).map((p) => `--- ${p.name}\n${p.output.slice(-5000)}`).join('\n') + `\n--- etcd\n${this.etcd.output.slice(-2000)}`;
+  }
+
+  async #onLeader<T>(timeoutMs: number, call: (client: ReturnType<typeof createJobServiceClient>, done: (err: Error | null, value?: T) => void) => void): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let lastError: unknown;
+    while (Date.now() < deadline) {
+      try {
+        const { address } = await this.leader(Math.max(1_000, deadline - Date.now()));
+        const client = createJobServiceClient(address);
+        try {
+          return await new Promise<T>((resolve, reject) => call(client, (err, value) => (err ? reject(err) : resolve(value as T))));
+        } finally {
+          client.close();
+        }
+      } catch (err) {
+        lastError = err;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    throw new Error(`no leader answered within ${timeoutMs} ms: ${(lastError as Error)?.message}`);
+  }
+
+  #host(name: string): { address: string; prefix: string[] } {
+    if (this.lab === undefined) return { address: '127.0.0.1', prefix: [] };
+    return { address: this.lab.address(name), prefix: this.lab.exec(name) };
+  }
+}
+
+function props(values: Readonly<Record<string, string | number>>): string[] {
+  return Object.entries(values).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
+}
+
+function stringValues(values: Readonly<Record<string, string | number>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
+}
