@@ -16,6 +16,9 @@ export function openEtcd(settings: Pick<HaSettings, 'endpoints'>): Etcd3 {
   return new Etcd3({
     hosts: [...settings.endpoints],
     dialTimeout: ETCD_CALL_TIMEOUT_MS,
+    // gRPC's own reconnect backoff grows to two minutes: after an etcd outage the leader would
+    // not get a renewal through before its lease runs out.
+    grpcOptions: { 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 1_000 },
     faultHandling: { host: () => noop, global: noop },
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + ETCD_CALL_TIMEOUT_MS }),
   });

@@ -6,3 +6,4 @@ export * from './savepoints.ts';
 export * from './raw-grpc.ts';
 export * from './ha-cluster.ts';
 export * from './netns.ts';
+export * from './log-lines.ts';
