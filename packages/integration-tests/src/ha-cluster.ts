@@ -5,7 +5,7 @@ import { freePort } from '@weir/common';
 import { haSettingsFromConfig, lookUpLeader, type LeaderInfo } from '@weir/ha';
 import { startEtcd, type EtcdServer } from '@weir/ha/testing';
 import { loadConfig } from '@weir/common';
-import { createJobServiceClient, type JobDetails__Output, type JobSummary__Output } from '@weir/rpc';
+import { createJobServiceClient, type JobDetails__Output, type JobSummary__Output, type ListCheckpointsResponse__Output } from '@weir/rpc';
 import type { NetnsLab } from './netns.ts';
 import { runWeir, WeirProcess, type RunResult } from './process.ts';
 
@@ -124,6 +124,10 @@ export class HaCluster {
   /** GetJob on whichever JobManager leads now; retries through a failover. */
   async job(jobId: string, timeoutMs = 60_000): Promise<JobDetails__Output> {
     return this.#onLeader(timeoutMs, (client, done) => client.getJob({ jobId }, { deadline: Date.now() + 5_000 }, done));
+  }
+
+  async checkpoints(jobId: string, timeoutMs = 60_000): Promise<ListCheckpointsResponse__Output> {
+    return this.#onLeader(timeoutMs, (client, done) => client.listCheckpoints({ jobId }, { deadline: Date.now() + 5_000 }, done));
   }
 
   async list(timeoutMs = 60_000): Promise<JobSummary__Output[]> {

@@ -37,7 +37,7 @@ export async function recoverJobs(deps: RecoveryDeps): Promise<void> {
     }
     session.dispatcher.archive(summary(record));
   }
-  logger.info({ epoch: term.epoch, jobs: records.length, running: records.filter((r) => r.status === HaJobStatus.RUNNING).length }, 'jobs recovered from etcd');
+  logger.info({ jobs: records.length, running: records.filter((r) => r.status === HaJobStatus.RUNNING).length }, 'jobs recovered from etcd');
 }
 
 async function recoverJob(deps: RecoveryDeps, record: JobRecord): Promise<void> {
