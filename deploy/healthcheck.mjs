@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The image's HEALTHCHECK, for whichever role the container runs. A JobManager is healthy when
-// it answers a call (`weir list`) within the check's time: an open port alone would pass with
-// its event loop stuck. A TaskManager is healthy when its data port (taskmanager.data.port)
+// it answers a call (`weir list`) within the check's time (a standby's NOT_LEADER counts): an
+// open port alone would pass with its event loop stuck. A TaskManager is healthy when its data port (taskmanager.data.port)
 // accepts connections, or, with a port picked at start (0), while it runs. Anything else (a
 // one-off `weir run`) is healthy while it runs.
 import { execFileSync } from 'node:child_process';
@@ -37,9 +37,10 @@ switch (role()) {
   case 'jobmanager': {
     const port = process.env.WEIR_JOBMANAGER_RPC_PORT || '6123';
     try {
-      execFileSync('weir', ['list', '-m', `127.0.0.1:${port}`], { stdio: 'ignore', timeout: 8_000 });
-    } catch {
-      process.exit(1);
+      execFileSync('weir', ['list', '-m', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 8_000 });
+    } catch (err) {
+      // With HA a standby answers every call with NOT_LEADER: it answered, so it is healthy.
+      if (!String(err.stderr ?? '').includes('is a standby')) process.exit(1);
     }
     break;
   }

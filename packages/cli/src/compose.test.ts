@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@weir/common';
+import { haSettingsFromConfig } from '@weir/ha';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseArgv } from './testing/parse-argv.ts';
@@ -32,39 +33,44 @@ function environmentOf(service: Service): Record<string, string> {
 const weirServices = Object.entries(compose.services).filter(([, service]) => commandOf(service)[0] === 'weir');
 
 describe('docker-compose.yml', () => {
-  it('runs a jobmanager and a taskmanager service with weir', () => {
-    expect(weirServices.map(([name]) => name).sort()).toEqual(['jobmanager', 'taskmanager']);
+  it('runs two JobManagers and a taskmanager service with weir', () => {
+    expect(weirServices.map(([name]) => name).sort()).toEqual(['jobmanager-1', 'jobmanager-2', 'taskmanager']);
   });
 
   it.each(weirServices)('%s runs a command the CLI accepts', (name, service) => {
     const parsed = parseArgv(commandOf(service).slice(1));
     expect(parsed.error).toBeUndefined();
-    expect(parsed.calls.map(([action]) => action)).toEqual([name]);
+    expect(parsed.calls.map(([action]) => action)).toEqual([name.replace(/-\d+$/, '')]);
   });
 
-  it.each(weirServices)('%s sets only known config keys, with valid values', (_name, service) => {
+  it.each(weirServices)('%s sets only known config keys, with valid values, and HA on the etcd service', (name, service) => {
     const [[, args]] = parseArgv(commandOf(service).slice(1)).calls as [[string, { dynamic: Record<string, string> }]];
     // The image's entrypoint adds the container's address.
     const env = { ...environmentOf(service), WEIR_TASKMANAGER_HOST: '172.18.0.5' };
     const config = loadConfig({ env, dynamic: args.dynamic });
-    expect(config['jobmanager.rpc.address']).toBe('jobmanager');
+    const ha = haSettingsFromConfig(config, name === 'taskmanager' ? 'client' : 'jobmanager');
+    expect(ha?.endpoints).toEqual(['http://etcd:2379']);
+    expect(compose.services.etcd).toBeDefined();
     expect(config['jobmanager.rpc.port']).toBe(6123);
+    // A JobManager publishes its rpc address in etcd when it leads: its own service name.
+    if (name !== 'taskmanager') expect(config['jobmanager.rpc.address']).toBe(name);
   });
 
-  it('publishes the JobManager port it configures', () => {
-    const jobManager = compose.services.jobmanager!;
-    expect(jobManager.ports).toContain(`6123:${environmentOf(jobManager).WEIR_JOBMANAGER_RPC_PORT}`);
+  it.each(['jobmanager-1', 'jobmanager-2'])('%s publishes the port it configures and restarts after a crash', (name) => {
+    const jobManager = compose.services[name]!;
+    expect(jobManager.ports?.some((p) => p.endsWith(`:${environmentOf(jobManager).WEIR_JOBMANAGER_RPC_PORT}`))).toBe(true);
+    expect(jobManager.restart).toBe('on-failure');
   });
 
-  it('publishes the dashboard and the metrics port the JobManager configures', () => {
-    const jobManager = compose.services.jobmanager!;
+  it.each(['jobmanager-1', 'jobmanager-2'])('%s publishes the dashboard and the metrics port it configures', (name) => {
+    const jobManager = compose.services[name]!;
     const config = loadConfig({ env: environmentOf(jobManager) });
     expect(config['rest.bind-address']).toBe('0.0.0.0');
-    expect(jobManager.ports).toContain(`${config['rest.port']}:${config['rest.port']}`);
-    expect(jobManager.ports).toContain(`${config['metrics.reporter.prom.port']}:${config['metrics.reporter.prom.port']}`);
+    expect(jobManager.ports?.some((p) => p.endsWith(`:${config['rest.port']}`))).toBe(true);
+    expect(jobManager.ports?.some((p) => p.endsWith(`:${config['metrics.reporter.prom.port']}`))).toBe(true);
   });
 
-  it('runs Prometheus scraping the JobManager and every TaskManager on the port they serve metrics on', () => {
+  it('runs Prometheus scraping both JobManagers and every TaskManager on the port they serve metrics on', () => {
     const prometheus = compose.services.prometheus!;
     const [mount] = prometheus.volumes!;
     expect(mount).toMatch(/^\.\/deploy\/prometheus\.yml:/);
@@ -73,7 +79,7 @@ describe('docker-compose.yml', () => {
     };
     const port = (service: string) => loadConfig({ env: { ...environmentOf(compose.services[service]!), WEIR_TASKMANAGER_HOST: '172.18.0.5' } })['metrics.reporter.prom.port'];
     const jobs = Object.fromEntries(scrape.scrape_configs.map((job) => [job.job_name, job]));
-    expect(jobs['weir-jobmanager']!.static_configs![0]!.targets).toEqual([`jobmanager:${port('jobmanager')}`]);
+    expect(jobs['weir-jobmanager']!.static_configs![0]!.targets).toEqual([`jobmanager-1:${port('jobmanager-1')}`, `jobmanager-2:${port('jobmanager-2')}`]);
     expect(jobs['weir-taskmanager']!.dns_sd_configs![0]).toMatchObject({ names: ['taskmanager'], port: Number(port('taskmanager')) });
   });
 
