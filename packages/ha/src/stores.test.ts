@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLogger, systemClock } from '@weir/common';
-import { openStorage } from '@weir/storage';
+import { createLogger, defaultConfig, systemClock } from '@weir/common';
+import { openStorage, s3SettingsFromConfig } from '@weir/storage';
 import { HaCheckpointStore } from './checkpoints/checkpoint-store.ts';
 import { claimClusterId } from './cluster-identity.ts';
 import { LeaderElection } from './election/leader-election.ts';
@@ -87,7 +87,7 @@ describe('the cluster identity', () => {
 describe('HaJobStore', () => {
   it('keeps a submission and its bundle in storageDir and the record in etcd', async () => {
     const storageDir = mkdtempSync(join(tmpdir(), 'weir-ha-store-'));
-    const services = await EtcdHaServices.open({ endpoints: [etcd.endpoint], clusterId: 'jobs', storageDir, leaseTtlMs: 2_000, renewIntervalMs: 500 }, { logger, clock: systemClock, openStorage });
+    const services = await EtcdHaServices.open({ endpoints: [etcd.endpoint], clusterId: 'jobs', storageDir, leaseTtlMs: 2_000, renewIntervalMs: 500 }, { logger, clock: systemClock, openStorage: (url) => openStorage(url, s3SettingsFromConfig(defaultConfig())) });
     const { term, election } = await leaderOf('jobs');
     const submission = { jobId: 'j1', jobName: 'sums', entryName: 'job.ts', args: ['a'], parallelism: 2, savepointPath: '', allowNonRestoredState: false, bundleHash: 'abc', submittedAtMs: 5 };
     await services.jobs.add(term, submission, Buffer.from('module.exports = 1'));
