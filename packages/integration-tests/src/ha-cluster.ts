@@ -30,18 +30,19 @@ export class HaCluster {
   readonly jobManagers: WeirProcess[] = [];
   readonly taskManagers: WeirProcess[] = [];
   readonly #configArgs: string[];
-  readonly #rpcPort: number;
+  /** Each JobManager's gRPC port, kept across its restarts. */
+  readonly #rpcPorts: number[];
 
   private constructor(
     readonly dir: string,
     readonly etcd: EtcdServer,
     readonly lab: NetnsLab | undefined,
     readonly config: Readonly<Record<string, string | number>>,
-    rpcPort: number,
+    rpcPorts: number[],
     private readonly slots: number,
   ) {
     this.#configArgs = Object.entries(config).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
-    this.#rpcPort = rpcPort;
+    this.#rpcPorts = rpcPorts;
   }
 
   static async start(options: HaClusterOptions): Promise<HaCluster> {
@@ -60,9 +61,12 @@ export class HaCluster {
       'heartbeat.timeout': 5_000,
       ...options.config,
     };
-    const cluster = new HaCluster(dir, etcd, lab, config, await freePort(), options.slots);
+    const rpcPorts: number[] = [];
+    for (let i = 0; i < options.jobManagers; i++) rpcPorts.push(await freePort());
+    const cluster = new HaCluster(dir, etcd, lab, config, rpcPorts, options.slots);
     try {
       for (let i = 1; i <= options.jobManagers; i++) cluster.startJobManager(i);
+      await Promise.all(cluster.jobManagers.map((jm) => jm.waitForOutput(/JobManager listening/)));
       await cluster.leader(30_000);
       await Promise.all(Array.from({ length: options.taskManagers }, (_, i) => cluster.startTaskManager(i + 1)));
     } catch (err) {
@@ -75,10 +79,11 @@ export class HaCluster {
   /** Starts (or restarts) JobManager `index` (1-based) on host jm<index>. */
   startJobManager(index: number, extra: Readonly<Record<string, string | number>> = {}): WeirProcess {
     const host = this.#host(`jm${index}`);
-    const port = this.lab === undefined ? this.#rpcPort + index - 1 : this.#rpcPort;
+    const port = this.#rpcPorts[index - 1]!;
     const jm = new WeirProcess(
       `jm${index}`,
-      ['jobmanager', ...this.#configArgs, ...props({ 'jobmanager.rpc.address': host.address, 'jobmanager.rpc.port': port, 'blob.storage.directory': join(this.dir, `jm${index}-blobs`), ...extra })],
+      // rest.port 0: each JobManager's REST API on a port of its own, never the demo's 8081.
+      ['jobmanager', ...this.#configArgs, ...props({ 'jobmanager.rpc.address': host.address, 'jobmanager.rpc.port': port, 'rest.port': 0, 'blob.storage.directory': join(this.dir, `jm${index}-blobs`), ...extra })],
       join(this.dir, `jm${index}.log`),
       [],
       host.prefix,
@@ -108,7 +113,7 @@ export class HaCluster {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const info = await lookUpLeader(settings, Math.max(1_000, deadline - Date.now()));
-      const process = this.jobManagers.find((jm, i) => jm.running && info.address === `${this.#host(`jm${i + 1}`).address}:${this.lab === undefined ? this.#rpcPort + i : this.#rpcPort}`);
+      const process = this.jobManagers.find((jm, i) => jm.running && info.address === `${this.#host(`jm${i + 1}`).address}:${this.#rpcPorts[i]}`);
       if (process !== undefined) return { ...info, process };
       if (Date.now() > deadline) throw new Error(`etcd names ${info.address} (epoch ${info.epoch}) as leader, which is none of the running JobManagers`);
       await new Promise((r) => setTimeout(r, 100));

@@ -82,7 +82,7 @@ describe('JobManager HA on one host', () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ha-bad-'));
     const etcd = await startEtcd();
     cleanups.push(() => etcd.remove());
-    const base = ['-D', 'high-availability.type=etcd', '-D', 'jobmanager.rpc.address=127.0.0.1'];
+    const base = ['-D', 'high-availability.type=etcd', '-D', 'jobmanager.rpc.address=127.0.0.1', '-D', 'rest.port=0'];
     const start = (name: string, extra: Record<string, string | number>) =>
       new WeirProcess(name, ['jobmanager', ...base, ...Object.entries(extra).flatMap(([k, v]) => ['-D', `${k}=${v}`])], join(dir, `${name}.log`));
     const nowhere = `http://127.0.0.1:${await freePort()}`;

@@ -269,7 +269,8 @@ export class CheckpointCoordinator {
     }
     const checkpointId = this.#deps.ha === undefined ? this.#lastCheckpointId + 1 : this.#deps.ha.nextId();
     if (checkpointId === undefined) {
-      this.#deps.logger.warn('skipping a checkpoint: no checkpoint ID could be reserved in etcd (high availability)');
+      // The HA side logs the outage; one line per skipped trigger would flood the log.
+      this.#deps.logger.debug('skipping a checkpoint: no checkpoint ID could be reserved in etcd (high availability)');
       return;
     }
     this.#lastCheckpointId = checkpointId;

@@ -61,6 +61,8 @@ export class EtcdLeaderHa implements LeaderHa {
 class PrefetchingCheckpointHa implements JobCheckpointHa {
   #next: number | undefined;
   #reserving: Promise<void> | undefined;
+  /** Set while reservations fail, so an etcd outage is logged once, not at every trigger. */
+  #failing = false;
 
   constructor(
     private readonly store: HaCheckpointStore,
@@ -73,9 +75,12 @@ class PrefetchingCheckpointHa implements JobCheckpointHa {
     const reserving = this.store.reserveId().then(
       (id: number) => {
         this.#next = id;
+        if (this.#failing) this.logger.info({ checkpointId: id }, 'checkpoint IDs can be reserved in etcd again');
+        this.#failing = false;
       },
       (err: unknown) => {
-        this.logger.warn({ err: describeError(err) }, 'could not reserve the next checkpoint ID in etcd; the next trigger is skipped unless etcd answers by then');
+        if (!this.#failing) this.logger.warn({ err: describeError(err) }, 'could not reserve the next checkpoint ID in etcd; checkpoints are skipped until etcd answers');
+        this.#failing = true;
       },
     );
     this.#reserving = reserving.finally(() => (this.#reserving = undefined));
