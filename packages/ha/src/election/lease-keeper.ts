@@ -2,6 +2,8 @@ import type { Lease } from 'etcd3';
 import { EtcdLeaseInvalidError } from 'etcd3';
 import { describeError, type Clock, type Logger, type TimerHandle } from '@weir/common';
 
+const RETRY_AFTER_FAILURE_MS = 500;
+
 /**
  * Renews an etcd lease every renew interval and knows until when it is surely valid: the
  * send time of the last renewal etcd confirmed plus the TTL it confirmed, less a margin for the
@@ -16,6 +18,8 @@ export class LeaseKeeper {
   #renewTimer: TimerHandle | undefined;
   #expiryTimer: TimerHandle | undefined;
   #stopped = false;
+  /** Renewals are failing: logged once per outage. */
+  #failing = false;
   #onLost!: (reason: string) => void;
 
   constructor(
@@ -60,6 +64,7 @@ export class LeaseKeeper {
 
   async #renew(): Promise<void> {
     const sent = this.clock.now();
+    let renewed = false;
     try {
       const response = await this.lease.keepaliveOnce({ deadline: Date.now() + this.renewIntervalMs });
       if (this.#stopped) return;
@@ -70,15 +75,22 @@ export class LeaseKeeper {
       }
       this.#validUntil = Math.max(this.#validUntil, sent + ttlSeconds * 1_000 - this.#margin);
       this.#armExpiry();
+      renewed = true;
+      if (this.#failing) this.logger.info({ validForMs: this.#validUntil - this.clock.now() }, 'renewed the leader lease in etcd again');
+      this.#failing = false;
     } catch (err) {
       if (this.#stopped) return;
       if (err instanceof EtcdLeaseInvalidError) {
         this.#lose('etcd says the lease expired');
         return;
       }
-      this.logger.warn({ err: describeError(err), validForMs: this.#validUntil - this.clock.now() }, 'could not renew the leader lease in etcd');
+      if (!this.#failing) this.logger.warn({ err: describeError(err), validForMs: this.#validUntil - this.clock.now() }, 'could not renew the leader lease in etcd; retrying every 500 ms');
+      this.#failing = true;
     }
-    this.#scheduleRenewal(Math.max(0, sent + this.renewIntervalMs - this.clock.now()));
+    // After a failure try again soon, not a whole interval later: an etcd outage shorter than
+    // the lease must not cost the leadership.
+    const next = renewed ? this.renewIntervalMs : Math.min(this.renewIntervalMs, RETRY_AFTER_FAILURE_MS);
+    this.#scheduleRenewal(Math.max(0, sent + next - this.clock.now()));
   }
 
   #armExpiry(): void {
