@@ -90,12 +90,13 @@ describe('docker-compose.yml', () => {
     expect(taskManager.restart).toBe('on-failure');
   });
 
-  it('starts Weir once the bucket exists, and TaskManagers once the JobManager is healthy', () => {
-    expect(compose.services.jobmanager!.depends_on).toEqual({ 'minio-init': { condition: 'service_completed_successfully' } });
-    expect(compose.services.taskmanager!.depends_on).toEqual({
-      jobmanager: { condition: 'service_healthy' },
-      'minio-init': { condition: 'service_completed_successfully' },
-    });
+  it('starts Weir once etcd runs and the bucket exists; TaskManagers wait for a leader in etcd, not for one JobManager', () => {
+    const ready = { etcd: { condition: 'service_started' }, 'minio-init': { condition: 'service_completed_successfully' } };
+    for (const name of ['jobmanager-1', 'jobmanager-2', 'taskmanager']) expect(compose.services[name]!.depends_on, name).toEqual(ready);
+  });
+
+  it("counts a standby's NOT_LEADER answer as healthy", () => {
+    expect(repoFile('deploy/healthcheck.mjs')).toContain("includes('is a standby')");
   });
 
   it('builds an image that runs as a non-root user, exposes its ports and checks its health', () => {
