@@ -35,6 +35,9 @@ export type { MetricsReport, MetricsReport__Output } from './generated/weir/v1/M
 export type { NotifyCheckpoint, NotifyCheckpoint__Output } from './generated/weir/v1/NotifyCheckpoint.ts';
 export type { OperatorEvent, OperatorEvent__Output } from './generated/weir/v1/OperatorEvent.ts';
 export type { OperatorInfo, OperatorInfo__Output } from './generated/weir/v1/OperatorInfo.ts';
+export type { PeerUnreachable, PeerUnreachable__Output } from './generated/weir/v1/PeerUnreachable.ts';
+export type { Probe, Probe__Output } from './generated/weir/v1/Probe.ts';
+export type { ProbeAck, ProbeAck__Output } from './generated/weir/v1/ProbeAck.ts';
 export type { ProcessMetrics, ProcessMetrics__Output } from './generated/weir/v1/ProcessMetrics.ts';
 export type { ProducerLocation, ProducerLocation__Output } from './generated/weir/v1/ProducerLocation.ts';
 export type { ProducerMessage, ProducerMessage__Output } from './generated/weir/v1/ProducerMessage.ts';

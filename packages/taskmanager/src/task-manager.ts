@@ -87,7 +87,8 @@ export class TaskManager implements TaskManagerHandle {
     const ha = haSettingsFromConfig(config, 'client');
     const configuredAddress = `${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`;
     const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined);
-    const remote = new GrpcRemoteConnector(logger);
+    // The JobManager probes a peer this TaskManager cannot reach, instead of waiting for its heartbeat timeout.
+    const remote = new GrpcRemoteConnector(logger, (peer, cause) => connection.sendIfRegistered({ peerUnreachable: { dataAddress: peer, cause } }));
     const storages = new StoragePool(s3SettingsFromConfig(config));
     const tracker = new TaskMetricsTracker(() => deployer.tasks(), parts.clock);
     const deployer = new Deployer({

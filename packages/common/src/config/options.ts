@@ -21,6 +21,7 @@ export const ConfigOptions = {
   'cluster.intercept-user-system-exit': { type: 'enum', values: ['DISABLED', 'LOG', 'THROW'], default: 'THROW', doc: "What a job's process.exit() or process.abort() does: THROW fails the task (or the job's main) with USER_SYSTEM_EXIT, LOG warns and lets the process end, DISABLED lets it end." },
   'heartbeat.interval': { type: 'duration', default: 10_000, doc: 'Time between heartbeats on the JobManager-TaskManager control stream.' },
   'heartbeat.timeout': { type: 'duration', default: 50_000, doc: 'A peer that sent no heartbeat for this long is considered lost.' },
+  'heartbeat.probe-timeout': { type: 'duration', default: 1_000, doc: 'A TaskManager that another one reported unreachable must answer the JobManager\'s probe within this long, or it is lost at once instead of after heartbeat.timeout.' },
   'slot.request.timeout': { type: 'duration', default: 300_000, doc: 'How long a job waits for enough free slots before it fails.' },
   'parallelism.default': { type: 'positiveInt', default: 1, doc: 'Parallelism of operators and jobs that set none.' },
   'pipeline.max-parallelism': { type: 'int', default: -1, doc: 'Default max parallelism (key groups); -1 derives it from the parallelism as Flink does.' },

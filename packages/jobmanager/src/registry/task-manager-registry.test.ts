@@ -8,12 +8,13 @@ import { TaskManagerRegistry } from './task-manager-registry.ts';
 
 const INTERVAL = 1_000;
 const TIMEOUT = 5_000;
+const PROBE_TIMEOUT = 1_000;
 
 function setup() {
   const clock = new ManualClock();
   const events: string[] = [];
   const updates: TaskStatusUpdate__Output[] = [];
-  const registry = new TaskManagerRegistry({ clock, intervalMs: INTERVAL, timeoutMs: TIMEOUT }, silentLogger(), {
+  const registry = new TaskManagerRegistry({ clock, intervalMs: INTERVAL, timeoutMs: TIMEOUT, probeTimeoutMs: PROBE_TIMEOUT }, silentLogger(), {
     registered: (tm) => events.push(`registered ${tm.id} ${tm.slots}@${tm.dataAddress}`),
     lost: (tm, cause) => events.push(`lost ${tm.id}: ${cause.message} [${cause.code}]`),
     taskStatus: (id, update) => {
@@ -69,6 +70,37 @@ describe('TaskManagerRegistry', () => {
     expect(connection.sent).toHaveLength(sentBefore);
     session.closed();
     expect(events).toHaveLength(2);
+  });
+
+  it('probes a TaskManager another one could not reach, and loses it at once when it does not answer', () => {
+    const { clock, events, registry } = setup();
+    const reporter = registry.register(registration('tm-1'), new FakeConnection());
+    const hungConnection = new FakeConnection();
+    const hung = registry.register(registration('tm-2'), hungConnection);
+    const unreachable = { kind: 'peerUnreachable' as const, peerUnreachable: { dataAddress: 'tm-2:7000', cause: 'cannot reach the peer at tm-2:7000: keepalive timeout' } };
+    reporter.received(unreachable);
+    reporter.received(unreachable);
+    expect(hungConnection.sent.filter((m) => m.probe !== undefined)).toEqual([{ probe: { nonce: 1 } }]);
+    // What it sent before it hung proves nothing: only the answer to the probe does.
+    hung.received(heartbeat);
+    clock.advance(PROBE_TIMEOUT);
+    expect(events.slice(2)).toEqual([
+      'lost tm-2: TaskManager tm-2 lost: no answer to a probe within 1s after TaskManager tm-1 could not reach it (\'cannot reach the peer at tm-2:7000: keepalive timeout\') [TASK_MANAGER_LOST]',
+    ]);
+    expect(registry.taskManagers().map((tm) => tm.id)).toEqual(['tm-1']);
+  });
+
+  it('keeps a probed TaskManager that answers, and ignores reports about unknown ones', () => {
+    const { clock, events, registry } = setup();
+    const reporter = registry.register(registration('tm-1'), new FakeConnection());
+    const connection = new FakeConnection();
+    const peer = registry.register(registration('tm-2'), connection);
+    reporter.received({ kind: 'peerUnreachable', peerUnreachable: { dataAddress: 'tm-9:7000', cause: 'gone' } });
+    reporter.received({ kind: 'peerUnreachable', peerUnreachable: { dataAddress: 'tm-2:7000', cause: 'reset' } });
+    peer.received({ kind: 'probeAck', probeAck: { nonce: 1 } });
+    clock.advance(PROBE_TIMEOUT * 3);
+    peer.received(heartbeat);
+    expect(events).toEqual(['registered tm-1 2@tm-1:7000', 'registered tm-2 2@tm-2:7000']);
   });
 
   it('loses a TaskManager whose stream closes', () => {

@@ -1,10 +1,11 @@
-import { WeirError, quoteInput, type Logger } from '@weir/common';
+import { WeirError, durationText, quoteInput, type Logger } from '@weir/common';
 import type {
   AcknowledgeCheckpoint__Output,
   DeclineCheckpoint__Output,
   MetricsReport__Output,
   OperatorEvent__Output,
   JobManagerMessage,
+  PeerUnreachable__Output,
   RegisterTaskManager__Output,
   TaskStatusUpdate__Output,
 } from '@weir/rpc';
@@ -19,6 +20,8 @@ export const LossReason = {
   CONNECTION_CLOSED: 'connection closed',
   /** A TaskManager with the same ID registered again: the old registration is gone. */
   REPLACED: 'registered again',
+  /** Another TaskManager could not reach it, and it did not answer the JobManager's probe in time. */
+  PROBE_UNANSWERED: 'no answer to a probe',
 } as const;
 export type LossReason = (typeof LossReason)[keyof typeof LossReason];
 
@@ -40,6 +43,7 @@ export interface RegisteredTaskManager extends TaskManagerInfo {
 /** The connected TaskManagers by ID: registration, heartbeats, loss. */
 export class TaskManagerRegistry implements TaskManagerGateway {
   readonly #sessions = new Map<string, TaskManagerSession>();
+  #nextProbe = 1;
 
   constructor(
     private readonly heartbeat: HeartbeatSettings,
@@ -63,6 +67,7 @@ export class TaskManagerRegistry implements TaskManagerGateway {
       declineCheckpoint: (s, message) => this.listener.declineCheckpoint(s.id, message),
       operatorEvent: (s, message) => this.listener.operatorEvent(s.id, message),
       metricsReport: (s, message) => this.listener.metricsReport(s.id, message),
+      peerUnreachable: (s, message) => this.#peerUnreachable(s, message),
       unexpected: (s, what) => this.logger.warn({ taskManagerId: s.id }, `ignoring ${what}`),
     });
     this.#sessions.set(info.id, session);
@@ -100,11 +105,29 @@ export class TaskManagerRegistry implements TaskManagerGateway {
     this.#sessions.clear();
   }
 
-  #lose(session: TaskManagerSession, reason: LossReason): void {
+  /**
+   * A TaskManager could not reach the one at `dataAddress`: probe that one, and lose it when it
+   * does not answer within heartbeat.probe-timeout, so a hung TaskManager stalls its jobs for
+   * about a second instead of the heartbeat timeout. One probe at a time per TaskManager.
+   */
+  #peerUnreachable(reporter: TaskManagerSession, message: PeerUnreachable__Output): void {
+    const target = [...this.#sessions.values()].find((s) => s.info.dataAddress === message.dataAddress);
+    if (target === undefined || target === reporter) {
+      this.logger.debug({ taskManagerId: reporter.id, dataAddress: message.dataAddress }, 'ignoring an unreachable peer that is not registered');
+      return;
+    }
+    const cause = quoteInput(message.cause, 300);
+    const probing = target.probe(this.#nextProbe++, () =>
+      this.#lose(target, LossReason.PROBE_UNANSWERED, `within ${durationText(this.heartbeat.probeTimeoutMs)} after TaskManager ${reporter.id} could not reach it (${cause})`),
+    );
+    if (probing) this.logger.info({ taskManagerId: target.id, reporter: reporter.id, cause }, `probing TaskManager ${target.id}: TaskManager ${reporter.id} could not reach it`);
+  }
+
+  #lose(session: TaskManagerSession, reason: LossReason, detail?: string): void {
     if (this.#sessions.get(session.id) !== session) return;
     this.#sessions.delete(session.id);
     session.stop();
-    const cause = new WeirError(JobManagerErrorCode.TASK_MANAGER_LOST, `TaskManager ${session.id} lost: ${reason}`);
+    const cause = new WeirError(JobManagerErrorCode.TASK_MANAGER_LOST, `TaskManager ${session.id} lost: ${reason}${detail === undefined ? '' : ` ${detail}`}`);
     session.connection.close(cause);
     this.logger.warn({ taskManagerId: session.id, reason }, cause.message);
     this.listener.lost(session.info, cause);

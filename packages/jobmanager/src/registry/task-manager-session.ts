@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '@weir/common';
-import type { AcknowledgeCheckpoint__Output, DeclineCheckpoint__Output, MetricsReport__Output, OperatorEvent__Output, TaskManagerMessage__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import type { AcknowledgeCheckpoint__Output, DeclineCheckpoint__Output, MetricsReport__Output, OperatorEvent__Output, PeerUnreachable__Output, TaskManagerMessage__Output, TaskStatusUpdate__Output } from '@weir/rpc';
 import type { TaskManagerConnection, TaskManagerInfo } from './task-manager-connection.ts';
 
 export interface SessionEvents {
@@ -9,6 +9,8 @@ export interface SessionEvents {
   declineCheckpoint(session: TaskManagerSession, message: DeclineCheckpoint__Output): void;
   operatorEvent(session: TaskManagerSession, message: OperatorEvent__Output): void;
   metricsReport(session: TaskManagerSession, message: MetricsReport__Output): void;
+  /** The TaskManager could not reach another one over a data connection. */
+  peerUnreachable(session: TaskManagerSession, message: PeerUnreachable__Output): void;
   closed(session: TaskManagerSession): void;
   unexpected(session: TaskManagerSession, what: string): void;
 }
@@ -17,6 +19,8 @@ export interface HeartbeatSettings {
   readonly clock: Clock;
   readonly intervalMs: number;
   readonly timeoutMs: number;
+  /** heartbeat.probe-timeout: how long a probed TaskManager has to answer. */
+  readonly probeTimeoutMs: number;
 }
 
 /**
@@ -28,6 +32,8 @@ export class TaskManagerSession {
   #heartbeatTimer: TimerHandle | undefined;
   #timeoutTimer: TimerHandle | undefined;
   #stopped = false;
+  /** The probe in flight, if any. */
+  #probe: { readonly nonce: number; readonly timer: TimerHandle } | undefined;
   /** When the TaskManager registered. */
   readonly registeredAtMs: number;
   /** When the TaskManager last sent anything (a heartbeat or any other message). */
@@ -74,6 +80,8 @@ export class TaskManagerSession {
     else if (message.kind === 'declineCheckpoint' && message.declineCheckpoint) this.events.declineCheckpoint(this, message.declineCheckpoint);
     else if (message.kind === 'operatorEvent' && message.operatorEvent) this.events.operatorEvent(this, message.operatorEvent);
     else if (message.kind === 'metricsReport' && message.metricsReport) this.events.metricsReport(this, message.metricsReport);
+    else if (message.kind === 'peerUnreachable' && message.peerUnreachable) this.events.peerUnreachable(this, message.peerUnreachable);
+    else if (message.kind === 'probeAck' && message.probeAck) this.#answered(message.probeAck.nonce);
     else if (message.kind === 'register') this.events.unexpected(this, 'a second register message on the same stream');
   }
 
@@ -82,10 +90,33 @@ export class TaskManagerSession {
     if (!this.#stopped) this.events.closed(this);
   }
 
+  /**
+   * Asks the TaskManager to answer at once; `unanswered` runs when its ProbeAck did not come
+   * within heartbeat.probe-timeout. Only the ack counts: messages it sent before it hung may
+   * still be arriving. False when a probe is in flight already.
+   */
+  probe(nonce: number, unanswered: () => void): boolean {
+    if (this.#stopped || this.#probe !== undefined) return false;
+    const timer = this.heartbeat.clock.setTimeout(() => {
+      this.#probe = undefined;
+      unanswered();
+    }, this.heartbeat.probeTimeoutMs);
+    this.#probe = { nonce, timer };
+    this.connection.send({ probe: { nonce } });
+    return true;
+  }
+
   stop(): void {
     this.#stopped = true;
+    if (this.#probe !== undefined) this.heartbeat.clock.clearTimeout(this.#probe.timer);
     if (this.#heartbeatTimer !== undefined) this.heartbeat.clock.clearTimeout(this.#heartbeatTimer);
     if (this.#timeoutTimer !== undefined) this.heartbeat.clock.clearTimeout(this.#timeoutTimer);
+  }
+
+  #answered(nonce: number): void {
+    if (this.#probe?.nonce !== nonce) return;
+    this.heartbeat.clock.clearTimeout(this.#probe.timer);
+    this.#probe = undefined;
   }
 
   #scheduleHeartbeat(): void {

@@ -77,6 +77,13 @@ describe('control stream', () => {
     await vi.waitFor(() => expect(jobManager.latest.heartbeats).toHaveLength(4));
   });
 
+  it("answers the JobManager's probe at once with its nonce", async () => {
+    const { jobManager, taskManager } = await startAll();
+    await register(jobManager, taskManager, 1_000, 3_000);
+    jobManager.latest.send({ probe: { nonce: 7 } });
+    await vi.waitFor(() => expect(jobManager.latest.received.flatMap((m) => (m.probeAck ? [m.probeAck] : []))).toEqual([{ nonce: 7 }]));
+  });
+
   it('cancels all tasks and reconnects with backoff when the JobManager falls silent', async () => {
     const { jobManager, clock, taskManager, factory, logs } = await startAll();
     await register(jobManager, taskManager, 1_000, 3_000);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { isWeirError, WeirError } from '@weir/common';
+import { freePort, isWeirError, WeirError } from '@weir/common';
 import { ManualClock } from '@weir/common/testing';
 import {
   bindServer,
@@ -154,6 +154,22 @@ describe('DataExchange over gRPC', () => {
     await settle();
     expect(consumer.errors).toHaveLength(1);
     expect(partitions.subscriptions[0]!.closed).toBe(true);
+  });
+
+  it('reports a peer that cannot be reached once, however many channels to it break, and not a producer error', async () => {
+    const reports: string[] = [];
+    const reporting = new GrpcRemoteConnector(silentLogger(), (peer, cause) => reports.push(`${peer}: ${cause}`));
+    partitions.serve(id, () => ({ items: [buffer(1)], failWith: new WeirError('PARTITION_RELEASED', 'partition released') }));
+    const failed = new Collector();
+    reporting.connect(address, id, 4, failed.listener);
+    await vi.waitFor(() => expect(failed.errors).toHaveLength(1));
+    const gone = `127.0.0.1:${await freePort()}`;
+    const consumers = [new Collector(), new Collector()];
+    for (const [i, consumer] of consumers.entries()) reporting.connect(gone, { ...id, consumerSubtask: i }, 4, consumer.listener);
+    await vi.waitFor(() => expect(consumers.map((c) => c.errors.length)).toEqual([1, 1]));
+    reporting.close();
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatch(new RegExp(`^${gone}: cannot reach the peer at ${gone}: `));
   });
 
   it('passes a producer error to the consumer with its code', async () => {

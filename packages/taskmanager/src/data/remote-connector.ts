@@ -1,7 +1,8 @@
-import { WeirError, type Logger } from '@weir/common';
+import { WeirError, isWeirError, type Logger } from '@weir/common';
 import {
   createDataExchangeClient,
   fromServiceError,
+  RpcErrorCode,
   type ConsumerMessage,
   type DataExchangeClient,
   type ProducerMessage__Output,
@@ -18,18 +19,35 @@ import {
 import { TaskManagerErrorCode } from '../errors.ts';
 import { fromProducerMessage, toSubscribeRequest } from './wire.ts';
 
+/**
+ * Keepalive of data connections: a peer that does not answer a ping within 3 s (hung,
+ * SIGSTOPped, its host gone) breaks its channels 3 to 6 s after it stopped, instead of the
+ * 5 to 15 s of the control stream's settings.
+ */
+const DATA_KEEPALIVE: grpc.ChannelOptions = { 'grpc.keepalive_time_ms': 3_000, 'grpc.keepalive_timeout_ms': 3_000 };
+
+/** A peer reported unreachable is not reported again for this long: every channel to it breaks at once. */
+const UNREACHABLE_REPORT_INTERVAL_MS = 5_000;
+
+/** Called when a data connection to another TaskManager broke as a hung or dead peer's does. */
+export type PeerUnreachableListener = (dataAddress: string, cause: string) => void;
+
 /** Reads subpartitions of producers in other TaskManagers over DataExchange.Subscribe, one client per address. */
 export class GrpcRemoteConnector implements RemoteConnector {
   readonly #clients = new Map<string, DataExchangeClient>();
   readonly #logger: Logger;
+  readonly #onPeerUnreachable: PeerUnreachableListener;
+  readonly #lastReported = new Map<string, number>();
 
-  constructor(logger: Logger) {
+  /** `onPeerUnreachable` hears of a peer whose connection broke (no keepalive answer, refused, reset), once per peer every 5 s. */
+  constructor(logger: Logger, onPeerUnreachable: PeerUnreachableListener = () => {}) {
     this.#logger = logger;
+    this.#onPeerUnreachable = onPeerUnreachable;
   }
 
   connect(dataAddress: string, id: SubpartitionId, initialCredit: number, listener: ChannelListener): Subscription {
     const call = this.#clientFor(dataAddress).Subscribe();
-    return new RemoteSubscription(call, dataAddress, id, initialCredit, listener, this.#logger);
+    return new RemoteSubscription(call, dataAddress, id, initialCredit, listener, this.#logger, (cause) => this.#unreachable(dataAddress, cause));
   }
 
   /** Closes every client; calls still open on them fail. */
@@ -38,10 +56,18 @@ export class GrpcRemoteConnector implements RemoteConnector {
     this.#clients.clear();
   }
 
+  #unreachable(address: string, cause: WeirError): void {
+    const now = Date.now();
+    if (now - (this.#lastReported.get(address) ?? -Infinity) < UNREACHABLE_REPORT_INTERVAL_MS) return;
+    this.#lastReported.set(address, now);
+    this.#logger.warn({ peer: address, cause: cause.message }, 'a peer TaskManager is unreachable; reporting it to the JobManager');
+    this.#onPeerUnreachable(address, cause.message);
+  }
+
   #clientFor(address: string): DataExchangeClient {
     let client = this.#clients.get(address);
     if (client === undefined) {
-      client = createDataExchangeClient(address);
+      client = createDataExchangeClient(address, DATA_KEEPALIVE);
       this.#clients.set(address, client);
     }
     return client;
@@ -67,6 +93,7 @@ class RemoteSubscription implements Subscription {
     initialCredit: number,
     listener: ChannelListener,
     logger: Logger,
+    private readonly unreachable: (cause: WeirError) => void,
   ) {
     this.#call = call;
     this.#address = address;
@@ -74,7 +101,11 @@ class RemoteSubscription implements Subscription {
     this.#listener = listener;
     this.#logger = logger;
     call.on('data', (message: ProducerMessage__Output) => this.#onMessage(message));
-    call.on('error', (error: grpc.ServiceError) => this.#fail(fromServiceError(error, address)));
+    call.on('error', (error: grpc.ServiceError) => {
+      const failure = fromServiceError(error, address);
+      if (!this.#done && !this.#endOfPartition && isWeirError(failure, RpcErrorCode.UNAVAILABLE)) this.unreachable(failure);
+      this.#fail(failure);
+    });
     // 'end' comes after every message was delivered, unlike 'status'.
     call.on('end', () => this.#onEnd());
     call.write({ subscribe: toSubscribeRequest(id, initialCredit) });

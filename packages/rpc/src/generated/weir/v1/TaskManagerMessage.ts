@@ -7,6 +7,8 @@ import type { AcknowledgeCheckpoint as _weir_v1_AcknowledgeCheckpoint, Acknowled
 import type { DeclineCheckpoint as _weir_v1_DeclineCheckpoint, DeclineCheckpoint__Output as _weir_v1_DeclineCheckpoint__Output } from '../../weir/v1/DeclineCheckpoint.ts';
 import type { OperatorEvent as _weir_v1_OperatorEvent, OperatorEvent__Output as _weir_v1_OperatorEvent__Output } from '../../weir/v1/OperatorEvent.ts';
 import type { MetricsReport as _weir_v1_MetricsReport, MetricsReport__Output as _weir_v1_MetricsReport__Output } from '../../weir/v1/MetricsReport.ts';
+import type { PeerUnreachable as _weir_v1_PeerUnreachable, PeerUnreachable__Output as _weir_v1_PeerUnreachable__Output } from '../../weir/v1/PeerUnreachable.ts';
+import type { ProbeAck as _weir_v1_ProbeAck, ProbeAck__Output as _weir_v1_ProbeAck__Output } from '../../weir/v1/ProbeAck.ts';
 
 export interface TaskManagerMessage {
   'register'?: (_weir_v1_RegisterTaskManager | null);
@@ -16,7 +18,9 @@ export interface TaskManagerMessage {
   'declineCheckpoint'?: (_weir_v1_DeclineCheckpoint | null);
   'operatorEvent'?: (_weir_v1_OperatorEvent | null);
   'metricsReport'?: (_weir_v1_MetricsReport | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent"|"metricsReport";
+  'peerUnreachable'?: (_weir_v1_PeerUnreachable | null);
+  'probeAck'?: (_weir_v1_ProbeAck | null);
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent"|"metricsReport"|"peerUnreachable"|"probeAck";
 }
 
 export interface TaskManagerMessage__Output {
@@ -27,5 +31,7 @@ export interface TaskManagerMessage__Output {
   'declineCheckpoint'?: (_weir_v1_DeclineCheckpoint__Output | null);
   'operatorEvent'?: (_weir_v1_OperatorEvent__Output | null);
   'metricsReport'?: (_weir_v1_MetricsReport__Output | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent"|"metricsReport";
+  'peerUnreachable'?: (_weir_v1_PeerUnreachable__Output | null);
+  'probeAck'?: (_weir_v1_ProbeAck__Output | null);
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent"|"metricsReport"|"peerUnreachable"|"probeAck";
 }
