@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { diffLines, expectedRunningSums, readCommittedLines } from '@weir/examples';
 import { freePort } from '@weir/common';
 import { startEtcd } from '@weir/ha/testing';
-import { HaCluster, jobIdFrom, runWeir, WeirProcess, writeJobFile } from '../src/index.ts';
+import { HaCluster, jobIdFrom, logLines, runWeir, WeirProcess, writeJobFile } from '../src/index.ts';
 import { RUNNING_SUMS } from './checkpoint-jobs.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -29,12 +29,17 @@ describe('JobManager HA on one host', () => {
     expect({ missing: missing.length, extra: extra.length }, context).toEqual({ missing: 0, extra: 0 });
   }
 
-  it('a single JobManager restarted with the same HA config resumes its jobs, and weir list shows the same', async () => {
+  it('a single JobManager restarted with the same HA config resumes its running job; finished and cancelled ones stay so, and weir list shows the same', async () => {
     const cluster = await HaCluster.start({ jobManagers: 1, taskManagers: 2, slots: 1 });
     cleanups.push(() => cluster.stop());
     const records = 9_000;
     const finished = await submit(cluster, 1_000, 2_000);
     await cluster.waitForStatus(finished.jobId, ['FINISHED']);
+    const cancelled = await submit(cluster, 100_000, 1_000);
+    await cluster.waitForStatus(cancelled.jobId, ['RUNNING']);
+    const cancel = await cluster.weir(['cancel', cancelled.jobId]);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    await cluster.waitForStatus(cancelled.jobId, ['CANCELED']);
     const { jobId, output } = await submit(cluster, records, 1_500);
     const jm = cluster.jobManagers[0]!;
     await waitForHistory(cluster, jobId, (h) => h.some((c) => c.status === 'COMPLETED'));
@@ -48,7 +53,9 @@ describe('JobManager HA on one host', () => {
     const end = await cluster.waitForStatus(jobId, ['FINISHED', 'FAILED', 'CANCELED'], 120_000);
     expect(end.summary!.status, `${end.failureCause}\n${cluster.logs()}`).toBe('FINISHED');
     expectExact(output, records, cluster.logs());
-    expect((await cluster.list()).map((j) => j.status)).toEqual(['FINISHED', 'FINISHED']);
+    expect((await cluster.list()).map((j) => j.status)).toEqual(['FINISHED', 'CANCELED', 'FINISHED']);
+    const recovered = logLines(cluster.jobManagers[0]!.output).filter((l) => l.msg === 'recovering the job').map((l) => l.fields.jobId);
+    expect(recovered).toEqual([jobId]);
     // Checkpoint IDs went on above those of the first JobManager process, never reused.
     const history = await cluster.checkpoints(jobId);
     expect(history.restoredFrom).toBeGreaterThan(0);
@@ -56,14 +63,15 @@ describe('JobManager HA on one host', () => {
   });
 
   it('keeps jobs running while etcd is down: checkpoints that cannot be registered fail, later ones complete, a takeover after loses nothing', async () => {
-    const cluster = await HaCluster.start({ jobManagers: 2, taskManagers: 2, slots: 1, leaseTtlMs: 12_000 });
+    // A 15 s lease renewed every 5 s outlives any outage up to 7 s (four fifths of the TTL less one renew interval).
+    const cluster = await HaCluster.start({ jobManagers: 2, taskManagers: 2, slots: 1, leaseTtlMs: 15_000 });
     cleanups.push(() => cluster.stop());
     const records = 24_000;
     const { jobId, output } = await submit(cluster, records, 1_500);
     const leader = await cluster.leader();
     await waitForHistory(cluster, jobId, (h) => h.some((c) => c.status === 'COMPLETED'));
     await cluster.etcd.kill();
-    await sleep(5_000);
+    await sleep(4_000);
     await cluster.etcd.restart();
     const history = await waitForHistory(cluster, jobId, (h) => h.some((c) => c.status === 'FAILED' && c.failureReason.startsWith('CHECKPOINT_HA_UNAVAILABLE')) && h[0]!.status === 'COMPLETED');
     const during = await cluster.job(jobId);
