@@ -3,7 +3,7 @@
  * discarding sink, one Task per subtask on one PartitionRegistry. With `checkpoints` on, an
  * exactly-once checkpoint (filesystem backend on in-memory storage) is taken every interval
  * (default 100 ms), and the job ends with its final checkpoint.
- * Run: node --import tsx packages/runtime/scripts/measure-pipeline.ts [records] [parallelism] [number|string] [off|on] [intervalMs]
+ * Run: node --import tsx packages/runtime/scripts/measure-pipeline.ts [records] [parallelism] [number|string] [off|on] [intervalMs] [filesystem|level] [keys]
  */
 import {
   Boundedness,
@@ -29,6 +29,8 @@ const parallelism = Number(process.argv[3] ?? 1);
 const keyKind = process.argv[4] ?? 'number';
 const checkpoints = process.argv[5] === 'on';
 const CHECKPOINT_INTERVAL_MS = Number(process.argv[6] ?? 100);
+const backend = process.argv[7] === 'level' ? 'level' : 'filesystem';
+const keys = Number(process.argv[8] ?? 10_000);
 
 function generator(count: number): Source<number | string> {
   return {
@@ -40,7 +42,7 @@ function generator(count: number): Source<number | string> {
         pollNext(output: ReaderOutput<number | string>) {
           if (next >= end) return InputStatus.END_OF_INPUT;
           const i = next++;
-          output.collect(keyKind === 'number' ? i : `key-${i % 10_000}`);
+          output.collect(keyKind === 'number' ? i : `key-${i % keys}`);
           return InputStatus.MORE_AVAILABLE;
         },
         isAvailable: () => Promise.resolve(),
@@ -62,7 +64,7 @@ class Count extends KeyedProcessFunction<unknown, unknown, number> {
 }
 
 const checkpointing: TaskCheckpointing | undefined = checkpoints
-  ? { mode: 'EXACTLY_ONCE', backend: 'filesystem', storage: new MemoryStorage(), maxInlineBytes: 0, asyncSnapshots: true, ...CHECKPOINTING_DEFAULTS }
+  ? { mode: 'EXACTLY_ONCE', backend, storage: new MemoryStorage(), maxInlineBytes: 0, asyncSnapshots: true, ...CHECKPOINTING_DEFAULTS }
   : undefined;
 
 const allEnded = (job: RunningJob): boolean => job.deployed.every((d) => isTerminalTaskState(d.task.state));
@@ -85,11 +87,12 @@ async function checkpointPeriodically(job: RunningJob): Promise<number> {
 let written = 0;
 let allWrittenAt = 0;
 const started = performance.now();
+const cpuAtStart = process.cpuUsage();
 const job = await runJob((env) => {
   env.setParallelism(parallelism);
   env
     .fromSource(generator(total), 'generator')
-    .keyBy((v) => (typeof v === 'number' ? v % 10_000 : v))
+    .keyBy((v) => (typeof v === 'number' ? v % keys : v))
     .process(new Count())
     .sinkTo({
       createWriter: () => ({
@@ -106,8 +109,10 @@ await waitUntil(() => allEnded(job), 1e9);
 // Records/s up to the last record written; with checkpoints the job then waits for its final checkpoint.
 const seconds = (allWrittenAt - started) / 1000;
 const secondsToFinished = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuAtStart);
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 const failed = [...job.changes.values()].flat().filter((c) => c.failure !== undefined);
 createLogger('measure').info(
-  { records: total, written, parallelism, keyKind, checkpoints, completedCheckpoints, seconds: Number(seconds.toFixed(2)), secondsToFinished: Number(secondsToFinished.toFixed(2)), recordsPerSecond: Math.round(total / seconds), failed },
+  { records: total, written, parallelism, keyKind, checkpoints, completedCheckpoints, seconds: Number(seconds.toFixed(2)), secondsToFinished: Number(secondsToFinished.toFixed(2)), recordsPerSecond: Math.round(total / seconds), cpuSeconds: Number(cpuSeconds.toFixed(2)), recordsPerCpuSecond: Math.round(total / cpuSeconds), failed },
   'pipeline measured',
 );

@@ -40,3 +40,30 @@ export function keyGroupBounds(range: KeyGroupRange): { gte: Buffer; lt: Buffer 
 
 /** No state key starts with 0xffff (key groups stay below 32768): compacting this empty range flushes only the memtable. */
 export const MEMTABLE_FLUSH_KEY = Buffer.from([0xff, 0xff, 0xff]);
+
+/**
+ * The MessagePack of a normalized key as a latin1 string, what `packState(key)` gives, made
+ * without a buffer for the usual keys: integers of up to 32 bits, and ASCII strings shorter
+ * than 32 characters (whose UTF-8 bytes are their characters). Anything else goes through
+ * `pack`. Keys of the write cache are strings, and a record's key is built once per state.
+ */
+export function packedKeyLatin1(key: unknown, pack: (value: unknown) => Uint8Array): string {
+  if (typeof key === 'number') {
+    if (key >>> 0 === key) {
+      if (key < 0x80) return String.fromCharCode(key);
+      if (key < 0x100) return String.fromCharCode(0xcc, key);
+      if (key < 0x10000) return String.fromCharCode(0xcd, key >>> 8, key & 0xff);
+      return String.fromCharCode(0xce, key >>> 24, (key >>> 16) & 0xff, (key >>> 8) & 0xff, key & 0xff);
+    }
+    if (key >> 0 === key && key >= -0x20) return String.fromCharCode(0x100 + key);
+  } else if (typeof key === 'string' && key.length < 0x20 && isAscii(key)) {
+    return String.fromCharCode(0xa0 | key.length) + key;
+  }
+  const packed = pack(key);
+  return Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength).toString('latin1');
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}

@@ -1,6 +1,5 @@
 import { describeError, WeirError } from '@weir/common';
 import { ClassicLevel } from 'classic-level';
-import { encodeStateValue, packState } from '../../checkpoint/state-codec.ts';
 import type { PendingWork } from '../../operators/pending-work.ts';
 import type { EntryCursor } from '../keyed-state-backend.ts';
 import { RuntimeErrorCode } from '../../errors.ts';
@@ -11,26 +10,43 @@ export const DELETED: unique symbol = Symbol('deleted');
 
 export type RawOperation = { type: 'put'; key: Buffer; value: Buffer } | { type: 'del'; key: Buffer };
 
-/** Entries the write cache collects before it goes to the DB as one batch (classic-level writes ~300k batched puts/s). */
-const FLUSH_ENTRIES = 16 * 1024;
+/**
+ * Dirty entries (over all states of the DB) that go to the DB as one batch (classic-level
+ * writes ~300k batched puts/s). A hot key written many times between two checkpoints reaches
+ * the DB once; a checkpoint's synchronous part writes what is dirty.
+ */
+const FLUSH_ENTRIES = 64 * 1024;
+/**
+ * LevelDB's own memtable and block cache, per DB (RocksDB's defaults, which Flink keeps): a
+ * 4 MB memtable made a new level-0 file every few thousand writes, and LevelDB slows writes
+ * down while level 0 has many files.
+ */
+const WRITE_BUFFER_BYTES = 64 * 1024 * 1024;
+const BLOCK_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** A state's side of the write batches: its cache (level-state-table.ts) gives its dirty entries, and learns when the DB has them. */
+export interface DirtySource {
+  /** Adds an operation per dirty entry, marks them clean, and keeps the objects readable until `written`. */
+  takeDirty(operations: RawOperation[]): void;
+  /** The batch that took the entries is in the DB. */
+  written(): void;
+  /** The DB was written around the cache (restore, migration): drop what it holds as the DB's. */
+  forget(): void;
+}
 
 /**
- * One LevelDB database with a write cache in front of it. State reads are synchronous (the
- * State API returns values, not promises): the cache first (live JS values), then the batch
- * being written, then `getSync`. Writes go to the cache, which is written as one batch once
- * it is full, in the background: the batch stays readable until the DB has it. A second full
- * cache while a batch is still being written makes the task wait for it (PendingWork) before
- * its next record, so memory stays bounded. Values are serialized when the batch is made.
+ * One LevelDB database and the write batches to it. The states' caches (LevelStateTable)
+ * hold the values written since the last batch; once FLUSH_ENTRIES are dirty they go to the
+ * DB as one batch, in the background, while the task goes on. A second full set while a batch
+ * is still being written makes the task wait for it (PendingWork) before its next record, so
+ * memory stays bounded. Reads that miss the caches are synchronous `getSync`.
  */
 export class LevelStore {
   #db: ClassicLevel<Buffer, Buffer> | undefined;
-  #cache = new Map<string, unknown>();
-  /** The batch being written, readable until it is in the DB. */
-  #flushing: Map<string, unknown> | undefined;
+  readonly #sources = new Set<DirtySource>();
+  #dirty = 0;
   #inFlight: Promise<void> | undefined;
   #failure: Error | undefined;
-  /** Names (as latin1 of their UTF-8) of map states, whose Map values are written as [userKey, value] pairs. */
-  readonly #mapStates = new Set<string>();
 
   constructor(
     /** The DB's directory. */
@@ -40,7 +56,12 @@ export class LevelStore {
   ) {}
 
   async open(): Promise<void> {
-    const db = new ClassicLevel<Buffer, Buffer>(this.directory, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    const db = new ClassicLevel<Buffer, Buffer>(this.directory, {
+      keyEncoding: 'buffer',
+      valueEncoding: 'buffer',
+      writeBufferSize: WRITE_BUFFER_BYTES,
+      cacheSize: BLOCK_CACHE_BYTES,
+    });
     await db.open();
     this.#db = db;
   }
@@ -56,14 +77,8 @@ export class LevelStore {
     return this.#db !== undefined;
   }
 
-  registerMapState(latin1Name: string): void {
-    this.#mapStates.add(latin1Name);
-  }
-
-  /** The cached value of a key (`DELETED` when removed), or undefined when the DB must be asked. */
-  cached(key: string): unknown {
-    const value = this.#cache.get(key);
-    return value === undefined ? this.#flushing?.get(key) : value;
+  addSource(source: DirtySource): void {
+    this.#sources.add(source);
   }
 
   /** The stored bytes of a key, read synchronously. */
@@ -76,18 +91,22 @@ export class LevelStore {
     }
   }
 
-  set(key: string, value: unknown): void {
+  /** A clean entry is about to become dirty: starts a batch first when enough are. */
+  beforeDirty(): void {
     this.#throwFailure();
-    // Flushed before the new entry goes in: a container handed out for update stays in the cache it is changed in.
-    if (this.#cache.size >= FLUSH_ENTRIES && !this.#cache.has(key)) this.#startFlush();
-    this.#cache.set(key, value);
+    if (this.#dirty >= FLUSH_ENTRIES) this.#startFlush();
   }
 
-  /** Writes everything cached and waits until the DB has it (a checkpoint's synchronous part, records stopped). */
+  /** An entry became dirty. */
+  dirtied(): void {
+    this.#dirty++;
+  }
+
+  /** Writes everything dirty and waits until the DB has it (a checkpoint's synchronous part, records stopped). */
   async flushAll(): Promise<void> {
     while (this.#inFlight !== undefined) await this.#inFlight;
     this.#throwFailure();
-    if (this.#cache.size !== 0) await this.#flush();
+    if (this.#dirty !== 0) await this.#flush();
     this.#throwFailure();
   }
 
@@ -100,9 +119,10 @@ export class LevelStore {
     }
   }
 
-  /** Writes raw entries straight to the DB (restore, migration); the cache must be empty or flushed. */
+  /** Writes raw entries straight to the DB (restore, migration); nothing may be dirty, and the caches must forget what they hold. */
   async writeRaw(operations: RawOperation[]): Promise<void> {
     if (operations.length === 0) return;
+    for (const source of this.#sources) source.forget();
     try {
       await this.#database().batch(operations);
     } catch (err) {
@@ -117,7 +137,7 @@ export class LevelStore {
 
   #startFlush(): void {
     if (this.#inFlight !== undefined) {
-      // A full cache while the last batch is still being written: the task waits for it before its next record.
+      // Enough dirty while the last batch is still being written: the task waits for it before its next record.
       this.work?.add(this.#inFlight);
       return;
     }
@@ -125,15 +145,10 @@ export class LevelStore {
   }
 
   #flush(): Promise<void> {
-    const layer = this.#cache;
-    this.#cache = new Map();
     const operations: RawOperation[] = [];
-    for (const [key, value] of layer) {
-      const keyBytes = Buffer.from(key, 'latin1');
-      if (value === DELETED) operations.push({ type: 'del', key: keyBytes });
-      else operations.push({ type: 'put', key: keyBytes, value: this.#serialize(key, value) });
-    }
-    this.#flushing = layer;
+    const sources = [...this.#sources];
+    for (const source of sources) source.takeDirty(operations);
+    this.#dirty = 0;
     const written = this.#database()
       .batch(operations)
       .catch((err: unknown) => {
@@ -141,18 +156,11 @@ export class LevelStore {
         throw this.#failure;
       })
       .finally(() => {
-        if (this.#flushing === layer) this.#flushing = undefined;
+        for (const source of sources) source.written();
         this.#inFlight = undefined;
       });
     this.#inFlight = written;
     return written;
-  }
-
-  #serialize(key: string, value: unknown): Buffer {
-    const end = key.indexOf('\u0000', 2);
-    const isMap = this.#mapStates.has(key.slice(2, end));
-    const packed = packState(isMap ? encodeStateValue('map', value) : value);
-    return Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
   }
 
   #database(): ClassicLevel<Buffer, Buffer> {
@@ -169,4 +177,8 @@ export class LevelStore {
     if (err instanceof WeirError) return err;
     return new WeirError(RuntimeErrorCode.LEVEL_STATE_FAILED, `${what} in the LevelDB state of ${this.label} (${this.directory}) failed: ${describeError(err)}`, { cause: err });
   }
+}
+
+export function isObject(value: unknown): boolean {
+  return value !== null && (typeof value === 'object' || typeof value === 'function');
 }
