@@ -21,6 +21,7 @@ const jobService: readonly [string, CallShape][] = [
   ['ListCheckpoints', 'unary'],
   ['TriggerSavepoint', 'unary'],
   ['DisposeSavepoint', 'unary'],
+  ['GetClusterOverview', 'unary'],
 ];
 const taskManagerService: readonly [string, CallShape][] = [
   ['Connect', 'bidi'],
@@ -87,14 +88,17 @@ describe('bounded requests: the JobManager answers every oversized or malformed 
 
   it('answers a megabyte of job ID, path, entry name or hash with one bounded line naming what is wrong', async () => {
     const megabyte = stringField1(1024 ** 2);
-    const { SubmitJob: submitted, ...answers } = await sendToEach('JobService', jobService.filter(([m]) => m !== 'ListJobs'), megabyte);
+    const { SubmitJob: submitted, ...answers } = await sendToEach('JobService', jobService, megabyte);
     const tms = await sendToEach('TaskManagerService', [['FetchBundle', 'unary']], megabyte);
     // A bundle of a megabyte of 'a' is JavaScript: one undefined name, which the error quotes. A
     // status message is cut at 4096 characters, so it still fits an HTTP/2 trailer.
     expect(submitted!.weirCode).toBe('INVALID_JOB');
     expect(submitted!.details).toBe(`job job.js threw while loading: ${'a'.repeat(4_096 - 'job job.js threw while loading: '.length)}… (${1024 ** 2 + 'job job.js threw while loading:  is not defined'.length - 4_096} more characters cut)`);
     const quoted = `'${'a'.repeat(64)}…' (1048576 characters)`;
+    // Requests without fields ignore an unknown one, however large, and answer as usual (no error).
     expect(Object.fromEntries(Object.entries({ ...answers, ...tms }).map(([m, a]) => [m, [a.weirCode, a.details]]))).toEqual({
+      ListJobs: [undefined, ''],
+      GetClusterOverview: [undefined, ''],
       GetJob: ['INVALID_JOB_ID', `${quoted} is not a job ID: a job ID is 32 hex digits, as \`weir list\` shows them`],
       CancelJob: ['INVALID_JOB_ID', `${quoted} is not a job ID: a job ID is 32 hex digits, as \`weir list\` shows them`],
       WatchJob: ['INVALID_JOB_ID', `${quoted} is not a job ID: a job ID is 32 hex digits, as \`weir list\` shows them`],

@@ -109,6 +109,15 @@ describe('hopeless failures end, loudly', () => {
     expect(cluster.jobManager.output).toContain(`older than the latest completed one (${latest}): what sinks committed after it is written again`);
     expect(run.output).toMatch(new RegExp(`is FAILING: attempt 1 failed: .* from checkpoint ${latest}: file ${victim} in .* has other content than was written .*\\[CHECKPOINT_CORRUPT\\]`));
     expect(cluster.jobManager.output).toContain(`checkpoint ${latest} cannot be restored: a task found its state corrupt`);
+    // `weir info` and the JobManager's log tell every failover too: attempt, cause and restart delay.
+    const info = await cluster.weir(['info', jobId]);
+    expect(info.code, info.stderr).toBe(0);
+    const failovers = info.stdout.split('\n').filter((line) => /^ {2}attempt \d+ failed at /.test(line));
+    expect(failovers).toHaveLength(2);
+    expect(failovers[0]).toMatch(new RegExp(`^  attempt 1 failed at .* UTC, restarted after \\d+m?s: .* from checkpoint ${latest}: file ${victim} in .* has other content than was written .*\\[CHECKPOINT_CORRUPT\\]$`));
+    expect(failovers[1]).toMatch(/^ {2}attempt 0 failed at .* UTC, restarted after \d+m?s: .*\[[A-Z_]+\]$/);
+    expect(cluster.jobManager.output).toMatch(/restarting the job in \d+m?s as attempt 1 \(exponential-delay\) after: /);
+    expect(cluster.jobManager.output).toMatch(/restarting the job in \d+m?s as attempt 2 \(exponential-delay\) after: .*has other content than was written/);
   });
 
   it('a savepoint whose shared .ldb is corrupt fails `weir run -s` at once, naming the file', async () => {
