@@ -5,12 +5,12 @@ import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { decodeStateValue, encodeStateValue, packState, unpackState } from '../../checkpoint/state-codec.ts';
 import type { PendingWork } from '../../operators/pending-work.ts';
-import { HeapValueState } from '../heap-states.ts';
-import { createState } from '../state-factory.ts';
+import { KeyedStateRegistry } from '../keyed-state-registry.ts';
+import type { AnyState } from '../state-factory.ts';
 import type { KeyContext } from '../key-context.ts';
 import type { CapturedKeyedState, KeyedStateBackend } from '../keyed-state-backend.ts';
 import { storedValueMigration } from '../schema-migration.ts';
-import { checkTtlUnchanged, descriptorMismatch, GENERIC_META, internalStateName, metaOf, type StateKind } from '../state-descriptors.ts';
+import { internalStateName } from '../state-descriptors.ts';
 import { RuntimeErrorCode } from '../../errors.ts';
 import { keyGroupBounds, parseStateKey, statePrefix } from './level-key.ts';
 import { LevelStateTable } from './level-state-table.ts';
@@ -39,13 +39,6 @@ export interface LevelBackendOptions {
   readonly clock?: Clock;
 }
 
-interface Registered {
-  readonly kind: StateKind;
-  readonly table: LevelStateTable;
-  state: unknown;
-  meta: StateMetaInfo;
-}
-
 /** Entries per batch when rewriting migrated values. */
 const REWRITE_BATCH = 4096;
 
@@ -65,7 +58,7 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
   readonly store: LevelStore;
   readonly #options: LevelBackendOptions;
   readonly #clock: Clock;
-  readonly #states = new Map<string, Registered>();
+  readonly #states: KeyedStateRegistry<LevelStateTable>;
   /** Shared table files of the last confirmed checkpoint, by file name: what an incremental checkpoint may refer to. */
   #confirmed: ReadonlyMap<string, SharedFile> = new Map();
   /** Shared table files of checkpoints taken but not yet confirmed. */
@@ -82,36 +75,45 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
     const unique = `${options.operatorId}-${options.subtaskIndex}-${randomBytes(4).toString('hex')}`;
     this.directory = join(options.localStateDir, options.jobId, unique);
     this.store = new LevelStore(join(this.directory, 'db'), options.label, options.work);
+    this.#states = new KeyedStateRegistry({
+      label: options.label,
+      clock: this.#clock,
+      newTable: (name, kind) => new LevelStateTable(name, kind, this.keys, this.store),
+      // Restored values of an older type are migrated on read now, and rewritten in the DB by the next checkpoint's synchronous part.
+      firstUse: (table, migrate) => {
+        table.migrate = migrate;
+      },
+    });
   }
 
   getState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T> {
-    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as ValueState<T>;
+    return this.#states.getState(descriptor);
   }
 
   getListState<T>(descriptor: ListStateDescriptor<T>): ListState<T> {
-    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as ListState<T>;
+    return this.#states.getListState(descriptor);
   }
 
   getMapState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V> {
-    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as MapState<K, V>;
+    return this.#states.getMapState(descriptor);
   }
 
   getReducingState<T>(descriptor: ReducingStateDescriptor<T>): ReducingState<T> {
-    return this.#get(descriptor as StateDescriptor<unknown>, false, descriptor.name) as ReducingState<T>;
+    return this.#states.getReducingState(descriptor);
   }
 
-  getNamespacedState(descriptor: StateDescriptor<unknown>, name: string): unknown {
-    return this.#get(descriptor, true, name);
+  getNamespacedState(descriptor: StateDescriptor<unknown>, name: string): AnyState {
+    return this.#states.getNamespacedState(descriptor, name);
   }
 
   getInternalValueState<T>(name: string): ValueState<T> {
-    return this.#register(internalStateName(name), 'value', GENERIC_META, false, (table) => new HeapValueState<T>(table as never, undefined)) as ValueState<T>;
+    return this.#states.getInternalValueState(name);
   }
 
   /** Reads the state's entries key group by key group: keys are (group, name, key), so each group's entries of one state are one key range. */
   async internalValues(name: string): Promise<unknown[]> {
     const stored = internalStateName(name);
-    if (!this.#states.has(stored)) return [];
+    if (this.#states.table(stored) === undefined) return [];
     await this.store.flushAll();
     const nameBytes = Buffer.from(stored, 'utf8');
     const values: unknown[] = [];
@@ -210,19 +212,12 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
 
   /** Every state the DB holds, registered or only restored, with its current description. */
   describe(): Record<string, StateMetaInfo> {
-    const states: Record<string, StateMetaInfo> = {};
-    for (const name of [...this.#states.keys()].sort()) states[name] = this.#states.get(name)!.meta;
-    return states;
+    return this.#states.describe();
   }
 
   /** A restored state's description; the function's descriptor later must agree on the kind (and is checked for schema evolution). */
   restoredState(name: string, meta: StateMetaInfo): void {
-    const existing = this.#states.get(name);
-    if (existing !== undefined) {
-      if (existing.kind !== meta.kind) throw descriptorMismatch(this.#options.label, name, meta.kind, existing.kind);
-      return;
-    }
-    this.#states.set(name, { kind: meta.kind, table: new LevelStateTable(name, meta.kind, this.keys, this.store), state: undefined, meta });
+    this.#states.restored(name, meta);
   }
 
   /** Restore when the checkpoint's DB is this subtask's as it is: close the empty DB, let `fill` put the checkpoint's files in its place, open them. */
@@ -248,35 +243,10 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
     return join(this.directory, `restore-${this.#scratch++}`);
   }
 
-  #get(descriptor: StateDescriptor<unknown>, namespaced: boolean, name: string): unknown {
-    return this.#register(name, descriptor.kind, metaOf(descriptor), namespaced, (table) => createState(descriptor, table, this.#clock));
-  }
-
-  #register(name: string, kind: StateKind, meta: StateMetaInfo, namespaced: boolean, create: (table: LevelStateTable) => unknown): unknown {
-    const existing = this.#states.get(name);
-    if (existing !== undefined) {
-      if (existing.kind !== kind) throw descriptorMismatch(this.#options.label, name, kind, existing.kind);
-      if (existing.state === undefined) {
-        checkTtlUnchanged(this.#options.label, name, existing.meta, meta);
-        // Restored values of an older type are migrated on read now, and rewritten in the DB by the next checkpoint's synchronous part.
-        existing.table.migrate = storedValueMigration(name, existing.meta, meta);
-        existing.table.namespaced = namespaced;
-        existing.state = create(existing.table);
-        existing.meta = meta;
-      }
-      return existing.state;
-    }
-    const table = new LevelStateTable(name, kind, this.keys, this.store);
-    table.namespaced = namespaced;
-    const state = create(table);
-    this.#states.set(name, { kind, table, state, meta });
-    return state;
-  }
-
   /** Rewrites every value of states being migrated, so the DB's files hold only values of the described types. Records are stopped. */
   async #rewriteMigrated(): Promise<void> {
     const migrating = new Map<string, LevelStateTable>();
-    for (const [name, registered] of this.#states) if (registered.table.migrate !== undefined) migrating.set(name, registered.table);
+    for (const { name, table } of this.#states.sorted()) if (table.migrate !== undefined) migrating.set(name, table);
     if (migrating.size === 0) return;
     const { gte, lt } = keyGroupBounds(this.keys.range);
     const cursor = this.store.cursor(gte, lt);
