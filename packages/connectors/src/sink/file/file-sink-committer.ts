@@ -1,4 +1,4 @@
-import { existsSync, renameSync } from 'node:fs';
+import { access, rename } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { WeirError, type Logger } from '@weir/common';
 import type { Committer } from '@weir/api';
@@ -33,23 +33,23 @@ export class FileSinkCommitter implements Committer<FileSinkCommittable> {
     private readonly logger: Logger,
   ) {}
 
-  commit(committables: readonly FileSinkCommittable[]): void {
-    for (const committable of committables) this.#commitOne(requireCommittable(committable));
+  async commit(committables: readonly FileSinkCommittable[]): Promise<void> {
+    for (const committable of committables) await this.#commitOne(requireCommittable(committable));
   }
 
-  #commitOne({ dir = this.dir, pending, final }: FileSinkCommittable): void {
+  async #commitOne({ dir = this.dir, pending, final }: FileSinkCommittable): Promise<void> {
     const pendingPath = join(dir, pending);
     const finalPath = join(dir, final);
-    if (existsSync(pendingPath)) {
+    if (await exists(pendingPath)) {
       try {
-        renameSync(pendingPath, finalPath);
+        await rename(pendingPath, finalPath);
       } catch (err) {
         throw ioError(`cannot commit part file ${pendingPath} as ${finalPath}`, err);
       }
       this.logger.info({ file: finalPath }, 'part file committed');
       return;
     }
-    if (existsSync(finalPath)) {
+    if (await exists(finalPath)) {
       this.logger.info({ file: finalPath }, 'part file already committed');
       return;
     }
@@ -59,6 +59,13 @@ export class FileSinkCommitter implements Committer<FileSinkCommittable> {
         'the pending file was deleted, or the sink directory is not shared by every TaskManager (it must be)',
     );
   }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Committables come back from a checkpoint: only names of Weir's own parts are renamed, in an absolute directory. */

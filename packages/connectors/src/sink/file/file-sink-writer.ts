@@ -18,13 +18,17 @@ export interface FileSinkWriterState {
  * One subtask's writer (two-phase commit). Records go to the hidden in-progress part; a roll
  * (size limit, end of input, checkpoint) completes it into a pending part that stays hidden;
  * `prepareCommit` hands the pending parts to the checkpoint, and the FileSinkCommitter
- * renames them visible once that checkpoint completes.
+ * renames them visible once that checkpoint completes. A `write` that does file I/O (a new
+ * part, a full buffer, a roll) returns its promise: the task takes no record until it settles,
+ * so the writer's operations never overlap.
  */
 export class FileSinkWriter<T> implements SinkWriter<T> {
   #part: InProgressPart | undefined;
   #nextIndex: number;
   /** Rolled since the last prepareCommit, in roll order. */
   #pending: PendingPart[] = [];
+  /** The file I/O of the last write, which close waits for when the task is cancelled meanwhile. */
+  #io: Promise<void> | undefined;
 
   constructor(
     private readonly dir: string,
@@ -38,22 +42,25 @@ export class FileSinkWriter<T> implements SinkWriter<T> {
     this.#nextIndex = firstIndex;
   }
 
-  write(record: T): void {
+  write(record: T): void | Promise<void> {
+    const text = this.encoder.encode(record);
+    const part = this.#part;
     // Opened on the first record, so an idle subtask leaves no empty part file.
-    const part = (this.#part ??= InProgressPart.open(this.dir, this.subtask, this.#nextIndex++));
-    part.write(this.encoder.encode(record));
-    if (this.rollingPolicy.shouldRollOnEvent(part.size)) this.#roll();
+    if (part === undefined) return this.#track(this.#openThenWrite(text));
+    const written = part.write(text);
+    if (written !== undefined) return this.#track(written.then(() => this.#rollIfFull(part)));
+    if (this.rollingPolicy.shouldRollOnEvent(part.size)) return this.#track(this.#roll());
   }
 
   /** At end of input the current part rolls: it is a committable of the next prepareCommit. */
-  flush(endOfInput: boolean): void {
-    if (endOfInput) this.#roll();
-    else this.#part?.flush();
+  async flush(endOfInput: boolean): Promise<void> {
+    if (endOfInput) await this.#roll();
+    else await this.#part?.flush();
   }
 
   /** Rolls the current part if it has data, and hands over every part rolled since the last call. */
-  prepareCommit(checkpointId: number): FileSinkCommittable[] {
-    if (this.#part !== undefined && this.#part.size > 0) this.#roll();
+  async prepareCommit(checkpointId: number): Promise<FileSinkCommittable[]> {
+    if (this.#part !== undefined && this.#part.size > 0) await this.#roll();
     const dir = resolve(this.dir);
     const committables = this.#pending.map(({ pendingName, finalName }) => ({ dir, pending: pendingName, final: finalName }));
     if (committables.length > 0) {
@@ -68,15 +75,33 @@ export class FileSinkWriter<T> implements SinkWriter<T> {
   }
 
   /** Parts not handed over stay hidden: a restore deletes them, as no completed checkpoint promised them. */
-  close(): void {
-    this.#part?.abandon();
+  async close(): Promise<void> {
+    await this.#io?.catch(() => undefined);
+    const part = this.#part;
     this.#part = undefined;
+    await part?.abandon();
   }
 
-  #roll(): void {
+  async #openThenWrite(text: string): Promise<void> {
+    const part = await InProgressPart.open(this.dir, this.subtask, this.#nextIndex++);
+    this.#part = part;
+    await part.write(text);
+    await this.#rollIfFull(part);
+  }
+
+  async #rollIfFull(part: InProgressPart): Promise<void> {
+    if (this.#part === part && this.rollingPolicy.shouldRollOnEvent(part.size)) await this.#roll();
+  }
+
+  async #roll(): Promise<void> {
     const part = this.#part;
     if (part === undefined) return;
     this.#part = undefined;
-    this.#pending.push(part.roll());
+    this.#pending.push(await part.roll());
+  }
+
+  #track(io: Promise<void>): Promise<void> {
+    this.#io = io;
+    return io;
   }
 }

@@ -26,6 +26,15 @@ function errorOf(fn: () => unknown): { code: string; message: string } {
   throw new Error('expected a WeirError');
 }
 
+async function failureOf(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  const err = await promise.then(
+    () => new Error('expected a WeirError'),
+    (e: unknown) => e,
+  );
+  if (isWeirError(err)) return { code: err.code, message: err.message };
+  throw err;
+}
+
 describe('FileSink', () => {
   let dir: string;
   beforeEach(() => {
@@ -41,36 +50,36 @@ describe('FileSink', () => {
     return builder.build();
   }
 
-  it('keeps parts hidden until the committer commits what prepareCommit handed over', () => {
+  it('keeps parts hidden until the committer commits what prepareCommit handed over', async () => {
     const out = join(dir, 'out');
     const fileSink = FileSink.forRowFormat<string>(out, new SimpleStringEncoder()).build();
-    const writer = fileSink.createWriter(context(1, 2));
-    writer.write('héllo');
-    writer.write('world');
-    writer.flush(false);
+    const writer = await fileSink.createWriter(context(1, 2));
+    await writer.write('héllo');
+    await writer.write('world');
+    await writer.flush(false);
     expect(contents(out)).toEqual({ '.part-1-0.inprogress': 'héllo\nworld\n' });
-    const committables = writer.prepareCommit(1);
+    const committables = await writer.prepareCommit(1);
     expect(committables).toEqual([{ dir: out, pending: '.part-1-0.inprogress', final: 'part-1-0' }]);
     expect(contents(out)).toEqual({ '.part-1-0.inprogress': 'héllo\nworld\n' });
-    writer.write('next');
-    fileSink.createCommitter(context(1, 2)).commit(committables);
-    writer.flush(false);
+    await writer.write('next');
+    await fileSink.createCommitter(context(1, 2)).commit(committables);
+    await writer.flush(false);
     expect(contents(out)).toEqual({ 'part-1-0': 'héllo\nworld\n', '.part-1-1.inprogress': 'next\n' });
   });
 
-  it('hands over size rolls and the current part in order, each part once', () => {
-    const writer = sink(10).createWriter(context(0, 1));
-    expect(writer.prepareCommit(1)).toEqual([]);
-    for (const record of ['aaaa', 'bbbb', 'cccc', 'dddd', 'eeee']) writer.write(record);
+  it('hands over size rolls and the current part in order, each part once', async () => {
+    const writer = await sink(10).createWriter(context(0, 1));
+    expect(await writer.prepareCommit(1)).toEqual([]);
+    for (const record of ['aaaa', 'bbbb', 'cccc', 'dddd', 'eeee']) await writer.write(record);
     expect(contents(dir)).toEqual({ '.part-0-0.inprogress': 'aaaa\nbbbb\n', '.part-0-1.inprogress': 'cccc\ndddd\n', '.part-0-2.inprogress': '' });
-    expect(writer.prepareCommit(2)).toEqual([
+    expect(await writer.prepareCommit(2)).toEqual([
       { dir, pending: '.part-0-0.inprogress', final: 'part-0-0' },
       { dir, pending: '.part-0-1.inprogress', final: 'part-0-1' },
       { dir, pending: '.part-0-2.inprogress', final: 'part-0-2' },
     ]);
-    expect(writer.prepareCommit(3)).toEqual([]);
-    writer.write('ffff');
-    expect(writer.prepareCommit(4)).toEqual([{ dir, pending: '.part-0-3.inprogress', final: 'part-0-3' }]);
+    expect(await writer.prepareCommit(3)).toEqual([]);
+    await writer.write('ffff');
+    expect(await writer.prepareCommit(4)).toEqual([{ dir, pending: '.part-0-3.inprogress', final: 'part-0-3' }]);
     expect(contents(dir)).toEqual({
       '.part-0-0.inprogress': 'aaaa\nbbbb\n',
       '.part-0-1.inprogress': 'cccc\ndddd\n',
@@ -79,46 +88,46 @@ describe('FileSink', () => {
     });
   });
 
-  it('leaves only committed parts visible after a sequence of checkpoints, one aborted', () => {
+  it('leaves only committed parts visible after a sequence of checkpoints, one aborted', async () => {
     const fileSink = sink();
-    const writer = fileSink.createWriter(context(0, 1));
+    const writer = await fileSink.createWriter(context(0, 1));
     const committer = fileSink.createCommitter(context(0, 1));
-    writer.write('a');
-    const first = writer.prepareCommit(1);
-    writer.write('b');
-    const aborted = writer.prepareCommit(2);
-    writer.write('c');
-    const third = writer.prepareCommit(3);
-    writer.write('d');
-    committer.commit(first);
-    committer.commit(third);
-    writer.flush(false);
+    await writer.write('a');
+    const first = await writer.prepareCommit(1);
+    await writer.write('b');
+    const aborted = await writer.prepareCommit(2);
+    await writer.write('c');
+    const third = await writer.prepareCommit(3);
+    await writer.write('d');
+    await committer.commit(first);
+    await committer.commit(third);
+    await writer.flush(false);
     expect(aborted).toEqual([{ dir, pending: '.part-0-1.inprogress', final: 'part-0-1' }]);
     expect(contents(dir)).toEqual({ 'part-0-0': 'a\n', '.part-0-1.inprogress': 'b\n', 'part-0-2': 'c\n', '.part-0-3.inprogress': 'd\n' });
   });
 
-  it('rolls at end of input, into the next prepareCommit (without checkpointing, the last one)', () => {
+  it('rolls at end of input, into the next prepareCommit (without checkpointing, the last one)', async () => {
     const fileSink = sink();
-    const writer = fileSink.createWriter(context(0, 1));
-    writer.write('last');
-    writer.flush(true);
-    writer.close();
+    const writer = await fileSink.createWriter(context(0, 1));
+    await writer.write('last');
+    await writer.flush(true);
+    await writer.close();
     expect(contents(dir)).toEqual({ '.part-0-0.inprogress': 'last\n' });
-    fileSink.createCommitter(context(0, 1)).commit(writer.prepareCommit(1));
+    await fileSink.createCommitter(context(0, 1)).commit(await writer.prepareCommit(1));
     expect(contents(dir)).toEqual({ 'part-0-0': 'last\n' });
   });
 
-  it('commits idempotently, and names the part when both of its files are gone', () => {
+  it('commits idempotently, and names the part when both of its files are gone', async () => {
     const fileSink = sink();
-    const writer = fileSink.createWriter(context(0, 1));
-    writer.write('x');
-    const committables = writer.prepareCommit(1);
+    const writer = await fileSink.createWriter(context(0, 1));
+    await writer.write('x');
+    const committables = await writer.prepareCommit(1);
     const committer = fileSink.createCommitter(context(0, 1));
-    committer.commit(committables);
-    committer.commit(committables);
+    await committer.commit(committables);
+    await committer.commit(committables);
     expect(contents(dir)).toEqual({ 'part-0-0': 'x\n' });
     rmSync(join(dir, 'part-0-0'));
-    expect(errorOf(() => committer.commit(committables))).toEqual({
+    expect(await failureOf(committer.commit(committables))).toEqual({
       code: 'LOST_PART_FILE',
       message:
         `cannot commit part file ${join(dir, 'part-0-0')}: neither it nor its pending file ${join(dir, '.part-0-0.inprogress')} exists; ` +
@@ -126,13 +135,13 @@ describe('FileSink', () => {
     });
   });
 
-  it('commits a restored part in the directory it was written to, whatever the committing sink writes to', () => {
+  it('commits a restored part in the directory it was written to, whatever the committing sink writes to', async () => {
     const old = join(dir, 'v1');
-    const writer = FileSink.forRowFormat<string>(old, new SimpleStringEncoder()).build().createWriter(context(0, 1));
-    writer.write('from v1');
-    const committables = writer.prepareCommit(7);
+    const writer = await FileSink.forRowFormat<string>(old, new SimpleStringEncoder()).build().createWriter(context(0, 1));
+    await writer.write('from v1');
+    const committables = await writer.prepareCommit(7);
     const upgraded = FileSink.forRowFormat<string>(join(dir, 'v2'), new SimpleStringEncoder()).build();
-    upgraded.createCommitter(context(0, 1)).commit(committables);
+    await upgraded.createCommitter(context(0, 1)).commit(committables);
     expect(contents(old)).toEqual({ 'part-0-0': 'from v1\n' });
   });
 
@@ -142,84 +151,84 @@ describe('FileSink', () => {
     [{ pending: '.part-0-1.inprogress' }],
     [{ dir: 'relative/out', pending: '.part-0-1.inprogress', final: 'part-0-1' }],
     ['part-0-1'],
-  ])('rejects the committable %j', (committable) => {
-    expect(errorOf(() => sink().createCommitter(context(0, 1)).commit([committable as never]))).toEqual({
+  ])('rejects the committable %j', async (committable) => {
+    expect(await failureOf(sink().createCommitter(context(0, 1)).commit([committable as never]))).toEqual({
       code: 'INVALID_RESTORED_STATE',
       message: `a FileSink committable is { dir: '<absolute directory>', pending: '.part-<subtask>-<n>.inprogress', final: 'part-<subtask>-<n>' }, got ${JSON.stringify(committable)}`,
     });
   });
 
-  it('snapshots the next part number', () => {
-    const writer = sink().createWriter(context(0, 1));
+  it('snapshots the next part number', async () => {
+    const writer = await sink().createWriter(context(0, 1));
     expect(writer.snapshotState()).toEqual({ nextPart: 0, subtask: 0, parallelism: 1 });
-    writer.write('a');
-    writer.prepareCommit(1);
+    await writer.write('a');
+    await writer.prepareCommit(1);
     expect(writer.snapshotState()).toEqual({ nextPart: 1, subtask: 0, parallelism: 1 });
   });
 
-  it('on restore deletes the failed attempt\'s hidden parts, keeps committed ones and continues numbering', () => {
+  it('on restore deletes the failed attempt\'s hidden parts, keeps committed ones and continues numbering', async () => {
     const fileSink = sink();
     const committer = fileSink.createCommitter(context(0, 2));
-    const failed = fileSink.createWriter(context(0, 2));
-    failed.write('committed');
-    const completed = failed.prepareCommit(1);
+    const failed = await fileSink.createWriter(context(0, 2));
+    await failed.write('committed');
+    const completed = await failed.prepareCommit(1);
     const state = failed.snapshotState();
-    failed.write('promised by a checkpoint that never completed');
-    failed.prepareCommit(2);
-    failed.write('in progress');
-    failed.close();
+    await failed.write('promised by a checkpoint that never completed');
+    await failed.prepareCommit(2);
+    await failed.write('in progress');
+    await failed.close();
     writeFileSync(join(dir, '.part-1-0.inprogress'), 'another subtask\n');
 
     // The runtime commits what the restored checkpoint promised, then creates the writer.
-    committer.commit(completed);
-    const restored = fileSink.createWriter(context(0, 2), [state]);
+    await committer.commit(completed);
+    const restored = await fileSink.createWriter(context(0, 2), [state]);
     expect(contents(dir)).toEqual({ 'part-0-0': 'committed\n', '.part-1-0.inprogress': 'another subtask\n' });
-    restored.write('after restore');
-    committer.commit(restored.prepareCommit(3));
+    await restored.write('after restore');
+    await committer.commit(await restored.prepareCommit(3));
     expect(contents(dir)).toEqual({ 'part-0-0': 'committed\n', 'part-0-3': 'after restore\n', '.part-1-0.inprogress': 'another subtask\n' });
 
     // A second restore from the same checkpoint commits again, harmlessly.
-    committer.commit(completed);
-    expect(fileSink.createWriter(context(0, 2), [state]).snapshotState()).toEqual({ nextPart: 4, subtask: 0, parallelism: 2 });
+    await committer.commit(completed);
+    expect((await fileSink.createWriter(context(0, 2), [state])).snapshotState()).toEqual({ nextPart: 4, subtask: 0, parallelism: 2 });
   });
 
-  it('on restore at another parallelism leaves hidden parts, which another subtask may still commit', () => {
+  it('on restore at another parallelism leaves hidden parts, which another subtask may still commit', async () => {
     const fileSink = sink();
-    const old = fileSink.createWriter(context(1, 2));
-    old.write('promised to whoever restores it');
-    const promised = old.prepareCommit(1);
+    const old = await fileSink.createWriter(context(1, 2));
+    await old.write('promised to whoever restores it');
+    const promised = await old.prepareCommit(1);
     const state = old.snapshotState();
-    old.close();
+    await old.close();
 
     // 2 -> 3: subtask 1 of 3 restores the writer state of old subtask 1; the committable went to subtask 0, which commits later.
-    fileSink.createWriter(context(1, 3), [state]);
-    fileSink.createWriter(context(2, 3), []);
-    fileSink.createCommitter(context(0, 3)).commit(promised);
+    await fileSink.createWriter(context(1, 3), [state]);
+    await fileSink.createWriter(context(2, 3), []);
+    await fileSink.createCommitter(context(0, 3)).commit(promised);
     expect(contents(dir)).toEqual({ 'part-1-0': 'promised to whoever restores it\n' });
   });
 
-  it('on restore continues after the restored part number when it is the highest', () => {
-    const writer = sink().createWriter(context(0, 1), [{ nextPart: 9 }]);
-    writer.write('x');
-    expect(writer.prepareCommit(1)).toEqual([{ dir, pending: '.part-0-9.inprogress', final: 'part-0-9' }]);
+  it('on restore continues after the restored part number when it is the highest', async () => {
+    const writer = await sink().createWriter(context(0, 1), [{ nextPart: 9 }]);
+    await writer.write('x');
+    expect(await writer.prepareCommit(1)).toEqual([{ dir, pending: '.part-0-9.inprogress', final: 'part-0-9' }]);
   });
 
-  it.each([[{}], [{ nextPart: -1 }], [{ nextPart: '3' }], [null]])('rejects the writer state %j', (state) => {
-    expect(errorOf(() => sink().createWriter(context(0, 1), [state]))).toEqual({
+  it.each([[{}], [{ nextPart: -1 }], [{ nextPart: '3' }], [null]])('rejects the writer state %j', async (state) => {
+    expect(await failureOf(sink().createWriter(context(0, 1), [state]))).toEqual({
       code: 'INVALID_RESTORED_STATE',
       message: `a FileSink writer resumes from { nextPart: <whole number >= 0> }, got ${JSON.stringify(state)}`,
     });
   });
 
-  it('a fresh writer continues after the highest part index already present and deletes nothing', () => {
+  it('a fresh writer continues after the highest part index already present and deletes nothing', async () => {
     writeFileSync(join(dir, 'part-0-0'), 'old\n');
     writeFileSync(join(dir, '.part-0-3.inprogress'), 'stale\n');
     writeFileSync(join(dir, 'part-1-7'), 'other subtask\n');
     const fileSink = sink();
-    const writer = fileSink.createWriter(context(0, 2));
-    writer.write('new');
-    writer.flush(true);
-    fileSink.createCommitter(context(0, 2)).commit(writer.prepareCommit(1));
+    const writer = await fileSink.createWriter(context(0, 2));
+    await writer.write('new');
+    await writer.flush(true);
+    await fileSink.createCommitter(context(0, 2)).commit(await writer.prepareCommit(1));
     expect(contents(dir)).toEqual({
       '.part-0-3.inprogress': 'stale\n',
       'part-0-0': 'old\n',
@@ -232,23 +241,23 @@ describe('FileSink', () => {
     expect(DefaultRollingPolicy.builder().build().maxPartSize).toBe(128 * 1024 * 1024);
   });
 
-  it('buffers: a part grows in 64 KiB writes, records of any size included', () => {
-    const writer = sink().createWriter(context(0, 1));
+  it('buffers: a part grows in 64 KiB writes, records of any size included', async () => {
+    const writer = await sink().createWriter(context(0, 1));
     const big = 'z'.repeat(100_000);
-    writer.write('small');
+    await writer.write('small');
     expect(readFileSync(join(dir, '.part-0-0.inprogress'), 'utf8')).toBe('');
-    writer.write(big);
+    await writer.write(big);
     expect(readFileSync(join(dir, '.part-0-0.inprogress'), 'utf8')).toBe(`small\n${big}\n`);
-    for (let i = 0; i < 20_000; i++) writer.write(String(i));
-    writer.flush(true);
+    for (let i = 0; i < 20_000; i++) await writer.write(String(i));
+    await writer.flush(true);
     const expected = `small\n${big}\n${Array.from({ length: 20_000 }, (_, i) => `${i}\n`).join('')}`;
     expect(contents(dir)).toEqual({ '.part-0-0.inprogress': expected });
   });
 
-  it('leaves the in-progress part hidden on close without end of input', () => {
-    const writer = FileSink.forRowFormat<number>(dir, new SimpleStringEncoder()).build().createWriter(context(0, 1));
-    writer.write(42);
-    writer.close();
+  it('leaves the in-progress part hidden on close without end of input', async () => {
+    const writer = await FileSink.forRowFormat<number>(dir, new SimpleStringEncoder()).build().createWriter(context(0, 1));
+    await writer.write(42);
+    await writer.close();
     expect(contents(dir)).toEqual({ '.part-0-0.inprogress': '42\n' });
   });
 

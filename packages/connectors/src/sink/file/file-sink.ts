@@ -1,11 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { createLogger, WeirError } from '@weir/common';
 import type { ConnectorContext, Sink } from '@weir/api';
 import { ConnectorErrorCode } from '../../errors.ts';
 import type { Encoder } from './encoder.ts';
 import { FileSinkCommitter } from './file-sink-committer.ts';
 import { FileSinkWriter, type FileSinkWriterState } from './file-sink-writer.ts';
-import { deleteHiddenParts, nextPartIndex } from './part-file.ts';
+import { createSinkDirectory, deleteHiddenParts, nextPartIndex } from './part-file.ts';
 import { DefaultRollingPolicy } from './rolling-policy.ts';
 
 /**
@@ -41,19 +40,15 @@ export class FileSink<T> implements Sink<T> {
    * (as Flink's FileSink leaves them). Numbering continues after the restored state's and every
    * part present.
    */
-  createWriter(context: ConnectorContext, restoredState?: readonly unknown[]): FileSinkWriter<T> {
-    try {
-      mkdirSync(this.dir, { recursive: true });
-    } catch (err) {
-      throw new WeirError(ConnectorErrorCode.IO_ERROR, `cannot create FileSink directory ${this.dir}: ${(err as Error).message}`, { cause: err });
-    }
+  async createWriter(context: ConnectorContext, restoredState?: readonly unknown[]): Promise<FileSinkWriter<T>> {
+    const states = restoredState?.map(requireWriterState);
+    await createSinkDirectory(this.dir);
     const logger = createLogger('file-sink', { jobId: context.jobId, subtask: context.subtaskIndex });
-    let firstIndex = nextPartIndex(this.dir, context.subtaskIndex);
-    if (restoredState !== undefined) {
-      const states = restoredState.map(requireWriterState);
+    let firstIndex = await nextPartIndex(this.dir, context.subtaskIndex);
+    if (states !== undefined) {
       for (const state of states) firstIndex = Math.max(firstIndex, state.nextPart);
       if (restoredInPlace(states, context)) {
-        const deleted = deleteHiddenParts(this.dir, context.subtaskIndex);
+        const deleted = await deleteHiddenParts(this.dir, context.subtaskIndex);
         if (deleted.length > 0) logger.info({ dir: this.dir, files: deleted }, 'deleted uncommitted part files of the failed attempt');
       } else {
         logger.info({ dir: this.dir }, 'restored at another parallelism: hidden part files of earlier attempts are left in place');

@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../../errors.ts';
@@ -6,6 +6,11 @@ import { ConnectorErrorCode } from '../../errors.ts';
 const BUFFER_SIZE = 64 * 1024;
 /** A UTF-16 code unit takes at most 3 UTF-8 bytes. */
 const MAX_UTF8_BYTES_PER_UNIT = 3;
+
+/*
+ * Every file operation here is asynchronous (fs/promises): a TaskManager runs many tasks on
+ * one event loop, and a synchronous fdatasync or rename of one sink would stall all of them.
+ */
 
 export function partFileName(subtask: number, index: number): string {
   return `part-${subtask}-${index}`;
@@ -16,14 +21,22 @@ export function inProgressFileName(subtask: number, index: number): string {
   return `.part-${subtask}-${index}.inprogress`;
 }
 
+export async function createSinkDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw ioError(`cannot create FileSink directory ${dir}`, err);
+  }
+}
+
 /**
  * The index after the highest part (visible or in progress) this subtask already has in
  * `dir`, so a writer never overwrites an earlier attempt's files.
  */
-export function nextPartIndex(dir: string, subtask: number): number {
+export async function nextPartIndex(dir: string, subtask: number): Promise<number> {
   const pattern = new RegExp(`^\\.?part-${subtask}-(\\d+)(\\.inprogress)?$`);
   let next = 0;
-  for (const name of listDir(dir)) {
+  for (const name of await listDir(dir)) {
     const match = pattern.exec(name);
     if (match !== null) next = Math.max(next, Number(match[1]) + 1);
   }
@@ -31,12 +44,12 @@ export function nextPartIndex(dir: string, subtask: number): number {
 }
 
 /** Deletes this subtask's hidden part files (in progress or rolled, never committed) and returns their names. */
-export function deleteHiddenParts(dir: string, subtask: number): string[] {
+export async function deleteHiddenParts(dir: string, subtask: number): Promise<string[]> {
   const pattern = new RegExp(`^\\.part-${subtask}-\\d+\\.inprogress$`);
-  const hidden = listDir(dir).filter((name) => pattern.test(name));
+  const hidden = (await listDir(dir)).filter((name) => pattern.test(name));
   for (const name of hidden) {
     try {
-      rmSync(join(dir, name), { force: true });
+      await rm(join(dir, name), { force: true });
     } catch (err) {
       throw ioError(`cannot delete uncommitted part file ${join(dir, name)}`, err);
     }
@@ -53,11 +66,12 @@ export interface PendingPart {
 }
 
 /**
- * The part file being written: records go into a 64 KiB buffer and reach the file with
- * synchronous writes on its fd, so a `write` is usually a memory copy.
+ * The part file being written: records go into a 64 KiB buffer, so a `write` is usually a
+ * memory copy and returns nothing; a full buffer goes to the file and `write` returns the
+ * promise of that, which the task waits for before its next record.
  */
 export class InProgressPart {
-  readonly #buffer = Buffer.allocUnsafe(BUFFER_SIZE);
+  #buffer = Buffer.allocUnsafe(BUFFER_SIZE);
   #buffered = 0;
   #written = 0;
 
@@ -65,18 +79,16 @@ export class InProgressPart {
     readonly inProgressPath: string,
     private readonly subtask: number,
     private readonly index: number,
-    private readonly fd: number,
+    private readonly file: FileHandle,
   ) {}
 
-  static open(dir: string, subtask: number, index: number): InProgressPart {
+  static async open(dir: string, subtask: number, index: number): Promise<InProgressPart> {
     const inProgressPath = join(dir, inProgressFileName(subtask, index));
-    let fd: number;
     try {
-      fd = openSync(inProgressPath, 'wx');
+      return new InProgressPart(inProgressPath, subtask, index, await open(inProgressPath, 'wx'));
     } catch (err) {
       throw ioError(`cannot create part file ${inProgressPath}`, err);
     }
-    return new InProgressPart(inProgressPath, subtask, index, fd);
   }
 
   /** Bytes in the part, buffered ones included. */
@@ -84,32 +96,31 @@ export class InProgressPart {
     return this.#written + this.#buffered;
   }
 
-  write(text: string): void {
+  write(text: string): Promise<void> | undefined {
     const maxBytes = text.length * MAX_UTF8_BYTES_PER_UNIT;
-    if (maxBytes > BUFFER_SIZE - this.#buffered) {
-      this.flush();
-      if (maxBytes > BUFFER_SIZE) {
-        this.#writeFully(Buffer.from(text, 'utf8'));
-        return;
-      }
+    if (maxBytes <= BUFFER_SIZE - this.#buffered) {
+      this.#buffered += this.#buffer.write(text, this.#buffered, 'utf8');
+      return undefined;
     }
-    this.#buffered += this.#buffer.write(text, this.#buffered, 'utf8');
+    return this.#flushThenWrite(text, maxBytes);
   }
 
   /** Hands the buffered bytes to the file. */
-  flush(): void {
+  async flush(): Promise<void> {
     if (this.#buffered === 0) return;
-    const bytes = this.#buffered;
+    // The buffer goes to the file as it is; the next records fill a fresh one.
+    const bytes = this.#buffer.subarray(0, this.#buffered);
+    this.#buffer = Buffer.allocUnsafe(BUFFER_SIZE);
     this.#buffered = 0;
-    this.#writeFully(this.#buffer.subarray(0, bytes));
+    await this.#writeFully(bytes);
   }
 
   /** Ends the part: flushed, synced to disk and closed, ready to commit. */
-  roll(): PendingPart {
-    this.flush();
+  async roll(): Promise<PendingPart> {
+    await this.flush();
     try {
-      fdatasyncSync(this.fd);
-      closeSync(this.fd);
+      await this.file.datasync();
+      await this.file.close();
     } catch (err) {
       throw ioError(`cannot finish part file ${this.inProgressPath}`, err);
     }
@@ -117,18 +128,24 @@ export class InProgressPart {
   }
 
   /** Closes the file without committing it: it stays hidden as in-progress. */
-  abandon(): void {
-    this.flush();
+  async abandon(): Promise<void> {
+    await this.flush();
     try {
-      closeSync(this.fd);
+      await this.file.close();
     } catch (err) {
       throw ioError(`cannot close part file ${this.inProgressPath}`, err);
     }
   }
 
-  #writeFully(bytes: Uint8Array): void {
+  async #flushThenWrite(text: string, maxBytes: number): Promise<void> {
+    await this.flush();
+    if (maxBytes > BUFFER_SIZE) await this.#writeFully(Buffer.from(text, 'utf8'));
+    else this.#buffered += this.#buffer.write(text, 0, 'utf8');
+  }
+
+  async #writeFully(bytes: Uint8Array): Promise<void> {
     try {
-      for (let offset = 0; offset < bytes.length; ) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+      for (let offset = 0; offset < bytes.length; ) offset += (await this.file.write(bytes, offset, bytes.length - offset)).bytesWritten;
     } catch (err) {
       throw ioError(`cannot write part file ${this.inProgressPath}`, err);
     }
@@ -136,9 +153,9 @@ export class InProgressPart {
   }
 }
 
-function listDir(dir: string): string[] {
+async function listDir(dir: string): Promise<string[]> {
   try {
-    return readdirSync(dir);
+    return await readdir(dir);
   } catch (err) {
     throw ioError(`cannot list FileSink directory ${dir}`, err);
   }
