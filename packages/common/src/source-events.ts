@@ -18,6 +18,12 @@ export type EnumeratorEvent =
   | { readonly kind: 'add-splits'; readonly splits: readonly unknown[] }
   | { readonly kind: 'no-more-splits' };
 
+/** An event for or from the reader of split source `operatorId` (the wire's OperatorEvent; its codec is in @weir/rpc's `src/control/`). */
+export interface SourceOperatorEvent<E> {
+  readonly operatorId: string;
+  readonly event: E;
+}
+
 const READER_KINDS = new Set(['reader-registered', 'split-request']);
 
 /** A decoded reader event, or a string saying why it is none. */

@@ -4,3 +4,4 @@ export * from './messages.ts';
 export { decodeMetricsReport, encodeMetricsReport } from './control/metrics-codec.ts';
 export * from './control/checkpoint-codec.ts';
 export * from './control/checkpoint-options.ts';
+export * from './control/operator-event-codec.ts';

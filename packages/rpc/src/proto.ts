@@ -27,8 +27,7 @@ const loaderOptions: protoLoader.Options = {
   includeDirs: [protoRoot],
 };
 
-/** The loaded protos; codec tests serialize through it, as the wire does. */
-export const packageDefinition = protoLoader.loadSync(
+const packageDefinition = protoLoader.loadSync(
   ['weir/v1/job_service.proto', 'weir/v1/task_manager_service.proto', 'weir/v1/data_exchange.proto'],
   loaderOptions,
 );

@@ -1,5 +1,6 @@
 import { isSplitSource, type JobGraph, type SourceSplit, type SplitSource, type StreamGraph } from '@weir/api';
-import { encodeSourceEvent, WeirError, type EnumeratorEvent, type Logger, type ReaderEvent } from '@weir/common';
+import { WeirError, type EnumeratorEvent, type Logger, type ReaderEvent } from '@weir/common';
+import { encodeEnumeratorEvent } from '@weir/rpc';
 import { JobManagerErrorCode } from '../errors.ts';
 import type { TaskManagerGateway } from '../job/task-manager-gateway.ts';
 import type { EnumeratorHost, HostEvent } from './enumerator-host.ts';
@@ -154,11 +155,11 @@ export class SourceCoordinators {
     }
     const payload: EnumeratorEvent = event.type === 'add-splits' ? { kind: 'add-splits', splits: event.splits as SourceSplit[] } : { kind: 'no-more-splits' };
     this.deps.gateway.send(where.taskManagerId, {
-      operatorEvent: {
+      operatorEvent: encodeEnumeratorEvent({
         task: { jobId: this.deps.jobId, attempt: this.#attempt, vertexId: operator.vertexId, subtaskIndex: event.subtask },
         operatorId: event.operatorId,
-        event: encodeSourceEvent(payload),
-      },
+        event: payload,
+      }),
     });
   }
 

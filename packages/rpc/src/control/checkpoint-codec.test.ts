@@ -1,10 +1,7 @@
-import type { MethodDefinition } from '@grpc/proto-loader';
 import type { Addressed, CheckpointAck, CheckpointDecline, CheckpointNotification, CheckpointTrigger, RestoreShare, TaskStateSnapshot } from '@weir/common';
 import { describe, expect, it } from 'vitest';
-import type { JobManagerMessage, JobManagerMessage__Output } from '../generated/weir/v1/JobManagerMessage.ts';
-import type { TaskManagerMessage, TaskManagerMessage__Output } from '../generated/weir/v1/TaskManagerMessage.ts';
 import type { TaskRestore__Output } from '../generated/weir/v1/TaskRestore.ts';
-import { packageDefinition } from '../proto.ts';
+import { toJobManager, toTaskManager } from '../testing/over-the-wire.ts';
 import {
   decodeAck,
   decodeDecline,
@@ -18,15 +15,6 @@ import {
   encodeTrigger,
 } from './checkpoint-codec.ts';
 
-/** Each message goes through the Connect stream's own serialization, as it does between processes. */
-const connect = (packageDefinition['weir.v1.TaskManagerService'] as Record<string, unknown>).Connect as MethodDefinition<
-  TaskManagerMessage,
-  JobManagerMessage,
-  TaskManagerMessage__Output,
-  JobManagerMessage__Output
->;
-const toJobManager = (message: TaskManagerMessage): TaskManagerMessage__Output => connect.requestDeserialize(connect.requestSerialize(message));
-const toTaskManager = (message: JobManagerMessage): JobManagerMessage__Output => connect.responseDeserialize(connect.responseSerialize(message));
 /** A TaskRestore travels inside DeployTask. */
 const restoreOverTheWire = (restore: ReturnType<typeof encodeRestoreShare>): TaskRestore__Output =>
   toTaskManager({ deploy: { task: TASK, restore } }).deploy!.restore!;

@@ -1,12 +1,7 @@
 import type { TaskManagerMetricsReport } from '@weir/common';
 import { describe, expect, it } from 'vitest';
-import type { TaskManagerMessage, TaskManagerMessage__Output } from '../generated/weir/v1/TaskManagerMessage.ts';
-import { services } from '../proto.ts';
+import { toJobManager } from '../testing/over-the-wire.ts';
 import { decodeMetricsReport, encodeMetricsReport } from './metrics-codec.ts';
-
-/** The report goes through the Connect stream's own serialization, as it does between processes. */
-const connect = services.TaskManagerService.Connect;
-const toJobManager = (message: TaskManagerMessage): TaskManagerMessage__Output => connect.requestDeserialize(connect.requestSerialize(message)) as TaskManagerMessage__Output;
 
 const REPORT: TaskManagerMetricsReport = {
   process: {

@@ -1,17 +1,15 @@
 import {
   CheckpointFailureReason,
-  decodeSourceEvent,
   describeError,
-  encodeSourceEvent,
   isTerminalTaskState,
-  parseEnumeratorEvent,
   TaskState,
   type CheckpointAck,
   type CheckpointDecline,
+  type EnumeratorEvent,
   type Logger,
   type ReaderEvent,
 } from '@weir/common';
-import { decodeTaskKey, decodeTrigger, encodeAck, encodeDecline, type TaskKey__Output, type TriggerCheckpoint__Output } from '@weir/rpc';
+import { decodeTaskKey, decodeTrigger, encodeAck, encodeDecline, encodeReaderEvent, type TaskKey__Output, type TriggerCheckpoint__Output } from '@weir/rpc';
 import type { TaskMetricsSample, TaskStateChange } from '@weir/runtime';
 import type { TaskReporter } from '../control/context.ts';
 import type { MeasuredTask } from '../metrics/task-metrics-tracker.ts';
@@ -113,16 +111,11 @@ export class DeployedTask implements MeasuredTask {
 
   /** A reader of the task's split source `operatorId` talks to its enumerator. */
   sendOperatorEvent(operatorId: string, event: ReaderEvent): void {
-    this.#reporter.operatorEvent({ task: this.key, operatorId, event: encodeSourceEvent(event) });
+    this.#reporter.operatorEvent(encodeReaderEvent({ task: decodeTaskKey(this.key), operatorId, event }));
   }
 
   /** The enumerator of split source `operatorId` answers; a task still being deployed has no reader yet to take it. */
-  dispatchOperatorEvent(operatorId: string, bytes: Uint8Array): void {
-    const event = decodeSourceEvent(bytes, parseEnumeratorEvent);
-    if (typeof event === 'string') {
-      this.logger.warn({ operatorId }, `ignored an enumerator event: ${event}`);
-      return;
-    }
+  dispatchOperatorEvent(operatorId: string, event: EnumeratorEvent): void {
     if (this.#task === undefined) {
       this.logger.warn({ operatorId, kind: event.kind }, 'ignored an enumerator event for a task still being deployed');
       return;

@@ -1,5 +1,6 @@
 import { CommonErrorCode, TaskState, WeirError, type Clock, type Logger } from '@weir/common';
 import {
+  decodeEnumeratorEvent,
   decodeNotification,
   type CancelTask__Output,
   type DeployTask__Output,
@@ -101,7 +102,9 @@ export class Deployer implements TaskControl {
       this.#options.logger.debug({ task: message.task, operatorId: message.operatorId }, 'ignored an enumerator event for a task not running here');
       return;
     }
-    task.dispatchOperatorEvent(message.operatorId, message.event);
+    const decoded = decodeEnumeratorEvent(message);
+    if (typeof decoded === 'string') task.logger.warn({ operatorId: message.operatorId }, `ignored an enumerator event: ${decoded}`);
+    else task.dispatchOperatorEvent(decoded.operatorId, decoded.event);
   }
 
   cancelAll(): Promise<void> {
