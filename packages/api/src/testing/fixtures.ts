@@ -1,4 +1,3 @@
-import { isWeirError } from '@weir/common';
 import { Boundedness, InputStatus, type Sink, type Source } from '../connector/types.ts';
 import { StreamExecutionEnvironment, type EnvironmentDefaults } from '../environment/stream-execution-environment.ts';
 import { KeyedProcessFunction, type KeyedProcessContext } from '../functions/types.ts';
@@ -44,13 +43,4 @@ export function environment(defaults: Partial<EnvironmentDefaults> = {}): Stream
   return new StreamExecutionEnvironment({ ...DEFAULTS, ...defaults });
 }
 
-/** The code and message of the WeirError `fn` throws; anything else fails the test. */
-export function errorOf(fn: () => unknown): { code: string; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (isWeirError(err)) return { code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('expected a WeirError');
-}
+export { errorOf } from '@weir/common/testing';

@@ -4,8 +4,7 @@ import { checkpoint, notifyComplete, restoreFrom } from '../testing/checkpoints.
 import { CountPerKey, listSource, SourceControl, TransactionalSink } from '../testing/checkpoint-fixtures.ts';
 import { CollectingSink, runJob, states, waitUntil } from '../testing/harness.ts';
 import { MemoryStorage } from '@weir/storage/testing';
-import type { TaskCheckpointing } from './types.ts';
-import { CHECKPOINTING_DEFAULTS } from '../testing/checkpointing-defaults.ts';
+import { testCheckpointing } from '../testing/checkpointing-defaults.ts';
 
 const WORDS = Array.from({ length: 2000 }, (_, i) => `word-${i % 400}`);
 
@@ -20,9 +19,7 @@ function countJob(control: SourceControl, sink: TransactionalSink<[string, numbe
   };
 }
 
-function settings(overrides: Partial<TaskCheckpointing>): TaskCheckpointing {
-  return { mode: 'EXACTLY_ONCE', backend: 'filesystem', storage: new MemoryStorage(), maxInlineBytes: 1 << 20, asyncSnapshots: true, ...CHECKPOINTING_DEFAULTS, ...overrides };
-}
+const settings = testCheckpointing;
 
 describe('declined checkpoints', () => {
   it('declines STATE_TOO_LARGE over the memory backend limit, naming both sizes, and keeps running', async () => {

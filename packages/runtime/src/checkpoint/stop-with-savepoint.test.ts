@@ -3,21 +3,12 @@ import type { CheckpointOptions } from '@weir/common';
 import { describe, expect, it } from 'vitest';
 import { checkpoint, notifyComplete } from '../testing/checkpoints.ts';
 import { CountPerKey, expectedCountRecords, listSource, sortRecords, SourceControl, TransactionalSink } from '../testing/checkpoint-fixtures.ts';
-import { CHECKPOINTING_DEFAULTS } from '../testing/checkpointing-defaults.ts';
+import { unalignedMemoryCheckpointing } from '../testing/checkpointing-defaults.ts';
 import { runJob, states, waitUntil, type RunningJob } from '../testing/harness.ts';
-import type { TaskCheckpointing } from './types.ts';
 
 const WORDS = Array.from({ length: 2000 }, (_, i) => `w${i % 31}`);
 
-const checkpointing: TaskCheckpointing = {
-  mode: 'EXACTLY_ONCE',
-  backend: 'memory',
-  storage: undefined,
-  maxInlineBytes: 5 * 1024 * 1024,
-  asyncSnapshots: true,
-  ...CHECKPOINTING_DEFAULTS,
-  unaligned: true,
-};
+const checkpointing = unalignedMemoryCheckpointing();
 
 function countJob(control: SourceControl, sink: TransactionalSink<[string, number]>) {
   return (env: StreamExecutionEnvironment): void => {

@@ -2,10 +2,9 @@ import type { SinkWriter, StreamExecutionEnvironment } from '@weir/api';
 import { describe, expect, it } from 'vitest';
 import { checkpoint, checkpointUntilDone, notifyComplete, restoreFrom } from '../testing/checkpoints.ts';
 import { CountPerKey, expectedCountRecords, listSource, sortRecords, SourceControl, TransactionalSink } from '../testing/checkpoint-fixtures.ts';
-import { CHECKPOINTING_DEFAULTS } from '../testing/checkpointing-defaults.ts';
+import { testCheckpointing, unalignedMemoryCheckpointing } from '../testing/checkpointing-defaults.ts';
 import { runJob, states, waitUntil } from '../testing/harness.ts';
 import { MemoryStorage } from '@weir/storage/testing';
-import type { TaskCheckpointing } from './types.ts';
 
 const WORDS = Array.from({ length: 3000 }, (_, i) => `w${(i * 7) % 53}`);
 
@@ -44,16 +43,7 @@ function countJob(control: SourceControl, sink: TransactionalSink<[string, numbe
 describe('unaligned checkpoints', () => {
   it('snapshot a backpressured job with its in-flight buffers, and a restore replays them to exactly the expected output', async () => {
     const storage = new MemoryStorage();
-    const checkpointing: TaskCheckpointing = {
-      mode: 'EXACTLY_ONCE',
-      backend: 'filesystem',
-      storage,
-      maxInlineBytes: 0,
-      asyncSnapshots: true,
-      ...CHECKPOINTING_DEFAULTS,
-      unaligned: true,
-      alignedCheckpointTimeoutMs: 0,
-    };
+    const checkpointing = testCheckpointing({ storage, maxInlineBytes: 0, unaligned: true });
     const sink = new StallingSink();
     sink.closed = true;
     const control = new SourceControl(Number.MAX_SAFE_INTEGER);
@@ -93,16 +83,7 @@ describe('unaligned checkpoints', () => {
   });
 
   it('keep every checkpoint aligned when the barriers align within the aligned-checkpoint timeout', async () => {
-    const checkpointing: TaskCheckpointing = {
-      mode: 'EXACTLY_ONCE',
-      backend: 'memory',
-      storage: undefined,
-      maxInlineBytes: 5 * 1024 * 1024,
-      asyncSnapshots: true,
-      ...CHECKPOINTING_DEFAULTS,
-      unaligned: true,
-      alignedCheckpointTimeoutMs: 60_000,
-    };
+    const checkpointing = unalignedMemoryCheckpointing({ alignedCheckpointTimeoutMs: 60_000 });
     const sink = new TransactionalSink<[string, number]>();
     const job = await runJob(countJob(new SourceControl(1000), sink), { checkpointing });
     await waitUntil(() => sink.writtenBy(0) === 2000);

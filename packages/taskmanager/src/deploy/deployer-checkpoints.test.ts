@@ -3,22 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CheckpointFailureReason, defaultConfig, type TaskStateSnapshot } from '@weir/common';
-import { ManualClock, recordingLogger } from '@weir/common/testing';
-import type { AcknowledgeCheckpoint, DeclineCheckpoint, OperatorEvent, TaskStatusUpdate } from '@weir/rpc';
-import type { RemoteConnector } from '@weir/runtime';
-import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
-import type { TaskReporter } from '../control/context.ts';
-import { FakeRegistry } from '../testing/fake-registry.ts';
-import { fakeTaskFactory } from '../testing/fake-task.ts';
-import { deployMessage, oneVertexJob, type DeployOverrides } from '../testing/jobs.ts';
-import { Deployer } from './deployer.ts';
-
-const remote: RemoteConnector = {
-  connect: () => {
-    throw new Error('not used');
-  },
-};
+import { CheckpointFailureReason, type TaskStateSnapshot } from '@weir/common';
+import { recordingLogger } from '@weir/common/testing';
+import { deployerHarness } from '../testing/deployer-harness.ts';
+import { deployMessage, type DeployOverrides } from '../testing/jobs.ts';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -32,30 +20,10 @@ async function tempDirectory(): Promise<string> {
 }
 
 function setup() {
-  const factory = fakeTaskFactory();
   const { logger, entries: logs } = recordingLogger();
-  const storages = new StoragePool(s3SettingsFromConfig(defaultConfig()));
-  cleanups.push(() => storages.close());
-  const deployer = new Deployer({
-    network: { taskManagerId: 'tm-1', partitions: new FakeRegistry(), remote },
-    loadJob: async () => oneVertexJob(),
-    createTask: factory.createTask,
-    localStateDir: '/tmp/weir-test-local-state',
-    storages,
-    logger,
-    clock: new ManualClock(),
-  });
-  const updates: TaskStatusUpdate[] = [];
-  const acks: AcknowledgeCheckpoint[] = [];
-  const declines: DeclineCheckpoint[] = [];
-  const operatorEvents: OperatorEvent[] = [];
-  const report: TaskReporter = {
-    status: (update) => updates.push(update),
-    acknowledgeCheckpoint: (ack) => acks.push(ack),
-    declineCheckpoint: (decline) => declines.push(decline),
-    operatorEvent: (event) => operatorEvents.push(event),
-  };
-  return { factory, deployer, updates, acks, declines, operatorEvents, report, logs };
+  const harness = deployerHarness({ logger });
+  cleanups.push(() => harness.close());
+  return { ...harness, logs };
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));

@@ -1,22 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeSourceEvent, defaultConfig, encodeSourceEvent, parseReaderEvent, TaskState, WeirError, type Logger } from '@weir/common';
-import { ManualClock } from '@weir/common/testing';
-import type { AcknowledgeCheckpoint, DeclineCheckpoint, OperatorEvent, TaskStatusUpdate } from '@weir/rpc';
-import type { RemoteConnector } from '@weir/runtime';
-import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
-import type { TaskReporter } from '../control/context.ts';
-import { FakeRegistry } from '../testing/fake-registry.ts';
-import { fakeTaskFactory } from '../testing/fake-task.ts';
+import { decodeSourceEvent, encodeSourceEvent, parseReaderEvent, TaskState, WeirError, type Logger } from '@weir/common';
+import { deployerHarness } from '../testing/deployer-harness.ts';
 import { deployMessage, oneVertexJob } from '../testing/jobs.ts';
-import { silentLogger } from '@weir/common/testing';
-import { Deployer } from './deployer.ts';
 import type { JobLoader, LoadedJob } from './types.ts';
-
-const remote: RemoteConnector = {
-  connect: () => {
-    throw new Error('not used');
-  },
-};
 
 /** A loader whose result the test hands out when it likes. */
 function manualLoader() {
@@ -25,37 +11,15 @@ function manualLoader() {
   return { pending, loadJob };
 }
 
-const pools: StoragePool[] = [];
+const harnesses: ReturnType<typeof deployerHarness>[] = [];
 afterEach(() => {
-  for (const pool of pools.splice(0)) pool.close();
+  for (const harness of harnesses.splice(0)) harness.close();
 });
 
-function setup(loadJob: JobLoader = async () => oneVertexJob(), logger: Logger = silentLogger()) {
-  const registry = new FakeRegistry();
-  const factory = fakeTaskFactory();
-  const storages = new StoragePool(s3SettingsFromConfig(defaultConfig()));
-  pools.push(storages);
-  const deployer = new Deployer({
-    network: { taskManagerId: 'tm-1', partitions: registry, remote },
-    loadJob,
-    createTask: factory.createTask,
-    localStateDir: '/tmp/weir-test-local-state',
-    storages,
-    logger,
-    clock: new ManualClock(),
-  });
-  const updates: TaskStatusUpdate[] = [];
-  const acks: AcknowledgeCheckpoint[] = [];
-  const declines: DeclineCheckpoint[] = [];
-  const operatorEvents: OperatorEvent[] = [];
-  const states = () => updates.map((update) => update.state);
-  const report: TaskReporter = {
-    status: (update) => updates.push(update),
-    acknowledgeCheckpoint: (ack) => acks.push(ack),
-    declineCheckpoint: (decline) => declines.push(decline),
-    operatorEvent: (event) => operatorEvents.push(event),
-  };
-  return { registry, factory, deployer, updates, acks, declines, operatorEvents, states, report };
+function setup(loadJob?: JobLoader, logger?: Logger) {
+  const harness = deployerHarness({ loadJob, logger });
+  harnesses.push(harness);
+  return harness;
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isWeirError } from '@weir/common';
 import type { ConnectorContext } from '@weir/api';
+import { errorOf, rejectionOf } from '@weir/common/testing';
 import { SimpleStringEncoder } from './encoder.ts';
 import { FileSink } from './file-sink.ts';
 import { DefaultRollingPolicy } from './rolling-policy.ts';
@@ -16,24 +16,6 @@ function contents(dir: string): Record<string, string> {
   return Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
 }
 
-function errorOf(fn: () => unknown): { code: string; message: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (isWeirError(err)) return { code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('expected a WeirError');
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const err = await promise.then(
-    () => new Error('expected a WeirError'),
-    (e: unknown) => e,
-  );
-  if (isWeirError(err)) return { code: err.code, message: err.message };
-  throw err;
-}
 
 describe('FileSink', () => {
   let dir: string;
@@ -127,7 +109,7 @@ describe('FileSink', () => {
     await committer.commit(committables);
     expect(contents(dir)).toEqual({ 'part-0-0': 'x\n' });
     rmSync(join(dir, 'part-0-0'));
-    expect(await failureOf(committer.commit(committables))).toEqual({
+    expect(await rejectionOf(committer.commit(committables))).toEqual({
       code: 'LOST_PART_FILE',
       message:
         `cannot commit part file ${join(dir, 'part-0-0')}: neither it nor its pending file ${join(dir, '.part-0-0.inprogress')} exists; ` +
@@ -152,7 +134,7 @@ describe('FileSink', () => {
     [{ dir: 'relative/out', pending: '.part-0-1.inprogress', final: 'part-0-1' }],
     ['part-0-1'],
   ])('rejects the committable %j', async (committable) => {
-    expect(await failureOf(sink().createCommitter(context(0, 1)).commit([committable as never]))).toEqual({
+    expect(await rejectionOf(sink().createCommitter(context(0, 1)).commit([committable as never]))).toEqual({
       code: 'INVALID_RESTORED_STATE',
       message: `a FileSink committable is { dir: '<absolute directory>', pending: '.part-<subtask>-<n>.inprogress', final: 'part-<subtask>-<n>' }, got ${JSON.stringify(committable)}`,
     });
@@ -214,7 +196,7 @@ describe('FileSink', () => {
   });
 
   it.each([[{}], [{ nextPart: -1 }], [{ nextPart: '3' }], [null]])('rejects the writer state %j', async (state) => {
-    expect(await failureOf(sink().createWriter(context(0, 1), [state]))).toEqual({
+    expect(await rejectionOf(sink().createWriter(context(0, 1), [state]))).toEqual({
       code: 'INVALID_RESTORED_STATE',
       message: `a FileSink writer resumes from { nextPart: <whole number >= 0> }, got ${JSON.stringify(state)}`,
     });

@@ -9,7 +9,6 @@ import { KeyedStateRegistry } from '../keyed-state-registry.ts';
 import type { AnyState } from '../state-factory.ts';
 import type { KeyContext } from '../key-context.ts';
 import type { CapturedKeyedState, KeyedStateBackend } from '../keyed-state-backend.ts';
-import { storedValueMigration } from '../schema-migration.ts';
 import { internalStateName } from '../state-descriptors.ts';
 import { RuntimeErrorCode } from '../../errors.ts';
 import { keyGroupBounds, parseStateKey, statePrefix } from './level-key.ts';
