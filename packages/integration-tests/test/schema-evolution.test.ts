@@ -3,7 +3,7 @@ import { readCommittedLines } from '@weir/examples';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { completedCount, jobIdFrom, localPath, ProcessCluster, savepointPathFrom, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
+import { completedCount, getJob, jobIdFrom, localPath, ProcessCluster, savepointPathFrom, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
 import { AVRO_TYPES, expectedEvolvedOutput, POJO_TYPES, schemaJobs, type EvolvingType } from './schema-evolution-jobs.ts';
 import { cutOf } from './savepoint-jobs.ts';
 
@@ -52,6 +52,9 @@ describe('state schema evolution across a savepoint on a process cluster', () =>
     const bad = await c.weir(['run', '-s', savepoint, writeJobFile(jobs.bad), ...args(V2_RATE)], { timeoutMs: 60_000 });
     expect(bad.code, `${bad.stdout}\n${bad.stderr}`).toBe(1);
     expect(bad.stderr).toContain(refusal);
+    // No restart can make the state fit: FAILED at once, without a restart.
+    expect(bad.stdout).not.toContain('RESTARTING');
+    expect((await getJob(c.client, jobIdFrom(bad.stdout))).attempt).toBe(0);
     expect(existsSync(join(localPath(savepoint), '_metadata'))).toBe(true);
     expect(c.jobManager.running && c.liveTaskManagers.length).toBe(1);
 
