@@ -117,6 +117,7 @@ export {
   type SinkWriter,
   type Sink,
   type Committer,
+  type SinkJobSettings,
 } from './connector/types.ts';
 export {
   isSplitSource,

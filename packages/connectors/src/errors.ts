@@ -15,5 +15,21 @@ export const ConnectorErrorCode = {
    * the hidden pending file was deleted, or the output directory is not shared by all TaskManagers.
    */
   LOST_PART_FILE: 'LOST_PART_FILE',
+  /** No Kafka broker of bootstrap.servers answered; the message names the addresses. */
+  KAFKA_UNREACHABLE: 'KAFKA_UNREACHABLE',
+  /** A topic a KafkaSource reads or a KafkaSink writes does not exist. */
+  KAFKA_TOPIC_NOT_FOUND: 'KAFKA_TOPIC_NOT_FOUND',
+  /** A Kafka record could not be deserialized; the message names topic, partition and offset. */
+  KAFKA_DESERIALIZATION_FAILED: 'KAFKA_DESERIALIZATION_FAILED',
+  /**
+   * A transaction a completed checkpoint promised could not be committed: the broker aborted it
+   * (transaction.timeout.ms passed) or another producer fenced it. No restart can bring its
+   * records back, so the job fails.
+   */
+  KAFKA_TRANSACTION_ABORTED: 'KAFKA_TRANSACTION_ABORTED',
+  /** A KafkaSink producer was fenced while writing: two jobs (or sinks) share a transactional id prefix, or the broker timed the transaction out. */
+  KAFKA_PRODUCER_FENCED: 'KAFKA_PRODUCER_FENCED',
+  /** Kafka answered a request with an error not covered above; the message has Kafka's error name. */
+  KAFKA_ERROR: 'KAFKA_ERROR',
 } as const;
 export type ConnectorErrorCode = (typeof ConnectorErrorCode)[keyof typeof ConnectorErrorCode];

@@ -12,3 +12,4 @@ export { FileSinkWriter, type FileSinkWriterState } from './sink/file/file-sink-
 export { FileSinkCommitter, type FileSinkCommittable } from './sink/file/file-sink-committer.ts';
 export { SimpleStringEncoder, type Encoder } from './sink/file/encoder.ts';
 export { DefaultRollingPolicy, DefaultRollingPolicyBuilder } from './sink/file/rolling-policy.ts';
+export * from './kafka/index.ts';

@@ -1,4 +1,4 @@
-import { Consumer, FetchIsolationLevels, IS_CONTROL, IS_TRANSACTIONAL, Producer, ProduceAcks, type RecordsBatch } from '@platformatic/kafka';
+import { Consumer, FetchIsolationLevels, IS_CONTROL, IS_TRANSACTIONAL, Producer, type RecordsBatch } from '@platformatic/kafka';
 
 export interface TopicRecord {
   readonly partition: number;
@@ -8,15 +8,17 @@ export interface TopicRecord {
 }
 
 /**
- * Writes `values` (UTF-8) to `topic` without a transaction, acks=all, in batches; a value
- * with a partition goes there, others are spread by the client.
+ * Writes `values` (UTF-8) to `topic` without a transaction, in batches, with an idempotent
+ * producer (acks=all): a produce request retried after a slow answer (a new topic's first
+ * write, say) is not written twice. A value with a partition goes there, others are spread by
+ * the client.
  */
 export async function produceValues(
   bootstrapServers: string,
   topic: string,
   values: readonly { readonly value: string; readonly key?: string; readonly partition?: number }[],
 ): Promise<void> {
-  const producer = new Producer({ clientId: 'weir-test-producer', bootstrapBrokers: [bootstrapServers], acks: ProduceAcks.ALL, retries: 5 });
+  const producer = new Producer({ clientId: 'weir-test-producer', bootstrapBrokers: [bootstrapServers], idempotent: true, producerId: -1n, producerEpoch: -1, retries: 5 });
   try {
     for (let i = 0; i < values.length; i += 1000) {
       await producer.send({

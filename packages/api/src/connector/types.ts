@@ -121,4 +121,15 @@ export interface Sink<T> {
   createWriter(context: ConnectorContext, restoredState?: readonly unknown[]): SinkWriter<T> | Promise<SinkWriter<T>>;
   /** Present on exactly-once sinks, whose writers implement prepareCommit. */
   createCommitter?(context: ConnectorContext): Committer<unknown>;
+  /**
+   * Checks the sink's settings against the job's once its main returned (a KafkaSink's
+   * transaction timeout against the checkpoint interval); throws a WeirError that fails the
+   * submission.
+   */
+  validate?(job: SinkJobSettings): void;
+}
+
+/** What a sink's `validate` sees of the job: what it set (undefined: the cluster's defaults apply). */
+export interface SinkJobSettings {
+  readonly checkpointing: { readonly intervalMs: number } | undefined;
 }

@@ -24,7 +24,10 @@ export async function buildStreamGraph(
       cause: err,
     });
   }
-  return env.getStreamGraph(fallbackJobName(main));
+  const graph = env.getStreamGraph(fallbackJobName(main));
+  // Settings a sink cannot work with are the submitter's error, before anything runs.
+  for (const node of graph.nodes) if (node.spec.kind === 'sink') node.spec.sink.validate?.({ checkpointing: graph.config.checkpointing });
+  return graph;
 }
 
 /** `export default function (env) {}` is named 'default'; that says nothing about the job. */

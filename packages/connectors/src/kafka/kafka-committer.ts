@@ -1,0 +1,62 @@
+import type { Committer } from '@weir/api';
+import { createLogger, WeirError } from '@weir/common';
+import { ConnectorErrorCode } from '../errors.ts';
+import { createAdmin, describeKafkaError, kafkaErrorIds, kafkaFailure, type KafkaClientSettings } from './kafka-client.ts';
+import { TransactionCoordinatorCalls, type KafkaCommittable } from './transactions.ts';
+
+/**
+ * Commits the transactions completed checkpoints promised (Flink's KafkaCommitter), from a
+ * new connection, by transactional id, producer id and epoch; committing one that is already
+ * committed succeeds, so a restore may commit again. A transaction the broker aborted (its
+ * transaction.timeout.ms passed) cannot be committed any more: the job fails with
+ * KAFKA_TRANSACTION_ABORTED, since its records are gone and no restart brings them back.
+ */
+export class KafkaCommitter implements Committer<KafkaCommittable> {
+  readonly #logger = createLogger('kafka-committer');
+
+  constructor(
+    private readonly settings: KafkaClientSettings,
+    private readonly transactionTimeoutMs: number,
+  ) {}
+
+  async commit(committables: readonly KafkaCommittable[]): Promise<void> {
+    if (committables.length === 0) return;
+    const admin = createAdmin(this.settings);
+    const calls = new TransactionCoordinatorCalls(admin, this.settings);
+    try {
+      for (const committable of committables) {
+        try {
+          await calls.commit(requireCommittable(committable));
+        } catch (err) {
+          throw this.#failure(err, committable);
+        }
+        this.#logger.debug({ transactionalId: committable.transactionalId }, 'transaction committed');
+      }
+    } finally {
+      await admin.close().catch(() => {});
+    }
+  }
+
+  #failure(err: unknown, committable: KafkaCommittable): WeirError {
+    if (err instanceof WeirError) return err;
+    const ids = kafkaErrorIds(err);
+    if (ids.has('PRODUCER_FENCED') || ids.has('INVALID_PRODUCER_EPOCH') || ids.has('INVALID_TXN_STATE') || ids.has('INVALID_PRODUCER_ID_MAPPING')) {
+      return new WeirError(
+        ConnectorErrorCode.KAFKA_TRANSACTION_ABORTED,
+        `cannot commit Kafka transaction ${committable.transactionalId} (producer id ${committable.producerId}, epoch ${committable.epoch}) that a completed checkpoint promised: ` +
+          `the broker aborted it, most likely because transaction.timeout.ms (${this.transactionTimeoutMs} ms) passed before the checkpoint completed and the commit reached the broker; ` +
+          `its records are lost. Raise the KafkaSink's transaction.timeout.ms (up to the broker's transaction.max.timeout.ms) well above the checkpoint interval plus the time a recovery takes (${describeKafkaError(err)})`,
+        { cause: err },
+      );
+    }
+    return kafkaFailure(err, this.settings, `committing transaction ${committable.transactionalId}`);
+  }
+}
+
+function requireCommittable(value: unknown): KafkaCommittable {
+  const { transactionalId, producerId, epoch } = (value ?? {}) as Partial<KafkaCommittable>;
+  if (typeof transactionalId !== 'string' || typeof producerId !== 'string' || !/^\d+$/.test(producerId) || typeof epoch !== 'number' || !Number.isInteger(epoch)) {
+    throw new WeirError(ConnectorErrorCode.INVALID_RESTORED_STATE, `a KafkaSink committable is { transactionalId, producerId, epoch }, got ${JSON.stringify(value)}`);
+  }
+  return { transactionalId, producerId, epoch };
+}

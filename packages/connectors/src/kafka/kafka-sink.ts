@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import type { ConnectorContext, Sink, SinkJobSettings } from '@weir/api';
+import { createLogger, WeirError } from '@weir/common';
+import { ConnectorErrorCode } from '../errors.ts';
+import { createAdmin, kafkaFailure, parseBootstrapServers, type KafkaClientSettings } from './kafka-client.ts';
+import { KafkaCommitter } from './kafka-committer.ts';
+import type { KafkaRecordSerializationSchema } from './kafka-record-serialization-schema.ts';
+import { DeliveryGuarantee, KafkaWriter, type KafkaWriterState } from './kafka-writer.ts';
+import { parseTransactionalId, TransactionCoordinatorCalls } from './transactions.ts';
+
+/** 15 minutes: the broker's default transaction.max.timeout.ms, the longest a transaction may stay open. */
+const DEFAULT_TRANSACTION_TIMEOUT_MS = 900_000;
+
+export interface KafkaSinkConfig<T> {
+  readonly settings: KafkaClientSettings;
+  readonly serializer: KafkaRecordSerializationSchema<T>;
+  readonly guarantee: DeliveryGuarantee;
+  readonly transactionalIdPrefix: string;
+  readonly transactionTimeoutMs: number;
+}
+
+/**
+ * Writes records to Kafka (Flink's KafkaSink) with the chosen DeliveryGuarantee. EXACTLY_ONCE
+ * writes each checkpoint's records of a subtask in one transaction, pre-commits (flushes) it at
+ * the barrier and commits it when the checkpoint completes; a restore commits what the restored
+ * checkpoint promised and aborts the lingering transactions of this sink's prefix that no
+ * checkpoint promised.
+ */
+export class KafkaSink<T> implements Sink<T> {
+  constructor(readonly config: KafkaSinkConfig<T>) {}
+
+  static builder<T = string>(): KafkaSinkBuilder<T> {
+    return new KafkaSinkBuilder<T>();
+  }
+
+  /** EXACTLY_ONCE: a transaction must outlive the checkpoint it belongs to, or the broker aborts it before the commit. */
+  validate({ checkpointing }: SinkJobSettings): void {
+    const { guarantee, transactionTimeoutMs } = this.config;
+    if (guarantee !== DeliveryGuarantee.EXACTLY_ONCE || checkpointing === undefined) return;
+    if (transactionTimeoutMs <= checkpointing.intervalMs) {
+      throw new WeirError(
+        ConnectorErrorCode.INVALID_ARGUMENT,
+        `the KafkaSink's transaction.timeout.ms (${transactionTimeoutMs} ms) is not longer than the checkpoint interval (${checkpointing.intervalMs} ms): ` +
+          'the broker would abort transactions before their checkpoint completes and their records would be lost; ' +
+          'set transaction.timeout.ms well above the checkpoint interval (up to the broker\'s transaction.max.timeout.ms, 15 minutes by default)',
+      );
+    }
+  }
+
+  async createWriter(context: ConnectorContext, restoredState?: readonly unknown[]): Promise<KafkaWriter<T>> {
+    const { settings, serializer, guarantee, transactionalIdPrefix, transactionTimeoutMs } = this.config;
+    const lastCheckpointId = Math.max(0, ...(restoredState ?? []).map(requireWriterState).map((s) => s.checkpointId));
+    if (guarantee === DeliveryGuarantee.EXACTLY_ONCE) {
+      await abortLingering(this.config, context, restoredState === undefined ? undefined : lastCheckpointId);
+    }
+    return new KafkaWriter({ settings, serializer, guarantee, transactionalIdPrefix, transactionTimeoutMs, subtask: context.subtaskIndex, lastCheckpointId });
+  }
+
+  createCommitter(): KafkaCommitter {
+    return new KafkaCommitter(this.config.settings, this.config.transactionTimeoutMs);
+  }
+}
+
+/**
+ * Aborts the open transactions of this prefix that belong to this subtask (old subtask
+ * indexes k with k mod parallelism = this subtask, so after a rescale each old index has one
+ * owner and no new subtask uses an index another aborts) and that no restored checkpoint
+ * promised: those named after a later checkpoint than the restored one (all of them on a
+ * fresh start). The restored checkpoint's own transactions (named at or before it) were
+ * committed before the writer was created.
+ */
+async function abortLingering<T>(config: KafkaSinkConfig<T>, context: ConnectorContext, restoredCheckpointId: number | undefined): Promise<void> {
+  const admin = createAdmin(config.settings);
+  const logger = createLogger('kafka-sink', { subtask: context.subtaskIndex });
+  try {
+    const calls = new TransactionCoordinatorCalls(admin, config.settings);
+    const lingering = (await calls.openTransactionalIds()).filter((id) => {
+      const parsed = parseTransactionalId(config.transactionalIdPrefix, id);
+      return parsed !== undefined && parsed.subtask % context.parallelism === context.subtaskIndex && (restoredCheckpointId === undefined || parsed.checkpointId > restoredCheckpointId);
+    });
+    for (const id of lingering) await calls.abort(id, config.transactionTimeoutMs);
+    if (lingering.length > 0) logger.info({ transactionalIds: lingering }, 'aborted lingering transactions of an earlier attempt');
+  } catch (err) {
+    throw kafkaFailure(err, config.settings, `aborting lingering transactions of prefix '${config.transactionalIdPrefix}'`);
+  } finally {
+    await admin.close().catch(() => {});
+  }
+}
+
+function requireWriterState(state: unknown): KafkaWriterState {
+  const checkpointId = (state as Partial<KafkaWriterState> | null)?.checkpointId;
+  if (typeof checkpointId !== 'number' || !Number.isSafeInteger(checkpointId) || checkpointId < 0) {
+    throw new WeirError(ConnectorErrorCode.INVALID_RESTORED_STATE, `a KafkaSink writer resumes from { checkpointId }, got ${JSON.stringify(state)}`);
+  }
+  return { checkpointId };
+}
+
+/** Flink's KafkaSinkBuilder names. */
+export class KafkaSinkBuilder<T> {
+  #servers: string[] | undefined;
+  #serializer: KafkaRecordSerializationSchema<T> | undefined;
+  #guarantee: DeliveryGuarantee = DeliveryGuarantee.NONE;
+  #prefix: string | undefined;
+  #timeoutMs = DEFAULT_TRANSACTION_TIMEOUT_MS;
+
+  setBootstrapServers(servers: string): this {
+    this.#servers = parseBootstrapServers(servers);
+    return this;
+  }
+
+  setRecordSerializer(serializer: KafkaRecordSerializationSchema<T>): this {
+    if (typeof serializer?.serialize !== 'function') {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'setRecordSerializer() takes KafkaRecordSerializationSchema.builder()...build()');
+    }
+    this.#serializer = serializer;
+    return this;
+  }
+
+  setDeliveryGuarantee(guarantee: DeliveryGuarantee): this {
+    if (!Object.values(DeliveryGuarantee).includes(guarantee)) {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `setDeliveryGuarantee() takes DeliveryGuarantee.NONE, AT_LEAST_ONCE or EXACTLY_ONCE, got ${JSON.stringify(guarantee)}`);
+    }
+    this.#guarantee = guarantee;
+    return this;
+  }
+
+  /** EXACTLY_ONCE: the start of every transactional id of this sink; unique per job (and per sink within a job). */
+  setTransactionalIdPrefix(prefix: string): this {
+    if (typeof prefix !== 'string' || !/^[A-Za-z0-9._-]+$/.test(prefix)) {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `setTransactionalIdPrefix() takes letters, digits, '.', '_' and '-', got ${JSON.stringify(prefix)}`);
+    }
+    this.#prefix = prefix;
+    return this;
+  }
+
+  /** `transaction.timeout.ms`: how long the broker keeps a transaction open (EXACTLY_ONCE); default 900000 (15 minutes). */
+  setProperty(key: string, value: string): this {
+    if (key !== 'transaction.timeout.ms') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `KafkaSink has no property '${key}'; it knows transaction.timeout.ms`);
+    const ms = Number(value);
+    if (!Number.isSafeInteger(ms) || ms < 1) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `transaction.timeout.ms takes milliseconds >= 1, got '${value}'`);
+    this.#timeoutMs = ms;
+    return this;
+  }
+
+  build(): KafkaSink<T> {
+    if (this.#servers === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a KafkaSink needs setBootstrapServers(host:port,...)');
+    if (this.#serializer === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a KafkaSink needs setRecordSerializer(...)');
+    if (this.#guarantee === DeliveryGuarantee.EXACTLY_ONCE && this.#prefix === undefined) {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'an EXACTLY_ONCE KafkaSink needs setTransactionalIdPrefix(...), unique to the job');
+    }
+    return new KafkaSink<T>({
+      settings: { bootstrapServers: this.#servers, clientId: `weir-kafka-sink-${randomBytes(3).toString('hex')}` },
+      serializer: this.#serializer,
+      guarantee: this.#guarantee,
+      transactionalIdPrefix: this.#prefix ?? '',
+      transactionTimeoutMs: this.#timeoutMs,
+    });
+  }
+}

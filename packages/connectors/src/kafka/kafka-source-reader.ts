@@ -1,0 +1,217 @@
+import type { Consumer } from '@platformatic/kafka';
+import {
+  AvailabilitySignal,
+  InputStatus,
+  type Collector,
+  type ReaderOutput,
+  type SourceOutput,
+  type SplitSourceReader,
+} from '@weir/api';
+import { createLogger, WeirError, type Logger } from '@weir/common';
+import { ConnectorErrorCode } from '../errors.ts';
+import { createAdmin, createFetchClient, describeKafkaError, isUnreachable, kafkaFailure, type KafkaClientSettings } from './kafka-client.ts';
+import type { KafkaPartitionSplit } from './kafka-partition-split.ts';
+import { PartitionFetcher, type FetchTarget } from './partition-fetcher.ts';
+import type { KafkaConsumerRecord, KafkaRecordDeserializationSchema } from './schemas.ts';
+
+export interface KafkaReaderOptions<T> {
+  readonly settings: KafkaClientSettings;
+  readonly deserializer: KafkaRecordDeserializationSchema<T>;
+  readonly readCommitted: boolean;
+  /** Consumer group the offsets of completed checkpoints are committed to (for monitoring); none without a group. */
+  readonly groupId: string | undefined;
+  readonly commitOffsetsOnCheckpoint: boolean;
+  /** Skip (and log) records the deserializer throws on, instead of failing the job. */
+  readonly skipUndeserializable: boolean;
+  /** How long the brokers may be unreachable before the reader fails (its task fails over). */
+  readonly unreachableTimeoutMs: number;
+  readonly maxBytesPerFetch: number;
+  readonly subtaskIndex: number;
+}
+
+/** Records read ahead of the one being polled, at most. */
+const MAX_QUEUED_RECORDS = 5_000;
+
+interface ReaderSplit {
+  readonly split: KafkaPartitionSplit;
+  /** The offset after the last record emitted: what a checkpoint records. */
+  nextOffset: number;
+  readonly target: FetchTarget;
+  /** The fetcher reached the stopping offset: the split ends once its queued records are emitted. */
+  fetchedToEnd: boolean;
+  queued: number;
+}
+
+/**
+ * Reads the partitions assigned to it (Flink's KafkaSourceReader): a background loop fetches
+ * ahead into a bounded queue; `pollNext` emits one record at a time through the partition's
+ * split output, with the Kafka timestamp as event time. A checkpoint records each partition's
+ * next offset; once it completes, those offsets are committed to the consumer group (for
+ * monitoring only: a restore uses the checkpoint, never the group's offsets).
+ */
+export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartitionSplit> {
+  readonly #splits = new Map<string, ReaderSplit>();
+  readonly #queue: KafkaConsumerRecord[] = [];
+  readonly #available = new AvailabilitySignal();
+  readonly #space = new AvailabilitySignal();
+  readonly #pendingCommits = new Map<number, KafkaPartitionSplit[]>();
+  readonly #client: Consumer;
+  readonly #fetcher: PartitionFetcher;
+  readonly #logger: Logger;
+  /** Records the deserializer produced from one Kafka record, for the split output. */
+  readonly #buffer: T[] = [];
+  readonly #collector: Collector<T> = { collect: (record) => void this.#buffer.push(record) };
+  #loop: Promise<void> | undefined;
+  #failure: unknown;
+  #noMoreSplits = false;
+  #closed = false;
+
+  constructor(private readonly options: KafkaReaderOptions<T>) {
+    this.#client = createFetchClient(options.settings);
+    this.#fetcher = new PartitionFetcher(this.#client, options.settings, options.readCommitted, options.maxBytesPerFetch);
+    this.#logger = createLogger('kafka-source-reader', { subtask: options.subtaskIndex });
+  }
+
+  addSplits(splits: readonly KafkaPartitionSplit[]): void {
+    for (const split of splits) {
+      if (this.#splits.has(split.splitId)) continue;
+      this.#splits.set(split.splitId, {
+        split,
+        nextOffset: split.offset,
+        target: { splitId: split.splitId, topic: split.topic, partition: split.partition, fetchOffset: split.offset, stoppingOffset: split.stoppingOffset },
+        fetchedToEnd: split.stoppingOffset !== undefined && split.offset >= split.stoppingOffset,
+        queued: 0,
+      });
+    }
+    this.#logger.info({ partitions: splits.map((s) => `${s.splitId}@${s.offset}`) }, 'reading partitions');
+    this.#loop ??= this.#run();
+    this.#available.signal();
+    this.#space.signal();
+  }
+
+  notifyNoMoreSplits(): void {
+    this.#noMoreSplits = true;
+    this.#available.signal();
+  }
+
+  pollNext(output: ReaderOutput<T>): InputStatus {
+    for (;;) {
+      const record = this.#queue.shift();
+      if (record === undefined) break;
+      if (this.#queue.length === MAX_QUEUED_RECORDS - 1) this.#space.signal();
+      const split = this.#splits.get(`${record.topic}-${record.partition}`);
+      if (split === undefined) continue;
+      split.queued--;
+      split.nextOffset = record.offset + 1;
+      this.#emit(record, output.createOutputForSplit(split.split.splitId));
+      this.#finishIfDone(split, output);
+      return InputStatus.MORE_AVAILABLE;
+    }
+    if (this.#failure !== undefined) throw this.#failure;
+    for (const split of [...this.#splits.values()]) this.#finishIfDone(split, output);
+    if (this.#splits.size === 0 && this.#noMoreSplits) return InputStatus.END_OF_INPUT;
+    return InputStatus.NOTHING_AVAILABLE;
+  }
+
+  isAvailable(): Promise<void> {
+    if (this.#queue.length > 0 || this.#failure !== undefined || (this.#noMoreSplits && this.#splits.size === 0)) return Promise.resolve();
+    if ([...this.#splits.values()].some((s) => s.fetchedToEnd && s.queued === 0)) return Promise.resolve();
+    return this.#available.wait();
+  }
+
+  snapshotState(checkpointId: number): KafkaPartitionSplit[] {
+    const splits = [...this.#splits.values()].map(({ split, nextOffset }) => ({ ...split, offset: nextOffset }));
+    if (this.options.groupId !== undefined && this.options.commitOffsetsOnCheckpoint) this.#pendingCommits.set(checkpointId, splits);
+    return splits;
+  }
+
+  /** Commits the checkpoint's offsets to the consumer group, for monitoring; a failure is logged, not fatal (as in Flink). */
+  async notifyCheckpointComplete(checkpointId: number): Promise<void> {
+    const splits = this.#pendingCommits.get(checkpointId);
+    for (const id of [...this.#pendingCommits.keys()]) if (id <= checkpointId) this.#pendingCommits.delete(id);
+    if (splits === undefined || splits.length === 0 || this.options.groupId === undefined) return;
+    const byTopic = new Map<string, { partition: number; offset: bigint }[]>();
+    for (const s of splits) byTopic.set(s.topic, [...(byTopic.get(s.topic) ?? []), { partition: s.partition, offset: BigInt(s.offset) }]);
+    const admin = createAdmin(this.options.settings);
+    try {
+      await admin.alterConsumerGroupOffsets({ groupId: this.options.groupId, topics: [...byTopic].map(([name, partitionOffsets]) => ({ name, partitionOffsets })) });
+    } catch (err) {
+      this.#logger.warn({ checkpointId, groupId: this.options.groupId, cause: describeKafkaError(err) }, 'committing the offsets of a completed checkpoint to the consumer group failed');
+    } finally {
+      await admin.close().catch(() => {});
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#space.signal();
+    await this.#loop;
+    await Promise.resolve(this.#client.close(true)).catch(() => {});
+  }
+
+  #emit(record: KafkaConsumerRecord, output: SourceOutput<T>): void {
+    this.#buffer.length = 0;
+    try {
+      this.options.deserializer.deserialize(record, this.#collector);
+    } catch (err) {
+      const where = `topic ${record.topic} partition ${record.partition} offset ${record.offset}`;
+      if (this.options.skipUndeserializable) {
+        this.#logger.warn({ topic: record.topic, partition: record.partition, offset: record.offset, cause: (err as Error).message }, 'skipped a record that cannot be deserialized');
+        return;
+      }
+      throw new WeirError(
+        ConnectorErrorCode.KAFKA_DESERIALIZATION_FAILED,
+        `cannot deserialize the Kafka record at ${where}: ${(err as Error).message}; fix the record or the deserializer, or skip such records with KafkaSource.builder().setSkipUndeserializableRecords(true)`,
+        { cause: err },
+      );
+    }
+    for (const value of this.#buffer) output.collect(value, record.timestamp);
+  }
+
+  #finishIfDone(split: ReaderSplit, output: ReaderOutput<T>): void {
+    if (!split.fetchedToEnd || split.queued > 0) return;
+    this.#splits.delete(split.split.splitId);
+    output.releaseOutputForSplit(split.split.splitId);
+  }
+
+  /** Fetches until closed: only splits not at their end, only while the queue has room. */
+  async #run(): Promise<void> {
+    let failingSince: number | undefined;
+    while (!this.#closed) {
+      if (this.#queue.length >= MAX_QUEUED_RECORDS) {
+        await this.#space.wait();
+        continue;
+      }
+      const targets = [...this.#splits.values()].filter((s) => !s.fetchedToEnd).map((s) => s.target);
+      if (targets.length === 0) {
+        await this.#space.wait();
+        continue;
+      }
+      try {
+        const { records, reachedEnd } = await this.#fetcher.fetch(targets, 200);
+        failingSince = undefined;
+        for (const record of records) {
+          const split = this.#splits.get(`${record.topic}-${record.partition}`);
+          if (split !== undefined) split.queued++;
+          this.#queue.push(record);
+        }
+        for (const target of reachedEnd) {
+          const split = this.#splits.get(target.splitId);
+          if (split !== undefined) split.fetchedToEnd = true;
+        }
+        if (records.length > 0 || reachedEnd.length > 0) this.#available.signal();
+      } catch (err) {
+        const now = Date.now();
+        failingSince ??= now;
+        const unreachable = err instanceof WeirError ? err.code === ConnectorErrorCode.KAFKA_UNREACHABLE : isUnreachable(err);
+        if (!unreachable || now - failingSince >= this.options.unreachableTimeoutMs) {
+          this.#failure = err instanceof WeirError ? err : kafkaFailure(err, this.options.settings, 'fetching records');
+          this.#available.signal();
+          return;
+        }
+        this.#logger.warn({ cause: describeKafkaError(err) }, 'fetching from Kafka failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import type { Collector } from '@weir/api';
+
+/** Bytes to a value (Flink's DeserializationSchema). */
+export interface DeserializationSchema<T> {
+  deserialize(message: Uint8Array): T;
+}
+
+/** A value to bytes (Flink's SerializationSchema). */
+export interface SerializationSchema<T> {
+  serialize(element: T): Uint8Array;
+}
+
+/** UTF-8 strings both ways (Flink's SimpleStringSchema). */
+export class SimpleStringSchema implements DeserializationSchema<string>, SerializationSchema<string> {
+  deserialize(message: Uint8Array): string {
+    return Buffer.from(message.buffer, message.byteOffset, message.byteLength).toString('utf8');
+  }
+
+  serialize(element: string): Uint8Array {
+    return Buffer.from(String(element), 'utf8');
+  }
+}
+
+/** JSON text both ways, UTF-8. */
+export class JsonSchema<T> implements DeserializationSchema<T>, SerializationSchema<T> {
+  deserialize(message: Uint8Array): T {
+    return JSON.parse(Buffer.from(message.buffer, message.byteOffset, message.byteLength).toString('utf8')) as T;
+  }
+
+  serialize(element: T): Uint8Array {
+    return Buffer.from(JSON.stringify(element), 'utf8');
+  }
+}
+
+/** One record as a KafkaSource reads it. */
+export interface KafkaConsumerRecord {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  /** The record's Kafka timestamp (ms), also the event time the source gives it. */
+  readonly timestamp: number;
+  readonly key: Uint8Array | null;
+  readonly value: Uint8Array | null;
+  readonly headers: readonly (readonly [string, Uint8Array | null])[];
+}
+
+/** Turns a Kafka record (key, value, headers, timestamp, partition, offset) into records for the job (Flink's KafkaRecordDeserializationSchema). */
+export interface KafkaRecordDeserializationSchema<T> {
+  deserialize(record: KafkaConsumerRecord, out: Collector<T>): void;
+}
+
+export const KafkaRecordDeserializationSchema = {
+  /** Only the value, through `schema`; a record without a value (a tombstone) gives nothing. */
+  valueOnly<T>(schema: DeserializationSchema<T>): KafkaRecordDeserializationSchema<T> {
+    return {
+      deserialize(record, out) {
+        if (record.value !== null) out.collect(schema.deserialize(record.value));
+      },
+    };
+  },
+};

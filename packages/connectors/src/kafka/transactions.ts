@@ -1,0 +1,88 @@
+import { Connection, endTxnV4, initProducerIdV5, listTransactionsV0, type Admin } from '@platformatic/kafka';
+import { kafkaErrorIds, type KafkaClientSettings } from './kafka-client.ts';
+
+/** What a checkpoint promises a KafkaSink will commit: a flushed transaction, resumable from any process (Flink's KafkaCommittable). */
+export interface KafkaCommittable {
+  readonly transactionalId: string;
+  /** The producer's id and epoch, as decimal strings (MessagePack keeps them exact). */
+  readonly producerId: string;
+  readonly epoch: number;
+}
+
+/** `<prefix>-<subtask>-<checkpoint>`: the transaction a subtask opened for the checkpoint after `checkpoint - 1`. */
+export function transactionalIdOf(prefix: string, subtask: number, checkpointId: number): string {
+  return `${prefix}-${subtask}-${checkpointId}`;
+}
+
+/** The subtask and checkpoint of one of this prefix's transactional IDs, or undefined for any other ID. */
+export function parseTransactionalId(prefix: string, id: string): { subtask: number; checkpointId: number } | undefined {
+  if (!id.startsWith(`${prefix}-`)) return undefined;
+  const match = /^(\d+)-(\d+)$/.exec(id.slice(prefix.length + 1));
+  return match === null ? undefined : { subtask: Number(match[1]), checkpointId: Number(match[2]) };
+}
+
+/** Kafka errors that mean "try again in a moment" on transaction coordinator calls. */
+const RETRIABLE = new Set(['CONCURRENT_TRANSACTIONS', 'COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR', 'REQUEST_TIMED_OUT']);
+
+/**
+ * Transaction coordinator calls on the Kafka protocol directly (what Flink does through
+ * FlinkKafkaInternalProducer's reflection): commit a transaction from any process given its
+ * id, producer id and epoch, and abort lingering transactions by re-initializing their ids.
+ * Resuming by id and epoch works because the client speaks EndTxn v4 and Produce v11: Kafka 4
+ * keeps the transaction protocol v1 (one epoch per producer session, KIP-890 part 2 off) for
+ * such clients, whatever transaction.version the cluster finalized.
+ */
+export class TransactionCoordinatorCalls {
+  constructor(
+    private readonly admin: Admin,
+    private readonly settings: KafkaClientSettings,
+  ) {}
+
+  /** EndTxn(commit) for the committable; committing an already committed transaction again succeeds, so this is idempotent. */
+  async commit(committable: KafkaCommittable): Promise<void> {
+    await this.#withCoordinator(committable.transactionalId, (connection) =>
+      endTxnV4.api.async(connection, committable.transactionalId, BigInt(committable.producerId), committable.epoch, true).then(() => undefined),
+    );
+  }
+
+  /** InitProducerId for `transactionalId`: the broker aborts its open transaction, if any, and fences whoever held it. */
+  async abort(transactionalId: string, timeoutMs: number): Promise<void> {
+    await this.#withCoordinator(transactionalId, (connection) => initProducerIdV5.api.async(connection, transactionalId, timeoutMs, -1n, -1).then(() => undefined));
+  }
+
+  /** The transactional IDs with an open transaction (ongoing, or being committed or aborted), on every broker. */
+  async openTransactionalIds(): Promise<string[]> {
+    const metadata = await this.admin.metadata({ topics: [] });
+    const ids: string[] = [];
+    for (const broker of metadata.brokers.values()) {
+      const connection = new Connection(`${this.settings.clientId}-txn-list`);
+      try {
+        await connection.connect(broker.host, broker.port);
+        const response = await listTransactionsV0.api.async(connection, [], [], -1n, null);
+        for (const state of response.transactionStates) {
+          if (!/complete|empty|dead/i.test(state.transactionState)) ids.push(state.transactionalId);
+        }
+      } finally {
+        await connection.close().catch(() => {});
+      }
+    }
+    return ids;
+  }
+
+  async #withCoordinator<R>(transactionalId: string, call: (connection: Connection) => Promise<R>): Promise<R> {
+    for (let attempt = 0; ; attempt++) {
+      const [coordinator] = await this.admin.findCoordinator({ keyType: 1, keys: [transactionalId] });
+      const connection = new Connection(`${this.settings.clientId}-txn`);
+      try {
+        await connection.connect(coordinator!.host, coordinator!.port);
+        return await call(connection);
+      } catch (err) {
+        const ids = kafkaErrorIds(err);
+        if (attempt >= 50 || ![...ids].some((id) => RETRIABLE.has(id))) throw err;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 50 * (attempt + 1))));
+      } finally {
+        await connection.close().catch(() => {});
+      }
+    }
+  }
+}
