@@ -5,3 +5,4 @@ export { expectedGeneratorSums, finalGeneratorSums } from './generator-sum-verif
 export { diffLines, expectedRunningSums } from './running-sums-verifier.ts';
 export { expectedAlerts } from './fraud-detection-verifier.ts';
 export { expectedWindowedCounts } from './windowed-word-count-verifier.ts';
+export { expectedKafkaSums, kafkaInputRecord } from './kafka-sums-verifier.ts';

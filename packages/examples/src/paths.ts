@@ -14,6 +14,8 @@ export const exampleJobs = {
   fraudDetection: here('../jobs/fraud-detection.ts'),
   /** Args: `<words> <words/s> <output dir>`; out-of-order words counted per 5 s event-time window, stragglers to a late-data side output. */
   windowedWordCount: here('../jobs/windowed-word-count.ts'),
+  /** Args: `<bootstrap servers> <input topic> <output topic> <transactional id prefix> [guarantee] [checkpoint ms] [discovery ms]`; KafkaSource → keyBy → running sum → KafkaSink (`pnpm demo kafka`). */
+  kafkaRunningSums: here('../jobs/kafka-running-sums.ts'),
 } as const;
 
 /** Absolute paths of the example inputs. */

@@ -12,6 +12,7 @@ import { followJob } from '../commands/follow-job.ts';
 import type { CliContext } from '../context.ts';
 import { CliErrorCode } from '../errors.ts';
 import { fraudDemo } from './fraud-demo.ts';
+import { kafkaDemo, kafkaDemoPossible } from './kafka-demo.ts';
 import { recoveryDemo } from './recovery-demo.ts';
 
 const PARALLELISM = 2;
@@ -21,11 +22,15 @@ const JOB_TIMEOUT_MS = 180_000;
  * `pnpm demo`: a local cluster of one JobManager and two TaskManagers runs the word-count
  * example at parallelism 2 and checks the committed output against counts it computes itself
  * from the input; then it runs the checkpointed running-sums example, kills a TaskManager
- * mid-run and checks the output is exactly-once (recovery-demo.ts); last, Flink's
- * fraud-detection walkthrough with its timers (fraud-demo.ts). It stops the cluster whatever
- * happens. Process logs go to a file that is kept, with the output, when the demo fails.
+ * mid-run and checks the output is exactly-once (recovery-demo.ts); then Flink's
+ * fraud-detection walkthrough with its timers (fraud-demo.ts); last, where a JDK is present,
+ * the Kafka step (kafka-demo.ts); `pnpm demo kafka` runs that step alone. It stops the cluster
+ * whatever happens. Process logs go to a file that is kept, with the output, when the demo fails.
  */
-export async function demo(context: CliContext): Promise<void> {
+export async function demo(context: CliContext, steps: 'all' | 'kafka' = 'all'): Promise<void> {
+  if (steps === 'kafka' && !kafkaDemoPossible(context)) {
+    throw new WeirError(CliErrorCode.DEMO_FAILED, 'the Kafka demo needs a JDK 17+ (`java` on the PATH) and Maven to run its broker');
+  }
   const dir = mkdtempSync(join(tmpdir(), 'weir-demo-'));
   const log = createWriteStream(join(dir, 'cluster.log'));
   const logger = createLogger('demo');
@@ -56,11 +61,14 @@ export async function demo(context: CliContext): Promise<void> {
       logger,
       onLine: (name, _stream, line) => log.write(`${name} | ${line}\n`),
     });
-    const output = join(dir, 'output');
-    await runWordCount(cluster, exampleData.taleOfTwoCities, output, context);
-    verify(exampleData.taleOfTwoCities, output, context);
-    await recoveryDemo(cluster, join(dir, 'running-sums'), context);
-    await fraudDemo(cluster, join(dir, 'alerts'), context);
+    if (steps === 'all') {
+      const output = join(dir, 'output');
+      await runWordCount(cluster, exampleData.taleOfTwoCities, output, context);
+      verify(exampleData.taleOfTwoCities, output, context);
+      await recoveryDemo(cluster, join(dir, 'running-sums'), context);
+      await fraudDemo(cluster, join(dir, 'alerts'), context);
+    }
+    if (steps === 'kafka' || kafkaDemoPossible(context)) await kafkaDemo(cluster, context);
     passed = true;
   } finally {
     await cluster?.stop();

@@ -21,6 +21,9 @@ export class KafkaCommitter implements Committer<KafkaCommittable> {
 
   async commit(committables: readonly KafkaCommittable[]): Promise<void> {
     if (committables.length === 0) return;
+    // Test hook (not a WEIR_ variable, which would be read as a config key): widens the window between a completed checkpoint and its commit.
+    const delayMs = Number(process.env['TEST_KAFKA_COMMIT_DELAY_MS'] ?? 0);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     const admin = createAdmin(this.settings);
     const calls = new TransactionCoordinatorCalls(admin, this.settings);
     try {
