@@ -14,6 +14,8 @@ const UNRECOVERABLE_CODES: ReadonlySet<string> = new Set([
   'RECORD_REFUSED',
   // A record buffer cannot be decoded (its Types.CUSTOM deserialize throws, say); replayed, it fails again.
   'RECORD_DECODE_FAILED',
+  // @weir/connectors' ConnectorErrorCode.KAFKA_TRANSACTION_ABORTED: a restore would try to commit the same aborted transaction again.
+  'KAFKA_TRANSACTION_ABORTED',
 ]);
 
 /** Whether the job must fail at once, whatever its restart strategy says. */
