@@ -159,7 +159,9 @@ export class KafkaBroker {
 
   /** `kafka-storage format --standalone`: a new single-voter KRaft cluster in the data directory. */
   #format(): void {
-    const clusterId = randomBytes(16).toString('base64url');
+    // As Kafka's own Uuid.randomUuid: base64url of 16 random bytes, never starting with '-' (the tool would read it as an option).
+    let clusterId = randomBytes(16).toString('base64url');
+    while (clusterId.startsWith('-')) clusterId = randomBytes(16).toString('base64url');
     const format = spawnSync(
       'java',
       ['-cp', this.classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', this.#configFile, '--standalone'],

@@ -29,6 +29,9 @@ export interface KafkaReaderOptions<T> {
   readonly subtaskIndex: number;
 }
 
+/** A fetch round that takes longer is given up and retried on new connections. */
+const FETCH_TIMEOUT_MS = 10_000;
+
 /** Records read ahead of the one being polled, at most. */
 const MAX_QUEUED_RECORDS = 5_000;
 
@@ -55,8 +58,8 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
   readonly #available = new AvailabilitySignal();
   readonly #space = new AvailabilitySignal();
   readonly #pendingCommits = new Map<number, KafkaPartitionSplit[]>();
-  readonly #client: Consumer;
-  readonly #fetcher: PartitionFetcher;
+  #client: Consumer;
+  #fetcher: PartitionFetcher;
   readonly #logger: Logger;
   /** Records the deserializer produced from one Kafka record, for the split output. */
   readonly #buffer: T[] = [];
@@ -149,6 +152,31 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
     await Promise.resolve(this.#client.close(true)).catch(() => {});
   }
 
+  /** One fetch round, or KAFKA_UNREACHABLE if it has not answered in time (a connection to a restarted broker can hang). */
+  async #fetchWithin(targets: FetchTarget[], timeoutMs: number): ReturnType<PartitionFetcher['fetch']> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new WeirError(ConnectorErrorCode.KAFKA_UNREACHABLE, `no answer from the Kafka cluster at ${this.options.settings.bootstrapServers.join(', ')} (bootstrap.servers) to a fetch within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([this.#fetcher.fetch(targets, 200), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Drops every connection (they may be to a broker that is gone) and fetches through new ones from the next round on. */
+  #reconnect(): void {
+    const old = this.#client;
+    this.#fetcher.abandon();
+    void Promise.resolve(old.close(true)).catch(() => {});
+    this.#client = createFetchClient(this.options.settings);
+    this.#fetcher = new PartitionFetcher(this.#client, this.options.settings, this.options.readCommitted, this.options.maxBytesPerFetch);
+  }
+
   #emit(record: KafkaConsumerRecord, output: SourceOutput<T>): void {
     this.#buffer.length = 0;
     try {
@@ -188,7 +216,7 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
         continue;
       }
       try {
-        const { records, reachedEnd } = await this.#fetcher.fetch(targets, 200);
+        const { records, reachedEnd } = await this.#fetchWithin(targets, FETCH_TIMEOUT_MS);
         failingSince = undefined;
         for (const record of records) {
           const split = this.#splits.get(`${record.topic}-${record.partition}`);
@@ -209,7 +237,8 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
           this.#available.signal();
           return;
         }
-        this.#logger.warn({ cause: describeKafkaError(err) }, 'fetching from Kafka failed; retrying');
+        this.#logger.warn({ cause: describeKafkaError(err) }, 'fetching from Kafka failed; retrying with new connections');
+        this.#reconnect();
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }

@@ -32,6 +32,11 @@ export interface KafkaWriterOptions<T> {
   readonly lastCheckpointId: number;
 }
 
+interface OpenTransaction {
+  readonly id: string;
+  readonly send: (messages: MessageToProduce[]) => Promise<unknown>;
+}
+
 /** Records sent per produce request. */
 const BATCH_RECORDS = 2_000;
 /** Produce requests in flight before `write` makes the task wait. */
@@ -49,7 +54,8 @@ const LINGER_MS = 20;
 export class KafkaWriter<T> implements SinkWriter<T> {
   readonly #logger: Logger;
   #producer: Producer | undefined;
-  #transaction: { readonly id: string; readonly send: (messages: MessageToProduce[]) => Promise<unknown> } | undefined;
+  /** The open transaction, once begun; batches sent while it is being begun wait for the same one (a second InitProducerId would fence the first). */
+  #transaction: Promise<OpenTransaction> | undefined;
   #batch: MessageToProduce[] = [];
   readonly #inFlight = new Set<Promise<void>>();
   #linger: NodeJS.Timeout | undefined;
@@ -84,7 +90,7 @@ export class KafkaWriter<T> implements SinkWriter<T> {
     if (this.options.guarantee !== DeliveryGuarantee.EXACTLY_ONCE) return [];
     await this.flush(false);
     const producer = this.#producer;
-    const transaction = this.#transaction;
+    const transaction = await this.#transaction;
     this.#producer = undefined;
     this.#transaction = undefined;
     this.#written = false;
@@ -126,13 +132,12 @@ export class KafkaWriter<T> implements SinkWriter<T> {
       await (this.#producer ??= this.#plainProducer()).send({ messages });
       return;
     }
-    const transaction = await this.#currentTransaction();
+    const transaction = await (this.#transaction ??= this.#beginTransaction());
     await transaction.send(messages);
   }
 
-  /** The transaction of the checkpoint after the last one: begun on first use, fencing and aborting whatever held its id. */
-  async #currentTransaction(): Promise<{ readonly id: string; readonly send: (messages: MessageToProduce[]) => Promise<unknown> }> {
-    if (this.#transaction !== undefined) return this.#transaction;
+  /** The transaction of the checkpoint after the last one: fences and aborts whatever held its id. */
+  async #beginTransaction(): Promise<OpenTransaction> {
     const id = transactionalIdOf(this.options.transactionalIdPrefix, this.options.subtask, this.#lastCheckpointId + 1);
     const producer = new Producer({
       clientId: `${this.options.settings.clientId}-${this.options.subtask}`,
@@ -148,8 +153,7 @@ export class KafkaWriter<T> implements SinkWriter<T> {
     });
     this.#producer = producer;
     const tx = await producer.beginTransaction();
-    this.#transaction = { id, send: (messages) => tx.send({ messages }) };
-    return this.#transaction;
+    return { id, send: (messages) => tx.send({ messages }) };
   }
 
   #plainProducer(): Producer {
@@ -177,7 +181,7 @@ export class KafkaWriter<T> implements SinkWriter<T> {
     if (ids.has('PRODUCER_FENCED') || ids.has('INVALID_PRODUCER_EPOCH') || ids.has('TRANSACTIONAL_ID_AUTHORIZATION_FAILED') || ids.has('INVALID_TXN_STATE')) {
       return new WeirError(
         ConnectorErrorCode.KAFKA_PRODUCER_FENCED,
-        `the KafkaSink transaction ${this.#transaction?.id ?? ''} was fenced: another producer took over its transactional id (two jobs or sinks share the transactional id prefix '${this.options.transactionalIdPrefix}': give each its own setTransactionalIdPrefix), ` +
+        `the KafkaSink transaction of subtask ${this.options.subtask} after checkpoint ${this.#lastCheckpointId} was fenced: another producer took over its transactional id (two jobs or sinks share the transactional id prefix '${this.options.transactionalIdPrefix}': give each its own setTransactionalIdPrefix), ` +
           `or the broker aborted it after transaction.timeout.ms (${this.options.transactionTimeoutMs} ms) passed without a commit: ${detail}`,
         { cause: err },
       );

@@ -94,6 +94,8 @@ export class PartitionDiscovery {
   async #listOffsets(partitions: readonly TopicPartition[], timestamp: bigint): Promise<Map<string, number>> {
     const byTopic: Record<string, number[]> = {};
     for (const { topic, partition } of partitions) (byTopic[topic] ??= []).push(partition);
+    // The client checks partitions against its cached metadata: refresh it, or partitions just added are "not found".
+    await this.#client.metadata({ topics: Object.keys(byTopic), forceUpdate: true });
     const offsets = await this.#client.listOffsets({ topics: Object.keys(byTopic), partitions: byTopic, timestamp, isolationLevel: FetchIsolationLevels.READ_COMMITTED });
     return new Map(partitions.map((p) => [partitionId(p), toOffset(offsets.get(p.topic)?.[p.partition] ?? -1n)]));
   }

@@ -32,6 +32,8 @@ const OFFSET_OUT_OF_RANGE = 1;
  */
 export class PartitionFetcher {
   #metadataStale = true;
+  /** Given up by its reader (a round that hung): a round that answers after all must not move any offset. */
+  #abandoned = false;
   #topicIds = new Map<string, string>();
   #leaders = new Map<string, number>();
 
@@ -41,6 +43,10 @@ export class PartitionFetcher {
     private readonly readCommitted: boolean,
     private readonly maxBytes: number,
   ) {}
+
+  abandon(): void {
+    this.#abandoned = true;
+  }
 
   async fetch(targets: readonly FetchTarget[], maxWaitMs: number): Promise<FetchResult> {
     const records: KafkaConsumerRecord[] = [];
@@ -68,6 +74,7 @@ export class PartitionFetcher {
     // Offsets advance only once every leader answered: a failed round is fetched again whole.
     const advanced = new Map<FetchTarget, number>();
     for (const [leader, group] of byLeader) await this.#fetchFrom(leader, group, maxWaitMs, records, advanced);
+    if (this.#abandoned) return { records: [], reachedEnd: [] };
     for (const [target, next] of advanced) {
       target.fetchOffset = next;
       if (target.stoppingOffset !== undefined && next >= target.stoppingOffset) reachedEnd.push(target);
