@@ -7,3 +7,4 @@ export * from './raw-grpc.ts';
 export * from './ha-cluster.ts';
 export * from './netns.ts';
 export * from './log-lines.ts';
+export * from './kafka-job.ts';

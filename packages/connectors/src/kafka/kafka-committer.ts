@@ -1,7 +1,7 @@
 import type { Committer } from '@weir/api';
 import { createLogger, WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
-import { createAdmin, describeKafkaError, kafkaErrorIds, kafkaFailure, type KafkaClientSettings } from './kafka-client.ts';
+import { describeKafkaError, kafkaErrorIds, kafkaFailure, type KafkaClientSettings } from './kafka-client.ts';
 import { TransactionCoordinatorCalls, type KafkaCommittable } from './transactions.ts';
 
 /**
@@ -24,8 +24,7 @@ export class KafkaCommitter implements Committer<KafkaCommittable> {
     // Test hook (not a WEIR_ variable, which would be read as a config key): widens the window between a completed checkpoint and its commit.
     const delayMs = Number(process.env['TEST_KAFKA_COMMIT_DELAY_MS'] ?? 0);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    const admin = createAdmin(this.settings);
-    const calls = new TransactionCoordinatorCalls(admin, this.settings);
+    const calls = new TransactionCoordinatorCalls(this.settings);
     try {
       for (const committable of committables) {
         try {
@@ -36,7 +35,7 @@ export class KafkaCommitter implements Committer<KafkaCommittable> {
         this.#logger.debug({ transactionalId: committable.transactionalId }, 'transaction committed');
       }
     } finally {
-      await admin.close().catch(() => {});
+      await calls.close();
     }
   }
 

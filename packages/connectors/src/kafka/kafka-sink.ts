@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ConnectorContext, Sink, SinkJobSettings } from '@weir/api';
 import { createLogger, WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
-import { createAdmin, kafkaFailure, parseBootstrapServers, type KafkaClientSettings } from './kafka-client.ts';
+import { kafkaFailure, parseBootstrapServers, type KafkaClientSettings } from './kafka-client.ts';
 import { KafkaCommitter } from './kafka-committer.ts';
 import type { KafkaRecordSerializationSchema } from './kafka-record-serialization-schema.ts';
 import { DeliveryGuarantee, KafkaWriter, type KafkaWriterState } from './kafka-writer.ts';
@@ -70,10 +70,9 @@ export class KafkaSink<T> implements Sink<T> {
  * committed before the writer was created.
  */
 async function abortLingering<T>(config: KafkaSinkConfig<T>, context: ConnectorContext, restoredCheckpointId: number | undefined): Promise<void> {
-  const admin = createAdmin(config.settings);
   const logger = createLogger('kafka-sink', { subtask: context.subtaskIndex });
+  const calls = new TransactionCoordinatorCalls(config.settings);
   try {
-    const calls = new TransactionCoordinatorCalls(admin, config.settings);
     const lingering = (await calls.openTransactionalIds()).filter((id) => {
       const parsed = parseTransactionalId(config.transactionalIdPrefix, id);
       return parsed !== undefined && parsed.subtask % context.parallelism === context.subtaskIndex && (restoredCheckpointId === undefined || parsed.checkpointId > restoredCheckpointId);
@@ -83,7 +82,7 @@ async function abortLingering<T>(config: KafkaSinkConfig<T>, context: ConnectorC
   } catch (err) {
     throw kafkaFailure(err, config.settings, `aborting lingering transactions of prefix '${config.transactionalIdPrefix}'`);
   } finally {
-    await admin.close().catch(() => {});
+    await calls.close();
   }
 }
 

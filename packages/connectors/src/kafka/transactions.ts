@@ -1,5 +1,7 @@
 import { Connection, endTxnV4, initProducerIdV5, listTransactionsV0, type Admin } from '@platformatic/kafka';
-import { kafkaErrorIds, type KafkaClientSettings } from './kafka-client.ts';
+import { WeirError } from '@weir/common';
+import { ConnectorErrorCode } from '../errors.ts';
+import { createAdmin, kafkaErrorIds, type KafkaClientSettings } from './kafka-client.ts';
 
 /** What a checkpoint promises a KafkaSink will commit: a flushed transaction, resumable from any process (Flink's KafkaCommittable). */
 export interface KafkaCommittable {
@@ -24,6 +26,11 @@ export function parseTransactionalId(prefix: string, id: string): { subtask: num
 /** Kafka errors that mean "try again in a moment" on transaction coordinator calls. */
 const RETRIABLE = new Set(['CONCURRENT_TRANSACTIONS', 'COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR', 'REQUEST_TIMED_OUT']);
 
+/** One coordinator call that has not answered by then is given up and tried again on new connections (a connection to a restarted broker can hang). */
+const CALL_TIMEOUT_MS = 10_000;
+/** Attempts before a coordinator call fails for good (its task then fails over). */
+const MAX_ATTEMPTS = 30;
+
 /**
  * Transaction coordinator calls on the Kafka protocol directly (what Flink does through
  * FlinkKafkaInternalProducer's reflection): commit a transaction from any process given its
@@ -33,10 +40,15 @@ const RETRIABLE = new Set(['CONCURRENT_TRANSACTIONS', 'COORDINATOR_LOAD_IN_PROGR
  * such clients, whatever transaction.version the cluster finalized.
  */
 export class TransactionCoordinatorCalls {
-  constructor(
-    private readonly admin: Admin,
-    private readonly settings: KafkaClientSettings,
-  ) {}
+  #admin: Admin;
+
+  constructor(private readonly settings: KafkaClientSettings) {
+    this.#admin = createAdmin(settings);
+  }
+
+  async close(): Promise<void> {
+    await this.#admin.close().catch(() => {});
+  }
 
   /** EndTxn(commit) for the committable; committing an already committed transaction again succeeds, so this is idempotent. */
   async commit(committable: KafkaCommittable): Promise<void> {
@@ -52,7 +64,7 @@ export class TransactionCoordinatorCalls {
 
   /** The transactional IDs with an open transaction (ongoing, or being committed or aborted), on every broker. */
   async openTransactionalIds(): Promise<string[]> {
-    const metadata = await this.admin.metadata({ topics: [] });
+    const metadata = await this.#admin.metadata({ topics: [] });
     const ids: string[] = [];
     for (const broker of metadata.brokers.values()) {
       const connection = new Connection(`${this.settings.clientId}-txn-list`);
@@ -70,19 +82,42 @@ export class TransactionCoordinatorCalls {
   }
 
   async #withCoordinator<R>(transactionalId: string, call: (connection: Connection) => Promise<R>): Promise<R> {
-    for (let attempt = 0; ; attempt++) {
-      const [coordinator] = await this.admin.findCoordinator({ keyType: 1, keys: [transactionalId] });
+    for (let attempt = 1; ; attempt++) {
       const connection = new Connection(`${this.settings.clientId}-txn`);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new CallTimedOut()), CALL_TIMEOUT_MS);
+      });
       try {
-        await connection.connect(coordinator!.host, coordinator!.port);
-        return await call(connection);
+        return await Promise.race([
+          (async () => {
+            const [coordinator] = await this.#admin.findCoordinator({ keyType: 1, keys: [transactionalId] });
+            await connection.connect(coordinator!.host, coordinator!.port);
+            return await call(connection);
+          })(),
+          timedOut,
+        ]);
       } catch (err) {
-        const ids = kafkaErrorIds(err);
-        if (attempt >= 50 || ![...ids].some((id) => RETRIABLE.has(id))) throw err;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 50 * (attempt + 1))));
+        const hung = err instanceof CallTimedOut;
+        if (attempt >= MAX_ATTEMPTS || !(hung || [...kafkaErrorIds(err)].some((id) => RETRIABLE.has(id)))) {
+          if (!hung) throw err;
+          throw new WeirError(
+            ConnectorErrorCode.KAFKA_UNREACHABLE,
+            `the transaction coordinator of ${transactionalId} at ${this.settings.bootstrapServers.join(', ')} (bootstrap.servers) answered none of ${MAX_ATTEMPTS} attempts within ${CALL_TIMEOUT_MS} ms`,
+          );
+        }
+        if (hung) {
+          // The admin's own connections may be the hung ones: start over with new ones.
+          void this.#admin.close().catch(() => {});
+          this.#admin = createAdmin(this.settings);
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 50 * attempt)));
       } finally {
-        await connection.close().catch(() => {});
+        clearTimeout(timer);
+        void connection.close().catch(() => {});
       }
     }
   }
 }
+
+class CallTimedOut extends Error {}

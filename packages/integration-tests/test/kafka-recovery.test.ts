@@ -1,0 +1,83 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { javaAvailable, KafkaBroker, readTopic } from '@weir/kafka-broker';
+import { expectedKafkaSums } from '@weir/examples';
+import { KafkaJobHarness, savepointPathFrom, waitForStatus } from '../src/index.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The Kafka running-sums example on a process cluster and a real broker, beyond the
+ * exactly-once chaos run (kafka-exactly-once.test.ts): AT_LEAST_ONCE loses nothing when a
+ * TaskManager dies; a job submitted while the broker is down names the cause and starts once
+ * it is up; a savepoint taken at p=2 resumes at p=3 with exact output.
+ */
+describe.skipIf(!javaAvailable())('Kafka jobs through failures and a rescale', () => {
+  let broker: KafkaBroker;
+  let kafka: KafkaJobHarness;
+
+  beforeAll(async () => {
+    broker = await KafkaBroker.start();
+    kafka = new KafkaJobHarness(broker);
+  });
+
+  afterEach(async () => {
+    await kafka.cleanup();
+  });
+
+  afterAll(async () => {
+    await broker?.destroy();
+  });
+
+  it('AT_LEAST_ONCE: a TaskManager SIGKILLed, nothing missing', async () => {
+    const c = await kafka.cluster();
+    await broker.createTopic('alo-in', 4);
+    await broker.createTopic('alo-out', 2);
+    const total = 4_000;
+    await kafka.produce('alo-in', 0, 1_000, total, 10_000);
+    const jobId = await kafka.submit(c, ['alo-in', 'alo-out', 'alo-sums', 'AT_LEAST_ONCE', '500', '0'], ['-p', '2']);
+    await waitForStatus(c.client, jobId, ['RUNNING']);
+    const producing = kafka.produce('alo-in', 1_000, total, total);
+    await sleep(1_500 + Math.random() * 1_000);
+    await c.killTaskManager(c.liveTaskManagers[1]);
+    await c.startTaskManager();
+    await producing;
+    const deadline = Date.now() + 90_000;
+    let missing: number[] = [];
+    do {
+      await sleep(1_000);
+      const seen = new Set((await readTopic(broker.bootstrapServers, 'alo-out')).map((r) => Number(r.value!.split(' ')[1])));
+      missing = Array.from({ length: total }, (_, i) => i).filter((i) => !seen.has(i));
+    } while (missing.length > 0 && Date.now() < deadline);
+    await c.weir(['cancel', jobId]);
+    expect(missing.slice(0, 20), c.logs()).toEqual([]);
+  });
+
+  it('starts while the broker is down (the cause named, restarts until it is up), then rescales 2 -> 3 through a savepoint with exact output', async () => {
+    const c = await kafka.cluster();
+    await broker.createTopic('rs-in', 4);
+    await broker.createTopic('rs-out', 2);
+    const total = 4_000;
+    await kafka.produce('rs-in', 0, 1_500, total, 10_000);
+    await broker.stop();
+    const first = await kafka.submit(c, ['rs-in', 'rs-out', 'rs-sums', 'EXACTLY_ONCE', '500', '0'], ['-p', '2']);
+    const deadline = Date.now() + 60_000;
+    while (!c.jobManager.output.includes(`cannot reach the Kafka cluster at ${broker.bootstrapServers} (bootstrap.servers, setBootstrapServers)`)) {
+      expect(Date.now() < deadline, `no unreachable-broker cause in the JobManager's log:\n${c.logs()}`).toBe(true);
+      await sleep(500);
+    }
+    await broker.restart();
+    await waitForStatus(c.client, first, ['RUNNING'], 60_000);
+    expect((await kafka.waitForOutput('rs-out', 1, 60_000)).length, c.logs()).toBeGreaterThan(0);
+    const stop = await c.weir(['stop', '--savepointPath', join(tmpdir(), `weir-kafka-sp-${process.pid}`), first]);
+    expect(stop.code, `${stop.stdout}\n${stop.stderr}\n${c.logs()}`).toBe(0);
+
+    const second = await kafka.submit(c, ['rs-in', 'rs-out', 'rs-sums', 'EXACTLY_ONCE', '500', '0'], ['-s', savepointPathFrom(stop), '-p', '3']);
+    await waitForStatus(c.client, second, ['RUNNING']);
+    await kafka.produce('rs-in', 1_500, total, total);
+    const lines = await kafka.waitForOutput('rs-out', total, 90_000);
+    await c.weir(['cancel', second]);
+    expect(lines.sort(), c.logs()).toEqual(expectedKafkaSums(total, total));
+  });
+});
