@@ -6,6 +6,7 @@ export * from './key-groups.ts';
 export * from './bundle.ts';
 export * from './user-system-exit.ts';
 export * from './job-id.ts';
+export * from './subtask-key.ts';
 export * from './config/options.ts';
 export * from './config/load.ts';
 export { envVarName } from './config/env.ts';

@@ -1,3 +1,4 @@
+import type { SubtaskKey } from '../subtask-key.ts';
 import type { CheckpointFailureReason, CheckpointOptions, TaskStateSnapshot } from './types.ts';
 
 /**
@@ -6,15 +7,6 @@ import type { CheckpointFailureReason, CheckpointOptions, TaskStateSnapshot } fr
  * stream with the subtask they are about (`Addressed`), the JobManager reads them back. The
  * wire form and its one codec each way are in @weir/rpc (`src/control/`).
  */
-
-/** One subtask of one run (attempt) of a job: whom a control message is about (the proto's TaskKey). */
-export interface SubtaskKey {
-  readonly jobId: string;
-  /** Rises by one with every restart, so messages about an older run are recognisable and ignored. */
-  readonly attempt: number;
-  readonly vertexId: string;
-  readonly subtaskIndex: number;
-}
 
 /** A message about one subtask. */
 export type Addressed<M> = M & { readonly task: SubtaskKey };

@@ -1,3 +1,5 @@
+import type { SubtaskKey } from '../subtask-key.ts';
+
 /**
  * The metrics a TaskManager reports to the JobManager on the control stream, as both roles
  * see them (the wire form and its codec are in @weir/rpc, `src/control/metrics-codec.ts`).
@@ -56,17 +58,9 @@ export interface ProcessMetricsSnapshot {
   readonly uptimeMs: number;
 }
 
-/** Which subtask a report is about: its job, attempt, vertex and index. */
-export interface SubtaskRef {
-  readonly jobId: string;
-  readonly attempt: number;
-  readonly vertexId: string;
-  readonly subtaskIndex: number;
-}
-
 /** What a TaskManager sends the JobManager every metrics.fetcher.update-interval. */
 export interface TaskManagerMetricsReport {
   readonly process: ProcessMetricsSnapshot;
   /** Its running subtasks, and those that ended since the last report (their final counts). */
-  readonly tasks: readonly { readonly task: SubtaskRef; readonly metrics: TaskMetricsSnapshot }[];
+  readonly tasks: readonly { readonly task: SubtaskKey; readonly metrics: TaskMetricsSnapshot }[];
 }

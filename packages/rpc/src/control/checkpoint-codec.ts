@@ -13,10 +13,11 @@ import {
 import type { AcknowledgeCheckpoint, AcknowledgeCheckpoint__Output } from '../generated/weir/v1/AcknowledgeCheckpoint.ts';
 import type { DeclineCheckpoint, DeclineCheckpoint__Output } from '../generated/weir/v1/DeclineCheckpoint.ts';
 import type { NotifyCheckpoint, NotifyCheckpoint__Output } from '../generated/weir/v1/NotifyCheckpoint.ts';
-import type { TaskKey, TaskKey__Output } from '../generated/weir/v1/TaskKey.ts';
+import type { TaskKey__Output } from '../generated/weir/v1/TaskKey.ts';
 import type { TaskRestore, TaskRestore__Output } from '../generated/weir/v1/TaskRestore.ts';
 import type { TriggerCheckpoint, TriggerCheckpoint__Output } from '../generated/weir/v1/TriggerCheckpoint.ts';
 import { decodeCheckpointOptions, encodeCheckpointOptions } from './checkpoint-options.ts';
+import { decodeTaskKey, encodeTaskKey } from './task-key-codec.ts';
 
 /**
  * The checkpoint messages of the JobManager↔TaskManager control stream: for each, one encoder
@@ -27,14 +28,6 @@ import { decodeCheckpointOptions, encodeCheckpointOptions } from './checkpoint-o
  */
 
 const reasons = new Set<string>(Object.values(CheckpointFailureReason));
-
-export function encodeTaskKey(key: SubtaskKey): TaskKey {
-  return { jobId: key.jobId, attempt: key.attempt, vertexId: key.vertexId, subtaskIndex: key.subtaskIndex };
-}
-
-export function decodeTaskKey(key: TaskKey__Output): SubtaskKey {
-  return { jobId: key.jobId, attempt: key.attempt, vertexId: key.vertexId, subtaskIndex: key.subtaskIndex };
-}
 
 /** JobManager → task. Options of a plain checkpoint are left unset. */
 export function encodeTrigger(trigger: Addressed<CheckpointTrigger>): TriggerCheckpoint {

@@ -1,7 +1,8 @@
-import type { ProcessMetricsSnapshot, SubtaskRef, TaskManagerMetricsReport, TaskMetricsSnapshot } from '@weir/common';
+import type { ProcessMetricsSnapshot, SubtaskKey, TaskManagerMetricsReport, TaskMetricsSnapshot } from '@weir/common';
 import type { MetricsReport, MetricsReport__Output } from '../generated/weir/v1/MetricsReport.ts';
 import type { ProcessMetrics__Output } from '../generated/weir/v1/ProcessMetrics.ts';
 import type { SubtaskMetrics__Output } from '../generated/weir/v1/SubtaskMetrics.ts';
+import { decodeTaskKey, encodeTaskKey } from './task-key-codec.ts';
 
 /**
  * The metrics report of the control stream (TaskManager → JobManager): one encoder, one
@@ -55,7 +56,7 @@ export function encodeMetricsReport(report: TaskManagerMetricsReport): MetricsRe
   return {
     process: pick(PROCESS_FIELDS, report.process),
     tasks: report.tasks.map(({ task, metrics }) => ({
-      task: { jobId: task.jobId, attempt: task.attempt, vertexId: task.vertexId, subtaskIndex: task.subtaskIndex },
+      task: encodeTaskKey(task),
       ...pick(TASK_FIELDS, metrics),
     })),
   };
@@ -64,7 +65,7 @@ export function encodeMetricsReport(report: TaskManagerMetricsReport): MetricsRe
 /** The report, or why it is unusable (no process metrics, a subtask entry naming no task). */
 export function decodeMetricsReport(message: MetricsReport__Output): TaskManagerMetricsReport | string {
   if (message.process === null) return 'a metrics report without process metrics';
-  const tasks: { task: SubtaskRef; metrics: TaskMetricsSnapshot }[] = [];
+  const tasks: { task: SubtaskKey; metrics: TaskMetricsSnapshot }[] = [];
   for (const entry of message.tasks) {
     const task = decodeSubtask(entry);
     if (typeof task === 'string') return task;
@@ -73,8 +74,8 @@ export function decodeMetricsReport(message: MetricsReport__Output): TaskManager
   return { process: pick(PROCESS_FIELDS, message.process as ProcessMetrics__Output), tasks };
 }
 
-function decodeSubtask(entry: SubtaskMetrics__Output): SubtaskRef | string {
+function decodeSubtask(entry: SubtaskMetrics__Output): SubtaskKey | string {
   const key = entry.task;
   if (key === null || key.jobId === '' || key.vertexId === '') return 'a metrics report entry that names no subtask';
-  return { jobId: key.jobId, attempt: key.attempt, vertexId: key.vertexId, subtaskIndex: key.subtaskIndex };
+  return decodeTaskKey(key);
 }

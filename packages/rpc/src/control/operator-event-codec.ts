@@ -9,7 +9,7 @@ import {
   type SourceOperatorEvent,
 } from '@weir/common';
 import type { OperatorEvent, OperatorEvent__Output } from '../generated/weir/v1/OperatorEvent.ts';
-import { decodeTaskKey, encodeTaskKey } from './checkpoint-codec.ts';
+import { decodeTaskKey, encodeTaskKey } from './task-key-codec.ts';
 
 /**
  * The control stream's OperatorEvent, both ways (Flink's FLIP-27 operator events): reader →

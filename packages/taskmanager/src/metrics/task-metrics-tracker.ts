@@ -1,5 +1,5 @@
 import type { Clock } from '@weir/common';
-import type { SubtaskRef, TaskMetricsSnapshot } from '@weir/common';
+import type { SubtaskKey, TaskMetricsSnapshot } from '@weir/common';
 import type { Series, TaskMetricName } from '@weir/metrics';
 import type { TaskKey__Output } from '@weir/rpc';
 import type { TaskMetricsSample } from '@weir/runtime';
@@ -17,7 +17,7 @@ export interface MeasuredTask {
 
 /** A task's metrics at the last tick, for the JobManager. */
 export interface TaskReport {
-  readonly task: SubtaskRef;
+  readonly task: SubtaskKey;
   readonly metrics: TaskMetricsSnapshot;
 }
 
