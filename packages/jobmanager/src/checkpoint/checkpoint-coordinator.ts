@@ -3,9 +3,6 @@ import {
   CHECKPOINT_OPTIONS,
   CheckpointFailureReason,
   declineSentence,
-  describeError,
-  encodeCheckpointMetadata,
-  isWeirError,
   WeirError,
   type CheckpointAck,
   type CheckpointDecline,
@@ -14,7 +11,6 @@ import {
   type JobStatus,
   type Logger,
 } from '@weir/common';
-import { HaErrorCode } from '@weir/ha';
 import { JobManagerErrorCode } from '../errors.ts';
 import type { JobCheckpointHa } from '../ha/leader-ha.ts';
 import type { Execution } from '../job/execution.ts';
@@ -26,8 +22,9 @@ import { SavepointTracker } from '../savepoint/savepoint-tracker.ts';
 import type { SavepointTarget } from '../savepoint/savepoint-target.ts';
 import type { CheckpointingSettings } from '../settings/job-settings.ts';
 import { CheckpointHistory, type CheckpointHistoryView } from './checkpoint-history.ts';
-import { buildCheckpointMetadata } from './checkpoint-metadata.ts';
 import { CheckpointMessenger } from './checkpoint-messenger.ts';
+import { triggerAfterEnumerators, type CheckpointedSources } from './checkpointed-sources.ts';
+import { writeCheckpoint, type CheckpointWriterDeps } from './checkpoint-writer.ts';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
 import type { FromTaskManager } from './from-task-manager.ts';
 import { CompletedCheckpointStore, type CompletedCheckpoint } from './completed-checkpoint-store.ts';
@@ -58,15 +55,6 @@ export interface CheckpointCoordinatorDeps {
   readonly recovered?: readonly CompletedCheckpoint[];
 }
 
-/** What a checkpoint needs of the job's split sources (SourceCoordinators). */
-export interface CheckpointedSources {
-  readonly isEmpty: boolean;
-  checkpoint(checkpointId: number): Promise<ReadonlyMap<string, unknown>>;
-  /** The trigger went out, or the checkpoint was given up before it. */
-  triggered(checkpointId: number): void;
-  checkpointComplete(checkpointId: number): void;
-}
-
 /**
  * Takes a job's checkpoints: triggers them periodically while an attempt runs, collects the
  * acknowledgements, writes `_metadata` last, keeps num-retained completed checkpoints, tells
@@ -92,6 +80,7 @@ export class CheckpointCoordinator {
   readonly #savepoints: SavepointTracker;
   /** Who takes part in a checkpoint once tasks finished, and the state carried for the others. */
   readonly #finishedTasks: FinishedTaskState;
+  readonly #writer: CheckpointWriterDeps;
   #lastCheckpointId = 0;
   /** The job ended or the JobManager stopped: the storage is released. */
   #released = false;
@@ -106,6 +95,8 @@ export class CheckpointCoordinator {
     this.#failures = new CheckpointFailureCounter(deps.settings.tolerableFailures);
     this.#messenger = new CheckpointMessenger(deps.jobId, deps.gateway);
     this.#finishedTasks = new FinishedTaskState(deps.jobGraph, this.#store, deps.storage);
+    const { jobId, jobGraph, storage, ha, settings } = deps;
+    this.#writer = { jobId, jobGraph, storage, ha, numRetained: settings.numRetained, store: this.#store, finishedTasks: this.#finishedTasks };
     this.#schedule = new TriggerSchedule(deps.clock, deps.settings, () => this.#onTriggerTime());
     this.#savepoints = new SavepointTracker({ jobGraph: deps.jobGraph, history: this.#history, clock: deps.clock, logger: deps.logger });
   }
@@ -284,32 +275,19 @@ export class CheckpointCoordinator {
     } else {
       this.#savepoints.triggered(pending, savepoint);
     }
-    const sendTriggers = (): void => {
-      const unreachable = this.#messenger.trigger(execution, triggered, checkpointId, now, savepoint?.options ?? CHECKPOINT_OPTIONS);
-      if (unreachable.length > 0) {
-        const names = unreachable.map((s) => subtaskName(this.#deps.jobGraph, s.vertexId, s.index));
-        this.#abort(pending, CheckpointFailureReason.TASK_NOT_READY, `the TaskManagers of ${names.join(', ')} are not connected`);
-      }
-    };
-    const sources = this.#deps.sources;
-    if (sources === undefined || sources.isEmpty) {
-      sendTriggers();
-      return;
-    }
-    // Split enumerators first: their state and the readers' splits must describe the same moment.
-    sources.checkpoint(checkpointId).then(
-      (states) => {
-        if (this.#pending.get(checkpointId) === pending) {
-          pending.coordinatorStates = states;
-          sendTriggers();
+    triggerAfterEnumerators(this.#deps.sources, {
+      checkpointId,
+      stillPending: () => this.#pending.get(checkpointId) === pending,
+      send: (states) => {
+        if (states !== undefined) pending.coordinatorStates = states;
+        const unreachable = this.#messenger.trigger(execution, triggered, checkpointId, now, savepoint?.options ?? CHECKPOINT_OPTIONS);
+        if (unreachable.length > 0) {
+          const names = unreachable.map((s) => subtaskName(this.#deps.jobGraph, s.vertexId, s.index));
+          this.#abort(pending, CheckpointFailureReason.TASK_NOT_READY, `the TaskManagers of ${names.join(', ')} are not connected`);
         }
-        sources.triggered(checkpointId);
       },
-      (err: unknown) => {
-        sources.triggered(checkpointId);
-        if (this.#pending.get(checkpointId) === pending) this.#abort(pending, CheckpointFailureReason.SNAPSHOT_FAILED, describeError(err));
-      },
-    );
+      abort: (message) => this.#abort(pending, CheckpointFailureReason.SNAPSHOT_FAILED, message),
+    });
   }
 
   #expire(pending: PendingCheckpoint): void {
@@ -323,69 +301,17 @@ export class CheckpointCoordinator {
     const { checkpointId } = pending;
     this.#pending.delete(checkpointId);
     this.#clearTimeout(pending);
-    const target = pending.savepoint?.target;
-    const storage = this.#deps.storage;
-    const earlier = [...this.#finalizing.values()];
-    const finalizing = (async () => {
-      const failure = pending.carried.length === 0 ? undefined : await this.#finishedTasks.takeOver(pending, earlier);
-      if (failure !== undefined) {
-        this.#fail(pending, failure.reason, failure.message);
-        return;
-      }
-      const metadata = buildCheckpointMetadata({
-        jobId: this.#deps.jobId,
-        jobGraph: this.#deps.jobGraph,
-        checkpointId,
-        timestamp: pending.timestamp,
-        kind: target === undefined ? 'checkpoint' : 'savepoint',
-        stateOf: (vertexId, index) => pending.stateOf(vertexId, index),
-        ...(pending.coordinatorStates === undefined ? {} : { coordinatorStates: pending.coordinatorStates }),
+    const finalizing = writeCheckpoint(this.#writer, pending, [...this.#finalizing.values()])
+      .then((outcome) => {
+        if (outcome.kind === 'failed') this.#fail(pending, outcome.reason, outcome.message, outcome.keepFiles);
+        else if (outcome.kind === 'savepoint-written') this.#savepoints.written(pending, outcome.savepoint);
+        else this.#complete(pending, outcome.metadata);
+      })
+      .finally(() => {
+        this.#finalizing.delete(checkpointId);
+        this.#reschedule();
       });
-      if (this.#deps.ha !== undefined && !this.#deps.ha.mayWrite()) {
-        this.#fail(pending, CheckpointFailureReason.HA_UNAVAILABLE, 'this JobManager may no longer lead (its etcd lease could not be renewed in time), so it writes no _metadata');
-        return;
-      }
-      try {
-        const bytes = encodeCheckpointMetadata(metadata);
-        await (target === undefined ? storage?.writeMetadata(checkpointId, bytes) : target.writeMetadata(bytes));
-      } catch (err) {
-        const where = target === undefined ? storage!.metadataLocation(checkpointId) : target.metadataLocation();
-        this.#fail(pending, CheckpointFailureReason.STORAGE_FAILURE, `could not write ${where}: ${describeError(err)}`);
-        return;
-      }
-      if (pending.savepoint !== undefined && !pending.savepoint.terminating) {
-        this.#savepoints.written(pending, pending.savepoint);
-        return;
-      }
-      if (!(await this.#register(pending))) return;
-      this.#complete(pending, metadata);
-    })().finally(() => {
-      this.#finalizing.delete(checkpointId);
-      this.#reschedule();
-    });
     this.#finalizing.set(checkpointId, finalizing);
-  }
-
-  /**
-   * With HA, makes the checkpoint count by registering it in etcd (with the pointers it
-   * subsumes dropped); false, with the checkpoint failed, when that did not happen. A refused
-   * registration (another leader) deletes its files; an unknown outcome keeps them, since etcd
-   * may point at them.
-   */
-  async #register(pending: PendingCheckpoint): Promise<boolean> {
-    const ha = this.#deps.ha;
-    if (ha === undefined) return true;
-    const { checkpointId } = pending;
-    const path = pending.savepoint?.target.url ?? this.#deps.storage?.checkpointUrl(checkpointId) ?? '';
-    const retained = [checkpointId, ...this.#store.newestFirst().map((c) => c.checkpointId)].slice(0, this.#deps.settings.numRetained);
-    try {
-      await ha.register(checkpointId, path, pending.timestamp, Math.min(...retained));
-      return true;
-    } catch (err) {
-      const refused = isWeirError(err, HaErrorCode.LEADERSHIP_LOST);
-      this.#fail(pending, CheckpointFailureReason.HA_UNAVAILABLE, `could not register it in etcd: ${describeError(err)}`, !refused);
-      return false;
-    }
   }
 
   #complete(pending: PendingCheckpoint, metadata: CheckpointMetadata): void {
