@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SUBPARTITION_QUEUE_LIMIT } from '../output/create-record-writer.ts';
+import { TaskIOMetrics } from './task-io-metrics.ts';
 import { CollectingSink, runJob } from '../testing/harness.ts';
 
 describe('task IO metrics', () => {
@@ -44,5 +45,13 @@ describe('task IO metrics', () => {
     release!();
     await job.whenAllTerminal();
     expect(producer!.sampleMetrics().numRecordsOut).toBe(3_000);
+  });
+
+  it('give the queues as a share of what they may hold: 0 without queues, at most 1', () => {
+    const metrics = new TaskIOMetrics();
+    metrics.startWait('idle', 100);
+    const sample = metrics.sample(250, 200, 42, { inputBuffers: 3, inputCapacity: 12, outputBuffers: 9, outputCapacity: 4 });
+    expect(sample).toMatchObject({ idleTimeMs: 150, runningTimeMs: 200, currentInputWatermark: 42, inputQueueLength: 3, inPoolUsage: 0.25, outputQueueLength: 9, outPoolUsage: 1 });
+    expect(metrics.sample(250, 0, 0, { inputBuffers: 0, inputCapacity: 0, outputBuffers: 0, outputCapacity: 0 })).toMatchObject({ inPoolUsage: 0, outPoolUsage: 0 });
   });
 });

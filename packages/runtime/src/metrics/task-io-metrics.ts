@@ -38,6 +38,35 @@ export class TaskIOMetrics {
   backPressuredTimeMs(now: number): number {
     return this.#backPressuredMs + (this.#waiting === 'back-pressured' ? now - this.#waitStart : 0);
   }
+
+  /** The counters at `now`, with the task's queues as they are. */
+  sample(now: number, runningTimeMs: number, currentInputWatermark: number, queues: TaskQueues): TaskMetricsSample {
+    const { inputBuffers, inputCapacity, outputBuffers, outputCapacity } = queues;
+    return {
+      numRecordsIn: this.numRecordsIn,
+      numBytesIn: this.numBytesIn,
+      numRecordsOut: this.numRecordsOut,
+      numBytesOut: this.numBytesOut,
+      idleTimeMs: this.idleTimeMs(now),
+      backPressuredTimeMs: this.backPressuredTimeMs(now),
+      runningTimeMs,
+      inputQueueLength: inputBuffers,
+      outputQueueLength: outputBuffers,
+      inPoolUsage: inputCapacity === 0 ? 0 : Math.min(1, inputBuffers / inputCapacity),
+      outPoolUsage: outputCapacity === 0 ? 0 : Math.min(1, outputBuffers / outputCapacity),
+      currentInputWatermark,
+    };
+  }
+}
+
+/** A task's queues: the buffers in them and how many they may hold (0 when the task has none). */
+export interface TaskQueues {
+  /** Received buffers whose credit has not gone back. */
+  readonly inputBuffers: number;
+  readonly inputCapacity: number;
+  /** Buffers in the subpartition queues, not yet handed to a consumer. */
+  readonly outputBuffers: number;
+  readonly outputCapacity: number;
 }
 
 /** The counters at one moment, with the queues as they are then. */

@@ -1,9 +1,8 @@
 import { buildJobGraph, type JobVertex } from '@weir/api';
 import { CHECKPOINT_OPTIONS, CheckpointFailureReason, systemClock, type CheckpointOptions, type Clock, type EnumeratorEvent, type Logger } from '@weir/common';
 import type { CheckpointBarrierHandler } from '../checkpoint/barrier/barrier-handler.ts';
-import { SingleCheckpointBarrierHandler } from '../checkpoint/barrier/single-checkpoint-barrier-handler.ts';
+import { createBarrierHandler } from '../checkpoint/barrier/create-barrier-handler.ts';
 import { PendingInputState } from '../checkpoint/channel-state/pending-input-state.ts';
-import { BarrierTracker } from '../checkpoint/barrier/barrier-tracker.ts';
 import { restoreOperatorState } from '../checkpoint/restore/restore-operator-state.ts';
 import { disposeOperatorStates, openOperatorStates } from '../state/state-lifecycle.ts';
 import { startsUnaligned, SubtaskCheckpointer } from '../checkpoint/subtask-checkpointer.ts';
@@ -129,26 +128,16 @@ export class TaskRuntime {
 
   /** The task's counters now, and its queues as they are. */
   sampleMetrics(): TaskMetricsSample {
-    const m = this.#metrics;
     const { queuedOutputBuffers, unacknowledgedInputBuffers } = this.stats;
     let subpartitions = 0;
     for (const w of this.#writers) subpartitions += w.partition.subpartitions.length;
-    const channels = this.#gate.channels.length;
     const now = this.#clock.now();
-    return {
-      numRecordsIn: m.numRecordsIn,
-      numBytesIn: m.numBytesIn,
-      numRecordsOut: m.numRecordsOut,
-      numBytesOut: m.numBytesOut,
-      idleTimeMs: m.idleTimeMs(now),
-      backPressuredTimeMs: m.backPressuredTimeMs(now),
-      runningTimeMs: this.#runningSince === undefined ? 0 : now - this.#runningSince,
-      inputQueueLength: unacknowledgedInputBuffers,
-      outputQueueLength: queuedOutputBuffers,
-      inPoolUsage: channels === 0 ? 0 : Math.min(1, unacknowledgedInputBuffers / (channels * INITIAL_CREDIT)),
-      outPoolUsage: subpartitions === 0 ? 0 : Math.min(1, queuedOutputBuffers / (subpartitions * SUBPARTITION_QUEUE_LIMIT)),
-      currentInputWatermark: this.currentInputWatermark,
-    };
+    return this.#metrics.sample(now, this.#runningSince === undefined ? 0 : now - this.#runningSince, this.currentInputWatermark, {
+      inputBuffers: unacknowledgedInputBuffers,
+      inputCapacity: this.#gate.channels.length * INITIAL_CREDIT,
+      outputBuffers: queuedOutputBuffers,
+      outputCapacity: subpartitions * SUBPARTITION_QUEUE_LIMIT,
+    });
   }
 
   async setUp(): Promise<void> {
@@ -221,7 +210,10 @@ export class TaskRuntime {
       input = source;
     } else {
       connectInputs(this.#gate, graph, vertex, jobGraph, deployment, network);
-      this.#barriers = this.#barrierHandler();
+      const checkpointer = this.#checkpointer;
+      if (checkpointing !== undefined && checkpointer !== undefined) {
+        this.#barriers = createBarrierHandler(checkpointing, this.#gate, this.#clock, checkpointer, (action) => this.mailbox.put(action));
+      }
       // A restored task starts from no watermark, as in Flink: its producers send theirs again.
       this.#valve = new StatusWatermarkValve(this.#gate.channels.length, {
         emitWatermark: (timestamp) => head.processWatermark(timestamp),
@@ -390,24 +382,6 @@ export class TaskRuntime {
   #processPriorityEvents(): void {
     if (this.#replaying?.replayed === false) return;
     this.#network?.processPriorityEvents();
-  }
-
-  #barrierHandler(): CheckpointBarrierHandler | undefined {
-    const { checkpointing } = this.options;
-    const checkpointer = this.#checkpointer;
-    if (checkpointing === undefined || checkpointer === undefined) return undefined;
-    const clock = this.#clock;
-    const context = {
-      gate: this.#gate,
-      clock,
-      actions: checkpointer,
-      ...(checkpointing.unaligned ? { unaligned: { alignedCheckpointTimeoutMs: checkpointing.alignedCheckpointTimeoutMs } } : {}),
-      schedule: (delayMs: number, action: () => void) => {
-        const handle = clock.setTimeout(() => this.mailbox.put(action), delayMs);
-        return () => clock.clearTimeout(handle);
-      },
-    };
-    return checkpointing.mode === 'EXACTLY_ONCE' ? new SingleCheckpointBarrierHandler(context) : new BarrierTracker(context);
   }
 
   #flushAll(): void {
