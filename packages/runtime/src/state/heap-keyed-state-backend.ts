@@ -1,17 +1,15 @@
-import type { ListStateDescriptor, MapStateDescriptor, ReducingStateDescriptor, StateDescriptor, ValueStateDescriptor } from '@weir/api';
-import type { ListState, MapState, ReducingState, ValueState } from '@weir/api';
 import { systemClock, type Clock, type StateMetaInfo } from '@weir/common';
 import type { KeyContext } from './key-context.ts';
 import type { KeyedSnapshot, KeyedStateBackend } from './keyed-state-backend.ts';
 import { KeyedStateRegistry } from './keyed-state-registry.ts';
+import { RegistryBackedStates } from './registry-backed-states.ts';
 import { internalStateName } from './state-descriptors.ts';
-import type { AnyState } from './state-factory.ts';
 import { StateTable } from './state-table.ts';
 
 /** The heap keyed state of one operator: one StateTable per state name, all reading the operator's current key. */
-export class HeapKeyedStateBackend implements KeyedStateBackend {
+export class HeapKeyedStateBackend extends RegistryBackedStates<StateTable<unknown>> implements KeyedStateBackend {
   readonly kind = 'heap';
-  readonly #states: KeyedStateRegistry<StateTable<unknown>>;
+  protected readonly states: KeyedStateRegistry<StateTable<unknown>>;
 
   constructor(
     readonly keys: KeyContext,
@@ -19,7 +17,8 @@ export class HeapKeyedStateBackend implements KeyedStateBackend {
     /** Processing time of state TTL. */
     private readonly clock: Clock = systemClock,
   ) {
-    this.#states = new KeyedStateRegistry({
+    super();
+    this.states = new KeyedStateRegistry({
       label: operatorLabel,
       clock,
       newTable: (name) => new StateTable<unknown>(name, keys),
@@ -30,32 +29,8 @@ export class HeapKeyedStateBackend implements KeyedStateBackend {
     });
   }
 
-  getState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T> {
-    return this.#states.getState(descriptor);
-  }
-
-  getListState<T>(descriptor: ListStateDescriptor<T>): ListState<T> {
-    return this.#states.getListState(descriptor);
-  }
-
-  getMapState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V> {
-    return this.#states.getMapState(descriptor);
-  }
-
-  getReducingState<T>(descriptor: ReducingStateDescriptor<T>): ReducingState<T> {
-    return this.#states.getReducingState(descriptor);
-  }
-
-  getNamespacedState(descriptor: StateDescriptor<unknown>, name: string): AnyState {
-    return this.#states.getNamespacedState(descriptor, name);
-  }
-
-  getInternalValueState<T>(name: string): ValueState<T> {
-    return this.#states.getInternalValueState(name);
-  }
-
   async internalValues(name: string): Promise<unknown[]> {
-    const table = this.#states.table(internalStateName(name));
+    const table = this.states.table(internalStateName(name));
     return table === undefined ? [] : [...table.values()];
   }
 
@@ -74,22 +49,22 @@ export class HeapKeyedStateBackend implements KeyedStateBackend {
 
   /** The table behind a state name. */
   table(name: string): StateTable<unknown> | undefined {
-    return this.#states.table(name);
+    return this.states.table(name);
   }
 
   /** Entries per state name (keys, or (key, namespace) pairs): what a test looks at to find state that was never cleaned up. */
   entryCounts(): Record<string, number> {
-    return Object.fromEntries(this.#states.sorted().map(({ name, table }) => [name, table.size]));
+    return Object.fromEntries(this.states.sorted().map(({ name, table }) => [name, table.size]));
   }
 
   /** The synchronous part of a checkpoint: every state's key group Maps by reference, O(states x key groups). */
   snapshot(): KeyedSnapshot {
-    const states = this.#states.sorted().map(({ name, table, meta }) => ({ name, meta, groups: table.snapshot() }));
+    const states = this.states.sorted().map(({ name, table, meta }) => ({ name, meta, groups: table.snapshot() }));
     return { kind: 'heap', keyGroupRange: this.keys.range, states, capturedAt: this.clock.now() };
   }
 
   /** The table to restore a state into, created with the checkpoint's description; the function's descriptor later must agree on the kind. */
   tableForRestore(name: string, meta: StateMetaInfo): StateTable<unknown> {
-    return this.#states.restored(name, meta);
+    return this.states.restored(name, meta);
   }
 }

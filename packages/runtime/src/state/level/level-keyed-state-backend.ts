@@ -1,4 +1,3 @@
-import type { ListState, ListStateDescriptor, MapState, MapStateDescriptor, ReducingState, ReducingStateDescriptor, StateDescriptor, ValueState, ValueStateDescriptor } from '@weir/api';
 import { describeError, systemClock, WeirError, type CheckpointOptions, type Clock, type StateMetaInfo } from '@weir/common';
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, rmdir } from 'node:fs/promises';
@@ -6,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { decodeStateValue, encodeStateValue, packState, unpackState } from '../../checkpoint/state-codec.ts';
 import type { PendingWork } from '../../operators/pending-work.ts';
 import { KeyedStateRegistry } from '../keyed-state-registry.ts';
-import type { AnyState } from '../state-factory.ts';
+import { RegistryBackedStates } from '../registry-backed-states.ts';
 import type { KeyContext } from '../key-context.ts';
 import type { CapturedKeyedState, KeyedStateBackend } from '../keyed-state-backend.ts';
 import { internalStateName } from '../state-descriptors.ts';
@@ -50,14 +49,14 @@ const REWRITE_BATCH = 4096;
  * set of the last confirmed checkpoint). Savepoints iterate a DB snapshot into the canonical
  * format.
  */
-export class LevelKeyedStateBackend implements KeyedStateBackend {
+export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable> implements KeyedStateBackend {
   readonly kind = 'level';
   readonly keys: KeyContext;
   readonly directory: string;
   readonly store: LevelStore;
   readonly #options: LevelBackendOptions;
   readonly #clock: Clock;
-  readonly #states: KeyedStateRegistry<LevelStateTable>;
+  protected readonly states: KeyedStateRegistry<LevelStateTable>;
   /** Shared table files of the last confirmed checkpoint, by file name: what an incremental checkpoint may refer to. */
   #confirmed: ReadonlyMap<string, SharedFile> = new Map();
   /** Shared table files of checkpoints taken but not yet confirmed. */
@@ -68,13 +67,14 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
   #disposed = false;
 
   constructor(options: LevelBackendOptions) {
+    super();
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.keys = options.keys;
     const unique = `${options.operatorId}-${options.subtaskIndex}-${randomBytes(4).toString('hex')}`;
     this.directory = join(options.localStateDir, options.jobId, unique);
     this.store = new LevelStore(join(this.directory, 'db'), options.label, options.work);
-    this.#states = new KeyedStateRegistry({
+    this.states = new KeyedStateRegistry({
       label: options.label,
       clock: this.#clock,
       newTable: (name, kind) => new LevelStateTable(name, kind, this.keys, this.store),
@@ -85,34 +85,10 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
     });
   }
 
-  getState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T> {
-    return this.#states.getState(descriptor);
-  }
-
-  getListState<T>(descriptor: ListStateDescriptor<T>): ListState<T> {
-    return this.#states.getListState(descriptor);
-  }
-
-  getMapState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V> {
-    return this.#states.getMapState(descriptor);
-  }
-
-  getReducingState<T>(descriptor: ReducingStateDescriptor<T>): ReducingState<T> {
-    return this.#states.getReducingState(descriptor);
-  }
-
-  getNamespacedState(descriptor: StateDescriptor<unknown>, name: string): AnyState {
-    return this.#states.getNamespacedState(descriptor, name);
-  }
-
-  getInternalValueState<T>(name: string): ValueState<T> {
-    return this.#states.getInternalValueState(name);
-  }
-
   /** Reads the state's entries key group by key group: keys are (group, name, key), so each group's entries of one state are one key range. */
   async internalValues(name: string): Promise<unknown[]> {
     const stored = internalStateName(name);
-    if (this.#states.table(stored) === undefined) return [];
+    if (this.states.table(stored) === undefined) return [];
     await this.store.flushAll();
     const nameBytes = Buffer.from(stored, 'utf8');
     const values: unknown[] = [];
@@ -211,12 +187,12 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
 
   /** Every state the DB holds, registered or only restored, with its current description. */
   describe(): Record<string, StateMetaInfo> {
-    return this.#states.describe();
+    return this.states.describe();
   }
 
   /** A restored state's description; the function's descriptor later must agree on the kind (and is checked for schema evolution). */
   restoredState(name: string, meta: StateMetaInfo): void {
-    this.#states.restored(name, meta);
+    this.states.restored(name, meta);
   }
 
   /** Restore when the checkpoint's DB is this subtask's as it is: close the empty DB, let `fill` put the checkpoint's files in its place, open them. */
@@ -245,7 +221,7 @@ export class LevelKeyedStateBackend implements KeyedStateBackend {
   /** Rewrites every value of states being migrated, so the DB's files hold only values of the described types. Records are stopped. */
   async #rewriteMigrated(): Promise<void> {
     const migrating = new Map<string, LevelStateTable>();
-    for (const { name, table } of this.#states.sorted()) if (table.migrate !== undefined) migrating.set(name, table);
+    for (const { name, table } of this.states.sorted()) if (table.migrate !== undefined) migrating.set(name, table);
     if (migrating.size === 0) return;
     const { gte, lt } = keyGroupBounds(this.keys.range);
     const cursor = this.store.cursor(gte, lt);
