@@ -95,6 +95,24 @@ describe('docker-compose.yml', () => {
     for (const name of ['jobmanager-1', 'jobmanager-2', 'taskmanager']) expect(compose.services[name]!.depends_on, name).toEqual(ready);
   });
 
+  it('runs the Kafka version the tests run, in KRaft mode, reachable inside compose and from the host, its data on a volume', () => {
+    const kafka = compose.services.kafka!;
+    const version = /<artifactId>kafka_2\.13<\/artifactId>\s*<version>([^<]+)<\/version>/.exec(repoFile('packages/kafka-broker/maven/pom.xml'))![1];
+    expect((kafka as { image?: string }).image).toBe(`apache/kafka:${version}`);
+    const env = environmentOf(kafka);
+    expect(env['KAFKA_PROCESS_ROLES']).toBe('broker,controller');
+    expect(env['KAFKA_CONTROLLER_QUORUM_VOTERS']).toBe(`${env['KAFKA_NODE_ID']}@kafka:9093`);
+    const listeners = (value: string) => Object.fromEntries(value.split(',').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.lastIndexOf(':') + 1)]));
+    expect(listeners(env['KAFKA_LISTENERS']!)).toEqual({ PLAINTEXT: '9092', CONTROLLER: '9093', EXTERNAL: '9094' });
+    expect(env['KAFKA_ADVERTISED_LISTENERS']).toBe('PLAINTEXT://kafka:9092,EXTERNAL://localhost:9094');
+    expect(kafka.ports).toEqual(['9094:9094']);
+    // One broker: the internal topics exactly-once needs (transactions, offsets) cannot ask for 3 replicas.
+    expect([env['KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR'], env['KAFKA_TRANSACTION_STATE_LOG_MIN_ISR'], env['KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR']]).toEqual(['1', '1', '1']);
+    expect(kafka.volumes).toEqual([`kafka:${env['KAFKA_LOG_DIRS']}`]);
+    expect(env['KAFKA_LOG_DIRS']).toBe('/var/lib/kafka/data');
+    expect(Object.keys((compose as unknown as { volumes: Record<string, unknown> }).volumes)).toContain('kafka');
+  });
+
   it("counts a standby's NOT_LEADER answer as healthy", () => {
     expect(repoFile('deploy/healthcheck.mjs')).toContain("includes('is a standby')");
   });
