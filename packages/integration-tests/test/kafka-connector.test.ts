@@ -69,6 +69,19 @@ describe.skipIf(!javaAvailable())('the Kafka connector against a real broker', (
     await writer.close();
   });
 
+  it('keeps the batches of one transaction in order when many are in flight, and commits every record', async () => {
+    await broker.createTopic('tx-many', 2);
+    const writer = await sink('tx-many', 'many').createWriter(context(0, 1));
+    const count = 20_000;
+    // No await between writes beyond what the writer asks for: batches queue up behind each other.
+    for (let i = 0; i < count; i++) await writer.write(String(i));
+    const committables = (await writer.prepareCommit(1)) as KafkaCommittable[];
+    await sink('tx-many', 'many').createCommitter().commit(committables);
+    const values = (await readTopic(broker.bootstrapServers, 'tx-many')).map((r) => Number(r.value));
+    expect(values.sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, i) => i));
+    await writer.close();
+  });
+
   it('reads every partition exactly once across a snapshot restored at another parallelism, and discovers partitions added later', async () => {
     await broker.createTopic('numbers', 4);
     await produceValues(broker.bootstrapServers, 'numbers', Array.from({ length: 400 }, (_, i) => ({ value: String(i), partition: i % 4 })));

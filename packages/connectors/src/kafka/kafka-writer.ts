@@ -39,7 +39,7 @@ interface OpenTransaction {
 
 /** Records sent per produce request. */
 const BATCH_RECORDS = 2_000;
-/** Produce requests in flight before `write` makes the task wait. */
+/** Batches handed to the producer and not yet acknowledged before `write` makes the task wait. */
 const MAX_IN_FLIGHT = 4;
 /** A partial batch goes out after this long (NONE and AT_LEAST_ONCE; transactions wait for the checkpoint anyway). */
 const LINGER_MS = 20;
@@ -58,6 +58,13 @@ export class KafkaWriter<T> implements SinkWriter<T> {
   #transaction: Promise<OpenTransaction> | undefined;
   #batch: MessageToProduce[] = [];
   readonly #inFlight = new Set<Promise<void>>();
+  /**
+   * The last batch sent with idempotence (AT_LEAST_ONCE, EXACTLY_ONCE): the next waits for it.
+   * Concurrent sends of one idempotent producer can reach the broker out of order (one waits
+   * for AddPartitionsToTxn or metadata while a later one goes out), which the broker refuses
+   * with OUT_OF_ORDER_SEQUENCE_NUMBER, and a restarted task would run into it again.
+   */
+  #previous: Promise<unknown> = Promise.resolve();
   #linger: NodeJS.Timeout | undefined;
   #failure: WeirError | undefined;
   #lastCheckpointId: number;
@@ -120,7 +127,10 @@ export class KafkaWriter<T> implements SinkWriter<T> {
     if (this.#batch.length === 0) return;
     const messages = this.#batch;
     this.#batch = [];
-    const sent = this.#send(messages).catch((err: unknown) => {
+    const idempotent = this.options.guarantee !== DeliveryGuarantee.NONE;
+    const sending = idempotent ? this.#previous.then(() => this.#send(messages)) : this.#send(messages);
+    if (idempotent) this.#previous = sending;
+    const sent = sending.catch((err: unknown) => {
       this.#failure ??= this.#sendFailure(err, messages[0]!.topic);
     });
     const tracked = sent.finally(() => this.#inFlight.delete(tracked));
