@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { WeirError } from '@weir/common';
-import { build, type Message } from 'esbuild';
+import type { Message } from 'esbuild';
 import { CliErrorCode } from './errors.ts';
 
 export interface JobBundle {
@@ -23,6 +23,8 @@ export async function bundleJob(path: string): Promise<JobBundle> {
     throw new WeirError(CliErrorCode.JOB_FILE_NOT_FOUND, `job file ${file} does not exist; pass the path of a .ts or .js job module`);
   }
   try {
+    // Loaded here, not at start-up: every JobManager and TaskManager runs this CLI and never bundles.
+    const { build } = await import('esbuild');
     const result = await build({
       entryPoints: [file],
       absWorkingDir: dirname(file),

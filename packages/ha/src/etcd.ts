@@ -1,7 +1,7 @@
-import { noop } from 'cockatiel';
-import { Etcd3 } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
 import { WeirError, describeError } from '@weir/common';
 import { HaErrorCode } from './errors.ts';
+import { cockatielModule, etcd3Module } from './etcd-module.ts';
 import type { HaSettings } from './settings.ts';
 
 /** How long one etcd call may take before it counts as failed. */
@@ -13,7 +13,8 @@ export const ETCD_CALL_TIMEOUT_MS = 3_000;
  * and the client's default circuit breaker would keep failing for seconds after etcd is back.
  */
 export function openEtcd(settings: Pick<HaSettings, 'endpoints'>): Etcd3 {
-  return new Etcd3({
+  const { noop } = cockatielModule();
+  return new (etcd3Module().Etcd3)({
     hosts: [...settings.endpoints],
     dialTimeout: ETCD_CALL_TIMEOUT_MS,
     // gRPC's own reconnect backoff grows to two minutes: after an etcd outage the leader would

@@ -1,6 +1,7 @@
-import { Range, type Etcd3 } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
 import type { Logger } from '@weir/common';
 import type { LeadershipTerm } from '../election/leadership-term.ts';
+import { etcd3Module } from '../etcd-module.ts';
 import { unavailable } from '../etcd.ts';
 import type { HaKeys } from '../keys.ts';
 
@@ -82,7 +83,7 @@ export class HaCheckpointStore {
   register(pointer: Omit<CheckpointPointer, 'epoch'>, oldestRetained: number): Promise<void> {
     const ops = [this.etcd.put(this.keys.completedCheckpoint(this.jobId, pointer.checkpointId)).value(JSON.stringify({ ...pointer, epoch: this.term.epoch }))];
     if (oldestRetained > 0) {
-      ops.push(this.etcd.delete().range(new Range(this.keys.completedCheckpoints(this.jobId), this.keys.completedCheckpoint(this.jobId, oldestRetained))) as never);
+      ops.push(this.etcd.delete().range(new (etcd3Module().Range)(this.keys.completedCheckpoints(this.jobId), this.keys.completedCheckpoint(this.jobId, oldestRetained))) as never);
     }
     return this.term.commit(`register checkpoint ${pointer.checkpointId} of job ${this.jobId} in etcd`, ops);
   }

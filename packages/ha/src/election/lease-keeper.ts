@@ -1,6 +1,6 @@
 import type { Lease } from 'etcd3';
-import { EtcdLeaseInvalidError } from 'etcd3';
 import { describeError, type Clock, type Logger, type TimerHandle } from '@weir/common';
+import { etcd3Module } from '../etcd-module.ts';
 
 const RETRY_AFTER_FAILURE_MS = 500;
 
@@ -80,7 +80,7 @@ export class LeaseKeeper {
       this.#failing = false;
     } catch (err) {
       if (this.#stopped) return;
-      if (err instanceof EtcdLeaseInvalidError) {
+      if (err instanceof etcd3Module().EtcdLeaseInvalidError) {
         this.#lose('etcd says the lease expired');
         return;
       }
