@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { exampleJobs, kafkaInputRecord } from '@weir/examples';
 import { jobIdFrom, ProcessCluster, waitForStatus } from '@weir/integration-tests';
 import { KafkaBroker, produceValues, readTopic } from '@weir/kafka-broker';
@@ -39,7 +42,8 @@ export const kafka: Scenario = {
       await produceValues(broker.bootstrapServers, 'bench-copy', records.map((r) => ({ value: r.value ?? '' })));
       const copyMs = performance.now() - copyStarted;
 
-      const cluster = await ProcessCluster.start({ taskManagers: 2, slots: 2 });
+      const dir = mkdtempSync(join(tmpdir(), 'weir-bench-kafka-'));
+      const cluster = await ProcessCluster.start({ taskManagers: 2, slots: 2, config: { 'state.checkpoints.dir': join(dir, 'checkpoints') } });
       let weirMs: number;
       try {
         const run = await cluster.weir(['run', '--detached', '-p', '2', exampleJobs.kafkaRunningSums, '--', broker.bootstrapServers, 'bench-in', 'bench-out', 'bench', 'EXACTLY_ONCE', '1000', '0']);
@@ -52,6 +56,7 @@ export const kafka: Scenario = {
         await cluster.weir(['cancel', jobId]);
       } finally {
         await cluster.stop();
+        rmSync(dir, { recursive: true, force: true });
       }
       const weirRate = RECORDS / (weirMs / 1000);
       const copyRate = RECORDS / (copyMs / 1000);
