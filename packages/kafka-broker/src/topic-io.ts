@@ -94,6 +94,21 @@ export async function readTopic(bootstrapServers: string, topic: string, readCom
   }
 }
 
+/**
+ * The sum over `topic`'s partitions of the offset a read_committed consumer reads up to (the
+ * last stable offset). It counts transaction markers too, so it is at least the number of
+ * committed records: a cheap "could it be there yet?" before a `readTopic`.
+ */
+export async function committedEndOffsets(bootstrapServers: string, topic: string): Promise<bigint> {
+  const consumer = new Consumer({ clientId: 'weir-test-offsets', groupId: `weir-test-reader-${process.pid}`, bootstrapBrokers: [bootstrapServers], retries: 5 });
+  try {
+    const ends = (await consumer.listOffsets({ topics: [topic], timestamp: -1n, isolationLevel: FetchIsolationLevels.READ_COMMITTED })).get(topic)!;
+    return ends.reduce((sum, end) => sum + end, 0n);
+  } finally {
+    await consumer.close(true);
+  }
+}
+
 /** A control batch whose marker is ABORT (control record key: version int16, type int16; 0 = abort). */
 function isAbortMarker(batch: RecordsBatch): boolean {
   return (batch.attributes & IS_CONTROL) !== 0 && batch.records[0]?.key?.readInt16BE(2) === 0;
