@@ -84,7 +84,7 @@ const k = (n: number): string => `${(n / 1000).toFixed(1)}K`;
 export const nexmark: Scenario = {
   name: 'nexmark',
   description:
-    `Nexmark ${QUERIES.map((q) => q.name).join(' ')} on the standard generator (people:auctions:bids 1:3:46), ${EVENTS / 1e6}M events each (--events N), ` +
+    `Nexmark ${QUERIES.map((q) => q.name).join(' ')} on the standard generator (people:auctions:bids 1:3:46), ${EVENTS / 1e6}M events each unless --events N says otherwise, ` +
     `parallelism ${PARALLELISM} on 2 TaskManagers, every result checked against a single-process computation; Flink 1.13's per-core figures from github.com/nexmark/nexmark`,
   async run(options) {
     const events = options.events ?? EVENTS;
