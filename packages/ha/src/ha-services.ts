@@ -1,6 +1,6 @@
 import type { Etcd3 } from 'etcd3';
 import type { Clock, Logger } from '@weir/common';
-import type { Storage } from '@weir/storage';
+import type { Storage, StorageOpener } from '@weir/storage';
 import { HaCheckpointStore } from './checkpoints/checkpoint-store.ts';
 import { claimClusterId } from './cluster-identity.ts';
 import { LeaderElection } from './election/leader-election.ts';
@@ -18,7 +18,7 @@ export interface HaServicesOptions {
   readonly logger: Logger;
   readonly clock: Clock;
   /** Opens storageDir (a local path, file:// or s3:// URL). */
-  readonly openStorage: (url: string) => Storage;
+  readonly openStorage: StorageOpener;
 }
 
 /**

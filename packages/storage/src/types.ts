@@ -34,3 +34,6 @@ export interface S3Settings {
   readonly region: string;
   readonly pathStyleAccess: boolean;
 }
+
+/** Opens the Storage a URL or local path names (with the process's S3 settings and clients); throws INVALID_STORAGE_URL for one it cannot. */
+export type StorageOpener = (url: string) => Storage;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JobStatus, TaskState } from '@weir/common';
-import type { ExternalizedCleanup } from '../settings/job-settings.ts';
+import type { ExternalizedCheckpointCleanup } from '@weir/api';
 import { checkpointingCluster, settle } from '../testing/checkpointing-cluster.ts';
 
 const END = {
@@ -26,7 +26,7 @@ describe('checkpoint retention when the job ends', () => {
     ['RETAIN_ON_CANCELLATION', 'FINISHED', true],
     ['RETAIN_ON_CANCELLATION', 'CANCELED', true],
     ['RETAIN_ON_CANCELLATION', 'FAILED', true],
-  ] as const)('with %s a %s job keeps its checkpoints: %s', async (cleanup: ExternalizedCleanup, status, kept) => {
+  ] as const)('with %s a %s job keeps its checkpoints: %s', async (cleanup: ExternalizedCheckpointCleanup, status, kept) => {
     const c = checkpointingCluster({ 'tm-1': 2, 'tm-2': 2 }, { checkpointing: { externalizedCleanup: cleanup, numRetained: 2 } });
     c.reportAll(TaskState.RUNNING);
     for (const id of [1, 2, 3]) {

@@ -1,5 +1,5 @@
 import { JobStatus, type Logger } from '@weir/common';
-import type { ExternalizedCleanup } from '../settings/job-settings.ts';
+import type { ExternalizedCheckpointCleanup } from '@weir/api';
 import type { CheckpointHistory } from './checkpoint-history.ts';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
 import type { CompletedCheckpointStore } from './completed-checkpoint-store.ts';
@@ -9,7 +9,7 @@ import type { CompletedCheckpointStore } from './completed-checkpoint-store.ts';
  * externalized-checkpoint retention says: NO_EXTERNALIZED_CHECKPOINTS keeps none,
  * DELETE_ON_CANCELLATION keeps them only when the job failed, RETAIN_ON_CANCELLATION always.
  */
-export function retainsCheckpoints(cleanup: ExternalizedCleanup, status: JobStatus): boolean {
+export function retainsCheckpoints(cleanup: ExternalizedCheckpointCleanup, status: JobStatus): boolean {
   switch (cleanup) {
     case 'NO_EXTERNALIZED_CHECKPOINTS':
       return false;
@@ -21,7 +21,7 @@ export function retainsCheckpoints(cleanup: ExternalizedCleanup, status: JobStat
 }
 
 export interface RetainedCheckpoints {
-  readonly cleanup: ExternalizedCleanup;
+  readonly cleanup: ExternalizedCheckpointCleanup;
   readonly store: CompletedCheckpointStore;
   readonly history: CheckpointHistory;
   readonly storage: JobCheckpointStorage | undefined;

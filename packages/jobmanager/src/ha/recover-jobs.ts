@@ -1,6 +1,6 @@
 import { METADATA_FILE, decodeCheckpointMetadata, describeError, isWeirError, type CheckpointMetadata, type Logger } from '@weir/common';
 import { HaErrorCode, HaJobStatus, type CheckpointPointer, type EtcdHaServices, type JobRecord, type LeadershipTerm } from '@weir/ha';
-import type { Storage } from '@weir/storage';
+import type { StorageOpener } from '@weir/storage';
 import type { CompletedCheckpoint } from '../checkpoint/completed-checkpoint-store.ts';
 import type { LeaderSession } from '../leader-session.ts';
 
@@ -8,7 +8,7 @@ export interface RecoveryDeps {
   readonly services: EtcdHaServices;
   readonly term: LeadershipTerm;
   readonly session: LeaderSession;
-  readonly openStorage: (url: string) => Storage;
+  readonly openStorage: StorageOpener;
   readonly logger: Logger;
 }
 

@@ -1,4 +1,4 @@
-import type { RestartStrategySettings } from '../settings/job-settings.ts';
+import type { RestartStrategySettings } from '@weir/api';
 import { ExponentialDelayRestart } from './exponential-delay.ts';
 import { FailureRateRestart } from './failure-rate.ts';
 import { FixedDelayRestart } from './fixed-delay.ts';

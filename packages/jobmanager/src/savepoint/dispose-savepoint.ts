@@ -1,7 +1,7 @@
 import { METADATA_FILE, WeirError, isWeirError, type Logger } from '@weir/common';
 import { StorageErrorCode } from '@weir/storage';
 import { JobManagerErrorCode } from '../errors.ts';
-import { type StorageOpener } from './savepoint-target.ts';
+import type { StorageOpener } from '@weir/storage';
 
 /**
  * Deletes the savepoint directory at `path` (a local path or URL) after reading its

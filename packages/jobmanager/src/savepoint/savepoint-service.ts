@@ -1,10 +1,11 @@
 import { describeError, type Logger } from '@weir/common';
 import { checkPath } from '../service/request-checks.ts';
 import type { DisposeSavepointRequest__Output, TriggerSavepointRequest__Output, TriggerSavepointResponse } from '@weir/rpc';
+import type { StorageOpener } from '@weir/storage';
 import type { Dispatcher } from '../dispatcher.ts';
 import { disposeSavepoint } from './dispose-savepoint.ts';
 import { parseSavepointMode } from './savepoint-mode.ts';
-import { SavepointTarget, resolveSavepointBase, savepointDirName, type StorageOpener } from './savepoint-target.ts';
+import { SavepointTarget, resolveSavepointBase, savepointDirName } from './savepoint-target.ts';
 
 export interface SavepointServiceDeps {
   readonly dispatcher: Dispatcher;

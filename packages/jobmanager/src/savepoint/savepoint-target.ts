@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { METADATA_FILE, WeirError, describeError } from '@weir/common';
-import { displayLocation, type Storage } from '@weir/storage';
+import { displayLocation, type Storage, type StorageOpener } from '@weir/storage';
 import { JobManagerErrorCode } from '../errors.ts';
-
-/** Opens the storage a URL or local path names, with the JobManager's S3 settings. */
-export type StorageOpener = (url: string) => Storage;
 
 /** A probe file written and deleted before triggering, so a directory nobody can write fails before any task is involved. */
 const PROBE_FILE = '.weir-write-probe';

@@ -1,11 +1,4 @@
-import type { ExecutionConfig } from '@weir/api';
-
-/** What a job set with env.setRestartStrategy, or what the cluster's restart-strategy.* keys resolve to. */
-export type RestartStrategySettings = NonNullable<ExecutionConfig['restartStrategy']>;
-
-export type CheckpointingMode = 'EXACTLY_ONCE' | 'AT_LEAST_ONCE';
-
-export type ExternalizedCleanup = 'NO_EXTERNALIZED_CHECKPOINTS' | 'DELETE_ON_CANCELLATION' | 'RETAIN_ON_CANCELLATION';
+import type { CheckpointingMode, ExternalizedCheckpointCleanup, RestartStrategySettings } from '@weir/api';
 
 /** How a job takes checkpoints: its own settings over the cluster's, every field resolved. */
 export interface CheckpointingSettings {
@@ -15,7 +8,7 @@ export interface CheckpointingSettings {
   readonly timeoutMs: number;
   readonly maxConcurrent: number;
   readonly tolerableFailures: number;
-  readonly externalizedCleanup: ExternalizedCleanup;
+  readonly externalizedCleanup: ExternalizedCheckpointCleanup;
   readonly numRetained: number;
   /** memory: snapshots inline in the acks and `_metadata`; filesystem: task files below the job's checkpoint directory. */
   readonly backend: 'memory' | 'filesystem' | 'level';
@@ -40,5 +33,6 @@ export interface CheckpointingSettings {
 export interface JobSettings {
   /** undefined: the job takes no checkpoints. */
   readonly checkpointing: CheckpointingSettings | undefined;
+  /** What the job set with env.setRestartStrategy, or what the cluster's restart-strategy.* keys resolve to. */
   readonly restartStrategy: RestartStrategySettings;
 }

@@ -1,6 +1,6 @@
 import { WeirError, type WeirConfig } from '@weir/common';
 import { JobManagerErrorCode } from '../errors.ts';
-import type { RestartStrategySettings } from './job-settings.ts';
+import type { RestartStrategySettings } from '@weir/api';
 
 /**
  * The job's own restart strategy if it set one, else the cluster's restart-strategy.* keys;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JobStatus, Logger, WeirConfig } from '@weir/common';
 import type { SubmitJobRequest__Output, SubmitJobResponse } from '@weir/rpc';
-import type { Storage } from '@weir/storage';
+import type { Storage, StorageOpener } from '@weir/storage';
 import type { InitialRestore } from '../checkpoint/restore-point.ts';
 import type { BlobStore } from '../blob/blob-store.ts';
 import type { CompletedCheckpoint } from '../checkpoint/completed-checkpoint-store.ts';
@@ -14,9 +14,6 @@ import { resolveJobSettings } from '../settings/resolve-job-settings.ts';
 import { checkSubmitJob } from '../service/request-checks.ts';
 import type { JobPlanner } from './job-planner.ts';
 import { readInitialRestore } from './savepoint-reader.ts';
-
-/** Opens the Storage a checkpoint directory URL (or local path) names; throws INVALID_STORAGE_URL for one it cannot. */
-export type StorageOpener = (url: string) => Storage;
 
 /** A job a new leader takes over: its retained checkpoints and the HA of its checkpoints. */
 export interface JobRecovery {

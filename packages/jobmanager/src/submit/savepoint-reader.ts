@@ -1,6 +1,6 @@
 import type { JobGraph } from '@weir/api';
 import { METADATA_FILE, WeirError, decodeCheckpointMetadata, isWeirError, type Logger } from '@weir/common';
-import { StorageErrorCode, displayLocation, parentLocation, type Storage } from '@weir/storage';
+import { StorageErrorCode, displayLocation, parentLocation, type Storage, type StorageOpener } from '@weir/storage';
 import type { InitialRestore } from '../checkpoint/restore-point.ts';
 import { assignState } from '../checkpoint/state-assignment/assign-state.ts';
 import { handleBytesIn } from '../checkpoint/state-assignment/handle-bytes.ts';
@@ -8,7 +8,6 @@ import { operatorLabel } from '../checkpoint/state-assignment/operator-label.ts'
 import { findBrokenFile, referencedFiles } from '../checkpoint/state-assignment/state-files.ts';
 import { storageProbe } from '../checkpoint/state-assignment/storage-probe.ts';
 import { JobManagerErrorCode } from '../errors.ts';
-import type { StorageOpener } from './job-submitter.ts';
 
 export interface SavepointRequest {
   /** A savepoint or retained checkpoint directory (or its `_metadata` file): local path, file:// or s3:// URL. */

@@ -3,7 +3,8 @@ import type { JobGraph } from '@weir/api';
 import { recordingLogger } from '@weir/common/testing';
 import { MemoryStorage } from '@weir/storage/testing';
 import type { JobSpec } from '../job/job-spec.ts';
-import type { CheckpointingSettings, RestartStrategySettings } from '../settings/job-settings.ts';
+import type { RestartStrategySettings } from '@weir/api';
+import type { CheckpointingSettings } from '../settings/job-settings.ts';
 import { cluster, pipeline } from './cluster.ts';
 import { jobSpec } from './fixtures.ts';
 

@@ -1,5 +1,5 @@
 import type { TaskStateSnapshot } from '@weir/common';
-import type { Storage } from '@weir/storage';
+import type { Storage, StorageOpener } from '@weir/storage';
 
 /** How a task takes part in checkpoints; from DeployTask.checkpointing. */
 export interface TaskCheckpointing {
@@ -14,7 +14,7 @@ export interface TaskCheckpointing {
   /** With unaligned: start aligned, switch to unaligned after this long; 0: unaligned from the start. */
   alignedCheckpointTimeoutMs: number;
   /** Opens another directory by URL (a savepoint's target) with the TaskManager's storage settings and clients. */
-  openStorage: (url: string) => Storage;
+  openStorage: StorageOpener;
   /** The TaskManager's directory for LevelDB state (state.backend.rocksdb.localdir); each task keeps its DBs below it and removes them when it ends. */
   localStateDir: string;
   /** The memory backend's limit per state handle (the bytes one operator's keyed or operator state may take inline). */
