@@ -80,3 +80,25 @@ export default function undecodable(env: StreamExecutionEnvironment, args: strin
     .sinkTo(new DiscardingSink()).uid('sink');
 }
 `;
+
+/**
+ * One source subtask feeding two map subtasks over rebalance, each with its FileSink: the
+ * TaskManager that holds the source only produces for the other one, never reads from it.
+ * Writes 'n <i>' for each i < records. args: output dir, records, records/s, checkpoint
+ * interval ms, checkpoint dir.
+ */
+export const ONE_WAY = `
+import { StreamExecutionEnvironment, FsStateBackend, Types } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
+
+export default function oneWay(env: StreamExecutionEnvironment, args: string[]) {
+  const [output, records, rate, interval, checkpointDir] = args;
+  env.setParallelism(2);
+  env.enableCheckpointing(Number(interval));
+  env.setStateBackend(new FsStateBackend(checkpointDir));
+  env.fromSource(new DataGeneratorSource((i: number) => i, Number(records), RateLimiterStrategy.perSecond(Number(rate)), Types.NUMBER), 'numbers').uid('numbers').setParallelism(1)
+    .rebalance()
+    .map((i: number) => 'n ' + i).uid('format').name('Format')
+    .sinkTo(FileSink.forRowFormat(output, new SimpleStringEncoder<string>()).build()).uid('sink');
+}
+`;

@@ -57,6 +57,7 @@ export type { TaskStatusUpdate, TaskStatusUpdate__Output } from './generated/wei
 export type { TriggerCheckpoint, TriggerCheckpoint__Output } from './generated/weir/v1/TriggerCheckpoint.ts';
 export type { TriggerSavepointRequest, TriggerSavepointRequest__Output } from './generated/weir/v1/TriggerSavepointRequest.ts';
 export type { TriggerSavepointResponse, TriggerSavepointResponse__Output } from './generated/weir/v1/TriggerSavepointResponse.ts';
+export type { Unsubscribe, Unsubscribe__Output } from './generated/weir/v1/Unsubscribe.ts';
 export type { VertexInfo, VertexInfo__Output } from './generated/weir/v1/VertexInfo.ts';
 export type { VertexInput, VertexInput__Output } from './generated/weir/v1/VertexInput.ts';
 export type { Watermark, Watermark__Output } from './generated/weir/v1/Watermark.ts';

@@ -72,14 +72,16 @@ export function createDataExchangeClient(address: string, options: grpc.ChannelO
 
 /**
  * A gRPC server that refuses, with RESOURCE_EXHAUSTED and before decoding it, any message
- * larger than `maxReceiveBytes`: every server says how much it accepts.
+ * larger than `maxReceiveBytes`: every server says how much it accepts. `options` adds to
+ * the defaults (a keepalive of its own, say).
  */
-export function createServer(maxReceiveBytes: number): grpc.Server {
+export function createServer(maxReceiveBytes: number, options: grpc.ServerOptions = {}): grpc.Server {
   return new grpc.Server({
     'grpc.max_receive_message_length': maxReceiveBytes,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
     'grpc.keepalive_permit_without_calls': 1,
     'grpc.http2.min_ping_interval_without_data_ms': 5_000,
+    ...options,
   });
 }
 

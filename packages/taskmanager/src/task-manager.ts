@@ -10,6 +10,7 @@ import { JobManagerConnection } from './control/connection.ts';
 import type { ControlStateName } from './control/context.ts';
 import { JobManagerTargets } from './control/jobmanager-targets.ts';
 import { startDataServer, type DataServer } from './data/data-server.ts';
+import { PeerReports } from './data/peer-reports.ts';
 import { GrpcRemoteConnector } from './data/remote-connector.ts';
 import { BundleCache, fetchBundleFrom } from './deploy/bundle-cache.ts';
 import { Deployer } from './deploy/deployer.ts';
@@ -74,11 +75,14 @@ export class TaskManager implements TaskManagerHandle {
 
   /** Binds the data server (a port in use rejects with BIND_FAILED), then connects to the JobManager in the background. */
   static async start(config: WeirConfig, parts: TaskManagerParts): Promise<TaskManager> {
+    // Set right after the bind (below); until then no consumer can know this TaskManager.
+    let peers: PeerReports | undefined;
     const dataServer = await startDataServer(
       config['taskmanager.bind-host'],
       config['taskmanager.data.port'],
       parts.partitions,
       parts.logger.child({ scope: 'data-exchange' }),
+      (consumer, cause) => peers?.unreachable(consumer, cause),
     );
     const host = config['taskmanager.host'];
     const dataAddress = `${host}:${dataServer.port}`;
@@ -88,7 +92,8 @@ export class TaskManager implements TaskManagerHandle {
     const configuredAddress = `${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`;
     const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined);
     // The JobManager probes a peer this TaskManager cannot reach, instead of waiting for its heartbeat timeout.
-    const remote = new GrpcRemoteConnector(logger, (peer, cause) => connection.sendIfRegistered({ peerUnreachable: { dataAddress: peer, cause } }));
+    peers = new PeerReports(logger, (peer, cause) => connection.sendIfRegistered({ peerUnreachable: { dataAddress: peer, cause } }), () => parts.clock.now());
+    const remote = new GrpcRemoteConnector(logger, { peers, ownDataAddress: dataAddress });
     const storages = new StoragePool(s3SettingsFromConfig(config));
     const tracker = new TaskMetricsTracker(() => deployer.tasks(), parts.clock);
     const deployer = new Deployer({

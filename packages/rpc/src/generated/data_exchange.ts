@@ -13,6 +13,7 @@ import type { ProducerMessage as _weir_v1_ProducerMessage, ProducerMessage__Outp
 import type { RecordBuffer as _weir_v1_RecordBuffer, RecordBuffer__Output as _weir_v1_RecordBuffer__Output } from './weir/v1/RecordBuffer.ts';
 import type { SubscribeRequest as _weir_v1_SubscribeRequest, SubscribeRequest__Output as _weir_v1_SubscribeRequest__Output } from './weir/v1/SubscribeRequest.ts';
 import type { TaskKey as _weir_v1_TaskKey, TaskKey__Output as _weir_v1_TaskKey__Output } from './weir/v1/TaskKey.ts';
+import type { Unsubscribe as _weir_v1_Unsubscribe, Unsubscribe__Output as _weir_v1_Unsubscribe__Output } from './weir/v1/Unsubscribe.ts';
 import type { Watermark as _weir_v1_Watermark, Watermark__Output as _weir_v1_Watermark__Output } from './weir/v1/Watermark.ts';
 import type { WatermarkStatus as _weir_v1_WatermarkStatus, WatermarkStatus__Output as _weir_v1_WatermarkStatus__Output } from './weir/v1/WatermarkStatus.ts';
 
@@ -35,6 +36,7 @@ export interface ProtoGrpcType {
       RecordBuffer: MessageTypeDefinition<_weir_v1_RecordBuffer, _weir_v1_RecordBuffer__Output>
       SubscribeRequest: MessageTypeDefinition<_weir_v1_SubscribeRequest, _weir_v1_SubscribeRequest__Output>
       TaskKey: MessageTypeDefinition<_weir_v1_TaskKey, _weir_v1_TaskKey__Output>
+      Unsubscribe: MessageTypeDefinition<_weir_v1_Unsubscribe, _weir_v1_Unsubscribe__Output>
       Watermark: MessageTypeDefinition<_weir_v1_Watermark, _weir_v1_Watermark__Output>
       WatermarkStatus: MessageTypeDefinition<_weir_v1_WatermarkStatus, _weir_v1_WatermarkStatus__Output>
     }

@@ -12,7 +12,9 @@ import { barrierEvent, PartitionRegistry, unalignedBarrierEvent, type ChannelIte
 import { FakePartitions, FakeProducedPartition } from '../testing/fake-partitions.ts';
 import { silentLogger } from '@weir/common/testing';
 import { startDataServer, type DataServer } from './data-server.ts';
+import { PeerReports } from './peer-reports.ts';
 import { GrpcRemoteConnector } from './remote-connector.ts';
+import { toSubscribeRequest } from './wire.ts';
 
 const id: SubpartitionId = {
   jobId: 'job-1',
@@ -158,7 +160,7 @@ describe('DataExchange over gRPC', () => {
 
   it('reports a peer that cannot be reached once, however many channels to it break, and not a producer error', async () => {
     const reports: string[] = [];
-    const reporting = new GrpcRemoteConnector(silentLogger(), (peer, cause) => reports.push(`${peer}: ${cause}`));
+    const reporting = new GrpcRemoteConnector(silentLogger(), { peers: new PeerReports(silentLogger(), (peer, cause) => reports.push(`${peer}: ${cause}`), Date.now) });
     partitions.serve(id, () => ({ items: [buffer(1)], failWith: new WeirError('PARTITION_RELEASED', 'partition released') }));
     const failed = new Collector();
     reporting.connect(address, id, 4, failed.listener);
@@ -170,6 +172,40 @@ describe('DataExchange over gRPC', () => {
     reporting.close();
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatch(new RegExp(`^${gone}: cannot reach the peer at ${gone}: `));
+  });
+
+  it('reports a consumer whose call breaks while it is served, by the address it sent, and not one that closed its subscription', async () => {
+    const reports: string[] = [];
+    const reporting = await startDataServer('127.0.0.1', 0, partitions, silentLogger(), (consumer, cause) => reports.push(`${consumer}: ${cause}`));
+    const serverAddress = `127.0.0.1:${reporting.port}`;
+    const other = { ...id, consumerSubtask: 1 };
+    partitions.serve(id, () => ({ items: [buffer(1)] }));
+    partitions.serve(other, () => ({ items: [buffer(2)] }));
+    const consumerSide = new GrpcRemoteConnector(silentLogger(), { ownDataAddress: 'done-tm:7000' });
+    const client = createDataExchangeClient(serverAddress);
+    try {
+      const done = new Collector();
+      const subscription = consumerSide.connect(serverAddress, id, 4, done.listener);
+      await vi.waitFor(() => expect(done.buffers).toBe(1));
+      subscription.close();
+      await vi.waitFor(() => expect(partitions.subscriptions[0]!.closed).toBe(true));
+      // Cut off as the server's keepalive cuts a hung consumer's call, or as a dead one's connection ends.
+      const call = client.Subscribe();
+      call.on('error', () => {});
+      call.write({ subscribe: toSubscribeRequest(other, 4, 'hung-tm:7001') });
+      await vi.waitFor(() => expect(partitions.subscriptions).toHaveLength(2));
+      call.cancel();
+      await vi.waitFor(() => expect(partitions.subscriptions[1]!.closed).toBe(true));
+      await settle();
+      expect(done.errors).toEqual([]);
+      expect(reports).toEqual([
+        'hung-tm:7001: the call of its consumer of subpartition producer[1] -> consumer[1] of job job-1 attempt 2 broke (no answer to keepalive pings, or the connection went away)',
+      ]);
+    } finally {
+      client.close();
+      consumerSide.close();
+      reporting.close();
+    }
   });
 
   it('passes a producer error to the consumer with its code', async () => {

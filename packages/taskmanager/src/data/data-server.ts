@@ -9,7 +9,8 @@ import {
   type ProducerMessage,
   type grpc,
 } from '@weir/rpc';
-import type { PartitionProvider } from '@weir/runtime';
+import { describeSubpartition, type PartitionProvider } from '@weir/runtime';
+import { DATA_KEEPALIVE_MS } from './peer-reports.ts';
 import { SubscribeSession, type ProducerStream } from './subscribe-session.ts';
 
 /** Consumers send only subscriptions and credits, each a few bytes: anything near this is not a consumer's. */
@@ -22,23 +23,44 @@ export interface DataServer {
   close(): void;
 }
 
-/** Binds the DataExchange service on host:port (0 picks a free port); a port in use rejects with BIND_FAILED. */
+/**
+ * Binds the DataExchange service on host:port (0 picks a free port); a port in use rejects
+ * with BIND_FAILED. `onConsumerUnreachable` hears of a consumer whose call broke while it was
+ * being served (it did not answer the server's keepalive pings, or its connection went away)
+ * by the data address the consumer sent: a TaskManager that only produces for a hung one
+ * notices it as fast as a consumer of it does.
+ */
 export async function startDataServer(
   host: string,
   port: number,
   partitions: PartitionProvider,
   logger: Logger,
+  onConsumerUnreachable: (consumerDataAddress: string, cause: string) => void = () => {},
 ): Promise<DataServer> {
-  const server = createServer(MAX_RECEIVE_BYTES);
+  const server = createServer(MAX_RECEIVE_BYTES, { 'grpc.keepalive_time_ms': DATA_KEEPALIVE_MS, 'grpc.keepalive_timeout_ms': DATA_KEEPALIVE_MS });
   const handlers: DataExchangeHandlers = {
     Subscribe(call) {
       const session = new SubscribeSession(producerStreamOf(call), partitions, logger);
-      call.on('data', (message: ConsumerMessage__Output) => session.onMessage(message));
-      call.on('end', () => {
+      let consumerDataAddress = '';
+      let unsubscribed = false;
+      // A consumer that is done says so first; a call that ends while being served without it broke.
+      const consumerLeft = (): void => {
+        const served = session.serving;
         session.onConsumerGone();
+        if (served !== undefined && !unsubscribed) {
+          onConsumerUnreachable(consumerDataAddress, `the call of its consumer of subpartition ${describeSubpartition(served)} broke (no answer to keepalive pings, or the connection went away)`);
+        }
+      };
+      call.on('data', (message: ConsumerMessage__Output) => {
+        if (message.subscribe && consumerDataAddress === '') consumerDataAddress = message.subscribe.consumerDataAddress;
+        if (message.unsubscribe) unsubscribed = true;
+        session.onMessage(message);
+      });
+      call.on('end', () => {
+        consumerLeft();
         if (!call.writableEnded) call.end();
       });
-      call.on('cancelled', () => session.onConsumerGone());
+      call.on('cancelled', consumerLeft);
       call.on('error', () => session.onConsumerGone());
     },
   };

@@ -6,6 +6,7 @@ import {
   type ConsumerMessage,
   type DataExchangeClient,
   type ProducerMessage__Output,
+  type SubscribeRequest,
   type grpc,
 } from '@weir/rpc';
 import {
@@ -17,51 +18,39 @@ import {
   type Subscription,
 } from '@weir/runtime';
 import { TaskManagerErrorCode } from '../errors.ts';
+import { DATA_KEEPALIVE_MS, type PeerReports } from './peer-reports.ts';
 import { fromProducerMessage, toSubscribeRequest } from './wire.ts';
 
-/**
- * Keepalive of data connections: a peer that does not answer a ping within 3 s (hung,
- * SIGSTOPped, its host gone) breaks its channels 3 to 6 s after it stopped, instead of the
- * 5 to 15 s of the control stream's settings.
- */
-const DATA_KEEPALIVE: grpc.ChannelOptions = { 'grpc.keepalive_time_ms': 3_000, 'grpc.keepalive_timeout_ms': 3_000 };
-
-/** A peer reported unreachable is not reported again for this long: every channel to it breaks at once. */
-const UNREACHABLE_REPORT_INTERVAL_MS = 5_000;
-
-/** Called when a data connection to another TaskManager broke as a hung or dead peer's does. */
-export type PeerUnreachableListener = (dataAddress: string, cause: string) => void;
+const DATA_KEEPALIVE: grpc.ChannelOptions = { 'grpc.keepalive_time_ms': DATA_KEEPALIVE_MS, 'grpc.keepalive_timeout_ms': DATA_KEEPALIVE_MS };
 
 /** Reads subpartitions of producers in other TaskManagers over DataExchange.Subscribe, one client per address. */
 export class GrpcRemoteConnector implements RemoteConnector {
   readonly #clients = new Map<string, DataExchangeClient>();
   readonly #logger: Logger;
-  readonly #onPeerUnreachable: PeerUnreachableListener;
-  readonly #lastReported = new Map<string, number>();
+  readonly #peers: PeerReports | undefined;
+  readonly #ownDataAddress: string;
 
-  /** `onPeerUnreachable` hears of a peer whose connection broke (no keepalive answer, refused, reset), once per peer every 5 s. */
-  constructor(logger: Logger, onPeerUnreachable: PeerUnreachableListener = () => {}) {
+  /**
+   * `peers` hears of a producer whose connection broke (no keepalive answer, refused, reset);
+   * `ownDataAddress` is this TaskManager's, sent with each subscription so that the producer
+   * can report this consumer in turn.
+   */
+  constructor(logger: Logger, options: { readonly peers?: PeerReports; readonly ownDataAddress?: string } = {}) {
     this.#logger = logger;
-    this.#onPeerUnreachable = onPeerUnreachable;
+    this.#peers = options.peers;
+    this.#ownDataAddress = options.ownDataAddress ?? '';
   }
 
   connect(dataAddress: string, id: SubpartitionId, initialCredit: number, listener: ChannelListener): Subscription {
     const call = this.#clientFor(dataAddress).Subscribe();
-    return new RemoteSubscription(call, dataAddress, id, initialCredit, listener, this.#logger, (cause) => this.#unreachable(dataAddress, cause));
+    const request = toSubscribeRequest(id, initialCredit, this.#ownDataAddress);
+    return new RemoteSubscription(call, dataAddress, request, id, listener, this.#logger, (cause) => this.#peers?.unreachable(dataAddress, cause.message));
   }
 
   /** Closes every client; calls still open on them fail. */
   close(): void {
     for (const client of this.#clients.values()) client.close();
     this.#clients.clear();
-  }
-
-  #unreachable(address: string, cause: WeirError): void {
-    const now = Date.now();
-    if (now - (this.#lastReported.get(address) ?? -Infinity) < UNREACHABLE_REPORT_INTERVAL_MS) return;
-    this.#lastReported.set(address, now);
-    this.#logger.warn({ peer: address, cause: cause.message }, 'a peer TaskManager is unreachable; reporting it to the JobManager');
-    this.#onPeerUnreachable(address, cause.message);
   }
 
   #clientFor(address: string): DataExchangeClient {
@@ -89,8 +78,8 @@ class RemoteSubscription implements Subscription {
   constructor(
     call: SubscribeCall,
     address: string,
+    request: SubscribeRequest,
     id: SubpartitionId,
-    initialCredit: number,
     listener: ChannelListener,
     logger: Logger,
     private readonly unreachable: (cause: WeirError) => void,
@@ -108,7 +97,7 @@ class RemoteSubscription implements Subscription {
     });
     // 'end' comes after every message was delivered, unlike 'status'.
     call.on('end', () => this.#onEnd());
-    call.write({ subscribe: toSubscribeRequest(id, initialCredit) });
+    call.write({ subscribe: request });
   }
 
   addCredit(buffers: number): void {
@@ -116,10 +105,15 @@ class RemoteSubscription implements Subscription {
     this.#call.write({ credit: { buffers } });
   }
 
+  /**
+   * Says `unsubscribe` and half-closes the call (the producer then ends it) rather than
+   * cancel it: a producer tells a consumer that is done from one whose TaskManager hung or died.
+   */
   close(): void {
     if (this.#done) return;
     this.#done = true;
-    this.#call.cancel();
+    if (!this.#endOfPartition) this.#call.write({ unsubscribe: {} });
+    this.#call.end();
   }
 
   #onMessage(message: ProducerMessage__Output): void {

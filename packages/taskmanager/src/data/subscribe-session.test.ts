@@ -17,7 +17,7 @@ const id: SubpartitionId = {
 
 const subscribe = {
   kind: 'subscribe' as const,
-  subscribe: { ...id, initialCredit: 2 },
+  subscribe: { ...id, initialCredit: 2, consumerDataAddress: 'consumer:1' },
 };
 
 function credit(buffers: number) {
@@ -111,7 +111,7 @@ describe('SubscribeSession', () => {
     session.onMessage(subscribe);
     expect(isWeirError(stream.failure, 'SUBSCRIBE_PROTOCOL_VIOLATION')).toBe(true);
     expect(stream.failure!.message).toBe(
-      'DataExchange.Subscribe: expected `credit` messages after `subscribe`, got subscribe; a consumer sends one `subscribe`, then only `credit`',
+      'DataExchange.Subscribe: expected `credit` or `unsubscribe` after `subscribe`, got subscribe; a consumer sends one `subscribe`, then only `credit` and at last `unsubscribe`',
     );
     expect(partitions.subscriptions).toHaveLength(1);
     expect(partitions.subscriptions[0]!.closed).toBe(true);

@@ -43,10 +43,17 @@ export class SubscribeSession {
       this.#subscribe(fromSubscribeRequest(message.subscribe), message.subscribe.initialCredit);
     } else if (message.kind === 'credit' && message.credit && this.#id !== undefined) {
       this.#grant(message.credit.buffers);
+    } else if (message.kind === 'unsubscribe' && this.#id !== undefined) {
+      this.onConsumerGone();
     } else {
-      const expected = this.#id === undefined ? 'a first message `subscribe`' : '`credit` messages after `subscribe`';
+      const expected = this.#id === undefined ? 'a first message `subscribe`' : '`credit` or `unsubscribe` after `subscribe`';
       this.#violate(`expected ${expected}, got ${message.kind ?? 'a message of unknown kind'}`);
     }
+  }
+
+  /** The subpartition while it is being served: subscribed, not yet ended or failed. */
+  get serving(): SubpartitionId | undefined {
+    return this.#done ? undefined : this.#id;
   }
 
   /** The consumer cancelled or closed the call, or the connection broke. */
@@ -109,7 +116,7 @@ export class SubscribeSession {
     this.#stream.fail(
       new WeirError(
         TaskManagerErrorCode.SUBSCRIBE_PROTOCOL_VIOLATION,
-        `DataExchange.Subscribe: ${what}; a consumer sends one \`subscribe\`, then only \`credit\``,
+        `DataExchange.Subscribe: ${what}; a consumer sends one \`subscribe\`, then only \`credit\` and at last \`unsubscribe\``,
       ),
     );
   }

@@ -1,8 +1,9 @@
 import type { ChannelItem, SubpartitionId } from '@weir/runtime';
 import { decodeCheckpointOptions, encodeCheckpointOptions, type ProducerMessage, type ProducerMessage__Output, type SubscribeRequest, type SubscribeRequest__Output } from '@weir/rpc';
 
-export function toSubscribeRequest(id: SubpartitionId, initialCredit: number): SubscribeRequest {
+export function toSubscribeRequest(id: SubpartitionId, initialCredit: number, consumerDataAddress: string): SubscribeRequest {
   return {
+    consumerDataAddress,
     jobId: id.jobId,
     attempt: id.attempt,
     producerVertexId: id.producerVertexId,

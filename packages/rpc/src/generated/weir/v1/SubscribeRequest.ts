@@ -9,6 +9,7 @@ export interface SubscribeRequest {
   'consumerVertexId'?: (string);
   'consumerSubtask'?: (number);
   'initialCredit'?: (number);
+  'consumerDataAddress'?: (string);
 }
 
 export interface SubscribeRequest__Output {
@@ -19,4 +20,5 @@ export interface SubscribeRequest__Output {
   'consumerVertexId': (string);
   'consumerSubtask': (number);
   'initialCredit': (number);
+  'consumerDataAddress': (string);
 }
