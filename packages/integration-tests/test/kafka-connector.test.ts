@@ -69,6 +69,27 @@ describe.skipIf(!javaAvailable())('the Kafka connector against a real broker', (
     await writer.close();
   });
 
+  it('fails the commit with a message naming a shared transactional id prefix when another sink of the prefix started', async () => {
+    await broker.createTopic('shared-out', 1);
+    const writer = await sink('shared-out', 'shared').createWriter(context(0, 1));
+    for (let i = 0; i < 10; i++) await writer.write(`x${i}`);
+    const committables = (await writer.prepareCommit(1)) as KafkaCommittable[];
+    // A second job with the same prefix starts fresh: it aborts every open transaction of the prefix it would own.
+    const other = await sink('shared-out', 'shared').createWriter(context(0, 1));
+    const err = await sink('shared-out', 'shared')
+      .createCommitter()
+      .commit(committables)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(isWeirError(err, 'KAFKA_TRANSACTION_ABORTED')).toBe(true);
+    expect((err as Error).message).toContain("another job or sink uses the same transactional id prefix and took the id over on its start (give each its own setTransactionalIdPrefix)");
+    expect(await readTopic(broker.bootstrapServers, 'shared-out')).toEqual([]);
+    await other.close();
+    await writer.close();
+  });
+
   it('keeps the batches of one transaction in order when many are in flight, and commits every record', async () => {
     await broker.createTopic('tx-many', 2);
     const writer = await sink('tx-many', 'many').createWriter(context(0, 1));
@@ -77,7 +98,11 @@ describe.skipIf(!javaAvailable())('the Kafka connector against a real broker', (
     for (let i = 0; i < count; i++) await writer.write(String(i));
     const committables = (await writer.prepareCommit(1)) as KafkaCommittable[];
     await sink('tx-many', 'many').createCommitter().commit(committables);
-    const values = (await readTopic(broker.bootstrapServers, 'tx-many')).map((r) => Number(r.value));
+    // The broker writes the commit markers after EndTxn answered: wait for the last stable offset to move.
+    let values: number[] = [];
+    for (const deadline = Date.now() + 10_000; values.length < count && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+      values = (await readTopic(broker.bootstrapServers, 'tx-many')).map((r) => Number(r.value));
+    }
     expect(values.sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, i) => i));
     await writer.close();
   });

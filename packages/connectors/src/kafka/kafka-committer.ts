@@ -8,7 +8,8 @@ import { TransactionCoordinatorCalls, type KafkaCommittable } from './transactio
  * Commits the transactions completed checkpoints promised (Flink's KafkaCommitter), from a
  * new connection, by transactional id, producer id and epoch; committing one that is already
  * committed succeeds, so a restore may commit again. A transaction the broker aborted (its
- * transaction.timeout.ms passed) cannot be committed any more: the job fails with
+ * transaction.timeout.ms passed, or another job of the same transactional id prefix aborted
+ * it as lingering on its start) cannot be committed any more: the job fails with
  * KAFKA_TRANSACTION_ABORTED, since its records are gone and no restart brings them back.
  */
 export class KafkaCommitter implements Committer<KafkaCommittable> {
@@ -46,8 +47,9 @@ export class KafkaCommitter implements Committer<KafkaCommittable> {
       return new WeirError(
         ConnectorErrorCode.KAFKA_TRANSACTION_ABORTED,
         `cannot commit Kafka transaction ${committable.transactionalId} (producer id ${committable.producerId}, epoch ${committable.epoch}) that a completed checkpoint promised: ` +
-          `the broker aborted it, most likely because transaction.timeout.ms (${this.transactionTimeoutMs} ms) passed before the checkpoint completed and the commit reached the broker; ` +
-          `its records are lost. Raise the KafkaSink's transaction.timeout.ms (up to the broker's transaction.max.timeout.ms) well above the checkpoint interval plus the time a recovery takes (${describeKafkaError(err)})`,
+          `the broker aborted it, either because another job or sink uses the same transactional id prefix and took the id over on its start (give each its own setTransactionalIdPrefix), ` +
+          `or because transaction.timeout.ms (${this.transactionTimeoutMs} ms) passed before the checkpoint completed and the commit reached the broker (raise it, up to the broker's transaction.max.timeout.ms, well above the checkpoint interval plus the time a recovery takes); ` +
+          `its records are lost (${describeKafkaError(err)})`,
         { cause: err },
       );
     }
