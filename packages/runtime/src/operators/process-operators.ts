@@ -37,7 +37,7 @@ class TimerHost {
         : new InternalTimerService('user', keyed, context.processingTime, {
             onEventTime: (timer) => this.#onTimer(TimeDomain.EVENT_TIME, timer),
             onProcessingTime: (timer) => this.#onTimer(TimeDomain.PROCESSING_TIME, timer),
-          });
+          }, context.work);
     this.userTimers = new UserTimerService(context.processingTime, this.timers, context.label);
     this.ctx = new FunctionContext(context.subtaskIndex, context.timestamp, out, this.userTimers, keyed?.keys);
   }
@@ -47,9 +47,12 @@ class TimerHost {
   }
 
   processWatermark(timestamp: number): void {
-    if (this.timers === undefined) this.userTimers.watermark = timestamp;
-    else this.timers.advanceWatermark(timestamp);
-    this.out.emitWatermark(timestamp);
+    if (this.timers === undefined) {
+      this.userTimers.watermark = timestamp;
+      this.out.emitWatermark(timestamp);
+    } else {
+      this.timers.advanceWatermark(timestamp, () => this.out.emitWatermark(timestamp));
+    }
   }
 
   close(): void {

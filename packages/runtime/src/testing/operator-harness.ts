@@ -32,6 +32,8 @@ export class OperatorHarness {
   readonly backend: KeyedStateBackend | undefined;
   readonly emitted: Emitted[] = [];
   readonly operator: ChainOperator;
+  /** The operator's pending work: timers a watermark made due beyond one slice fire here. */
+  readonly work = new PendingWork();
   readonly #mail: (() => void)[] = [];
 
   constructor(
@@ -72,7 +74,7 @@ export class OperatorHarness {
       sendOperatorEvent: (event) => {
         throw new Error(`the operator harness runs no split enumerator (a reader sent ${event.kind})`);
       },
-      work: new PendingWork(),
+      work: this.work,
       timestamp: slot,
       processingTime: new ProcessingTimeService(this.clock, (action) => this.#mail.push(action)),
       autoWatermarkIntervalMs: options.autoWatermarkIntervalMs ?? 0,
@@ -92,6 +94,11 @@ export class OperatorHarness {
 
   watermark(timestamp: number): void {
     this.operator.processWatermark(timestamp);
+  }
+
+  /** Resolves when the pending work is done: every timer the last watermarks made due fired, as a task would wait before its next record. */
+  settled(): Promise<void> {
+    return this.work.drain();
   }
 
   /** Moves processing time on and runs the timers (mail) due by then. */

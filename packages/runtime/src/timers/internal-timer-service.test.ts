@@ -13,8 +13,11 @@ import {
   snapshot,
   tempDir,
 } from '../state/level/level-test-support.ts';
+import { PendingWork } from '../operators/pending-work.ts';
 import { ProcessingTimeService } from '../time/processing-time-service.ts';
-import { InternalTimerService, type InternalTimer } from './internal-timer-service.ts';
+import { InternalTimerService, TIMERS_PER_SLICE, type InternalTimer } from './internal-timer-service.ts';
+
+const noop = (): void => {};
 
 interface Fired {
   domain: 'event' | 'processing';
@@ -27,12 +30,13 @@ function timers(backend: KeyedStateBackend, clock = new ManualClock(1_000)) {
   const mail: (() => void)[] = [];
   const fired: Fired[] = [];
   const processingTime = new ProcessingTimeService(clock, (action) => mail.push(action));
+  const work = new PendingWork();
   const record = (domain: Fired['domain']) => (timer: InternalTimer) => {
     // The timer's key is current while it fires.
     expect(backend.keys.key).toEqual(timer.key);
     fired.push({ domain, key: timer.key, namespace: timer.namespace, timestamp: timer.timestamp });
   };
-  const service = new InternalTimerService('user', backend, processingTime, { onEventTime: record('event'), onProcessingTime: record('processing') });
+  const service = new InternalTimerService('user', backend, processingTime, { onEventTime: record('event'), onProcessingTime: record('processing') }, work);
   const at = (key: unknown, register: () => void) => {
     backend.keys.setCurrentKey(key);
     register();
@@ -41,7 +45,7 @@ function timers(backend: KeyedStateBackend, clock = new ManualClock(1_000)) {
   const runMail = () => {
     while (mail.length !== 0) mail.shift()!();
   };
-  return { service, fired, clock, at, runMail, processingTime };
+  return { service, fired, clock, at, runMail, processingTime, work };
 }
 
 function owns(backend: KeyedStateBackend, key: unknown): boolean {
@@ -63,12 +67,12 @@ describe('InternalTimerService', () => {
     t.at('a', () => t.service.registerEventTimeTimer('', 20));
     t.at('b', () => t.service.registerEventTimeTimer('', 10));
     expect(t.service.eventTimeTimers).toBe(4);
-    t.service.advanceWatermark(15);
+    t.service.advanceWatermark(15, noop);
     expect(t.fired.map((f) => [f.key, f.timestamp])).toEqual([
       ['a', 10],
       ['b', 10],
     ]);
-    t.service.advanceWatermark(100);
+    t.service.advanceWatermark(100, noop);
     expect(t.fired.map((f) => [f.key, f.timestamp])).toEqual([
       ['a', 10],
       ['b', 10],
@@ -88,7 +92,7 @@ describe('InternalTimerService', () => {
       t.service.deleteEventTimeTimer('w1', 10);
       t.service.deleteEventTimeTimer('w1', 99);
     });
-    t.service.advanceWatermark(Number.POSITIVE_INFINITY);
+    t.service.advanceWatermark(Number.POSITIVE_INFINITY, noop);
     expect(t.fired).toEqual([{ domain: 'event', key: 'k', namespace: 'w2', timestamp: 10 }]);
     // Deleted, registered again: fires once.
     t.at('k', () => {
@@ -130,13 +134,31 @@ describe('InternalTimerService', () => {
         if (timer.timestamp < 30) service.registerEventTimeTimer('', timer.timestamp + 10);
       },
       onProcessingTime: () => {},
-    });
+    }, new PendingWork());
     backend.keys.setCurrentKey('k');
     service.registerEventTimeTimer('', 10);
-    service.advanceWatermark(25);
+    service.advanceWatermark(25, noop);
     expect(fired).toEqual([10, 20]);
-    service.advanceWatermark(40);
+    service.advanceWatermark(40, noop);
     expect(fired).toEqual([10, 20, 30]);
+  });
+
+  it('fires the timers of a watermark that makes many due in bounded slices, passing the watermark on after the last', async () => {
+    const t = timers(heapBackend());
+    const count = 3 * TIMERS_PER_SLICE + 5;
+    for (let i = 0; i < count; i++) t.at(`k${i}`, () => t.service.registerEventTimeTimer('', i));
+    const passedOn: number[] = [];
+    t.service.advanceWatermark(Number.POSITIVE_INFINITY, () => passedOn.push(Number.POSITIVE_INFINITY));
+    // One slice at once; the rest waits for the task's pending work, which yields to the event loop between slices.
+    expect(t.fired.length).toBe(TIMERS_PER_SLICE);
+    expect(passedOn).toEqual([]);
+    expect(t.work.count).toBe(1);
+    // A watermark arriving meanwhile waits for the one before it.
+    t.service.advanceWatermark(Number.POSITIVE_INFINITY, () => passedOn.push(0));
+    await t.work.drain();
+    expect(t.fired.map((f) => f.timestamp)).toEqual(Array.from({ length: count }, (_, i) => i));
+    expect(passedOn).toEqual([Number.POSITIVE_INFINITY, 0]);
+    expect(t.service.eventTimeTimers).toBe(0);
   });
 
   it('stores timers as keyed state, an entry each: removed from state as they fire, nothing left after', () => {
@@ -146,11 +168,11 @@ describe('InternalTimerService', () => {
     // Many timers of one key are entries of their own: registering one more touches only its own.
     for (let i = 0; i < 1_000; i++) t.at('many', () => t.service.registerEventTimeTimer('', 100_000 + i));
     expect(backend.entryCounts()).toEqual({ __weir_timers_user: 1_050 });
-    t.service.advanceWatermark(99_999);
+    t.service.advanceWatermark(99_999, noop);
     expect(backend.entryCounts()).toEqual({ __weir_timers_user: 1_000 });
-    t.service.advanceWatermark(100_499);
+    t.service.advanceWatermark(100_499, noop);
     expect(backend.entryCounts()).toEqual({ __weir_timers_user: 500 });
-    t.service.advanceWatermark(Number.POSITIVE_INFINITY);
+    t.service.advanceWatermark(Number.POSITIVE_INFINITY, noop);
     expect(backend.entryCounts()).toEqual({ __weir_timers_user: 0 });
   });
 
@@ -194,7 +216,7 @@ describe('InternalTimerService', () => {
       await restoreInto(restoreFrom(checkpointDir, 1, restoreAll, directory), backend);
       const t = timers(backend);
       await t.service.restore();
-      t.service.advanceWatermark(99);
+      t.service.advanceWatermark(99, noop);
       fired.push(...t.fired);
       secondSnapshots.push((await snapshot(settings, backend, 2, subtask, type === 'savepoint' ? { type, targetLocation: `${checkpointDir}/sp-2` } : options)).state);
       t.service.close();
@@ -205,7 +227,7 @@ describe('InternalTimerService', () => {
     await restoreInto(restoreFrom(checkpointDir, 2, merged(...secondSnapshots), type === 'savepoint' ? 'sp-2' : 'chk-2'), last);
     const t = timers(last, new ManualClock(1_000_000));
     await t.service.restore();
-    t.service.advanceWatermark(Number.POSITIVE_INFINITY);
+    t.service.advanceWatermark(Number.POSITIVE_INFINITY, noop);
     t.clock.advance(0);
     t.runMail();
     fired.push(...t.fired);

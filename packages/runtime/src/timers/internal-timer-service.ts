@@ -1,4 +1,5 @@
 import { Types, ValueStateDescriptor, type ValueState } from '@weir/api';
+import type { PendingWork } from '../operators/pending-work.ts';
 import type { KeyContext } from '../state/key-context.ts';
 import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
 import type { ProcessingTimeService } from '../time/processing-time-service.ts';
@@ -25,6 +26,17 @@ type Domain = typeof EVENT | typeof PROCESSING;
 /** A timer as keyed state holds it: the key as given (getCurrentKey returns it after a restore), the time domain, the namespace, the time. */
 type StoredTimer = [key: unknown, domain: Domain, namespace: string, timestamp: number];
 
+/** At most this many timers fire in one turn of the task's loop... */
+export const TIMERS_PER_SLICE = 4096;
+/** ...or for this many milliseconds, whichever comes first; then the TaskManager's event loop (heartbeats, gRPC, credits) gets a turn. */
+const SLICE_MS = 5;
+
+/** A watermark whose due timers have not all fired yet, and what runs once they have. */
+interface PendingWatermark {
+  readonly time: number;
+  readonly done: () => void;
+}
+
 /**
  * The timers of one keyed operator (Flink's InternalTimerServiceImpl). Timers are keyed state:
  * every timer is one entry of the internal state `__weir_timers_<name>`, under its key and a
@@ -37,6 +49,13 @@ type StoredTimer = [key: unknown, domain: Domain, namespace: string, timestamp: 
  * Event-time timers fire in `advanceWatermark`, processing-time timers from the task's
  * ProcessingTimeService, both on the task's loop between records. A processing-time timer
  * already due when registered or restored fires at once.
+ *
+ * Timers fire in slices of at most TIMERS_PER_SLICE timers or SLICE_MS: a watermark that
+ * makes more due (the end of input's, or one that jumps after a slow input caught up, can
+ * make every window of the job due at once) fires the rest as a step of the task's
+ * PendingWork, yielding to the event loop between slices, so the task takes no record before
+ * they all fired and the TaskManager still answers heartbeats. The watermark goes on
+ * (`done`) once its timers fired, as in Flink.
  */
 export class InternalTimerService {
   /** Registered with the first timer, so an operator that never sets one has no timer state in its snapshots. */
@@ -50,6 +69,9 @@ export class InternalTimerService {
   #lastDomain: Domain = EVENT;
   #sequence = 0;
   #watermark = Number.NEGATIVE_INFINITY;
+  /** Watermarks whose timers fire in later slices, oldest first. */
+  readonly #pendingWatermarks: PendingWatermark[] = [];
+  #closed = false;
   /** The processing time the next wake-up is scheduled for, and how to cancel it. */
   #wakeUpAt = Number.POSITIVE_INFINITY;
   #cancelWakeUp: (() => void) | undefined;
@@ -59,6 +81,8 @@ export class InternalTimerService {
     private readonly backend: KeyedStateBackend,
     private readonly processingTime: ProcessingTimeService,
     private readonly triggerable: Triggerable,
+    /** The task's pending work: where the timers a watermark makes due beyond one slice fire. */
+    private readonly work: PendingWork,
   ) {
     this.#keys = backend.keys;
   }
@@ -102,10 +126,22 @@ export class InternalTimerService {
     return this.#heaps[PROCESSING].size;
   }
 
-  /** Fires every event-time timer at or before `time`, in timestamp order (timers they register at or before `time` fire too). */
-  advanceWatermark(time: number): void {
-    this.#watermark = time;
-    this.#fireDue(EVENT, time);
+  /**
+   * Fires every event-time timer at or before `time`, in timestamp order (timers they register
+   * at or before `time` fire too), then calls `done`: at once when they fit in one slice, else
+   * after later slices, from the task's PendingWork.
+   */
+  advanceWatermark(time: number, done: () => void): void {
+    const pending = this.#pendingWatermarks;
+    if (pending.length === 0) {
+      this.#watermark = time;
+      if (this.#fireDue(EVENT, time)) {
+        done();
+        return;
+      }
+      this.work.addStep(() => this.#fireInSlices());
+    }
+    pending.push({ time, done });
   }
 
   /**
@@ -125,6 +161,7 @@ export class InternalTimerService {
 
   /** Stops processing-time wake-ups (the operator closes). */
   close(): void {
+    this.#closed = true;
     this.#cancelWakeUp?.();
     this.#cancelWakeUp = undefined;
     this.#wakeUpAt = Number.POSITIVE_INFINITY;
@@ -202,10 +239,32 @@ export class InternalTimerService {
     this.#write(domain, namespace, time, undefined);
   }
 
-  /** Timers a callback registers at or before `time` fire in the same pass, as in Flink. */
-  #fireDue(domain: Domain, time: number): void {
+  /** The pending watermarks' timers, a slice per turn of the event loop, each watermark passed on once its timers fired. */
+  async #fireInSlices(): Promise<void> {
+    const pending = this.#pendingWatermarks;
+    while (pending.length !== 0 && !this.#closed) {
+      await yieldToEventLoop();
+      if (this.#closed) return;
+      const { time, done } = pending[0]!;
+      this.#watermark = time;
+      if (!this.#fireDue(EVENT, time)) continue;
+      pending.shift();
+      done();
+    }
+  }
+
+  /**
+   * Fires the due timers of one slice: true when none is left due. Timers a callback registers
+   * at or before `time` fire in the same pass, as in Flink.
+   */
+  #fireDue(domain: Domain, time: number): boolean {
     const heap = this.#heaps[domain];
+    const clock = this.processingTime;
+    const sliceStart = clock.currentProcessingTime();
+    let fired = 0;
     for (let next = heap.peek(); next !== undefined && next.timestamp <= time; next = heap.peek()) {
+      if (fired === TIMERS_PER_SLICE || (fired !== 0 && clock.currentProcessingTime() - sliceStart >= SLICE_MS)) return false;
+      fired++;
       heap.poll();
       this.#unindex(domain, next.timestamp, next.namespace, next.normalizedKey);
       next.live = false;
@@ -214,6 +273,7 @@ export class InternalTimerService {
       if (domain === EVENT) this.triggerable.onEventTime(next);
       else this.triggerable.onProcessingTime(next);
     }
+    return true;
   }
 
   #scheduleWakeUp(time: number): void {
@@ -225,10 +285,15 @@ export class InternalTimerService {
   #onWakeUp(): void {
     this.#cancelWakeUp = undefined;
     this.#wakeUpAt = Number.POSITIVE_INFINITY;
+    // What one slice left due fires at the next wake-up, scheduled for now: after the event loop's turn.
     this.#fireDue(PROCESSING, this.processingTime.currentProcessingTime());
     const next = this.#heaps[PROCESSING].peek();
     if (next !== undefined && next.timestamp < this.#wakeUpAt) this.#scheduleWakeUp(next.timestamp);
   }
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 type TimerIndex = Map<number, Map<string, Map<unknown, TimerEntry>>>;

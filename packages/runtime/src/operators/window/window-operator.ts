@@ -40,7 +40,7 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
     this.#timers = new InternalTimerService('window', backend, context.processingTime, {
       onEventTime: (timer) => this.#onTimer(timer, true),
       onProcessingTime: (timer) => this.#onTimer(timer, false),
-    });
+    }, context.work);
     this.#contents = windowContents(spec.function, backend, context.failures);
     this.#trigger = new TriggerContextImpl(backend, spec.assigner, this.#timers);
     this.#process = new ProcessWindowContextImpl(backend, spec.assigner, this.#timers, context.runtimeContext, out);
@@ -80,8 +80,7 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
   }
 
   override processWatermark(timestamp: number): void {
-    this.#timers.advanceWatermark(timestamp);
-    this.out.emitWatermark(timestamp);
+    this.#timers.advanceWatermark(timestamp, () => this.out.emitWatermark(timestamp));
   }
 
   collect(record: unknown): void {
