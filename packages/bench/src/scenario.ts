@@ -10,6 +10,8 @@ export interface ScenarioOptions {
   readonly profileDir?: string;
   /** How many events a scenario that takes it (nexmark) runs, instead of its own count. */
   readonly events?: number;
+  /** The queries a scenario that has several (nexmark) runs, instead of all of them. */
+  readonly queries?: readonly string[];
 }
 
 export interface ScenarioResult {

@@ -84,14 +84,17 @@ const k = (n: number): string => `${(n / 1000).toFixed(1)}K`;
 export const nexmark: Scenario = {
   name: 'nexmark',
   description:
-    `Nexmark ${QUERIES.map((q) => q.name).join(' ')} on the standard generator (people:auctions:bids 1:3:46), ${EVENTS / 1e6}M events each unless --events N says otherwise, ` +
+    `Nexmark ${QUERIES.map((q) => q.name).join(' ')} on the standard generator (people:auctions:bids 1:3:46), ${EVENTS / 1e6}M events each unless --events N says otherwise (--queries q5,q7 runs only those), ` +
     `parallelism ${PARALLELISM} on 2 TaskManagers, every result checked against a single-process computation; Flink 1.13's per-core figures from github.com/nexmark/nexmark`,
   async run(options) {
     const events = options.events ?? EVENTS;
+    const unknown = options.queries?.filter((name) => !QUERIES.some((q) => q.name === name)) ?? [];
+    if (unknown.length > 0) throw new Error(`no Nexmark query ${unknown.join(', ')}; there are ${QUERIES.map((q) => q.name).join(', ')}`);
+    const queries = options.queries === undefined ? QUERIES : QUERIES.filter((q) => options.queries!.includes(q.name));
     const cluster = await ProcessCluster.start({ taskManagers: 2, slots: 1, config: { 'metrics.fetcher.update-interval': 0 } });
     const results: QueryResult[] = [];
     try {
-      for (const query of QUERIES) results.push(await runQuery(cluster, query, events));
+      for (const query of queries) results.push(await runQuery(cluster, query, events));
     } finally {
       await cluster.stop();
     }
