@@ -91,7 +91,12 @@ export const nexmark: Scenario = {
     const unknown = options.queries?.filter((name) => !QUERIES.some((q) => q.name === name)) ?? [];
     if (unknown.length > 0) throw new Error(`no Nexmark query ${unknown.join(', ')}; there are ${QUERIES.map((q) => q.name).join(', ')}`);
     const queries = options.queries === undefined ? QUERIES : QUERIES.filter((q) => options.queries!.includes(q.name));
-    const cluster = await ProcessCluster.start({ taskManagers: 2, slots: 1, config: { 'metrics.fetcher.update-interval': 0 } });
+    const cluster = await ProcessCluster.start({
+      taskManagers: 2,
+      slots: 1,
+      config: { 'metrics.fetcher.update-interval': 0 },
+      taskManagerNodeArgs: options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [],
+    });
     const results: QueryResult[] = [];
     try {
       for (const query of queries) results.push(await runQuery(cluster, query, events));
