@@ -1,5 +1,6 @@
 import type { RecordCodec } from '../codec/record-codec.ts';
 import type { BarrierEvent } from '../network/channel-events.ts';
+import { encodedNow } from '../network/object-buffer.ts';
 import { insertBeforeTrailingBuffers } from '../network/priority-insert.ts';
 import type { BufferItem, ChannelItem, ChannelListener, Subscription } from '../network/types.ts';
 import { ChannelRecording } from './channel-recording.ts';
@@ -180,7 +181,8 @@ export class InputChannel implements ChannelListener {
   }
 
   #queuePriority(barrier: BarrierEvent): void {
-    this.#overtaken.set(barrier, insertBeforeTrailingBuffers(this.#queue, barrier));
+    // Channel state, so encoded now, before the task processes (and may change) their records.
+    this.#overtaken.set(barrier, insertBeforeTrailingBuffers(this.#queue, barrier).map(encodedNow));
     this.#priorityEvents++;
     this.owner.channelHasPriorityEvent(this);
     this.owner.channelHasData(this);

@@ -2,6 +2,7 @@ import { WeirError } from '@weir/common';
 import { RuntimeErrorCode } from '../errors.ts';
 import type { ChannelEvent } from './channel-events.ts';
 import type { OutputAvailability } from './output-availability.ts';
+import { encodedNow } from './object-buffer.ts';
 import { insertBeforeTrailingBuffers } from './priority-insert.ts';
 import type { BufferItem, ChannelItem, ChannelListener, Subscription } from './types.ts';
 
@@ -64,11 +65,12 @@ export class ResultSubpartition {
    * Queues an unaligned barrier ahead of the buffers waiting for credit, behind any event
    * before them (an earlier barrier or end of data keeps its place), and returns the buffers
    * it overtook, in order: they still go to the consumer after it, and they are this
-   * subpartition's output channel state for the barrier's checkpoint.
+   * subpartition's output channel state for the barrier's checkpoint (encoded now: a local
+   * consumer may change the objects of an ObjectBuffer before the state is written).
    */
   addPriorityEvent(event: ChannelEvent): BufferItem[] {
     if (this.#released) return [];
-    const overtaken = insertBeforeTrailingBuffers(this.#queue, event);
+    const overtaken = insertBeforeTrailingBuffers(this.#queue, event).map(encodedNow);
     this.#dispatch();
     return overtaken;
   }
