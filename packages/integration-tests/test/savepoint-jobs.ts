@@ -10,7 +10,8 @@
  * its lines: `v2 <key> <i> <sum> <count>`. The sink keeps its uid, so both versions commit
  * into one directory.
  *
- * args of both: output dir, records (even), records/s, checkpoint interval ms
+ * args of both: output dir, records (even), records/s, checkpoint interval ms, ['reuse': object
+ * reuse on, env.getConfig().enableObjectReuse()]
  */
 
 const HEADER = `
@@ -26,8 +27,9 @@ function events(env: StreamExecutionEnvironment, n: number, rate: number) {
     .setParallelism(2);
 }
 
-function configure(env: StreamExecutionEnvironment, interval: number) {
+function configure(env: StreamExecutionEnvironment, interval: number, reuse: string | undefined) {
   env.setParallelism(2);
+  if (reuse === 'reuse') env.getConfig().enableObjectReuse();
   // Both versions must agree on it: key groups are what keyed state is redistributed by.
   env.setMaxParallelism(128);
   env.enableCheckpointing(interval);
@@ -48,8 +50,8 @@ class RunningSum extends KeyedProcessFunction<string, Event, string> {
 }
 
 export default function upgradeV1(env: StreamExecutionEnvironment, args: string[]) {
-  const [output, records, rate, interval] = args;
-  configure(env, Number(interval));
+  const [output, records, rate, interval, reuse] = args;
+  configure(env, Number(interval), reuse);
   events(env, Number(records), Number(rate))
     .keyBy((e: Event) => e.key)
     .process(new RunningSum()).uid('sums')
@@ -73,8 +75,8 @@ class RunningSumAndCount extends KeyedProcessFunction<string, Event, string> {
 }
 
 export default function upgradeV2(env: StreamExecutionEnvironment, args: string[]) {
-  const [output, records, rate, interval] = args;
-  configure(env, Number(interval));
+  const [output, records, rate, interval, reuse] = args;
+  configure(env, Number(interval), reuse);
   events(env, Number(records), Number(rate))
     .keyBy((e: Event) => e.key)
     .process(new RunningSumAndCount()).uid('sums').setParallelism(3)

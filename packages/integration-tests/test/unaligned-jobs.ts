@@ -7,8 +7,8 @@
 import { RUNNING_SUM } from './checkpoint-jobs.ts';
 
 /**
- * A running sum per key, then a rebalance to a map that busy-waits `slowMs` per record (slower
- * than the source), then the FileSink. Every output line is still fixed by its key's order.
+ * A running sum per key (that spoils each event after use), then a rebalance to a map that
+ * busy-waits `slowMs` per record (slower than the source), then the FileSink. Every output line is still fixed by its key's order.
  * args: output dir, records, records/s, checkpoint interval ms, slow ms per record, aligned-checkpoint timeout ms (-1: unaligned from the start), mode
  */
 export const BACKPRESSURED_SUMS = `
@@ -17,6 +17,18 @@ import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor,
 import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
 
 ${RUNNING_SUM}
+
+/**
+ * RunningSum that then spoils the event it received (allowed: only a producer must not change a
+ * record after emitting it). Under object reuse the event is the source's own object: channel
+ * state must hold it as it was emitted, or a restore replays the spoiled event (a line with -1).
+ */
+class SpoilingRunningSum extends RunningSum {
+  override processElement(e: Event, ctx: KeyedProcessContext<string>, out: Collector<string>): void {
+    super.processElement(e, ctx, out);
+    e.i = -1;
+  }
+}
 
 export default function backpressuredSums(env: StreamExecutionEnvironment, args: string[]) {
   const [output, records, rate, interval, slowMs, alignedTimeout, mode] = args;
@@ -29,7 +41,7 @@ export default function backpressuredSums(env: StreamExecutionEnvironment, args:
   if (Number(alignedTimeout) >= 0) env.getCheckpointConfig().setAlignedCheckpointTimeout(Number(alignedTimeout));
   env.fromSource(new DataGeneratorSource((i: number): Event => ({ key: (i < n / 2 ? 'a' : 'b') + (i % 7), i }), n, RateLimiterStrategy.perSecond(Number(rate))), 'events').uid('events')
     .keyBy((e: Event) => e.key)
-    .process(new RunningSum()).uid('sums')
+    .process(new SpoilingRunningSum()).uid('sums')
     .rebalance()
     .map((line: string) => {
       const until = performance.now() + slow;
