@@ -17,6 +17,22 @@ function completeCheckpointDirs(checkpointsDir: string, jobId: string): number[]
     .sort((a, b) => a - b);
 }
 
+/**
+ * The complete checkpoints once the JobManager has stopped completing them. TaskManagers frozen
+ * with SIGSTOP may already have sent every acknowledgement of a checkpoint, which the JobManager
+ * then completes (writing its `_metadata`) after they stopped: wait until two listings a second
+ * apart agree.
+ */
+async function settledCheckpointDirs(checkpointsDir: string, jobId: string): Promise<number[]> {
+  let before = completeCheckpointDirs(checkpointsDir, jobId);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = completeCheckpointDirs(checkpointsDir, jobId);
+    if (now.join() === before.join()) return now;
+    before = now;
+  }
+}
+
 describe('checkpoint options and faults on a process cluster', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
@@ -138,7 +154,7 @@ describe('checkpoint options and faults on a process cluster', () => {
 
     // Freeze the TaskManagers so no checkpoint completes between corrupting and killing.
     for (const tm of c.liveTaskManagers) tm.kill('SIGSTOP');
-    const retained = completeCheckpointDirs(checkpoints, jobId);
+    const retained = await settledCheckpointDirs(checkpoints, jobId);
     expect(retained).toHaveLength(2);
     const [older, latest] = retained as [number, number];
     writeFileSync(join(checkpoints, jobId, `chk-${latest}`, '_metadata'), '{"truncated":');
@@ -154,7 +170,7 @@ describe('checkpoint options and faults on a process cluster', () => {
     // Now spoil every retained checkpoint: the next restore has nothing usable.
     await waitForCheckpoints(c.client, jobId, (cps) => completedCount(cps) >= 6);
     for (const tm of c.liveTaskManagers) tm.kill('SIGSTOP');
-    for (const id of completeCheckpointDirs(checkpoints, jobId)) writeFileSync(join(checkpoints, jobId, `chk-${id}`, '_metadata'), 'garbage');
+    for (const id of await settledCheckpointDirs(checkpoints, jobId)) writeFileSync(join(checkpoints, jobId, `chk-${id}`, '_metadata'), 'garbage');
     await c.killTaskManager(c.liveTaskManagers[0]);
     for (const tm of c.liveTaskManagers) tm.kill('SIGCONT');
     const failed = await waitForStatus(c.client, jobId, ['FAILED'], 60_000);
