@@ -1,6 +1,9 @@
 import type { Trigger } from './trigger.ts';
 import { GlobalWindow, TimeWindow, type Window } from './windows.ts';
 
+/** How many recent TimeWindows' namespaces an assigner keeps. */
+const RECENT_WINDOWS = 64;
+
 /** What an assigner may ask when assigning (Flink's WindowAssigner.WindowAssignerContext). */
 export interface WindowAssignerContext {
   getCurrentProcessingTime(): number;
@@ -13,10 +16,11 @@ export interface WindowAssignerContext {
  * override both.
  */
 export abstract class WindowAssigner<T, W extends Window> {
-  /** The last TimeWindow's namespace: consecutive elements mostly fall into the same window. */
-  #lastStart = Number.NaN;
-  #lastEnd = Number.NaN;
-  #lastNamespace = '';
+  /**
+   * Recent TimeWindows' namespaces by start: consecutive elements fall into the same few
+   * windows (one tumbling window, or size/slide sliding ones), so most lookups build no string.
+   */
+  readonly #recent = new Map<number, { readonly end: number; readonly namespace: string }>();
 
   abstract assignWindows(element: T, timestamp: number | undefined, context: WindowAssignerContext): W[];
   abstract getDefaultTrigger(): Trigger<T, W>;
@@ -24,12 +28,13 @@ export abstract class WindowAssigner<T, W extends Window> {
 
   namespaceOf(window: W): string {
     if (window instanceof TimeWindow) {
-      if (window.start !== this.#lastStart || window.end !== this.#lastEnd) {
-        this.#lastStart = window.start;
-        this.#lastEnd = window.end;
-        this.#lastNamespace = `${window.start}:${window.end}`;
-      }
-      return this.#lastNamespace;
+      const recent = this.#recent.get(window.start);
+      if (recent !== undefined && recent.end === window.end) return recent.namespace;
+      // Kept small: the windows of the last few elements, not of the whole run.
+      if (this.#recent.size >= RECENT_WINDOWS) this.#recent.clear();
+      const namespace = `${window.start}:${window.end}`;
+      this.#recent.set(window.start, { end: window.end, namespace });
+      return namespace;
     }
     if (window instanceof GlobalWindow) return 'global';
     throw new Error(`${this.constructor.name} assigns ${String(window)}, which is not a TimeWindow or GlobalWindow; override namespaceOf and windowOf`);
