@@ -1,6 +1,7 @@
-import { Admin, Consumer } from '@platformatic/kafka';
+import type { Admin, Consumer } from '@platformatic/kafka';
 import { WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
+import { kafkaLibrary } from './kafka-library.ts';
 
 /** Where a Kafka connector connects, and how it names itself. */
 export interface KafkaClientSettings {
@@ -82,12 +83,12 @@ function baseOptions(settings: KafkaClientSettings, role: string) {
 }
 
 export function createAdmin(settings: KafkaClientSettings): Admin {
-  return new Admin(baseOptions(settings, 'admin'));
+  return new (kafkaLibrary().Admin)(baseOptions(settings, 'admin'));
 }
 
 /** A consumer used only for its metadata, list-offsets and fetch calls: it never joins its group. */
 export function createFetchClient(settings: KafkaClientSettings): Consumer {
-  return new Consumer({ ...baseOptions(settings, 'fetcher'), groupId: `${settings.clientId}-unused-group` });
+  return new (kafkaLibrary().Consumer)({ ...baseOptions(settings, 'fetcher'), groupId: `${settings.clientId}-unused-group` });
 }
 
 /** Offsets as connectors keep them: JS numbers (exact below 2^53, far beyond any real log). */

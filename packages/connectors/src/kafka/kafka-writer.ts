@@ -1,10 +1,11 @@
-import { Producer, ProduceAcks, type MessageToProduce } from '@platformatic/kafka';
+import type { MessageToProduce, Producer } from '@platformatic/kafka';
 import type { SinkWriter } from '@weir/api';
 import { createLogger, WeirError, type Logger } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
 import { describeKafkaError, kafkaErrorIds, kafkaFailure, type KafkaClientSettings } from './kafka-client.ts';
 import type { KafkaRecordSerializationSchema } from './kafka-record-serialization-schema.ts';
 import { transactionalIdOf, type KafkaCommittable } from './transactions.ts';
+import { kafkaLibrary } from './kafka-library.ts';
 
 export const DeliveryGuarantee = {
   /** Records go out as they come; a failure may lose or duplicate some. */
@@ -149,7 +150,7 @@ export class KafkaWriter<T> implements SinkWriter<T> {
   /** The transaction of the checkpoint after the last one: fences and aborts whatever held its id. */
   async #beginTransaction(): Promise<OpenTransaction> {
     const id = transactionalIdOf(this.options.transactionalIdPrefix, this.options.subtask, this.#lastCheckpointId + 1);
-    const producer = new Producer({
+    const producer = new (kafkaLibrary().Producer)({
       clientId: `${this.options.settings.clientId}-${this.options.subtask}`,
       bootstrapBrokers: [...this.options.settings.bootstrapServers],
       idempotent: true,
@@ -168,11 +169,11 @@ export class KafkaWriter<T> implements SinkWriter<T> {
 
   #plainProducer(): Producer {
     const atLeastOnce = this.options.guarantee === DeliveryGuarantee.AT_LEAST_ONCE;
-    return new Producer({
+    return new (kafkaLibrary().Producer)({
       clientId: `${this.options.settings.clientId}-${this.options.subtask}`,
       bootstrapBrokers: [...this.options.settings.bootstrapServers],
       idempotent: atLeastOnce,
-      ...(atLeastOnce ? {} : { acks: ProduceAcks.LEADER }),
+      ...(atLeastOnce ? {} : { acks: kafkaLibrary().ProduceAcks.LEADER }),
       retries: 3,
     });
   }

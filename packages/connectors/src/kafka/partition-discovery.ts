@@ -1,8 +1,9 @@
-import { FetchIsolationLevels, type Admin, type Consumer } from '@platformatic/kafka';
+import type { Admin, Consumer } from '@platformatic/kafka';
 import { WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
 import { createAdmin, createFetchClient, kafkaFailure, toOffset, type KafkaClientSettings } from './kafka-client.ts';
 import type { OffsetsSpec } from './offsets-initializer.ts';
+import { kafkaLibrary } from './kafka-library.ts';
 
 export interface TopicPartition {
   readonly topic: string;
@@ -96,7 +97,7 @@ export class PartitionDiscovery {
     for (const { topic, partition } of partitions) (byTopic[topic] ??= []).push(partition);
     // The client checks partitions against its cached metadata: refresh it, or partitions just added are "not found".
     await this.#client.metadata({ topics: Object.keys(byTopic), forceUpdate: true });
-    const offsets = await this.#client.listOffsets({ topics: Object.keys(byTopic), partitions: byTopic, timestamp, isolationLevel: FetchIsolationLevels.READ_COMMITTED });
+    const offsets = await this.#client.listOffsets({ topics: Object.keys(byTopic), partitions: byTopic, timestamp, isolationLevel: kafkaLibrary().FetchIsolationLevels.READ_COMMITTED });
     return new Map(partitions.map((p) => [partitionId(p), toOffset(offsets.get(p.topic)?.[p.partition] ?? -1n)]));
   }
 

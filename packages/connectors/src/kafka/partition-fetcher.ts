@@ -1,8 +1,9 @@
-import { FetchIsolationLevels, IS_CONTROL, IS_TRANSACTIONAL, type Consumer, type RecordsBatch } from '@platformatic/kafka';
+import type { Consumer, RecordsBatch } from '@platformatic/kafka';
 import { WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
 import { kafkaErrorIds, kafkaFailure, toOffset, type KafkaClientSettings } from './kafka-client.ts';
 import type { KafkaConsumerRecord } from './schemas.ts';
+import { kafkaLibrary } from './kafka-library.ts';
 
 /** A partition the fetcher reads: from `fetchOffset` on, up to `stoppingOffset` (exclusive) when bounded. */
 export interface FetchTarget {
@@ -109,7 +110,7 @@ export class PartitionFetcher {
         node: leader,
         maxWaitTime: maxWaitMs,
         maxBytes: this.maxBytes,
-        isolationLevel: this.readCommitted ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED,
+        isolationLevel: this.readCommitted ? kafkaLibrary().FetchIsolationLevels.READ_COMMITTED : kafkaLibrary().FetchIsolationLevels.READ_UNCOMMITTED,
         topics: [...byTopic].map(([topic, list]) => ({
           topicId: this.#topicIds.get(topic)!,
           partitions: list.map((t) => ({ partition: t.partition, fetchOffset: BigInt(t.fetchOffset), currentLeaderEpoch: -1, lastFetchedEpoch: -1, partitionMaxBytes: this.maxBytes })),
@@ -149,8 +150,8 @@ export class PartitionFetcher {
     for (const batch of batches) {
       const last = toOffset(batch.firstOffset) + batch.lastOffsetDelta;
       if (last < next) continue;
-      const transactional = (batch.attributes & IS_TRANSACTIONAL) !== 0;
-      const control = (batch.attributes & IS_CONTROL) !== 0;
+      const transactional = (batch.attributes & kafkaLibrary().IS_TRANSACTIONAL) !== 0;
+      const control = (batch.attributes & kafkaLibrary().IS_CONTROL) !== 0;
       let skip = control;
       if (this.readCommitted && transactional) {
         while (aborted.length > 0 && toOffset(aborted[0]!.firstOffset) <= last) abortedProducers.add(aborted.shift()!.producerId);

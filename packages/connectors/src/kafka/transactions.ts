@@ -1,7 +1,8 @@
-import { Connection, endTxnV4, initProducerIdV5, listTransactionsV0, type Admin } from '@platformatic/kafka';
+import type { Admin, Connection } from '@platformatic/kafka';
 import { WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
 import { createAdmin, kafkaErrorIds, type KafkaClientSettings } from './kafka-client.ts';
+import { kafkaLibrary } from './kafka-library.ts';
 
 /** What a checkpoint promises a KafkaSink will commit: a flushed transaction, resumable from any process (Flink's KafkaCommittable). */
 export interface KafkaCommittable {
@@ -53,13 +54,13 @@ export class TransactionCoordinatorCalls {
   /** EndTxn(commit) for the committable; committing an already committed transaction again succeeds, so this is idempotent. */
   async commit(committable: KafkaCommittable): Promise<void> {
     await this.#withCoordinator(committable.transactionalId, (connection) =>
-      endTxnV4.api.async(connection, committable.transactionalId, BigInt(committable.producerId), committable.epoch, true).then(() => undefined),
+      kafkaLibrary().endTxnV4.api.async(connection, committable.transactionalId, BigInt(committable.producerId), committable.epoch, true).then(() => undefined),
     );
   }
 
   /** InitProducerId for `transactionalId`: the broker aborts its open transaction, if any, and fences whoever held it. */
   async abort(transactionalId: string, timeoutMs: number): Promise<void> {
-    await this.#withCoordinator(transactionalId, (connection) => initProducerIdV5.api.async(connection, transactionalId, timeoutMs, -1n, -1).then(() => undefined));
+    await this.#withCoordinator(transactionalId, (connection) => kafkaLibrary().initProducerIdV5.api.async(connection, transactionalId, timeoutMs, -1n, -1).then(() => undefined));
   }
 
   /** The transactional IDs with an open transaction (ongoing, or being committed or aborted), on every broker. */
@@ -67,10 +68,10 @@ export class TransactionCoordinatorCalls {
     const metadata = await this.#admin.metadata({ topics: [] });
     const ids: string[] = [];
     for (const broker of metadata.brokers.values()) {
-      const connection = new Connection(`${this.settings.clientId}-txn-list`);
+      const connection = new (kafkaLibrary().Connection)(`${this.settings.clientId}-txn-list`);
       try {
         await connection.connect(broker.host, broker.port);
-        const response = await listTransactionsV0.api.async(connection, [], [], -1n, null);
+        const response = await kafkaLibrary().listTransactionsV0.api.async(connection, [], [], -1n, null);
         for (const state of response.transactionStates) {
           if (!/complete|empty|dead/i.test(state.transactionState)) ids.push(state.transactionalId);
         }
@@ -83,7 +84,7 @@ export class TransactionCoordinatorCalls {
 
   async #withCoordinator<R>(transactionalId: string, call: (connection: Connection) => Promise<R>): Promise<R> {
     for (let attempt = 1; ; attempt++) {
-      const connection = new Connection(`${this.settings.clientId}-txn`);
+      const connection = new (kafkaLibrary().Connection)(`${this.settings.clientId}-txn`);
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new CallTimedOut()), CALL_TIMEOUT_MS);
