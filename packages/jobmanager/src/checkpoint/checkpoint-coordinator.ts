@@ -26,7 +26,7 @@ import { CheckpointMessenger } from './checkpoint-messenger.ts';
 import { triggerAfterEnumerators, type CheckpointedSources } from './checkpointed-sources.ts';
 import { writeCheckpoint, type CheckpointWriterDeps } from './checkpoint-writer.ts';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
-import type { FromTaskManager } from './from-task-manager.ts';
+import { isFromCurrentTask, type FromTaskManager } from './from-task-manager.ts';
 import { CompletedCheckpointStore, type CompletedCheckpoint } from './completed-checkpoint-store.ts';
 import { CheckpointFailureCounter } from './failure-counter.ts';
 import { FinishedTaskState } from './finished-task-state.ts';
@@ -124,7 +124,7 @@ export class CheckpointCoordinator {
       this.#discardLate(ack);
       return;
     }
-    if (!this.#fromCurrentTask(pending, ack)) return;
+    if (!isFromCurrentTask(ack, pending, this.#execution)) return;
     const outcome = pending.acknowledge(ack);
     if (outcome !== AckOutcome.ACCEPTED) {
       this.#deps.logger.debug({ checkpointId: ack.checkpointId, vertexId: ack.task.vertexId, subtask: ack.task.subtaskIndex, outcome }, 'ignoring an acknowledgement');
@@ -143,7 +143,7 @@ export class CheckpointCoordinator {
       this.#discardLate(decline);
       return;
     }
-    if (!this.#fromCurrentTask(pending, decline)) return;
+    if (!isFromCurrentTask(decline, pending, this.#execution)) return;
     const task = subtaskName(this.#deps.jobGraph, decline.task.vertexId, decline.task.subtaskIndex);
     this.#abort(pending, decline.reason, declineSentence(task, decline));
   }
@@ -382,17 +382,6 @@ export class CheckpointCoordinator {
     this.#deps.logger.debug({ checkpointId, vertexId: message.task.vertexId, subtask: message.task.subtaskIndex }, 'discarding what a task wrote for a checkpoint no longer pending');
     const shared = 'state' in message ? this.#sharedState.unregistered(Object.values(message.state.operators)) : [];
     this.#deps.storage?.discardCheckpoint(checkpointId, shared);
-  }
-
-  #fromCurrentTask(pending: PendingCheckpoint, message: FromTaskManager<unknown>): boolean {
-    const { task } = message;
-    const subtask = this.#execution?.get(task.vertexId, task.subtaskIndex);
-    return (
-      task.attempt === pending.attempt &&
-      this.#execution?.attempt === pending.attempt &&
-      subtask?.taskManagerId === message.taskManagerId &&
-      pending.includes(task.vertexId, task.subtaskIndex)
-    );
   }
 
   #clearTimeout(pending: PendingCheckpoint): void {
