@@ -7,7 +7,7 @@ import { ProcessCluster } from './cluster.ts';
 import { jobIdFrom } from './jobs.ts';
 import { logLines } from './log-lines.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The Kafka running-sums example (packages/examples/jobs/kafka-running-sums.ts) on a process

@@ -1,6 +1,6 @@
 import type { ProcessCluster } from '../src/index.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * SIGKILLs a random live TaskManager `kills` times, the first after `firstMs`, then every

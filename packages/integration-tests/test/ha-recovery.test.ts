@@ -8,7 +8,7 @@ import { startEtcd } from '@weir/ha/testing';
 import { HaCluster, jobIdFrom, logLines, runWeir, WeirProcess, writeJobFile } from '../src/index.ts';
 import { RUNNING_SUMS } from './checkpoint-jobs.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 describe('JobManager HA on one host', () => {
   const cleanups: (() => Promise<unknown> | unknown)[] = [];

@@ -25,7 +25,7 @@ export interface FailoverRun {
   readonly extra: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * etcd, two JobManagers and three TaskManagers (each on its own lab host when a lab is given);

@@ -8,7 +8,7 @@ import { RUNNING_SUMS } from './checkpoint-jobs.ts';
 
 const RECORDS = 15_000;
 const RATE = 1_500;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface PartitionRun {
   readonly problems: string[];

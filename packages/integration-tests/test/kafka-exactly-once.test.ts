@@ -3,7 +3,7 @@ import { javaAvailable, KafkaBroker } from '@weir/kafka-broker';
 import { expectedKafkaSums } from '@weir/examples';
 import { completedCount, kafkaEvidence, KafkaJobHarness, listCheckpoints, waitForStatus, type ProcessCluster } from '../src/index.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Issue 16's main acceptance on a process cluster and a real Kafka broker: the Kafka

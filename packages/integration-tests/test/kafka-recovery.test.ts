@@ -5,7 +5,7 @@ import { javaAvailable, KafkaBroker, readTopic } from '@weir/kafka-broker';
 import { expectedKafkaSums } from '@weir/examples';
 import { KafkaJobHarness, savepointPathFrom, waitForStatus } from '../src/index.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The Kafka running-sums example on a process cluster and a real broker, beyond the

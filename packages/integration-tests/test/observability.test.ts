@@ -16,7 +16,7 @@ const FLUSH_INTERVAL_MS = 100;
 /** metrics.fetcher.update-interval: how often TaskManagers send the JobManager their metrics. */
 const METRICS_INTERVAL_MS = 500;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Polls `read` until `done` holds for its value; fails after `timeoutMs` with the last value. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
