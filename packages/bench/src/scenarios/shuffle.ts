@@ -10,7 +10,7 @@ const KEYS = 10_000;
 /** The record the job makes from an index: the hand-written shuffle's makeRecord. */
 const RECORD_EXPRESSION = `({ key: 'user-' + (i % ${KEYS}), amount: i % 100 })`;
 
-/** The shuffle job; `args[0]`, when given, is a checkpoint interval in ms. */
+/** The shuffle job; `args[0]`, when not empty, is a checkpoint interval in ms; `args[1]` 'reuse' enables object reuse. */
 export const SHUFFLE_JOB = `
 import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor, Types, type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
 import { DataGeneratorSource, RateLimiterStrategy, DiscardingSink } from '@weir/connectors';
@@ -33,6 +33,7 @@ export default function shuffle(env: StreamExecutionEnvironment, args: string[])
   env.setParallelism(2);
   // args[0]: checkpoint interval in ms (checkpointing off when absent).
   if (args[0]) env.enableCheckpointing(Number(args[0]));
+  if (args[1] === 'reuse') env.getConfig().enableObjectReuse();
   env.fromSource(new DataGeneratorSource((i: number): Event => ${RECORD_EXPRESSION}, ${RECORDS}, RateLimiterStrategy.noOp()), 'generator').uid('generator')
     .keyBy((e: Event) => e.key)
     .process(new Count()).uid('count')
@@ -49,9 +50,10 @@ const SCRAPE_INTERVAL_MS = 1_000;
 /**
  * One run of the job on a fresh cluster: with metrics on (every process serves /metrics,
  * scraped every second, and TaskManagers send task metrics every second) or off
- * (metrics.fetcher.update-interval 0, no endpoint). Resolves with records/s.
+ * (metrics.fetcher.update-interval 0, no endpoint); with object reuse, records to the
+ * consumer in the same TaskManager are handed over without encoding. Resolves with records/s.
  */
-async function runShuffle(metrics: boolean, profileDir: string | undefined): Promise<number> {
+async function runShuffle(metrics: boolean, profileDir: string | undefined, objectReuse = false): Promise<number> {
   const cluster = await ProcessCluster.start({
     taskManagers: 2,
     slots: 1,
@@ -67,7 +69,7 @@ async function runShuffle(metrics: boolean, profileDir: string | undefined): Pro
     }
   })();
   try {
-    const submit = await cluster.weir(['run', '--detached', writeJobFile(SHUFFLE_JOB)]);
+    const submit = await cluster.weir(['run', '--detached', writeJobFile(SHUFFLE_JOB), ...(objectReuse ? ['--', '', 'reuse'] : [])]);
     if (submit.code !== 0) throw new Error(`submit failed: ${submit.stderr}`);
     return RECORDS / ((await timeRunningToFinished(cluster.client, jobIdFrom(submit.stdout))) / 1000);
   } finally {
@@ -80,13 +82,14 @@ async function runShuffle(metrics: boolean, profileDir: string | undefined): Pro
 interface Round {
   readonly off: number;
   readonly on: number;
+  readonly reuse: number;
   readonly handWritten: number;
 }
 
 export const shuffle: Scenario = {
   name: 'shuffle',
   description:
-    `generator -> keyBy -> ValueState count -> discard; ${RECORDS / 1e6}M records, ${KEYS} keys, parallelism 2 on 2 TaskManagers (metrics off, then on), ` +
+    `generator -> keyBy -> ValueState count -> discard; ${RECORDS / 1e6}M records, ${KEYS} keys, parallelism 2 on 2 TaskManagers (metrics off, then on, then object reuse with metrics off), ` +
     `against the same shuffle written by hand (2 producer + 2 consumer processes, msgpackr over TCP); ${ROUNDS} alternated rounds, medians`,
   async run({ profileDir }) {
     // Alternating, on fresh clusters, so a noisy neighbour hurts every contender alike.
@@ -94,12 +97,14 @@ export const shuffle: Scenario = {
     for (let round = 0; round < ROUNDS; round++) {
       const off = await runShuffle(false, undefined);
       const on = await runShuffle(true, round === 0 ? profileDir : undefined);
+      const reuse = await runShuffle(false, undefined, true);
       const handWritten = RECORDS / ((await runHandWrittenShuffle(RECORDS, KEYS)).ms / 1000);
-      rounds.push({ off, on, handWritten });
+      rounds.push({ off, on, reuse, handWritten });
     }
     const ratio = median(rounds.map((r) => r.on / r.handWritten));
     const ratioOff = median(rounds.map((r) => r.off / r.handWritten));
     const metricsRatio = median(rounds.map((r) => r.on / r.off));
+    const ratioReuse = median(rounds.map((r) => r.reuse / r.handWritten));
     const M = (n: number): string => (n / 1e6).toFixed(2);
     return {
       figures: {
@@ -109,15 +114,19 @@ export const shuffle: Scenario = {
         ratioToHandWritten: ratio,
         ratioToHandWrittenMetricsOff: ratioOff,
         metricsOnToOffRatio: metricsRatio,
+        recordsPerSecondObjectReuse: Math.round(median(rounds.map((r) => r.reuse))),
+        ratioToHandWrittenObjectReuse: ratioReuse,
       },
       rows: [
         ['Weir, metrics on', Math.round(median(rounds.map((r) => r.on))).toLocaleString('en'), 'records/s'],
         ['Weir, metrics off', Math.round(median(rounds.map((r) => r.off))).toLocaleString('en'), 'records/s'],
+        ['Weir, object reuse, metrics off', Math.round(median(rounds.map((r) => r.reuse))).toLocaleString('en'), 'records/s'],
         ['hand-written', Math.round(median(rounds.map((r) => r.handWritten))).toLocaleString('en'), 'records/s'],
         ['Weir (metrics on) / hand-written', ratio.toFixed(3), ''],
         ['Weir (metrics off) / hand-written', ratioOff.toFixed(3), ''],
+        ['Weir (object reuse) / hand-written', ratioReuse.toFixed(3), ''],
         ['metrics on / off', metricsRatio.toFixed(3), ''],
-        ...rounds.map((r, i) => [`round ${i + 1}: off, on, hand-written`, `${M(r.off)}, ${M(r.on)}, ${M(r.handWritten)}`, 'M records/s'] as const),
+        ...rounds.map((r, i) => [`round ${i + 1}: off, on, reuse, hand-written`, `${M(r.off)}, ${M(r.on)}, ${M(r.reuse)}, ${M(r.handWritten)}`, 'M records/s'] as const),
       ],
     };
   },
