@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseProtos } from './parse-protos.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const protoRoot = join(here, '../../../proto');
@@ -18,6 +19,18 @@ execFileSync(
 for (const file of walk(out)) {
   writeFileSync(file, readFileSync(file, 'utf8').replaceAll(`${protoRoot}/`, 'proto/'));
 }
+
+// The descriptor the processes load (src/package-definition.ts): proto/ parsed here, once, not
+// at every start. A JSON string: JSON.parse reads it faster than JavaScript parses an object
+// literal, and protobufjs's INamespace type wrongly requires a comment on every method.
+writeFileSync(
+  join(out, 'descriptor.ts'),
+  [
+    '// Generated from proto/ by `pnpm gen:proto`: protobufjs\'s JSON form of the .proto files. Do not edit.',
+    `export const descriptor = ${JSON.stringify(JSON.stringify(parseProtos(protoRoot, files)))};`,
+    '',
+  ].join('\n'),
+);
 
 // messages.ts re-exports every message type, so other packages import them from @weir/rpc.
 const messageDir = join(out, 'weir/v1');

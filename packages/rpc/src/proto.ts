@@ -1,7 +1,4 @@
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bindFailed } from './errors.ts';
 import type { ProtoGrpcType as DataExchangeProto } from './generated/data_exchange.ts';
 import type { ProtoGrpcType as JobServiceProto } from './generated/job_service.ts';
@@ -9,6 +6,7 @@ import type { ProtoGrpcType as TaskManagerServiceProto } from './generated/task_
 import type { DataExchangeClient } from './generated/weir/v1/DataExchange.ts';
 import type { JobServiceClient } from './generated/weir/v1/JobService.ts';
 import type { TaskManagerServiceClient } from './generated/weir/v1/TaskManagerService.ts';
+import { packageDefinition } from './package-definition.ts';
 
 export { grpc };
 export type { DataExchangeClient, JobServiceClient, TaskManagerServiceClient };
@@ -16,22 +14,7 @@ export type { DataExchangeHandlers } from './generated/weir/v1/DataExchange.ts';
 export type { JobServiceHandlers } from './generated/weir/v1/JobService.ts';
 export type { TaskManagerServiceHandlers } from './generated/weir/v1/TaskManagerService.ts';
 
-const protoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../proto');
-
-/** The options every Weir proto is loaded with; the generated types in ./generated assume them. */
-const loaderOptions: protoLoader.Options = {
-  longs: Number,
-  enums: String,
-  defaults: true,
-  oneofs: true,
-  includeDirs: [protoRoot],
-};
-
-const packageDefinition = protoLoader.loadSync(
-  ['weir/v1/job_service.proto', 'weir/v1/task_manager_service.proto', 'weir/v1/data_exchange.proto'],
-  loaderOptions,
-);
-const proto = grpc.loadPackageDefinition(packageDefinition) as unknown as JobServiceProto &
+const proto = grpc.loadPackageDefinition(packageDefinition()) as unknown as JobServiceProto &
   TaskManagerServiceProto &
   DataExchangeProto;
 
