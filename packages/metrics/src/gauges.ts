@@ -1,4 +1,5 @@
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClientModule } from './prom-client-module.ts';
 
 /** Prometheus label values of one series. */
 export type Labels = Readonly<Record<string, string | number>>;
@@ -21,6 +22,7 @@ export function scrapedGauges<Name extends string>(
   labelNames: readonly string[],
   collect: () => Iterable<Series<Name>>,
 ): void {
+  const { Gauge } = promClientModule();
   for (const name of Object.keys(help) as Name[]) {
     new Gauge({
       name: `${prefix}_${name}`,

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { parsePortRange, WeirError } from '@weir/common';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { MetricsErrorCode } from './errors.ts';
+import { promClientModule } from './prom-client-module.ts';
 
 export interface PrometheusEndpoint {
   /** The port `/metrics` is served on: the first free one of the range. */
@@ -15,6 +16,7 @@ export interface PrometheusEndpoint {
  * event-loop delay, CPU), for the process's own metrics to be added to.
  */
 export function processRegistry(): Registry {
+  const { collectDefaultMetrics, Registry } = promClientModule();
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   return registry;
