@@ -1,8 +1,12 @@
-import avro from 'avsc';
+import { createRequire } from 'node:module';
+import type avro from 'avsc';
 import { WeirError, describeError } from '@weir/common';
 import { ApiErrorCode } from '../errors.ts';
 
 export type AvroType = avro.Type;
+
+const require = createRequire(import.meta.url);
+let avsc: typeof avro | undefined;
 
 /**
  * An Avro schema as stored in a description: plain JSON (a JSON string is parsed; a bare name
@@ -30,7 +34,9 @@ export function storedAvroSchema(schema: unknown): unknown {
 }
 
 export function avroType(schema: unknown): AvroType {
-  return avro.Type.forSchema(schema as avro.Schema);
+  // avsc is loaded on first use (about 10 ms): every TaskManager imports this package, and few jobs use Avro.
+  avsc ??= require('avsc') as typeof avro;
+  return avsc.Type.forSchema(schema as avro.Schema);
 }
 
 /**
