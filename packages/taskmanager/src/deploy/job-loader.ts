@@ -1,13 +1,19 @@
 import * as api from '@weir/api';
-import * as connectors from '@weir/connectors';
 import { loadJobBundle, WeirError, type JobMain, type LoadJobBundleOptions } from '@weir/common';
 import type { DeployTask__Output } from '@weir/rpc';
 import { TaskManagerErrorCode } from '../errors.ts';
 import type { BundleCache } from './bundle-cache.ts';
 import type { JobLoader, LoadedJob } from './types.ts';
 
-/** What a job bundle gets for `require('@weir/...')`: this process's own modules. */
-const provided = { '@weir/api': api, '@weir/connectors': connectors };
+/**
+ * What a job bundle gets for `require('@weir/...')`: this process's own modules. The
+ * connectors are loaded with the first job, not at start: a TaskManager registers without them.
+ */
+let provided: Promise<Readonly<Record<string, unknown>>> | undefined;
+function providedModules(): Promise<Readonly<Record<string, unknown>>> {
+  provided ??= import('@weir/connectors').then((connectors) => ({ '@weir/api': api, '@weir/connectors': connectors }));
+  return provided;
+}
 
 /** Job attempts whose evaluated bundle is kept; older ones are let go. */
 const KEPT_ATTEMPTS = 8;
@@ -31,7 +37,8 @@ export function bundleJobLoader(bundles: BundleCache, options: LoadJobBundleOpti
     let main = evaluated.get(key);
     if (main === undefined) {
       const code = await bundles.get(message.bundleHash);
-      main = evaluated.get(key) ?? loadJobBundle<api.StreamExecutionEnvironment>(code, message.entryName || 'job.js', provided, options);
+      const modules = await providedModules();
+      main = evaluated.get(key) ?? loadJobBundle<api.StreamExecutionEnvironment>(code, message.entryName || 'job.js', modules, options);
       evaluated.set(key, main);
       if (evaluated.size > KEPT_ATTEMPTS) evaluated.delete(evaluated.keys().next().value!);
     }
