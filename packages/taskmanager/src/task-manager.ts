@@ -75,22 +75,29 @@ export class TaskManager implements TaskManagerHandle {
 
   /** Binds the data server (a port in use rejects with BIND_FAILED), then connects to the JobManager in the background. */
   static async start(config: WeirConfig, parts: TaskManagerParts): Promise<TaskManager> {
+    const ha = haSettingsFromConfig(config, 'client');
+    const configuredAddress = `${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`;
+    // First, so that its client connects to the JobManager while the data server binds.
+    const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined);
     // Set right after the bind (below); until then no consumer can know this TaskManager.
     let peers: PeerReports | undefined;
-    const dataServer = await startDataServer(
-      config['taskmanager.bind-host'],
-      config['taskmanager.data.port'],
-      parts.partitions,
-      parts.logger.child({ scope: 'data-exchange' }),
-      (consumer, cause) => peers?.unreachable(consumer, cause),
-    );
+    let dataServer: DataServer;
+    try {
+      dataServer = await startDataServer(
+        config['taskmanager.bind-host'],
+        config['taskmanager.data.port'],
+        parts.partitions,
+        parts.logger.child({ scope: 'data-exchange' }),
+        (consumer, cause) => peers?.unreachable(consumer, cause),
+      );
+    } catch (err) {
+      targets.close();
+      throw err;
+    }
     const host = config['taskmanager.host'];
     const dataAddress = `${host}:${dataServer.port}`;
     const taskManagerId = config['taskmanager.resource-id'] || `${host}:${dataServer.port}-${randomBytes(3).toString('hex')}`;
     const logger = parts.logger.child({ taskManagerId });
-    const ha = haSettingsFromConfig(config, 'client');
-    const configuredAddress = `${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`;
-    const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined);
     // The JobManager probes a peer this TaskManager cannot reach, instead of waiting for its heartbeat timeout.
     peers = new PeerReports(logger, (peer, cause) => connection.sendIfRegistered({ peerUnreachable: { dataAddress: peer, cause } }), () => parts.clock.now());
     const remote = new GrpcRemoteConnector(logger, { peers, ownDataAddress: dataAddress });

@@ -7,8 +7,11 @@ import { RECONNECT_INITIAL_MS, RECONNECT_MAX_MS } from './backoff.ts';
  * the same schedule as the control stream does.
  */
 export function createJobManagerClient(address: string): TaskManagerServiceClient {
-  return createTaskManagerServiceClient(address, {
+  const client = createTaskManagerServiceClient(address, {
     'grpc.initial_reconnect_backoff_ms': RECONNECT_INITIAL_MS,
     'grpc.max_reconnect_backoff_ms': RECONNECT_MAX_MS,
   });
+  // Connect now rather than at the first call: the TCP and HTTP/2 handshakes overlap the rest of the start.
+  client.getChannel().getConnectivityState(true);
+  return client;
 }
