@@ -13,6 +13,8 @@ export interface Overview {
   readonly 'jobs-finished': number;
   readonly 'jobs-cancelled': number;
   readonly 'jobs-failed': number;
+  /** The leading JobManager, which answered (a standby forwards REST requests to it). */
+  readonly leader: { readonly address: string; readonly 'rest-url': string; readonly epoch: number | null };
 }
 
 export type TaskCounts = Readonly<Record<string, number>>;

@@ -9,6 +9,8 @@ import { ensureEtcdReachable, openEtcd } from './etcd.ts';
 import { HaJobStore } from './jobs/job-store.ts';
 import { HaKeys } from './keys.ts';
 import type { HaSettings } from './settings.ts';
+import type { LeaderAddresses } from './retrieval/leader-info.ts';
+import { LeaderRetrieval, type LeaderListener } from './retrieval/leader-retrieval.ts';
 import { probeStorageDir } from './storage-probe.ts';
 
 /** How long a JobManager or TaskManager waits for etcd at start before giving up with ETCD_UNREACHABLE. */
@@ -61,8 +63,21 @@ export class EtcdHaServices {
     return this.storage.url;
   }
 
-  election(address: string): LeaderElection {
-    return new LeaderElection(this.etcd, this.keys, this.settings, address, this.options.clock, this.options.logger.child({ scope: 'leader-election' }));
+  /** Campaigns with these addresses, published in `leader` while this JobManager leads. */
+  election(candidate: LeaderAddresses): LeaderElection {
+    return new LeaderElection(this.etcd, this.keys, this.settings, candidate, this.options.clock, this.options.logger.child({ scope: 'leader-election' }));
+  }
+
+  /** Follows the `leader` key (a standby's REST API forwards to it); `close()` stops following. */
+  async followLeader(listener: LeaderListener): Promise<LeaderRetrieval> {
+    const retrieval = new LeaderRetrieval(this.etcd, this.keys, this.options.logger.child({ scope: 'leader-retrieval' }));
+    try {
+      await retrieval.start(listener);
+    } catch (err) {
+      await retrieval.close();
+      throw err;
+    }
+    return retrieval;
   }
 
   /** The job's checkpoint ID counter and completed-checkpoint pointers, written under `term`. */

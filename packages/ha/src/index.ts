@@ -4,7 +4,8 @@ export { EtcdHaServices, ETCD_START_TIMEOUT_MS, type HaServicesOptions } from '.
 export { LeaderElection, type LeaderContender } from './election/leader-election.ts';
 export { LeadershipTerm } from './election/leadership-term.ts';
 export { lookUpLeader, followLeader } from './leader-lookup.ts';
-export type { LeaderInfo } from './retrieval/leader-info.ts';
+export type { LeaderAddresses, LeaderInfo } from './retrieval/leader-info.ts';
+export type { LeaderRetrieval, LeaderListener } from './retrieval/leader-retrieval.ts';
 export { HaJobStore } from './jobs/job-store.ts';
 export { HaJobStatus, type JobRecord, type JobSubmission } from './jobs/job-records.ts';
 export { HaCheckpointStore, type CheckpointPointer, type RecoveredCheckpoints } from './checkpoints/checkpoint-store.ts';

@@ -26,7 +26,7 @@ afterAll(() => etcd.remove());
 
 async function leaderOf(clusterId: string): Promise<{ term: LeadershipTerm; election: LeaderElection }> {
   const client = openEtcd({ endpoints: [etcd.endpoint] });
-  const election = new LeaderElection(client, new HaKeys(clusterId), { endpoints: [etcd.endpoint], clusterId, storageDir: '', leaseTtlMs: 2_000, renewIntervalMs: 500 }, 'jm:1', systemClock, logger);
+  const election = new LeaderElection(client, new HaKeys(clusterId), { endpoints: [etcd.endpoint], clusterId, storageDir: '', leaseTtlMs: 2_000, renewIntervalMs: 500 }, { address: 'jm:1' }, systemClock, logger);
   const contender = new RecordingContender();
   election.start(contender);
   await vi.waitFor(() => expect(contender.leading).toBeDefined(), { timeout: 5_000 });
@@ -106,7 +106,7 @@ describe('a leader whose etcd goes away', () => {
     const own = await startEtcd();
     try {
       const client = openEtcd({ endpoints: [own.endpoint] });
-      const election = new LeaderElection(client, new HaKeys('gone'), { endpoints: [own.endpoint], clusterId: 'gone', storageDir: '', leaseTtlMs: 3_000, renewIntervalMs: 1_000 }, 'jm:1', systemClock, logger);
+      const election = new LeaderElection(client, new HaKeys('gone'), { endpoints: [own.endpoint], clusterId: 'gone', storageDir: '', leaseTtlMs: 3_000, renewIntervalMs: 1_000 }, { address: 'jm:1' }, systemClock, logger);
       const contender = new RecordingContender();
       election.start(contender);
       await vi.waitFor(() => expect(contender.leading).toBeDefined(), { timeout: 5_000 });

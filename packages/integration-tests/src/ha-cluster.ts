@@ -32,6 +32,8 @@ export class HaCluster {
   readonly #configArgs: string[];
   /** Each JobManager's gRPC port, kept across its restarts. */
   readonly #rpcPorts: number[];
+  /** Each JobManager's REST port (never the demo's 8081), kept across its restarts as a deployment's would be. */
+  readonly #restPorts: number[];
 
   private constructor(
     readonly dir: string,
@@ -39,10 +41,12 @@ export class HaCluster {
     readonly lab: NetnsLab | undefined,
     readonly config: Readonly<Record<string, string | number>>,
     rpcPorts: number[],
+    restPorts: number[],
     private readonly slots: number,
   ) {
     this.#configArgs = Object.entries(config).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
     this.#rpcPorts = rpcPorts;
+    this.#restPorts = restPorts;
   }
 
   static async start(options: HaClusterOptions): Promise<HaCluster> {
@@ -62,8 +66,12 @@ export class HaCluster {
       ...options.config,
     };
     const rpcPorts: number[] = [];
-    for (let i = 0; i < options.jobManagers; i++) rpcPorts.push(await freePort());
-    const cluster = new HaCluster(dir, etcd, lab, config, rpcPorts, options.slots);
+    const restPorts: number[] = [];
+    for (let i = 0; i < options.jobManagers; i++) {
+      rpcPorts.push(await freePort());
+      restPorts.push(await freePort());
+    }
+    const cluster = new HaCluster(dir, etcd, lab, config, rpcPorts, restPorts, options.slots);
     try {
       for (let i = 1; i <= options.jobManagers; i++) cluster.startJobManager(i);
       await Promise.all(cluster.jobManagers.map((jm) => jm.waitForOutput(/JobManager listening/)));
@@ -82,14 +90,24 @@ export class HaCluster {
     const port = this.#rpcPorts[index - 1]!;
     const jm = new WeirProcess(
       `jm${index}`,
-      // rest.port 0: each JobManager's REST API on a port of its own, never the demo's 8081.
-      ['jobmanager', ...this.#configArgs, ...props({ 'jobmanager.rpc.address': host.address, 'jobmanager.rpc.port': port, 'rest.port': 0, 'blob.storage.directory': join(this.dir, `jm${index}-blobs`), ...extra })],
+      ['jobmanager', ...this.#configArgs, ...props({ 'jobmanager.rpc.address': host.address, 'jobmanager.rpc.port': port, 'rest.port': this.#restPorts[index - 1]!, 'blob.storage.directory': join(this.dir, `jm${index}-blobs`), ...extra })],
       join(this.dir, `jm${index}.log`),
       [],
       host.prefix,
     );
     this.jobManagers[index - 1] = jm;
     return jm;
+  }
+
+  /** JobManager `index`'s gRPC address, as it publishes it in etcd when it leads. */
+  address(index: number): string {
+    return `${this.#host(`jm${index}`).address}:${this.#rpcPorts[index - 1]}`;
+  }
+
+  /** GET `path` from the REST API of JobManager `index`, leader or standby; the body parsed as JSON. */
+  async rest(index: number, path: string): Promise<{ status: number; body: Record<string, any> }> {
+    const response = await fetch(`http://${this.#host(`jm${index}`).address}:${this.#restPorts[index - 1]}${path}`, { signal: AbortSignal.timeout(10_000) });
+    return { status: response.status, body: await response.json() };
   }
 
   /** Starts TaskManager `index` (1-based) on host tm<index>; resolves once it registered with the leader. */
@@ -113,7 +131,7 @@ export class HaCluster {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const info = await lookUpLeader(settings, Math.max(1_000, deadline - Date.now()));
-      const process = this.jobManagers.find((jm, i) => jm.running && info.address === `${this.#host(`jm${i + 1}`).address}:${this.#rpcPorts[i]}`);
+      const process = this.jobManagers.find((jm, i) => jm.running && info.address === this.address(i + 1));
       if (process !== undefined) return { ...info, process };
       if (Date.now() > deadline) throw new Error(`etcd names ${info.address} (epoch ${info.epoch}) as leader, which is none of the running JobManagers`);
       await new Promise((r) => setTimeout(r, 100));

@@ -56,6 +56,8 @@ describe('the dashboard in a real browser', () => {
     jobId = jobIdFrom(run.stdout);
 
     await page.goto(`${cluster.restUrl}/`);
+    // The header names the JobManager that leads (and answers).
+    await expect.poll(() => page.getByTestId('leader').textContent()).toMatch(/^JobManager \S+:\d+$/);
     await page.getByTestId('job-link').filter({ hasText: 'running sums' }).click();
     await expect.poll(() => status().textContent(), { timeout: 30_000 }).toBe('RUNNING');
     expect(page.url()).toContain(`#/jobs/${jobId}`);

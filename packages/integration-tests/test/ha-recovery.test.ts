@@ -62,14 +62,21 @@ describe('JobManager HA on one host', () => {
     expect(Math.min(...history.checkpoints.map((c) => Number(c.checkpointId)))).toBeGreaterThan(Number(history.restoredFrom));
   });
 
-  it('keeps jobs running while etcd is down: checkpoints that cannot be registered fail, later ones complete, a takeover after loses nothing', async () => {
+  it("keeps jobs running while etcd is down: checkpoints that cannot be registered fail, later ones complete, a takeover after loses nothing; every JobManager's REST API shows the leader's cluster", async () => {
     // A 15 s lease renewed every 5 s outlives any outage up to 7 s (four fifths of the TTL less one renew interval).
     const cluster = await HaCluster.start({ jobManagers: 2, taskManagers: 2, slots: 1, leaseTtlMs: 15_000 });
     cleanups.push(() => cluster.stop());
     const records = 24_000;
     const { jobId, output } = await submit(cluster, records, 1_500);
     const leader = await cluster.leader();
+    const leaderIndex = cluster.jobManagers.indexOf(leader.process) + 1;
+    const standbyIndex = 3 - leaderIndex;
     await waitForHistory(cluster, jobId, (h) => h.some((c) => c.status === 'COMPLETED'));
+    // The standby's REST API answers from the leader's: the same jobs, and the same leader named.
+    const jobsOf = async (index: number) => ((await cluster.rest(index, '/jobs/overview')).body.jobs as { jid: string; name: string; state: string }[]).map((j) => `${j.jid} ${j.name} ${j.state}`);
+    expect(await jobsOf(leaderIndex)).toEqual([expect.stringMatching(new RegExp(`^${jobId} .+ RUNNING$`))]);
+    expect(await jobsOf(standbyIndex)).toEqual(await jobsOf(leaderIndex));
+    expect((await cluster.rest(standbyIndex, '/overview')).body.leader).toMatchObject({ address: leader.address, epoch: leader.epoch });
     await cluster.etcd.kill();
     await sleep(4_000);
     await cluster.etcd.restart();
@@ -80,6 +87,20 @@ describe('JobManager HA on one host', () => {
     // The completed checkpoints are in etcd: the standby takes over from them.
     await sleep(1_000);
     leader.process.kill('SIGKILL');
+    // The survivor's REST API never shows an empty cluster: 503 while the dead leader's record lasts
+    // (LEADER_UNREACHABLE), between leaders and while taking over (NO_LEADER), then the job.
+    const answers = new Set<string>();
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(200)) {
+      const { status, body } = await cluster.rest(standbyIndex, '/jobs/overview');
+      answers.add(status === 200 ? `200 ${(body.jobs as { jid: string }[]).map((j) => j.jid).join()}` : `${status} ${body.code}`);
+      if (status === 200) break;
+    }
+    expect([...answers].filter((a) => !['503 LEADER_UNREACHABLE', '503 NO_LEADER'].includes(a))).toEqual([`200 ${jobId}`]);
+    // The killed JobManager, restarted, stands by and shows the new leader's cluster.
+    await cluster.startJobManager(leaderIndex).waitForOutput(/JobManager listening/);
+    const ids = async (index: number) => ((await cluster.rest(index, '/jobs/overview')).body.jobs as { jid: string }[]).map((j) => j.jid);
+    expect(await ids(leaderIndex)).toEqual([jobId]);
+    expect((await cluster.rest(leaderIndex, '/overview')).body.leader.address).toBe(cluster.address(standbyIndex));
     const end = await cluster.waitForStatus(jobId, ['FINISHED', 'FAILED', 'CANCELED'], 120_000);
     expect(end.summary!.status, `${end.failureCause}\n${cluster.logs()}`).toBe('FINISHED');
     expect(end.attempt).toBeGreaterThanOrEqual(1);

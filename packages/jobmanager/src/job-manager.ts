@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createLogger, systemClock, WeirError, type Clock, type Logger, type WeirConfig } from '@weir/common';
 import { dashboardBuilt, dashboardDir } from '@weir/dashboard';
-import { EtcdHaServices, HaErrorCode, haSettingsFromConfig, type LeaderElection } from '@weir/ha';
+import { EtcdHaServices, HaErrorCode, haSettingsFromConfig, type LeaderElection, type LeaderRetrieval } from '@weir/ha';
 import type { PrometheusEndpoint } from '@weir/metrics';
 import { bindServer, createServer, services, type JobServiceHandlers, type TaskManagerServiceHandlers } from '@weir/rpc';
 import { openStorage, s3SettingsFromConfig } from '@weir/storage';
@@ -9,10 +9,13 @@ import { BlobStore } from './blob/blob-store.ts';
 import { EtcdLeaderHa } from './ha/etcd-leader-ha.ts';
 import { gatedHandlers } from './ha/leader-gate.ts';
 import { recoverJobs } from './ha/recover-jobs.ts';
+import { standbyRestTarget } from './ha/rest-target.ts';
 import { LeaderSession } from './leader-session.ts';
 import { startJobManagerMetrics } from './metrics/jobmanager-metrics.ts';
 import { MetricStore } from './metrics/metric-store.ts';
+import type { RestTarget } from './rest/leader-forwarding.ts';
 import { startRestServer, type RestServer } from './rest/rest-server.ts';
+import { advertisedRestUrl } from './rest/rest-url.ts';
 import { SavepointOperations } from './rest/savepoint-operations.ts';
 
 export interface JobManagerHandle {
@@ -28,6 +31,9 @@ export interface JobManagerOptions {
   readonly clock?: Clock;
 }
 
+/** How long a standby waits for the leader's REST API to answer a forwarded request; its handlers never block. */
+const FORWARD_TIMEOUT_MS = 5_000;
+
 /** The version the REST API reports, the JobManager package's. */
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -37,9 +43,9 @@ const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
  * `rest.bind-address`:`rest.port`. Rejects with BIND_FAILED when a port is taken and
  * BLOB_STORE_FAILED when the blob directory cannot be created. With
  * high-availability.type: etcd it first checks etcd, storageDir and the cluster-id (see
- * @weir/ha), then serves as a standby (NOT_LEADER to every gRPC call, an empty cluster over
- * REST) until it wins the election, takes over the cluster's jobs and leads until its lease
- * is lost.
+ * @weir/ha), then serves as a standby (NOT_LEADER to every gRPC call, REST requests forwarded
+ * to the leader's REST API) until it wins the election, takes over the cluster's jobs and
+ * leads until its lease is lost.
  */
 export async function startJobManager(config: WeirConfig, options: JobManagerOptions = {}): Promise<JobManagerHandle> {
   const logger = options.logger ?? createLogger('jobmanager');
@@ -54,10 +60,14 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   const metricStore = new MetricStore();
   // Without HA this JobManager leads alone; with HA only while it holds the etcd lease.
   let session: LeaderSession | undefined = ha === undefined ? new LeaderSession({ config, logger, clock, blobStore, metricStore }) : undefined;
-  // What REST and metrics show while no term runs: an empty cluster.
+  // What metrics show while no term runs: an empty cluster (REST asks the leader).
   const idle = session ?? new LeaderSession({ config, logger, clock, blobStore, metricStore });
   const current = (): LeaderSession => session ?? idle;
   let election: LeaderElection | undefined;
+  // The leader etcd names, followed while this JobManager runs, for REST; the epoch of this one's term while it leads.
+  let leaderRecord: LeaderRetrieval | undefined;
+  let epoch: number | undefined;
+  let recovered: LeaderSession | undefined;
   const notLeader = () =>
     new WeirError(
       HaErrorCode.NOT_LEADER,
@@ -78,9 +88,17 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   // REST and metrics outlive terms: they read the current term's parts at every request.
   const dispatcher = () => current().dispatcher;
   const slotPool = () => current().slotPool;
+  const address = `${config['jobmanager.rpc.address']}:${port}`;
+  // REST answers here only once the term's jobs are recovered, as Flink's REST waits for the confirmed leader:
+  // until then the cluster would look empty. Before that the leader record names this JobManager, so it is a 503.
+  const restTarget = (): RestTarget => (session !== undefined && session === recovered ? { kind: 'local' } : standbyRestTarget(leaderRecord?.current, address));
+  let restUrl = '';
   let rest: RestServer;
   let prometheus: PrometheusEndpoint | undefined;
   try {
+    leaderRecord = await ha?.followLeader((leader) => {
+      if (session === undefined && leader?.restUrl !== undefined && leader.address !== address) logger.info({ leader: leader.address, restUrl: leader.restUrl }, `standing by: REST requests go to the leader's REST API at ${leader.restUrl}`);
+    });
     prometheus = await startJobManagerMetrics(config, {
       get dispatcher() {
         return dispatcher();
@@ -99,6 +117,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
       port: config['rest.port'],
       dashboardDir: dashboardBuilt() ? dashboardDir : undefined,
       logger,
+      forwarding: ha === undefined ? undefined : { target: restTarget, self: address, timeoutMs: FORWARD_TIMEOUT_MS },
       context: {
         get dispatcher() {
           return dispatcher();
@@ -115,9 +134,12 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
         clock,
         refreshIntervalMs: config['web.refresh-interval'],
         version: VERSION,
+        leader: () => ({ address, restUrl, epoch: epoch ?? null }),
       },
     });
+    restUrl = advertisedRestUrl(config, rest.port);
   } catch (err) {
+    await leaderRecord?.close();
     await prometheus?.close();
     session?.close();
     server.forceShutdown();
@@ -125,21 +147,26 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
     throw err;
   }
   if (!dashboardBuilt()) logger.warn({ dashboardDir }, 'the dashboard is not built (pnpm install builds it); the REST API is served without it');
-  logger.info({ host, port, restPort: rest.port, blobDirectory: blobStore.directory, highAvailability: ha === undefined ? 'none' : ha.storageUrl }, 'JobManager listening');
+  logger.info({ host, port, restPort: rest.port, restUrl, blobDirectory: blobStore.directory, highAvailability: ha === undefined ? 'none' : ha.storageUrl }, 'JobManager listening');
   logger.info(`Web dashboard and REST API at http://${config['rest.bind-address']}:${rest.port}`);
 
   if (ha !== undefined) {
-    election = ha.election(`${config['jobmanager.rpc.address']}:${port}`);
+    election = ha.election({ address, restUrl });
     election.start({
       async grantLeadership(term) {
         const termLogger = logger.child({ epoch: term.epoch });
         const next = new LeaderSession({ config, logger: termLogger, clock, blobStore, metricStore, ha: new EtcdLeaderHa(ha, term, termLogger) });
         // TaskManagers may register while the jobs are recovered: the jobs wait for their slots.
         session = next;
+        epoch = term.epoch;
         try {
           await recoverJobs({ services: ha, term, session: next, openStorage: open, logger: termLogger });
+          recovered = next;
         } catch (err) {
-          if (session === next) session = undefined;
+          if (session === next) {
+            session = undefined;
+            epoch = undefined;
+          }
           next.close();
           throw err;
         }
@@ -148,6 +175,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
         logger.warn({ epoch: term.epoch, reason }, 'no longer the leader: suspending every job and dropping the TaskManagers');
         session?.close();
         session = undefined;
+        epoch = undefined;
       },
     });
   }
@@ -166,6 +194,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
         server.forceShutdown();
         await rest.close();
         await prometheus?.close();
+        await leaderRecord?.close();
         ha?.close();
         logger.info({ port }, 'JobManager stopped');
       })();

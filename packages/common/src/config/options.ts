@@ -73,6 +73,7 @@ export const ConfigOptions = {
   // Observability: the REST API and dashboard on the JobManager, metrics on every process.
   'rest.port': { type: 'port', default: 8081, doc: 'Port of the JobManager\'s REST API and web dashboard; 0 picks a free one.' },
   'rest.bind-address': { type: 'string', default: '0.0.0.0', doc: 'Address the REST API and web dashboard listen on.' },
+  'rest.address': { type: 'string', default: '', doc: "Host the JobManager's REST API is reached at, published in etcd when it leads so standbys forward REST requests there; empty: jobmanager.rpc.address." },
   'web.refresh-interval': { type: 'duration', default: 1_000, doc: 'How often the web dashboard asks the REST API for fresh figures.' },
   'metrics.reporter.prom.port': { type: 'portRange', default: '', doc: 'Serve /metrics in the Prometheus text format on this port, or on the first free one of a range such as 9249-9260; empty: no Prometheus endpoint.' },
   'metrics.fetcher.update-interval': { type: 'duration', default: 1_000, doc: 'How often TaskManagers send their task metrics to the JobManager (REST API, dashboard); 0 sends none.' },

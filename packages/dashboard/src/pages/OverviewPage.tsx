@@ -1,4 +1,4 @@
-import { api, type JobSummary } from '../api.ts';
+import { api, type JobSummary, type Overview } from '../api.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { Table, type Column } from '../components/Table.tsx';
 import { formatDuration, formatTime } from '../format.ts';
@@ -14,9 +14,9 @@ const JOB_COLUMNS: readonly Column<JobSummary>[] = [
   { title: 'Tasks', render: (j) => `${j.tasks.running ?? 0} running / ${j.tasks.total ?? 0}`, align: 'right' },
 ];
 
-/** TaskManagers, slots and the cluster's jobs. */
-export function OverviewPage() {
-  const overview = usePoll(api.overview, 'overview').data;
+/** TaskManagers, slots and the cluster's jobs; the overview comes from the App, which polls it for the header too. */
+export function OverviewPage(props: { overview: Overview | undefined }) {
+  const { overview } = props;
   const jobs = usePoll(api.jobs, 'jobs').data?.jobs ?? [];
   return (
     <section>

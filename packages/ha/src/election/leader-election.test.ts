@@ -34,7 +34,8 @@ function client(): Etcd3 {
 }
 
 function candidate(clusterId: string, address: string): { election: LeaderElection; contender: RecordingContender } {
-  const election = new LeaderElection(client(), new HaKeys(clusterId), settings(clusterId), address, systemClock, logger);
+  const restUrl = `http://${address.split(':')[0]}:8081`;
+  const election = new LeaderElection(client(), new HaKeys(clusterId), settings(clusterId), { address, restUrl }, systemClock, logger);
   const contender = new RecordingContender();
   election.start(contender);
   cleanups.push(() => election.close());
@@ -42,7 +43,7 @@ function candidate(clusterId: string, address: string): { election: LeaderElecti
 }
 
 describe('leader election on an etcd lease', () => {
-  it('elects one leader, publishes its address and epoch, and hands over with a higher epoch when it resigns', async () => {
+  it('elects one leader, publishes its addresses and epoch, and hands over with a higher epoch when it resigns', async () => {
     const first = candidate('c1', 'jm-1:6123');
     await vi.waitFor(() => expect(first.contender.leading).toBeDefined(), { timeout: 5_000 });
     const second = candidate('c1', 'jm-2:6123');
@@ -50,7 +51,7 @@ describe('leader election on an etcd lease', () => {
     const retrieval = new LeaderRetrieval(client(), new HaKeys('c1'), logger);
     cleanups.push(() => retrieval.close());
     await retrieval.start((leader) => seen.push(leader));
-    expect(seen).toEqual([{ address: 'jm-1:6123', epoch: first.contender.leading!.epoch }]);
+    expect(seen).toEqual([{ address: 'jm-1:6123', restUrl: 'http://jm-1:8081', epoch: first.contender.leading!.epoch }]);
     await new Promise((r) => setTimeout(r, 300));
     expect(second.contender.granted).toEqual([]);
 
@@ -62,7 +63,7 @@ describe('leader election on an etcd lease', () => {
     const [old, next] = [first.contender.granted[0]!, second.contender.leading!];
     expect(next.epoch).toBeGreaterThan(old.epoch);
     expect(first.contender.revoked).toEqual([{ epoch: old.epoch, reason: 'the JobManager is shutting down' }]);
-    await vi.waitFor(() => expect(seen.at(-1)).toEqual({ address: 'jm-2:6123', epoch: next.epoch }));
+    await vi.waitFor(() => expect(seen.at(-1)).toEqual({ address: 'jm-2:6123', restUrl: 'http://jm-2:8081', epoch: next.epoch }));
     await expect(old.commit('write as the old leader', [])).rejects.toMatchObject({ code: 'LEADERSHIP_LOST' });
   });
 

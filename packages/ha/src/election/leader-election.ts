@@ -2,7 +2,7 @@ import type { Etcd3, Watcher } from 'etcd3';
 import { describeError, type Clock, type Logger } from '@weir/common';
 import type { HaKeys } from '../keys.ts';
 import type { HaSettings } from '../settings.ts';
-import { encodeLeader } from '../retrieval/leader-info.ts';
+import { encodeLeader, type LeaderAddresses } from '../retrieval/leader-info.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 import { LeadershipTerm } from './leadership-term.ts';
 
@@ -19,8 +19,9 @@ const RETRY_MS = 1_000;
 /**
  * Leader election on an etcd lease, as etcd's own election recipe: every candidate puts a key
  * below `election/` on its lease; the candidate with the oldest key leads, the others each
- * watch the key just older than theirs. The leader publishes its address and epoch in
- * `leader` (on the same lease), so TaskManagers and clients find it. A leader whose lease is
+ * watch the key just older than theirs. The leader publishes its addresses (gRPC and REST)
+ * and epoch in `leader` (on the same lease), so TaskManagers, clients and the standbys' REST
+ * APIs find it. A leader whose lease is
  * lost is revoked and campaigns again with a new lease, so it can only come back with a
  * higher epoch.
  */
@@ -35,8 +36,8 @@ export class LeaderElection {
     private readonly etcd: Etcd3,
     private readonly keys: HaKeys,
     private readonly settings: HaSettings,
-    /** host:port clients and TaskManagers reach this JobManager at. */
-    private readonly address: string,
+    /** Where clients, TaskManagers and standbys reach this JobManager: published when it leads. */
+    private readonly candidate: LeaderAddresses,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
@@ -85,7 +86,7 @@ export class LeaderElection {
     };
     try {
       const key = `${this.keys.election}${BigInt(leaseId).toString(16)}`;
-      const put = await lease.put(key).value(this.address).exec();
+      const put = await lease.put(key).value(this.candidate.address).exec();
       const epoch = Number(put.header.revision);
       const outcome = await Promise.race([this.#awaitTurn(key, epoch), keeper.lost.then((reason) => ({ lost: reason }))]);
       if (typeof outcome === 'object') {
@@ -93,10 +94,10 @@ export class LeaderElection {
         return;
       }
       if (this.#closed) return;
-      const term = new LeadershipTerm(this.etcd, key, epoch, this.address, keeper);
-      this.#leaderAddress = this.address;
-      await term.commit('publish the leader address', [this.etcd.put(this.keys.leader).value(encodeLeader({ address: this.address, epoch })).lease(leaseId)]);
-      this.logger.info({ epoch, address: this.address }, `elected leader with epoch ${epoch}`);
+      const term = new LeadershipTerm(this.etcd, key, epoch, this.candidate.address, keeper);
+      this.#leaderAddress = this.candidate.address;
+      await term.commit('publish the leader address', [this.etcd.put(this.keys.leader).value(encodeLeader({ ...this.candidate, epoch })).lease(leaseId)]);
+      this.logger.info({ epoch, address: this.candidate.address, restUrl: this.candidate.restUrl }, `elected leader with epoch ${epoch}`);
       const stopped = new Promise<string>((resolve) => (this.#wakeUp = () => resolve('the JobManager is shutting down')));
       try {
         await contender.grantLeadership(term);

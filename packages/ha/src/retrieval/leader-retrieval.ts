@@ -8,7 +8,8 @@ import { decodeLeader, type LeaderInfo } from './leader-info.ts';
 export type LeaderListener = (leader: LeaderInfo | undefined) => void;
 
 /**
- * Follows the `leader` key: what TaskManagers use to find the JobManager to register with.
+ * Follows the `leader` key: what TaskManagers use to find the JobManager to register with,
+ * and standby JobManagers to find the REST API they forward to.
  * Tells the listener the leader now and at every change; undefined while there is none (the
  * last leader's lease lapsed and no successor published yet). After etcd comes back from an
  * outage the key is read again, so no change is missed.
@@ -57,7 +58,7 @@ export class LeaderRetrieval {
 }
 
 function sameLeader(a: LeaderInfo | undefined, b: LeaderInfo | undefined): boolean {
-  return a?.address === b?.address && a?.epoch === b?.epoch;
+  return a?.address === b?.address && a?.epoch === b?.epoch && a?.restUrl === b?.restUrl;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { RestContext } from './rest-context.ts';
 import { RestErrorCode } from './rest-errors.ts';
 import { clusterOverview, taskManagerDetails, taskManagerSummary } from './views/cluster-view.ts';
 
-/** /config, /overview, /taskmanagers, /taskmanagers/:taskmanagerid. */
+/** /config (the dashboard's, answered by every JobManager itself), /overview, /taskmanagers, /taskmanagers/:taskmanagerid. */
 export function clusterRoutes(app: FastifyInstance, ctx: RestContext): void {
   resource(app, '/config', {
     GET: () => ({
@@ -15,10 +15,10 @@ export function clusterRoutes(app: FastifyInstance, ctx: RestContext): void {
       'weir-version': ctx.version,
       features: { 'web-submit': false, 'web-cancel': true },
     }),
-  });
+  }, { local: true });
 
   resource(app, '/overview', {
-    GET: () => clusterOverview(ctx.taskManagers.connected(), ctx.slotPool, ctx.dispatcher.list(), ctx.version),
+    GET: () => clusterOverview(ctx.taskManagers.connected(), ctx.slotPool, ctx.dispatcher.list(), ctx.version, ctx.leader()),
   });
 
   resource(app, '/taskmanagers', {

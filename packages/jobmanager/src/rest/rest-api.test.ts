@@ -1,63 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { JobStatus, TaskState } from '@weir/common';
 import { describe, expect, it } from 'vitest';
-import { MetricStore } from '../metrics/metric-store.ts';
-import { savepointCluster, SAVEPOINT_URL } from '../testing/savepoint-cluster.ts';
+import { SAVEPOINT_URL } from '../testing/savepoint-cluster.ts';
 import { settle } from '../testing/checkpointing-cluster.ts';
-import { silentLogger } from '@weir/common/testing';
-import { buildRestApp } from './rest-server.ts';
-import { SavepointOperations } from './savepoint-operations.ts';
+import { restCluster, SNAPSHOT } from '../testing/rest-cluster.ts';
 
-/** A running checkpointing job (src p=2 -> map p=3 -> sink p=1 on tm-1 and tm-2) behind the REST app, called in-process. */
-function restCluster(job: Parameters<typeof savepointCluster>[0] = {}) {
-  const c = savepointCluster(job);
-  const metrics = new MetricStore();
-  const app = buildRestApp({
-    logger: silentLogger(),
-    dashboardDir: undefined,
-    context: {
-      dispatcher: c.dispatcher,
-      taskManagers: {
-        connected: () =>
-          ['tm-1', 'tm-2'].map((id) => ({ id, dataAddress: `${id}:7000`, slots: 2, pid: 42, registeredAtMs: 500, lastSeenMs: c.clock.now() })),
-      },
-      slotPool: c.slotPool,
-      savepoints: c.service,
-      operations: new SavepointOperations(),
-      metrics,
-      clock: c.clock,
-      refreshIntervalMs: 1_000,
-      version: '0.1.0',
-    },
-  });
-  const get = async (url: string) => {
-    const response = await app.inject({ method: 'GET', url });
-    return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
-  };
-  return { ...c, app, metrics, get };
-}
-
-const SNAPSHOT = {
-  numRecordsIn: 100,
-  numRecordsOut: 90,
-  numBytesIn: 1_000,
-  numBytesOut: 900,
-  numRecordsInPerSecond: 10,
-  numRecordsOutPerSecond: 9,
-  numBytesInPerSecond: 100,
-  numBytesOutPerSecond: 90,
-  busyTimeMsPerSecond: 200,
-  backPressuredTimeMsPerSecond: 600,
-  idleTimeMsPerSecond: 200,
-  accumulatedBusyTimeMs: 2_000,
-  accumulatedBackPressuredTimeMs: 6_000,
-  accumulatedIdleTimeMs: 2_000,
-  inputQueueLength: 1,
-  outputQueueLength: 2,
-  inPoolUsage: 0.25,
-  outPoolUsage: 0.5,
-  currentInputWatermark: 5_000,
-};
 
 const PROCESS = {
   heapUsedBytes: 10_000_000,
@@ -76,11 +23,13 @@ const PROCESS = {
 };
 
 describe('REST API', () => {
-  it('GET /overview counts TaskManagers, slots and jobs', async () => {
+  it('GET /overview counts TaskManagers, slots and jobs and names the leader', async () => {
     const c = restCluster();
     const { status, body } = await c.get('/overview');
     expect(status).toBe(200);
     expect(body).toMatchObject({ taskmanagers: 2, 'slots-total': 4, 'slots-available': 1, 'jobs-running': 1, 'jobs-finished': 0, 'jobs-cancelled': 0, 'jobs-failed': 0 });
+    // The JobManager answering leads: a user behind a Service spanning every JobManager sees which.
+    expect(body.leader).toEqual({ address: 'jm-1:6123', 'rest-url': 'http://jm-1:8081', epoch: 7 });
   });
 
   it('GET /config gives the dashboard its refresh interval', async () => {

@@ -18,4 +18,16 @@ export interface RestContext {
   /** web.refresh-interval: how often the dashboard polls. */
   readonly refreshIntervalMs: number;
   readonly version: string;
+  /** The JobManager answering, which leads: its addresses, and its epoch under HA. */
+  leader(): LeaderView;
+}
+
+/** The leading JobManager as GET /overview names it. */
+export interface LeaderView {
+  /** host:port of its gRPC server (jobmanager.rpc.address). */
+  readonly address: string;
+  /** http://host:port of its REST API (rest.address, else jobmanager.rpc.address). */
+  readonly restUrl: string;
+  /** Its leadership epoch (fencing token) under HA; null without HA. */
+  readonly epoch: number | null;
 }

@@ -1,4 +1,5 @@
 import { WeirError } from '@weir/common';
+import { HaErrorCode } from '@weir/ha';
 import { JobManagerErrorCode } from '../errors.ts';
 
 /** Codes only the REST API answers with; its other errors carry the JobManager's codes (JOB_NOT_FOUND, JOB_NOT_RUNNING, …). */
@@ -15,6 +16,8 @@ export const RestErrorCode = {
   JOB_VERTEX_NOT_FOUND: 'JOB_VERTEX_NOT_FOUND',
   /** No savepoint or stop was triggered with this request ID for the job. */
   TRIGGER_NOT_FOUND: 'TRIGGER_NOT_FOUND',
+  /** A standby forwarded the request to the leader's REST API, which did not answer (it may have just failed). */
+  LEADER_UNREACHABLE: 'LEADER_UNREACHABLE',
 } as const;
 
 /** What every failed request answers: Flink's `{"errors": [...]}` plus the error code. */
@@ -34,9 +37,13 @@ const CONFLICTS: ReadonlySet<string> = new Set([
   JobManagerErrorCode.SAVEPOINT_DIR_MISSING,
 ]);
 
-/** The HTTP status of an error code: 404 for what is not there, 400 for a bad request, 409 for a job that cannot do it now, 500 for the unexpected. */
+/** A standby that knows no leader (HA's NO_LEADER: an election is under way) or cannot reach it: try again shortly. */
+const UNAVAILABLE: ReadonlySet<string> = new Set([HaErrorCode.NO_LEADER, RestErrorCode.LEADER_UNREACHABLE]);
+
+/** The HTTP status of an error code: 404 for what is not there, 400 for a bad request, 409 for a job that cannot do it now, 503 while no leader answers, 500 for the unexpected. */
 export function httpStatusOf(code: string): number {
   if (code.endsWith('NOT_FOUND')) return 404;
+  if (UNAVAILABLE.has(code)) return 503;
   if (code === RestErrorCode.METHOD_NOT_ALLOWED) return 405;
   if (code === RestErrorCode.BAD_REQUEST || code.startsWith('INVALID_')) return 400;
   return CONFLICTS.has(code) ? 409 : 500;

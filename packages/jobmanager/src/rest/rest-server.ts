@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { clusterRoutes } from './cluster-routes.ts';
 import { jobRoutes } from './job-routes.ts';
+import { forwardToLeader, type LeaderForwardingOptions } from './leader-forwarding.ts';
 import type { RestContext } from './rest-context.ts';
 import { RestErrorCode, errorBody, httpStatusOf } from './rest-errors.ts';
 import { savepointRoutes } from './savepoint-routes.ts';
@@ -17,6 +18,8 @@ export interface RestServerOptions {
   /** The built dashboard, served at `/`; undefined when it was not built. */
   readonly dashboardDir: string | undefined;
   readonly logger: Logger;
+  /** With HA: while this JobManager stands by, its REST resources answer from the leader's. */
+  readonly forwarding?: LeaderForwardingOptions;
 }
 
 export interface RestServer {
@@ -32,12 +35,14 @@ export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>):
   app.setErrorHandler((err: FastifyError | WeirError, request, reply) => {
     const error = asWeirError(err);
     const status = httpStatusOf(error.code);
-    if (status >= 500) options.logger.warn({ err, method: request.method, url: request.url }, 'REST request failed');
+    // 503: no leader to ask during an election, which the JobManager logs once, not per request.
+    if (status >= 500 && status !== 503) options.logger.warn({ err, method: request.method, url: request.url }, 'REST request failed');
     return reply.code(status).send(errorBody(error));
   });
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(errorBody(new WeirError(RestErrorCode.NOT_FOUND, `no REST resource at ${request.url}; GET /overview, /jobs/overview and /taskmanagers are places to start`))),
   );
+  if (options.forwarding !== undefined) forwardToLeader(app, options.forwarding);
   clusterRoutes(app, options.context);
   jobRoutes(app, options.context);
   savepointRoutes(app, options.context);

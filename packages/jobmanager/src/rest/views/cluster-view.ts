@@ -2,10 +2,11 @@ import type { JobMaster } from '../../job/job-master.ts';
 import type { MetricStore, TaskManagerMetrics } from '../../metrics/metric-store.ts';
 import type { RegisteredTaskManager } from '../../registry/task-manager-registry.ts';
 import type { SlotPool } from '../../scheduler/slot-pool.ts';
+import type { LeaderView } from '../rest-context.ts';
 import { jobCounts } from './job-view.ts';
 
-/** GET /overview: TaskManagers, slots and jobs by state. */
-export function clusterOverview(taskManagers: readonly RegisteredTaskManager[], slotPool: SlotPool, jobs: readonly JobMaster[], version: string): object {
+/** GET /overview: TaskManagers, slots and jobs by state, and the leading JobManager (the one answering). */
+export function clusterOverview(taskManagers: readonly RegisteredTaskManager[], slotPool: SlotPool, jobs: readonly JobMaster[], version: string, leader: LeaderView): object {
   const slots = slotPool.stats();
   const counts = jobCounts(jobs);
   return {
@@ -17,6 +18,7 @@ export function clusterOverview(taskManagers: readonly RegisteredTaskManager[], 
     'jobs-cancelled': counts.cancelled,
     'jobs-failed': counts.failed,
     'weir-version': version,
+    leader: { address: leader.address, 'rest-url': leader.restUrl, epoch: leader.epoch },
   };
 }
 
