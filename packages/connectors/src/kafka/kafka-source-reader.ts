@@ -1,4 +1,4 @@
-import type { Consumer } from '@platformatic/kafka';
+import type { Admin, Consumer } from '@platformatic/kafka';
 import {
   AvailabilitySignal,
   InputStatus,
@@ -11,7 +11,9 @@ import { createLogger, WeirError, type Logger } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
 import { createAdmin, createFetchClient, describeKafkaError, isUnreachable, kafkaFailure, type KafkaClientSettings } from './kafka-client.ts';
 import type { KafkaPartitionSplit } from './kafka-partition-split.ts';
+import { OffsetCommitter } from './offset-committer.ts';
 import { PartitionFetcher, type FetchTarget } from './partition-fetcher.ts';
+import { ReadAheadQueue } from './read-ahead-queue.ts';
 import type { KafkaConsumerRecord, KafkaRecordDeserializationSchema } from './schemas.ts';
 
 export interface KafkaReaderOptions<T> {
@@ -32,7 +34,7 @@ export interface KafkaReaderOptions<T> {
 /** A fetch round that takes longer is given up and retried on new connections. */
 const FETCH_TIMEOUT_MS = 10_000;
 
-/** Records read ahead of the one being polled, at most. */
+/** The reader fetches again once fewer records than this are queued (a fetch may bring many more). */
 const MAX_QUEUED_RECORDS = 5_000;
 
 interface ReaderSplit {
@@ -54,12 +56,15 @@ interface ReaderSplit {
  */
 export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartitionSplit> {
   readonly #splits = new Map<string, ReaderSplit>();
-  readonly #queue: KafkaConsumerRecord[] = [];
+  readonly #queue = new ReadAheadQueue<ReaderSplit, KafkaConsumerRecord>();
   readonly #available = new AvailabilitySignal();
   readonly #space = new AvailabilitySignal();
   readonly #pendingCommits = new Map<number, KafkaPartitionSplit[]>();
   #client: Consumer;
   #fetcher: PartitionFetcher;
+  /** Commits the consumer group offsets; made on the first commit. */
+  #admin: Admin | undefined;
+  readonly #offsets: OffsetCommitter;
   readonly #logger: Logger;
   /** Records the deserializer produced from one Kafka record, for the split output. */
   readonly #buffer: T[] = [];
@@ -73,6 +78,7 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
     this.#client = createFetchClient(options.settings);
     this.#fetcher = new PartitionFetcher(this.#client, options.settings, options.readCommitted, options.maxBytesPerFetch);
     this.#logger = createLogger('kafka-source-reader', { subtask: options.subtaskIndex });
+    this.#offsets = new OffsetCommitter((splits) => this.#commitOffsets(splits), this.#logger);
   }
 
   addSplits(splits: readonly KafkaPartitionSplit[]): void {
@@ -98,12 +104,11 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
   }
 
   pollNext(output: ReaderOutput<T>): InputStatus {
-    for (;;) {
-      const record = this.#queue.shift();
-      if (record === undefined) break;
-      if (this.#queue.length === MAX_QUEUED_RECORDS - 1) this.#space.signal();
-      const split = this.#splits.get(`${record.topic}-${record.partition}`);
-      if (split === undefined) continue;
+    // A split stays in #splits while it has queued records (#finishIfDone), so the owner is current.
+    const split = this.#queue.nextOwner;
+    if (split !== undefined) {
+      const record = this.#queue.shift()!;
+      if (this.#queue.size === MAX_QUEUED_RECORDS - 1) this.#space.signal();
       split.queued--;
       split.nextOffset = record.offset + 1;
       this.#emit(record, output.createOutputForSplit(split.split.splitId));
@@ -117,7 +122,7 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
   }
 
   isAvailable(): Promise<void> {
-    if (this.#queue.length > 0 || this.#failure !== undefined || (this.#noMoreSplits && this.#splits.size === 0)) return Promise.resolve();
+    if (this.#queue.size > 0 || this.#failure !== undefined || (this.#noMoreSplits && this.#splits.size === 0)) return Promise.resolve();
     if ([...this.#splits.values()].some((s) => s.fetchedToEnd && s.queued === 0)) return Promise.resolve();
     return this.#available.wait();
   }
@@ -128,28 +133,34 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
     return splits;
   }
 
-  /** Commits the checkpoint's offsets to the consumer group, for monitoring; a failure is logged, not fatal (as in Flink). */
-  async notifyCheckpointComplete(checkpointId: number): Promise<void> {
+  /** Commits the checkpoint's offsets to the consumer group, for monitoring, in the background; a failure is logged, not fatal (as in Flink). */
+  notifyCheckpointComplete(checkpointId: number): void {
     const splits = this.#pendingCommits.get(checkpointId);
     for (const id of [...this.#pendingCommits.keys()]) if (id <= checkpointId) this.#pendingCommits.delete(id);
-    if (splits === undefined || splits.length === 0 || this.options.groupId === undefined) return;
-    const byTopic = new Map<string, { partition: number; offset: bigint }[]>();
-    for (const s of splits) byTopic.set(s.topic, [...(byTopic.get(s.topic) ?? []), { partition: s.partition, offset: BigInt(s.offset) }]);
-    const admin = createAdmin(this.options.settings);
-    try {
-      await admin.alterConsumerGroupOffsets({ groupId: this.options.groupId, topics: [...byTopic].map(([name, partitionOffsets]) => ({ name, partitionOffsets })) });
-    } catch (err) {
-      this.#logger.warn({ checkpointId, groupId: this.options.groupId, cause: describeKafkaError(err) }, 'committing the offsets of a completed checkpoint to the consumer group failed');
-    } finally {
-      await admin.close().catch(() => {});
-    }
+    if (splits !== undefined) this.#offsets.request(checkpointId, splits);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     this.#space.signal();
     await this.#loop;
+    await this.#offsets.close();
     await Promise.resolve(this.#client.close(true)).catch(() => {});
+    await this.#admin?.close().catch(() => {});
+  }
+
+  async #commitOffsets(splits: readonly KafkaPartitionSplit[]): Promise<void> {
+    const byTopic = new Map<string, { partition: number; offset: bigint }[]>();
+    for (const s of splits) byTopic.set(s.topic, [...(byTopic.get(s.topic) ?? []), { partition: s.partition, offset: BigInt(s.offset) }]);
+    const admin = (this.#admin ??= createAdmin(this.options.settings));
+    try {
+      await admin.alterConsumerGroupOffsets({ groupId: this.options.groupId!, topics: [...byTopic].map(([name, partitionOffsets]) => ({ name, partitionOffsets })) });
+    } catch (err) {
+      // Its connections may be to a broker that is gone: the next commit starts on new ones.
+      this.#admin = undefined;
+      void admin.close().catch(() => {});
+      throw err;
+    }
   }
 
   /** One fetch round, or KAFKA_UNREACHABLE if it has not answered in time (a connection to a restarted broker can hang). */
@@ -206,7 +217,7 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
   async #run(): Promise<void> {
     let failingSince: number | undefined;
     while (!this.#closed) {
-      if (this.#queue.length >= MAX_QUEUED_RECORDS) {
+      if (this.#queue.size >= MAX_QUEUED_RECORDS) {
         await this.#space.wait();
         continue;
       }
@@ -216,18 +227,19 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
         continue;
       }
       try {
-        const { records, reachedEnd } = await this.#fetchWithin(targets, FETCH_TIMEOUT_MS);
+        const { runs, reachedEnd } = await this.#fetchWithin(targets, FETCH_TIMEOUT_MS);
         failingSince = undefined;
-        for (const record of records) {
-          const split = this.#splits.get(`${record.topic}-${record.partition}`);
-          if (split !== undefined) split.queued++;
-          this.#queue.push(record);
+        for (const { target, records } of runs) {
+          const split = this.#splits.get(target.splitId);
+          if (split === undefined) continue;
+          split.queued += records.length;
+          this.#queue.push(split, records);
         }
         for (const target of reachedEnd) {
           const split = this.#splits.get(target.splitId);
           if (split !== undefined) split.fetchedToEnd = true;
         }
-        if (records.length > 0 || reachedEnd.length > 0) this.#available.signal();
+        if (runs.length > 0 || reachedEnd.length > 0) this.#available.signal();
       } catch (err) {
         const now = Date.now();
         failingSince ??= now;

@@ -14,8 +14,14 @@ export interface FetchTarget {
   readonly stoppingOffset: number | undefined;
 }
 
-export interface FetchResult {
+/** The records one fetch round read from one partition, in offset order. */
+export interface FetchedRun {
+  readonly target: FetchTarget;
   readonly records: KafkaConsumerRecord[];
+}
+
+export interface FetchResult {
+  readonly runs: FetchedRun[];
   /** Targets whose next offset reached their stopping offset. */
   readonly reachedEnd: FetchTarget[];
 }
@@ -23,6 +29,14 @@ export interface FetchResult {
 /** Kafka error codes (FetchResponse partition errors) the fetcher handles itself. */
 const RETRIABLE_PARTITION_ERRORS = new Set([3, 5, 6, 9, 74, 75, 78, 100]);
 const OFFSET_OUT_OF_RANGE = 1;
+/**
+ * Kafka's max.partition.fetch.bytes default: the most one partition contributes to a fetch
+ * response. A reader emits what it fetched before it fetches again, so this bounds how much it
+ * holds decoded in memory per partition, and how long decoding one response blocks its task.
+ */
+const MAX_PARTITION_FETCH_BYTES = 1024 * 1024;
+/** Records without headers (nearly all) share this one. */
+const NO_HEADERS: KafkaConsumerRecord['headers'] = [];
 
 /**
  * One fetch round over some partitions (Flink's KafkaPartitionSplitReader, on the Kafka
@@ -50,7 +64,7 @@ export class PartitionFetcher {
   }
 
   async fetch(targets: readonly FetchTarget[], maxWaitMs: number): Promise<FetchResult> {
-    const records: KafkaConsumerRecord[] = [];
+    const runs: FetchedRun[] = [];
     const reachedEnd: FetchTarget[] = [];
     const active = targets.filter((t) => {
       if (t.stoppingOffset !== undefined && t.fetchOffset >= t.stoppingOffset) {
@@ -59,7 +73,7 @@ export class PartitionFetcher {
       }
       return true;
     });
-    if (active.length === 0) return { records, reachedEnd };
+    if (active.length === 0) return { runs, reachedEnd };
     await this.#refreshMetadata(active);
     const byLeader = new Map<number, FetchTarget[]>();
     for (const target of active) {
@@ -74,13 +88,13 @@ export class PartitionFetcher {
     }
     // Offsets advance only once every leader answered: a failed round is fetched again whole.
     const advanced = new Map<FetchTarget, number>();
-    for (const [leader, group] of byLeader) await this.#fetchFrom(leader, group, maxWaitMs, records, advanced);
-    if (this.#abandoned) return { records: [], reachedEnd: [] };
+    for (const [leader, group] of byLeader) await this.#fetchFrom(leader, group, maxWaitMs, runs, advanced);
+    if (this.#abandoned) return { runs: [], reachedEnd: [] };
     for (const [target, next] of advanced) {
       target.fetchOffset = next;
       if (target.stoppingOffset !== undefined && next >= target.stoppingOffset) reachedEnd.push(target);
     }
-    return { records, reachedEnd };
+    return { runs, reachedEnd };
   }
 
   async #refreshMetadata(targets: readonly FetchTarget[]): Promise<void> {
@@ -101,7 +115,7 @@ export class PartitionFetcher {
     this.#metadataStale = false;
   }
 
-  async #fetchFrom(leader: number, targets: readonly FetchTarget[], maxWaitMs: number, records: KafkaConsumerRecord[], advanced: Map<FetchTarget, number>): Promise<void> {
+  async #fetchFrom(leader: number, targets: readonly FetchTarget[], maxWaitMs: number, runs: FetchedRun[], advanced: Map<FetchTarget, number>): Promise<void> {
     const byTopic = new Map<string, FetchTarget[]>();
     for (const t of targets) byTopic.set(t.topic, [...(byTopic.get(t.topic) ?? []), t]);
     let response;
@@ -113,7 +127,7 @@ export class PartitionFetcher {
         isolationLevel: this.readCommitted ? kafkaLibrary().FetchIsolationLevels.READ_COMMITTED : kafkaLibrary().FetchIsolationLevels.READ_UNCOMMITTED,
         topics: [...byTopic].map(([topic, list]) => ({
           topicId: this.#topicIds.get(topic)!,
-          partitions: list.map((t) => ({ partition: t.partition, fetchOffset: BigInt(t.fetchOffset), currentLeaderEpoch: -1, lastFetchedEpoch: -1, partitionMaxBytes: this.maxBytes })),
+          partitions: list.map((t) => ({ partition: t.partition, fetchOffset: BigInt(t.fetchOffset), currentLeaderEpoch: -1, lastFetchedEpoch: -1, partitionMaxBytes: Math.min(this.maxBytes, MAX_PARTITION_FETCH_BYTES) })),
         })),
       });
     } catch (err) {
@@ -137,7 +151,9 @@ export class PartitionFetcher {
           continue;
         }
         if (advanced.has(target)) continue;
+        const records: KafkaConsumerRecord[] = [];
         advanced.set(target, this.#decode(target, data.records ?? [], data.abortedTransactions, records));
+        if (records.length > 0) runs.push({ target, records });
       }
     }
   }
@@ -170,7 +186,7 @@ export class PartitionFetcher {
             timestamp: toOffset(batch.firstTimestamp + record.timestampDelta),
             key: record.key,
             value: record.value,
-            headers: record.headers.map(([k, v]) => [k?.toString('utf8') ?? '', v] as const),
+            headers: record.headers.length === 0 ? NO_HEADERS : record.headers.map(([k, v]) => [k?.toString('utf8') ?? '', v] as const),
           });
         }
       }
