@@ -1,11 +1,12 @@
-import type { MessageToProduce, Producer } from '@platformatic/kafka';
+import type { MessageToProduce } from '@platformatic/kafka';
 import type { SinkWriter } from '@weir/api';
 import { createLogger, WeirError, type Logger } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
 import { describeKafkaError, kafkaErrorIds, kafkaFailure, type KafkaClientSettings } from './kafka-client.ts';
 import type { KafkaRecordSerializationSchema } from './kafka-record-serialization-schema.ts';
 import { transactionalIdOf, type KafkaCommittable } from './transactions.ts';
-import { kafkaLibrary } from './kafka-library.ts';
+import { ProducePipeline } from './produce-pipeline.ts';
+import { kafkaSinkProducers, type SinkProducer, type SinkProducers } from './sink-producers.ts';
 
 export const DeliveryGuarantee = {
   /** Records go out as they come; a failure may lose or duplicate some. */
@@ -31,82 +32,105 @@ export interface KafkaWriterOptions<T> {
   readonly subtask: number;
   /** The checkpoint the writer was restored from; 0 for a fresh start. */
   readonly lastCheckpointId: number;
+  /** Default: producers of @platformatic/kafka on `settings`. */
+  readonly producers?: SinkProducers;
 }
 
-interface OpenTransaction {
+/** EXACTLY_ONCE: the transaction records go into, and its producer. */
+interface Transaction {
   readonly id: string;
-  readonly send: (messages: MessageToProduce[]) => Promise<unknown>;
+  readonly producer: SinkProducer;
+  /** Resolves once the producer was initialized for the id (InitProducerId); sends wait for it. */
+  readonly begun: Promise<(messages: MessageToProduce[]) => Promise<unknown>>;
 }
 
-/** Records sent per produce request. */
+/** An idle writer sends once this many records wait... */
 const BATCH_RECORDS = 2_000;
-/** Batches handed to the producer and not yet acknowledged before `write` makes the task wait. */
-const MAX_IN_FLIGHT = 4;
-/** A partial batch goes out after this long (NONE and AT_LEAST_ONCE; transactions wait for the checkpoint anyway). */
+/** ...or this long after the first of them. */
 const LINGER_MS = 20;
+/** One produce request carries at most this many records... */
+const MAX_REQUEST_RECORDS = 10_000;
+/** ...and this many bytes of keys and values: half the broker's default max.message.bytes, so one partition's record batch stays under it. */
+const MAX_REQUEST_BYTES = 512 * 1024;
 
 /**
  * Flink's KafkaWriter. EXACTLY_ONCE: records of the interval before checkpoint n go into the
- * transaction `<prefix>-<subtask>-<n>` (begun on the first record after checkpoint n-1);
- * `prepareCommit(n)` flushes it and hands over its transactional id, producer id and epoch,
- * and leaves it open: the committer commits it once checkpoint n completes, from whatever
- * process then runs the sink.
+ * transaction `<prefix>-<subtask>-<n>`; `prepareCommit(n)` flushes it and hands over its
+ * transactional id, producer id and epoch, and leaves it open: the committer commits it once
+ * checkpoint n completes, from whatever process then runs the sink. As in Flink, the next
+ * transaction is begun ahead (when the writer starts, and at a prepareCommit that had
+ * records), so its InitProducerId round trips overlap the checkpoint instead of holding up the
+ * next interval's first records. After an idle interval the next one begins on its first
+ * record, so an idle sink does not register a transactional id per checkpoint with the broker.
  */
 export class KafkaWriter<T> implements SinkWriter<T> {
   readonly #logger: Logger;
-  #producer: Producer | undefined;
-  /** The open transaction, once begun; batches sent while it is being begun wait for the same one (a second InitProducerId would fence the first). */
-  #transaction: Promise<OpenTransaction> | undefined;
-  #batch: MessageToProduce[] = [];
-  readonly #inFlight = new Set<Promise<void>>();
-  /**
-   * The last batch sent with idempotence (AT_LEAST_ONCE, EXACTLY_ONCE): the next waits for it.
-   * Concurrent sends of one idempotent producer can reach the broker out of order (one waits
-   * for AddPartitionsToTxn or metadata while a later one goes out), which the broker refuses
-   * with OUT_OF_ORDER_SEQUENCE_NUMBER, and a restarted task would run into it again.
-   */
-  #previous: Promise<unknown> = Promise.resolve();
-  #linger: NodeJS.Timeout | undefined;
-  #failure: WeirError | undefined;
+  readonly #producers: SinkProducers;
+  /** NONE and AT_LEAST_ONCE: one producer for the writer's life. */
+  #plain: SinkProducer | undefined;
+  #transaction: Transaction | undefined;
+  readonly #pipeline: ProducePipeline<MessageToProduce>;
   #lastCheckpointId: number;
+  /** Records went into the current transaction since the last prepareCommit. */
   #written = false;
+  /** flush(true) came: no records follow, so no transaction is begun ahead. */
+  #ended = false;
 
   constructor(private readonly options: KafkaWriterOptions<T>) {
     this.#logger = createLogger('kafka-writer', { subtask: options.subtask });
     this.#lastCheckpointId = options.lastCheckpointId;
+    this.#producers = options.producers ?? kafkaSinkProducers(options.settings, options.subtask, options.transactionTimeoutMs);
+    this.#pipeline = new ProducePipeline({
+      send: (messages) => this.#send(messages).catch((err: unknown) => Promise.reject(this.#sendFailure(err, messages[0]!.topic))),
+      batchRecords: BATCH_RECORDS,
+      lingerMs: LINGER_MS,
+      maxRequestRecords: MAX_REQUEST_RECORDS,
+      maxRequestBytes: MAX_REQUEST_BYTES,
+    });
+    if (options.guarantee === DeliveryGuarantee.EXACTLY_ONCE) this.#transaction = this.#beginTransaction();
   }
 
   write(record: T): void | Promise<void> {
-    this.#throwIfFailed();
     const { topic, key, value, partition } = this.options.serializer.serialize(record);
-    this.#batch.push({ topic, value: Buffer.from(value), ...(key === undefined ? {} : { key: Buffer.from(key) }), ...(partition === undefined ? {} : { partition }) });
     this.#written = true;
-    if (this.#batch.length >= BATCH_RECORDS) this.#sendBatch();
-    else if (this.options.guarantee !== DeliveryGuarantee.EXACTLY_ONCE) this.#linger ??= setTimeout(() => this.#sendBatch(), LINGER_MS);
-    if (this.#inFlight.size >= MAX_IN_FLIGHT) return Promise.race(this.#inFlight).then(() => this.#throwIfFailed());
+    return this.#pipeline.add({ topic, value: Buffer.from(value), ...(key === undefined ? {} : { key: Buffer.from(key) }), ...(partition === undefined ? {} : { partition }) });
   }
 
   /** AT_LEAST_ONCE and EXACTLY_ONCE: everything written is acknowledged by the broker when this resolves; NONE only at end of input. */
   async flush(endOfInput: boolean): Promise<void> {
-    this.#sendBatch();
-    if (this.options.guarantee !== DeliveryGuarantee.NONE || endOfInput) await this.#drain();
-    this.#throwIfFailed();
+    if (endOfInput) this.#ended = true;
+    // NONE: records go out within the linger time anyway, and a refusal surfaces on the next write.
+    if (this.options.guarantee === DeliveryGuarantee.NONE && !endOfInput) return;
+    await this.#pipeline.flush();
   }
 
   async prepareCommit(checkpointId: number): Promise<KafkaCommittable[]> {
-    this.#lastCheckpointId = checkpointId;
-    if (this.options.guarantee !== DeliveryGuarantee.EXACTLY_ONCE) return [];
+    if (this.options.guarantee !== DeliveryGuarantee.EXACTLY_ONCE) {
+      this.#lastCheckpointId = checkpointId;
+      return [];
+    }
+    // A transaction the flush begins is named after the last checkpoint before this one, not
+    // this one: the next interval's transaction is named after this one, and a second
+    // InitProducerId for the same id would abort the transaction handed over here.
     await this.flush(false);
-    const producer = this.#producer;
-    const transaction = await this.#transaction;
-    this.#producer = undefined;
+    this.#lastCheckpointId = checkpointId;
+    const transaction = this.#transaction;
+    const written = this.#written;
     this.#transaction = undefined;
     this.#written = false;
-    if (producer === undefined || transaction === undefined) return [];
-    const committable: KafkaCommittable = { transactionalId: transaction.id, producerId: String(producer.producerId), epoch: producer.producerEpoch! };
+    if (transaction === undefined) return [];
+    if (!written) {
+      // Nothing was added to it, so the broker holds no open transaction for its id: nothing to commit.
+      void transaction.producer.close().catch(() => {});
+      return [];
+    }
+    if (!this.#ended) this.#transaction = this.#beginTransaction();
+    // Every record written is acknowledged (flush), so the producer was initialized: its id and epoch are known.
+    const { id, producer } = transaction;
+    const committable: KafkaCommittable = { transactionalId: id, producerId: String(producer.producerId), epoch: producer.producerEpoch! };
     // Left open on purpose: the committer ends it by id and epoch once the checkpoint completes.
     await producer.close().catch(() => {});
-    this.#logger.debug({ checkpointId, transactionalId: transaction.id }, 'transaction prepared for commit');
+    this.#logger.debug({ checkpointId, transactionalId: id }, 'transaction prepared for commit');
     return [committable];
   }
 
@@ -115,75 +139,31 @@ export class KafkaWriter<T> implements SinkWriter<T> {
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.#linger);
-    await Promise.allSettled(this.#inFlight);
+    await this.#pipeline.close();
     // An open transaction is aborted by the next attempt's writer (or times out): nothing promised it.
-    await this.#producer?.close().catch(() => {});
-    this.#producer = undefined;
-  }
-
-  #sendBatch(): void {
-    clearTimeout(this.#linger);
-    this.#linger = undefined;
-    if (this.#batch.length === 0) return;
-    const messages = this.#batch;
-    this.#batch = [];
-    const idempotent = this.options.guarantee !== DeliveryGuarantee.NONE;
-    const sending = idempotent ? this.#previous.then(() => this.#send(messages)) : this.#send(messages);
-    if (idempotent) this.#previous = sending;
-    const sent = sending.catch((err: unknown) => {
-      this.#failure ??= this.#sendFailure(err, messages[0]!.topic);
-    });
-    const tracked = sent.finally(() => this.#inFlight.delete(tracked));
-    this.#inFlight.add(tracked);
+    await this.#transaction?.producer.close().catch(() => {});
+    await this.#plain?.close().catch(() => {});
+    this.#transaction = undefined;
+    this.#plain = undefined;
   }
 
   async #send(messages: MessageToProduce[]): Promise<void> {
     if (this.options.guarantee !== DeliveryGuarantee.EXACTLY_ONCE) {
-      await (this.#producer ??= this.#plainProducer()).send({ messages });
+      await (this.#plain ??= this.#producers.plain(this.options.guarantee === DeliveryGuarantee.AT_LEAST_ONCE)).send({ messages });
       return;
     }
-    const transaction = await (this.#transaction ??= this.#beginTransaction());
-    await transaction.send(messages);
+    const send = await (this.#transaction ??= this.#beginTransaction()).begun;
+    await send(messages);
   }
 
-  /** The transaction of the checkpoint after the last one: fences and aborts whatever held its id. */
-  async #beginTransaction(): Promise<OpenTransaction> {
+  /** The transaction of the checkpoint after the last one: its InitProducerId fences and aborts whatever held its id. */
+  #beginTransaction(): Transaction {
     const id = transactionalIdOf(this.options.transactionalIdPrefix, this.options.subtask, this.#lastCheckpointId + 1);
-    const producer = new (kafkaLibrary().Producer)({
-      clientId: `${this.options.settings.clientId}-${this.options.subtask}`,
-      bootstrapBrokers: [...this.options.settings.bootstrapServers],
-      idempotent: true,
-      transactionalId: id,
-      // The library sends this as InitProducerId's transaction timeout (and as produce's ack timeout).
-      timeout: this.options.transactionTimeoutMs,
-      // -1/-1: a fresh InitProducerId for this id (the library's default of 0/0 is refused as fenced once the id was used).
-      producerId: -1n,
-      producerEpoch: -1,
-      retries: 3,
-    });
-    this.#producer = producer;
-    const tx = await producer.beginTransaction();
-    return { id, send: (messages) => tx.send({ messages }) };
-  }
-
-  #plainProducer(): Producer {
-    const atLeastOnce = this.options.guarantee === DeliveryGuarantee.AT_LEAST_ONCE;
-    return new (kafkaLibrary().Producer)({
-      clientId: `${this.options.settings.clientId}-${this.options.subtask}`,
-      bootstrapBrokers: [...this.options.settings.bootstrapServers],
-      idempotent: atLeastOnce,
-      ...(atLeastOnce ? {} : { acks: kafkaLibrary().ProduceAcks.LEADER }),
-      retries: 3,
-    });
-  }
-
-  async #drain(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
-  }
-
-  #throwIfFailed(): void {
-    if (this.#failure !== undefined) throw this.#failure;
+    const producer = this.#producers.transactional(id);
+    const begun = producer.beginTransaction().then((tx) => (messages: MessageToProduce[]) => tx.send({ messages }));
+    // Begun ahead, nothing may await it before it fails: the first send into it reports the failure.
+    begun.catch(() => {});
+    return { id, producer, begun };
   }
 
   #sendFailure(err: unknown, topic: string): WeirError {
