@@ -110,6 +110,8 @@ export interface SinkWriter<T> {
 /** Makes prepared committables visible. Must be idempotent: a restore may commit again what was committed before a failure. */
 export interface Committer<C> {
   commit(committables: readonly C[]): void | Promise<void>;
+  /** Releases what the committer keeps between commits (connections, say), once its task ends (Flink's Committer is AutoCloseable). */
+  close?(): void | Promise<void>;
 }
 
 export interface Sink<T> {

@@ -5,8 +5,10 @@ import { describeKafkaError, kafkaErrorIds, kafkaFailure, type KafkaClientSettin
 import { TransactionCoordinatorCalls, type KafkaCommittable } from './transactions.ts';
 
 /**
- * Commits the transactions completed checkpoints promised (Flink's KafkaCommitter), from a
- * new connection, by transactional id, producer id and epoch; committing one that is already
+ * Commits the transactions completed checkpoints promised (Flink's KafkaCommitter), by
+ * transactional id, producer id and epoch, on connections kept from one commit to the next
+ * (the task waits for every commit, and new connections each time cost more than the commit
+ * itself, every checkpoint); committing one that is already
  * committed succeeds, so a restore may commit again. A transaction the broker aborted (its
  * transaction.timeout.ms passed, or another job of the same transactional id prefix aborted
  * it as lingering on its start) cannot be committed any more: the job fails with
@@ -14,6 +16,7 @@ import { TransactionCoordinatorCalls, type KafkaCommittable } from './transactio
  */
 export class KafkaCommitter implements Committer<KafkaCommittable> {
   readonly #logger = createLogger('kafka-committer');
+  #calls: TransactionCoordinatorCalls | undefined;
 
   constructor(
     private readonly settings: KafkaClientSettings,
@@ -25,19 +28,23 @@ export class KafkaCommitter implements Committer<KafkaCommittable> {
     // Test hook (not a WEIR_ variable, which would be read as a config key): widens the window between a completed checkpoint and its commit.
     const delayMs = Number(process.env['TEST_KAFKA_COMMIT_DELAY_MS'] ?? 0);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    const calls = new TransactionCoordinatorCalls(this.settings);
-    try {
-      for (const committable of committables) {
-        try {
-          await calls.commit(requireCommittable(committable));
-        } catch (err) {
-          throw this.#failure(err, committable);
-        }
-        this.#logger.debug({ transactionalId: committable.transactionalId }, 'transaction committed');
+    const calls = (this.#calls ??= new TransactionCoordinatorCalls(this.settings));
+    for (const committable of committables) {
+      try {
+        await calls.commit(requireCommittable(committable));
+      } catch (err) {
+        // Its connections may be broken: the next commit (after a restart) starts on new ones.
+        await this.close();
+        throw this.#failure(err, committable);
       }
-    } finally {
-      await calls.close();
+      this.#logger.debug({ transactionalId: committable.transactionalId }, 'transaction committed');
     }
+  }
+
+  async close(): Promise<void> {
+    const calls = this.#calls;
+    this.#calls = undefined;
+    await calls?.close();
   }
 
   #failure(err: unknown, committable: KafkaCommittable): WeirError {

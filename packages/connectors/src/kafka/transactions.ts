@@ -1,7 +1,7 @@
 import type { Admin, Connection } from '@platformatic/kafka';
 import { WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
-import { createAdmin, kafkaErrorIds, type KafkaClientSettings } from './kafka-client.ts';
+import { createAdmin, isUnreachable, kafkaErrorIds, type KafkaClientSettings } from './kafka-client.ts';
 import { kafkaLibrary } from './kafka-library.ts';
 
 /** What a checkpoint promises a KafkaSink will commit: a flushed transaction, resumable from any process (Flink's KafkaCommittable). */
@@ -42,13 +42,18 @@ const MAX_ATTEMPTS = 30;
  */
 export class TransactionCoordinatorCalls {
   #admin: Admin;
+  /** Connections to transaction coordinators by host:port, kept for the next call (a committer makes one every checkpoint). */
+  readonly #coordinators = new Map<string, Promise<Connection>>();
 
   constructor(private readonly settings: KafkaClientSettings) {
     this.#admin = createAdmin(settings);
   }
 
   async close(): Promise<void> {
+    const connections = [...this.#coordinators.values()];
+    this.#coordinators.clear();
     await this.#admin.close().catch(() => {});
+    for (const connecting of connections) await connecting.then((c) => c.close()).catch(() => {});
   }
 
   /** EndTxn(commit) for the committable; committing an already committed transaction again succeeds, so this is idempotent. */
@@ -84,7 +89,8 @@ export class TransactionCoordinatorCalls {
 
   async #withCoordinator<R>(transactionalId: string, call: (connection: Connection) => Promise<R>): Promise<R> {
     for (let attempt = 1; ; attempt++) {
-      const connection = new (kafkaLibrary().Connection)(`${this.settings.clientId}-txn`);
+      let coordinatorAddress: string | undefined;
+      let reused = false;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new CallTimedOut()), CALL_TIMEOUT_MS);
@@ -93,14 +99,19 @@ export class TransactionCoordinatorCalls {
         return await Promise.race([
           (async () => {
             const [coordinator] = await this.#admin.findCoordinator({ keyType: 1, keys: [transactionalId] });
-            await connection.connect(coordinator!.host, coordinator!.port);
-            return await call(connection);
+            coordinatorAddress = `${coordinator!.host}:${coordinator!.port}`;
+            reused = this.#coordinators.has(coordinatorAddress);
+            return await call(await this.#connectionTo(coordinator!.host, coordinator!.port));
           })(),
           timedOut,
         ]);
       } catch (err) {
+        // The connection may be what failed (or hung): the next call connects anew.
+        if (coordinatorAddress !== undefined) this.#dropConnection(coordinatorAddress);
         const hung = err instanceof CallTimedOut;
-        if (attempt >= MAX_ATTEMPTS || !(hung || [...kafkaErrorIds(err)].some((id) => RETRIABLE.has(id)))) {
+        // A kept connection the broker closed meanwhile (idle longer than its connections.max.idle.ms) fails once; the next attempt connects anew.
+        const stale = reused && isUnreachable(err);
+        if (attempt >= MAX_ATTEMPTS || !(hung || stale || [...kafkaErrorIds(err)].some((id) => RETRIABLE.has(id)))) {
           if (!hung) throw err;
           throw new WeirError(
             ConnectorErrorCode.KAFKA_UNREACHABLE,
@@ -115,9 +126,27 @@ export class TransactionCoordinatorCalls {
         await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 50 * attempt)));
       } finally {
         clearTimeout(timer);
-        void connection.close().catch(() => {});
       }
     }
+  }
+
+  #connectionTo(host: string, port: number): Promise<Connection> {
+    const address = `${host}:${port}`;
+    const known = this.#coordinators.get(address);
+    if (known !== undefined) return known;
+    const connection = new (kafkaLibrary().Connection)(`${this.settings.clientId}-txn`);
+    const connecting = (async () => {
+      await connection.connect(host, port);
+      return connection;
+    })();
+    this.#coordinators.set(address, connecting);
+    return connecting;
+  }
+
+  #dropConnection(address: string): void {
+    const connecting = this.#coordinators.get(address);
+    this.#coordinators.delete(address);
+    void connecting?.then((c) => c.close()).catch(() => {});
   }
 }
 

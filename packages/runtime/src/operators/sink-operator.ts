@@ -1,4 +1,4 @@
-import type { Collector, Sink, SinkWriter } from '@weir/api';
+import type { Collector, Committer, Sink, SinkWriter } from '@weir/api';
 import { InternalList } from '../state/operator-state-store.ts';
 import type { ChainOperator } from './chain-operator.ts';
 import { notifyListener } from './checkpoint-hooks.ts';
@@ -22,6 +22,7 @@ export class SinkOperator implements ChainOperator, Collector<unknown> {
   readonly label: string;
   readonly inputs: readonly Collector<unknown>[] = [this];
   #writer: SinkWriter<unknown> | undefined;
+  #committer: Committer<unknown> | undefined;
   #pending: PendingCommittables | undefined;
   #busy = false;
   readonly #backlog: unknown[] = [];
@@ -42,6 +43,7 @@ export class SinkOperator implements ChainOperator, Collector<unknown> {
     const { failures, connector, lists, restored } = this.context;
     const createCommitter = this.sink.createCommitter;
     const committer = createCommitter === undefined ? undefined : await failures.call(() => createCommitter.call(this.sink, connector));
+    this.#committer = committer;
     const committables = lists.internal(InternalList.SINK_COMMITTABLES);
     this.#pending = committer === undefined ? undefined : new PendingCommittables(committer, committables, failures);
     const writerStates = lists.internal(InternalList.SINK_WRITER);
@@ -104,9 +106,14 @@ export class SinkOperator implements ChainOperator, Collector<unknown> {
 
   async close(): Promise<void> {
     const writer = this.#writer;
-    if (writer === undefined) return;
+    const committer = this.#committer;
     this.#writer = undefined;
-    await this.context.failures.call(() => writer.close());
+    this.#committer = undefined;
+    try {
+      if (writer !== undefined) await this.context.failures.call(() => writer.close());
+    } finally {
+      if (committer?.close !== undefined) await this.context.failures.call(() => committer.close!());
+    }
   }
 
   async #completeWrites(pending: Promise<void>): Promise<void> {

@@ -49,6 +49,27 @@ describe('operator lifecycle', () => {
     ]);
   });
 
+  it("closes a sink's committer after its writer when the task ends", async () => {
+    const events: string[] = [];
+    const sink: Sink<number> = {
+      createWriter: () => ({
+        write: () => {},
+        flush: () => {},
+        prepareCommit: () => ['txn'],
+        close: () => void events.push('close writer'),
+      }),
+      createCommitter: () => ({
+        commit: (committables) => void events.push(`commit ${committables.join()}`),
+        close: () => void events.push('close committer'),
+      }),
+    };
+    const job = await runJob((env) => {
+      env.fromCollection([1, 2]).sinkTo(sink);
+    });
+    await job.whenAllTerminal();
+    expect(events).toEqual(['commit txn', 'close writer', 'close committer']);
+  });
+
   it('fails with STATE_NOT_KEYED when an operator off a KeyedStream asks for keyed state', async () => {
     class Stateful extends RichMapFunction<number, number> {
       override open(): void {
