@@ -4,16 +4,17 @@
 // TaskManagers start without compiling TypeScript (tsx) at every start.
 //
 // Each entry is the package's own code bundled into one file (a process loads a dozen files,
-// not hundreds); npm packages stay imports (but see `bundledDependencies`), and `@weir/<name>`
-// becomes a relative import of that package's own dist file, so packages keep their
-// boundaries and nothing resolves `@weir/*` to TypeScript sources at run time. Unit tests and
-// tsx scripts keep using the sources (package.json `exports`), untouched by this.
+// not hundreds); npm packages stay imports (but see `bundledDependencies` and
+// `separateBundles`), and `@weir/<name>` becomes a relative import of that package's own dist
+// file, so packages keep their boundaries and nothing resolves `@weir/*` to TypeScript sources
+// at run time. Unit tests and tsx scripts keep using the sources (package.json `exports`),
+// untouched by this.
 //
 // A build takes a fraction of a second, so it always rebuilds everything; a file whose
 // content did not change is left alone, and changed ones are replaced by a rename, so a
 // process starting meanwhile never reads half a file. Exits non-zero on a compile error.
 import { existsSync, readdirSync, readFileSync, renameSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -41,6 +42,22 @@ const bundledDependencies = {
   // grpc-js loads @grpc/proto-loader only for those two services.
   rpc: { bundle: ['@grpc/grpc-js'], lazy: ['@grpc/proto-loader'] },
 };
+
+/**
+ * npm packages bundled whole, with their dependencies, into a file of their own in a workspace
+ * package's dist (by directory name: dist name -> package), which that package loads on first
+ * use instead of the package. @platformatic/kafka is some 200 modules (with ajv, avsc,
+ * protobufjs...) that a process took 0.5-0.7 s to resolve and compile one by one (2-4 s at a
+ * load average of 10), and 0.16-0.29 s as one file, in every TaskManager and job worker of a
+ * Kafka job; only those load it (connectors' kafka-library.ts), so it is not part of
+ * @weir/connectors' own file.
+ */
+const separateBundles = {
+  connectors: { 'kafka-client-library': '@platformatic/kafka' },
+};
+
+/** Bundled CommonJS calls require (for Node's own modules), which an ES module lacks. */
+const REQUIRE_BANNER = { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" };
 
 /** Every workspace package: its directory, npm name and entries (dist name -> source file). */
 function readPackages() {
@@ -104,11 +121,7 @@ async function buildPackage(pkg, packages) {
     outdir: join(pkg.dir, 'dist'),
     bundle: true,
     plugins: [workspaceImports(packages, pkg), npmImports(pkg.bundled)],
-    // Bundled CommonJS calls require (for Node's own modules), which an ES module lacks.
-    banner:
-      pkg.bundled.bundle.length === 0
-        ? undefined
-        : { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: pkg.bundled.bundle.length === 0 ? undefined : REQUIRE_BANNER,
     platform: 'node',
     format: 'esm',
     target: 'node20',
@@ -119,8 +132,41 @@ async function buildPackage(pkg, packages) {
     write: false,
     logLevel: 'silent',
   });
+  return writeChanged(result.outputFiles);
+}
+
+/** @platformatic/wasm-utils as its variant with the WebAssembly inline: the default one reads native.wasm beside itself. */
+const inlineWasmUtils = {
+  name: 'weir-inline-wasm-utils',
+  setup(b) {
+    b.onResolve({ filter: /^@platformatic\/wasm-utils$/ }, (args) => b.resolve('@platformatic/wasm-utils/bundled', { resolveDir: args.resolveDir, kind: args.kind }));
+  },
+};
+
+/** One of `separateBundles`: the npm package `specifier` and everything it imports, as `dist/<name>.js` of `pkg`. */
+async function buildSeparateBundle(pkg, name, specifier) {
+  const result = await build({
+    absWorkingDir: pkg.dir,
+    stdin: { contents: `export * from '${specifier}';`, resolveDir: pkg.dir, loader: 'js' },
+    outfile: join(pkg.dir, 'dist', `${name}.js`),
+    bundle: true,
+    plugins: [inlineWasmUtils],
+    banner: REQUIRE_BANNER,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Bundling renames clashing top-level names; error classes keep theirs.
+    keepNames: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  return writeChanged(result.outputFiles);
+}
+
+/** Writes the files whose content changed, each by a rename; resolves with their number. */
+function writeChanged(outputFiles) {
   let written = 0;
-  for (const file of result.outputFiles) {
+  for (const file of outputFiles) {
     if (existsSync(file.path) && readFileSync(file.path).equals(file.contents)) continue;
     mkdirSync(dirname(file.path), { recursive: true });
     const temp = `${file.path}.${process.pid}.tmp`;
@@ -157,7 +203,8 @@ async function buildDashboard() {
 /** Builds every package and the dashboard; resolves with the number of files written (0 when everything was up to date). */
 export async function buildAll() {
   const packages = readPackages();
-  const counts = await Promise.all([...packages.map((p) => buildPackage(p, packages)), buildDashboard()]);
+  const separate = packages.flatMap((p) => Object.entries(separateBundles[basename(p.dir)] ?? {}).map(([name, specifier]) => buildSeparateBundle(p, name, specifier)));
+  const counts = await Promise.all([...packages.map((p) => buildPackage(p, packages)), ...separate, buildDashboard()]);
   return counts.reduce((a, b) => a + b, 0);
 }
 
