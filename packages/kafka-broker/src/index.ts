@@ -1,4 +1,4 @@
 export { KafkaBroker, type KafkaBrokerOptions } from './broker.ts';
 export { javaAvailable, kafkaClasspath } from './classpath.ts';
 export { KafkaBrokerErrorCode } from './errors.ts';
-export { committedEndOffsets, readTopic, produceValues, type TopicRecord } from './topic-io.ts';
+export { committedEndOffsets, initTransactionCoordinator, readTopic, produceValues, type TopicRecord } from './topic-io.ts';

@@ -109,6 +109,30 @@ export async function committedEndOffsets(bootstrapServers: string, topic: strin
   }
 }
 
+/**
+ * Has the broker set up its transaction coordinator: the first InitProducerId of a
+ * transactional id on a new cluster creates the transaction state topic, which takes about a
+ * second. A benchmark calls this first, so what it measures is the job and not the cluster's
+ * one-time setup (a long-running cluster has done it long ago).
+ */
+export async function initTransactionCoordinator(bootstrapServers: string): Promise<void> {
+  const producer = new Producer({
+    clientId: 'weir-test-transactions',
+    bootstrapBrokers: [bootstrapServers],
+    idempotent: true,
+    transactionalId: `weir-test-init-${process.pid}`,
+    producerId: -1n,
+    producerEpoch: -1,
+    retries: 5,
+  });
+  try {
+    // Begins no transaction on the broker: that takes a first record.
+    await producer.beginTransaction();
+  } finally {
+    await producer.close();
+  }
+}
+
 /** A control batch whose marker is ABORT (control record key: version int16, type int16; 0 = abort). */
 function isAbortMarker(batch: RecordsBatch): boolean {
   return (batch.attributes & IS_CONTROL) !== 0 && batch.records[0]?.key?.readInt16BE(2) === 0;

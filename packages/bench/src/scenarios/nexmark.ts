@@ -2,10 +2,11 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { jobIdFrom, ProcessCluster, repoRoot, type WeirProcess } from '@weir/integration-tests';
+import { jobIdFrom, ProcessCluster, repoRoot } from '@weir/integration-tests';
 import { combine, digestOf, EMPTY_DIGEST, type Digest } from '../nexmark/digest.ts';
 import { QUERIES, type NexmarkQuery } from '../nexmark/queries.ts';
 import { timeRunningToFinished } from '../job-timing.ts';
+import { cpuSeconds } from '../process-cpu.ts';
 import type { Scenario } from '../scenario.ts';
 
 /** Events per query run, unless `--events` says otherwise. */
@@ -15,13 +16,6 @@ const JOB = join(repoRoot, 'packages/bench/jobs/nexmark.ts');
 /** Every run appends its rows here, for comparisons over time. */
 const CSV = join(repoRoot, 'packages/bench/results/nexmark.csv');
 const CSV_HEADER = 'date,commit,query,events,parallelism,seconds,events_per_second,cores,events_per_second_per_core,flink_events_per_second_per_core,verified';
-
-/** CPU seconds a process used so far (utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms). */
-function cpuSeconds(process: WeirProcess): number {
-  const stat = readFileSync(`/proc/${process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 function readDigests(dir: string): Digest {
   if (!existsSync(dir)) return EMPTY_DIGEST;
@@ -45,11 +39,11 @@ interface QueryResult {
 
 async function runQuery(cluster: ProcessCluster, query: NexmarkQuery, events: number): Promise<QueryResult> {
   const output = join(mkdtempSync(join(tmpdir(), `weir-nexmark-${query.name}-`)), 'digests');
-  const before = cluster.taskManagers.map(cpuSeconds);
+  const before = cluster.taskManagers.map((tm) => cpuSeconds(tm.pid));
   const submit = await cluster.weir(['run', '--detached', '-p', String(PARALLELISM), JOB, '--', query.name, String(events), output]);
   if (submit.code !== 0) throw new Error(`submitting ${query.name} failed: ${submit.stderr}`);
   const ms = await timeRunningToFinished(cluster.client, jobIdFrom(submit.stdout));
-  const cpu = cluster.taskManagers.map(cpuSeconds).reduce((sum, now, i) => sum + now - before[i]!, 0);
+  const cpu = cluster.taskManagers.map((tm) => cpuSeconds(tm.pid)).reduce((sum, now, i) => sum + now - before[i]!, 0);
   const seconds = ms / 1000;
   const got = readDigests(output);
   const expected = digestOf(query.reference(events));
