@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectedRunningSums, readCommittedLines } from '@weir/examples';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3rver } from '@weir/storage/testing';
@@ -106,13 +106,13 @@ describe('the LevelDB state backend in a cluster', () => {
     expect(referenced.size).toBeGreaterThan(0);
     const inShared = readdirSync(join(jobDir, 'shared')).map((name) => `shared/${name}`);
     expect([...referenced].filter((path) => !inShared.includes(path))).toEqual([]);
-    // The checkpoint in flight at the cancel may have uploaded files no completed checkpoint refers to; those are the
-    // subtask's newest tables. Any other unreferenced file is one of a subsumed checkpoint that should have been deleted.
-    const tableNumber = (path: string) => Number(/-(\d+)\.ldb$/.exec(path)![1]);
-    const subtaskOf = (path: string) => /^shared\/([0-9a-f]+-\d+)-/.exec(path)![1];
-    const newestReferenced = new Map<string, number>();
-    for (const path of referenced) newestReferenced.set(subtaskOf(path), Math.max(newestReferenced.get(subtaskOf(path)) ?? 0, tableNumber(path)));
-    const leftOver = inShared.filter((path) => !referenced.has(path) && tableNumber(path) <= (newestReferenced.get(subtaskOf(path)) ?? Infinity));
+    // The log and MANIFEST as segments (and tables, once a memtable was flushed).
+    const kinds = new Set([...referenced].map((path) => /(\.ldb|\.log|MANIFEST)-?\d*$/.exec(path)?.[1]));
+    expect([kinds.has('.log'), kinds.has('MANIFEST'), kinds.has(undefined)]).toEqual([true, true, false]);
+    // The checkpoint in flight at the cancel (triggered once the newest retained one completed) may have uploaded files no
+    // completed checkpoint refers to. Any older unreferenced file is one of a subsumed checkpoint that should have been deleted.
+    const newestCompleted = Math.max(...retained.map((chk) => statSync(join(jobDir, chk, '_metadata')).mtimeMs));
+    const leftOver = inShared.filter((path) => !referenced.has(path) && statSync(join(jobDir, path)).mtimeMs < newestCompleted);
     expect(leftOver).toEqual([]);
 
     const expected = new Set(expectedRunningSums(records));

@@ -28,7 +28,7 @@ export const RuntimeErrorCode = {
   CHECKPOINT_CORRUPT: 'CHECKPOINT_CORRUPT',
   /** The local state dir (state.backend.rocksdb.localdir) cannot hold the task's LevelDB: not writable, not a directory, disk full. The task FAILS. */
   LOCAL_STATE_DIR_UNUSABLE: 'LOCAL_STATE_DIR_UNUSABLE',
-  /** LevelDB itself failed while the task ran (a write batch, a read, a memtable flush, copying the DB's files for a checkpoint). The task FAILS or the checkpoint is declined. */
+  /** LevelDB itself failed while the task ran (a write batch, a read, a memtable flush, linking the DB's files for a checkpoint). The task FAILS or the checkpoint is declined. */
   LEVEL_STATE_FAILED: 'LEVEL_STATE_FAILED',
   /** A record's key belongs to a key group that this subtask does not own (records were routed wrongly). */
   KEY_GROUP_OUT_OF_RANGE: 'KEY_GROUP_OUT_OF_RANGE',

@@ -78,10 +78,32 @@ function keyedProblem(handle: unknown): string | undefined {
       if (!isObject(file) || typeof file.name !== 'string' || (file.location !== 'private' && file.location !== 'shared') || !isPath(file.path) || !isCount(file.size)) {
         return 'a LevelDB file lacks its name, location (private or shared), path or size';
       }
+      if (!DB_FILE_NAME.test(file.name)) return `a LevelDB file is named ${JSON.stringify(file.name.slice(0, 64))}, not a file name of a LevelDB directory`;
+      if (file.offset !== undefined && !isCount(file.offset)) return `LevelDB file ${file.name} has a segment offset that is no byte count`;
     }
-    return undefined;
+    return segmentsProblem(handle.files as Json[]);
   }
   return `its backend is ${JSON.stringify(handle.backend)}, not heap or level`;
+}
+
+/** CURRENT, MANIFEST-000004, 000012.ldb, 000009.log: a name inside the DB directory, never a path. */
+const DB_FILE_NAME = /^(?!\.\.?$)[A-Za-z0-9._-]{1,64}$/;
+
+/** Each file is listed once whole, or as segments (offset set) that follow one another from byte 0 in list order. */
+function segmentsProblem(files: readonly Json[]): string | undefined {
+  const next = new Map<string, number | 'whole'>();
+  for (const file of files) {
+    const name = file.name as string;
+    const expected = next.get(name);
+    if (file.offset === undefined) {
+      if (expected !== undefined) return `LevelDB file ${name} is listed more than once`;
+      next.set(name, 'whole');
+      continue;
+    }
+    if (expected === 'whole' || file.offset !== (expected ?? 0)) return `the segments of LevelDB file ${name} do not follow one another from byte 0`;
+    next.set(name, (file.offset as number) + (file.size as number));
+  }
+  return undefined;
 }
 
 function isChannelEntry(entry: unknown): boolean {

@@ -41,20 +41,28 @@ export interface HeapKeyedStateHandle {
 }
 
 /**
- * One file of a LevelDB checkpoint. `private` files (CURRENT, MANIFEST, the log, and table
- * files of a full checkpoint) belong to this checkpoint: `path` is relative to its `chk-<n>`
- * directory. `shared` table files were uploaded once by an incremental checkpoint and are
- * referenced by later ones: `path` is relative to the job's checkpoint directory (the parent
- * of `chk-<n>`), e.g. `shared/<operatorId>-<subtask>-<uuid>-000012.ldb`.
+ * One file of a LevelDB checkpoint, or one segment of it. `private` files (CURRENT, and every
+ * file of a full checkpoint) belong to this checkpoint: `path` is relative to its `chk-<n>`
+ * directory. `shared` files were uploaded once by an incremental checkpoint and are referenced
+ * by later ones: `path` is relative to the job's checkpoint directory (the parent of
+ * `chk-<n>`), e.g. `shared/<operatorId>-<subtask>-<uuid>-000012.ldb`.
+ *
+ * A table file is immutable, so it is uploaded whole. A log or the MANIFEST only ever grows
+ * (LevelDB appends to them and never rewrites a byte), so an incremental checkpoint uploads
+ * only the bytes appended since the checkpoint it builds on, as a shared segment, and lists
+ * the file as its segments: the entries of one `name` with `offset` set, in order, each
+ * starting where the one before ended, the first at 0.
  */
 export interface LevelStateFile {
-  /** The file's name inside the DB directory (`000012.ldb`, `MANIFEST-000004`, `CURRENT`). */
+  /** The file's name inside the DB directory (`000012.ldb`, `MANIFEST-000004`, `000009.log`, `CURRENT`). */
   readonly name: string;
   readonly location: 'private' | 'shared';
   readonly path: string;
   readonly size: number;
-  /** SHA-256 (hex) of the file as uploaded, checked on restore; absent in checkpoints written before it was recorded. */
+  /** SHA-256 (hex) of the file (segment) as uploaded, checked on restore; absent in checkpoints written before it was recorded. */
   readonly sha256?: string;
+  /** Set on a segment: where its bytes go in the file. Absent: the entry is the whole file. */
+  readonly offset?: number;
 }
 
 /**

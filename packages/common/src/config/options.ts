@@ -43,7 +43,7 @@ export const ConfigOptions = {
     doc: 'What happens to retained checkpoints when the job ends: deleted (NO_EXTERNALIZED), kept only on failure (DELETE_ON_CANCELLATION), kept on cancel and failure (RETAIN_ON_CANCELLATION).',
   },
   'state.backend': { type: 'enum', values: ['hashmap', 'memory', 'filesystem', 'level', 'rocksdb'], default: 'hashmap', doc: 'Where keyed state lives and how it is snapshotted: hashmap/filesystem (heap, files in state.checkpoints.dir), memory (heap, snapshots inline in _metadata), level/rocksdb (LevelDB on local disk, files in state.checkpoints.dir).' },
-  'state.backend.incremental': { type: 'boolean', default: false, doc: 'LevelDB backend: upload only the table files that no earlier checkpoint uploaded, into <dir>/<jobId>/shared.' },
+  'state.backend.incremental': { type: 'boolean', default: false, doc: 'LevelDB backend: upload only what no earlier checkpoint uploaded (new table files, what was appended to the log and MANIFEST), into <dir>/<jobId>/shared.' },
   'state.backend.rocksdb.localdir': { type: 'string', default: '', doc: 'Where a TaskManager keeps its LevelDB state, one DB per operator subtask; empty: <os tmpdir>/weir-<taskmanager id>.' },
   'state.savepoints.dir': { type: 'string', default: '', doc: 'Default savepoint directory (a local path, file:// or s3:// URL) for weir savepoint, stop and cancel -s.' },
   'state.checkpoints.dir': { type: 'string', default: '', doc: 'Checkpoint directory: a local path, file:// or s3:// URL. Each job writes below <dir>/<jobId>.' },

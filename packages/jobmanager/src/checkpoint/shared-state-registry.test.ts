@@ -7,7 +7,7 @@ function level(...shared: string[]): LevelKeyedStateHandle {
   return {
     backend: 'level',
     keyGroupRange: { start: 0, end: 127 },
-    files: [{ name: 'CURRENT', location: 'private', path: 'db/CURRENT', size: 16 }, ...shared.map((path) => ({ name: path.slice(-10), location: 'shared' as const, path, size: 100 }))],
+    files: [{ name: 'CURRENT', location: 'private', path: 'db/CURRENT', size: 16 }, ...shared.map((path) => ({ name: path.split('/').pop()!, location: 'shared' as const, path, size: 100 }))],
     states: {},
   };
 }

@@ -1,6 +1,8 @@
 import type { ListState, ListStateDescriptor, MapState, MapStateDescriptor, ReducingState, ReducingStateDescriptor, StateDescriptor, ValueState, ValueStateDescriptor } from '@weir/api';
 import type { CheckpointOptions, KeyGroupRange, StateMetaInfo } from '@weir/common';
 import type { KeyContext } from './key-context.ts';
+import type { LevelBaseline } from './level/baseline.ts';
+import type { SnapshotFile } from './level/snapshot-files.ts';
 import type { KeyGroupMaps } from './state-table.ts';
 
 /**
@@ -54,18 +56,23 @@ export interface KeyedSnapshot {
   readonly capturedAt: number;
 }
 
-/** A LevelDB checkpoint at the synchronous part: the DB's files, hard-linked or copied into a directory of their own. */
+/**
+ * A LevelDB checkpoint: the DB's files, hard-linked into a directory of their own once the
+ * checkpoint's write batch is in the DB. That happens after the synchronous part, while
+ * records flow; the asynchronous part awaits `files`.
+ */
 export interface LevelFilesSnapshot {
   readonly kind: 'level-files';
   readonly keyGroupRange: KeyGroupRange;
   readonly states: Readonly<Record<string, StateMetaInfo>>;
-  /** The local directory holding the snapshot's files; removed once they are uploaded. */
+  /** The local directory the files are linked into; removed once they are uploaded. */
   readonly directory: string;
-  readonly files: readonly { readonly name: string; readonly size: number }[];
-  /** Incremental mode: table files a confirmed checkpoint already uploaded to `shared/`, by file name. */
-  readonly confirmed: ReadonlyMap<string, { readonly path: string; readonly size: number }> | undefined;
+  /** Rejects when the batch could not be written or the files not be linked. */
+  readonly files: Promise<readonly SnapshotFile[]>;
+  /** Incremental mode: what a confirmed checkpoint already uploaded to `shared/`. */
+  readonly confirmed: LevelBaseline | undefined;
   /** Called with the shared files of the checkpoint once they are uploaded, so a later confirmation can make them the baseline. */
-  readonly uploaded: (shared: ReadonlyMap<string, { readonly path: string; readonly size: number }>) => void;
+  readonly uploaded: (shared: LevelBaseline) => void;
 }
 
 /** A LevelDB savepoint at the synchronous part: a cursor (an iterator with its implicit DB snapshot) over the subtask's keys, written in the canonical format. */

@@ -1,6 +1,6 @@
 import { describeError, isWeirError, WeirError, type LevelKeyedStateHandle, type LevelStateFile } from '@weir/common';
 import { StorageErrorCode, type Storage } from '@weir/storage';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RuntimeErrorCode } from '../../errors.ts';
 import type { TaskRestore } from '../types.ts';
@@ -8,8 +8,10 @@ import { fileProblem } from './read-state-handle.ts';
 
 /**
  * Downloads the files of a LevelDB checkpoint into `directory` under their DB names, so the
- * directory opens as the DB was. Private paths resolve against the checkpoint's directory,
- * shared ones against the job's checkpoint directory (TaskRestore.jobStorage).
+ * directory opens as the DB was: a file listed as segments is their bytes, each at its offset
+ * (opening the DB replays the log they make up). Private paths resolve against the
+ * checkpoint's directory, shared ones against the job's checkpoint directory
+ * (TaskRestore.jobStorage).
  */
 export async function downloadLevelFiles(handle: LevelKeyedStateHandle, restore: TaskRestore, directory: string, what: string): Promise<void> {
   await mkdir(directory, { recursive: true });
@@ -23,7 +25,21 @@ export async function downloadLevelFiles(handle: LevelKeyedStateHandle, restore:
         `cannot restore ${what} from checkpoint ${restore.checkpointId}: its ${file.location} file ${file.path} in ${storage?.url ?? 'the checkpoint directory'} ${problem}; the checkpoint is corrupt, restore from an earlier one`,
       );
     }
-    await writeFile(join(directory, file.name), bytes);
+    await writeAt(join(directory, file.name), bytes, file.offset);
+  }
+}
+
+/** The whole file, or a segment at its offset; the handle's check (snapshot-format.ts) made sure a file's segments follow one another from byte 0. */
+async function writeAt(path: string, bytes: Uint8Array, offset: number | undefined): Promise<void> {
+  if (offset === undefined || offset === 0) {
+    await writeFile(path, bytes);
+    return;
+  }
+  const handle = await open(path, 'r+');
+  try {
+    await handle.write(bytes, 0, bytes.byteLength, offset);
+  } finally {
+    await handle.close();
   }
 }
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { RuntimeErrorCode } from '../../errors.ts';
 import type { HeapKeyedStateBackend } from '../../state/heap-keyed-state-backend.ts';
 import { keyGroupBounds, parseStateKey, stateKey } from '../../state/level/level-key.ts';
-import type { LevelKeyedStateBackend, SharedFile } from '../../state/level/level-keyed-state-backend.ts';
+import { restoredBaseline } from '../../state/level/baseline.ts';
+import type { LevelKeyedStateBackend } from '../../state/level/level-keyed-state-backend.ts';
 import type { RawOperation } from '../../state/level/level-store.ts';
 import { decodeStateValue, packState, unpackState } from '../state-codec.ts';
 import type { TaskRestore } from '../types.ts';
@@ -21,7 +22,7 @@ const COPY_BATCH = 8192;
 /**
  * Restores keyed state into a LevelDB backend. One LevelDB handle of exactly this subtask's
  * key groups: its files are downloaded and opened as the DB (and, for incremental
- * checkpoints, its shared files become the baseline). Otherwise (another parallelism, several
+ * checkpoints, its shared table files become the baseline). Otherwise (another parallelism, several
  * handles, canonical handles from a savepoint or the heap backend): the entries of this
  * subtask's key groups are copied into the empty DB.
  */
@@ -31,9 +32,7 @@ export async function restoreIntoLevel(restore: TaskRestore, backend: LevelKeyed
   const only = handles.length === 1 ? handles[0]! : undefined;
   if (only !== undefined && only.backend === 'level' && sameRange(only.keyGroupRange, own)) {
     await backend.replaceDatabase((directory) => downloadLevelFiles(only, restore, directory, what));
-    const shared = new Map<string, SharedFile>();
-    for (const file of only.files) if (file.location === 'shared') shared.set(file.name, { path: file.path, size: file.size });
-    backend.seedConfirmed(shared);
+    backend.seedConfirmed(restoredBaseline(only.files));
     return;
   }
   const batch = new CopyBatch((operations) => backend.store.writeRaw(operations));

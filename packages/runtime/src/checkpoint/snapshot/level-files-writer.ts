@@ -1,17 +1,17 @@
 import { SHARED_STATE_DIR, type LevelKeyedStateHandle, type LevelStateFile } from '@weir/common';
 import { randomUUID } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LevelFilesSnapshot } from '../../state/keyed-state-backend.ts';
-import type { SharedFile } from '../../state/level/level-keyed-state-backend.ts';
-import { isTableFile } from '../../state/level/snapshot-files.ts';
+import { baselineSegments } from '../../state/level/baseline.ts';
+import { isAppendedFile, isTableFile, type SnapshotFile } from '../../state/level/snapshot-files.ts';
 import type { TaskCheckpointing } from '../types.ts';
 import type { SnapshotTarget } from './snapshot-target.ts';
 import { sha256Hex, writeSnapshotFile } from './state-handle-writer.ts';
 
 export interface WrittenLevelFiles {
   readonly handle: LevelKeyedStateHandle;
-  /** Bytes this checkpoint uploaded (an incremental one skips the files it refers to). */
+  /** Bytes this checkpoint uploaded (an incremental one skips what it refers to). */
   readonly uploadedBytes: number;
 }
 
@@ -19,12 +19,14 @@ export interface WrittenLevelFiles {
 const UPLOADS_AT_ONCE = 4;
 
 /**
- * The asynchronous part of a LevelDB checkpoint: uploads the files the synchronous part
- * took. Full: every file is private, `chk-<n>/<operatorId>-<subtask>-level/<file>`.
- * Incremental: table files a confirmed checkpoint uploaded are referred to, new ones go to
- * `shared/<operatorId>-<subtask>-<uuid>-<file>` (relative to the job's checkpoint
- * directory); CURRENT, the MANIFEST and logs stay private. Files go UPLOADS_AT_ONCE at a time;
- * the handle lists them in the snapshot's order. The local copy is removed after.
+ * The asynchronous part of a LevelDB checkpoint: uploads the files the checkpoint linked.
+ * Full: every file is private, `chk-<n>/<operatorId>-<subtask>-level/<file>`. Incremental:
+ * into `shared/<operatorId>-<subtask>-<uuid>-<file>` (relative to the job's checkpoint
+ * directory), table files a confirmed checkpoint did not upload, and of each log and the
+ * MANIFEST the bytes appended since the confirmed checkpoint's segments of it, as one more
+ * segment (the file is listed as the confirmed segments, then the new one); CURRENT stays
+ * private. Files go UPLOADS_AT_ONCE at a time; the handle lists them in the snapshot's order.
+ * The local links are removed after.
  */
 export async function writeLevelFiles(
   settings: TaskCheckpointing,
@@ -33,53 +35,74 @@ export async function writeLevelFiles(
   snapshot: LevelFilesSnapshot,
   what: string,
 ): Promise<WrittenLevelFiles> {
-  const files: LevelStateFile[] = new Array<LevelStateFile>(snapshot.files.length);
-  const shared = new Map<string, SharedFile>();
+  const incremental = snapshot.confirmed !== undefined;
+  const shared = new Map<string, readonly LevelStateFile[]>();
   let uploadedBytes = 0;
-  const upload = async (index: number): Promise<void> => {
-    const file = snapshot.files[index]!;
-    const local = join(snapshot.directory, file.name);
-    if (snapshot.confirmed !== undefined && isTableFile(file.name)) {
-      const known = snapshot.confirmed.get(file.name);
-      if (known !== undefined && known.size === file.size) {
-        files[index] = { name: file.name, location: 'shared', ...known };
-        shared.set(file.name, known);
-        return;
-      }
-      const path = `${SHARED_STATE_DIR}/${prefix}-${randomUUID()}-${file.name}`;
-      const bytes = await readFile(local);
-      await writeSnapshotFile({ ...target, storage: settings.storage, prefix: '' }, path, bytes, what);
-      const uploaded = { path, size: file.size, sha256: sha256Hex(bytes) };
-      files[index] = { name: file.name, location: 'shared', ...uploaded };
-      shared.set(file.name, uploaded);
-      uploadedBytes += file.size;
-      return;
+  let entries: LevelStateFile[][] = [];
+  const uploadShared = async (file: SnapshotFile, start: number): Promise<LevelStateFile> => {
+    const bytes = await readRange(join(snapshot.directory, file.name), start, file.size);
+    const path = `${SHARED_STATE_DIR}/${prefix}-${randomUUID()}-${file.name}`;
+    await writeSnapshotFile({ ...target, storage: settings.storage, prefix: '' }, path, bytes, what);
+    uploadedBytes += bytes.byteLength;
+    return { name: file.name, location: 'shared', path, size: bytes.byteLength, sha256: sha256Hex(bytes) };
+  };
+  const upload = async (file: SnapshotFile): Promise<LevelStateFile[]> => {
+    if (file.shared !== undefined) return [file.shared];
+    if (incremental && isAppendedFile(file.name)) {
+      const { segments, covered } = baselineSegments(snapshot.confirmed, file.name, file.size);
+      if (covered === file.size && segments.length !== 0) return [...segments];
+      return [...segments, { ...(await uploadShared(file, covered)), offset: covered }];
     }
+    if (incremental && isTableFile(file.name)) return [await uploadShared(file, 0)];
     const path = `${prefix}-level/${file.name}`;
-    const bytes = await readFile(local);
+    const bytes = await readRange(join(snapshot.directory, file.name), 0, file.size);
     await writeSnapshotFile(target, `${target.prefix}${path}`, bytes, what);
-    files[index] = { name: file.name, location: 'private', path, size: file.size, sha256: sha256Hex(bytes) };
-    uploadedBytes += file.size;
+    uploadedBytes += bytes.byteLength;
+    return [{ name: file.name, location: 'private', path, size: bytes.byteLength, sha256: sha256Hex(bytes) }];
   };
   try {
+    const files = await snapshot.files;
+    entries = new Array<LevelStateFile[]>(files.length);
     // A few files at a time: an object store's latency per request, not its bandwidth, bounds one upload after another.
-    // After a failure the others stop at their next file, and all have stopped before the local copy goes.
+    // After a failure the others stop at their next file, and all have stopped before the local links go.
     let next = 0;
     let failed = false;
     const worker = async (): Promise<void> => {
       try {
-        while (!failed && next < snapshot.files.length) await upload(next++);
+        while (!failed && next < files.length) {
+          const index = next++;
+          entries[index] = await upload(files[index]!);
+        }
       } catch (err) {
         failed = true;
         throw err;
       }
     };
-    const outcomes = await Promise.allSettled(Array.from({ length: Math.min(UPLOADS_AT_ONCE, snapshot.files.length) }, worker));
+    const outcomes = await Promise.allSettled(Array.from({ length: Math.min(UPLOADS_AT_ONCE, files.length) }, worker));
     const failure = outcomes.find((o) => o.status === 'rejected');
     if (failure !== undefined) throw failure.reason;
   } finally {
     await rm(snapshot.directory, { recursive: true, force: true });
   }
-  if (snapshot.confirmed !== undefined) snapshot.uploaded(shared);
-  return { handle: { backend: 'level', keyGroupRange: snapshot.keyGroupRange, files, states: snapshot.states }, uploadedBytes };
+  for (const fileEntries of entries) {
+    if (fileEntries[0]?.location === 'shared') shared.set(fileEntries[0].name, fileEntries);
+  }
+  if (incremental) snapshot.uploaded(shared);
+  return { handle: { backend: 'level', keyGroupRange: snapshot.keyGroupRange, files: entries.flat(), states: snapshot.states }, uploadedBytes };
+}
+
+/** Bytes [start, end) of a file: a linked log or MANIFEST may have grown past the snapshot's end since. */
+async function readRange(path: string, start: number, end: number): Promise<Buffer> {
+  const bytes = Buffer.alloc(end - start);
+  const handle = await open(path, 'r');
+  try {
+    for (let at = 0; at < bytes.byteLength; ) {
+      const { bytesRead } = await handle.read(bytes, at, bytes.byteLength - at, start + at);
+      if (bytesRead === 0) throw new Error(`${path} ends at byte ${start + at}, before the ${end} bytes the checkpoint took of it`);
+      at += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+  return bytes;
 }

@@ -21,7 +21,8 @@ export interface CapturedOperatorState {
 /**
  * The synchronous part, after the operators' snapshotState: a consistent view of every
  * operator's state that later writes do not change. Records do not flow while it runs, so a
- * backend may await here (LevelDB flushes its write cache and memtable and links its files).
+ * backend may await here (LevelDB takes its write cache's dirty entries, and writes and links
+ * them after, while records flow).
  */
 export async function captureTaskState(states: readonly OperatorStates[], checkpointId: number, options: CheckpointOptions): Promise<CapturedOperatorState[]> {
   const captured: CapturedOperatorState[] = [];

@@ -12,15 +12,9 @@ import { internalStateName } from '../state-descriptors.ts';
 import { RuntimeErrorCode } from '../../errors.ts';
 import { keyGroupBounds, parseStateKey, statePrefix } from './level-key.ts';
 import { LevelStateTable } from './level-state-table.ts';
+import type { LevelBaseline } from './baseline.ts';
 import { LevelStore, type RawOperation } from './level-store.ts';
-import { snapshotDatabaseFiles } from './snapshot-files.ts';
-
-/** A table file uploaded to `shared/` by a checkpoint: its path below the job's checkpoint dir. */
-export interface SharedFile {
-  readonly path: string;
-  readonly size: number;
-  readonly sha256?: string;
-}
+import { snapshotDatabaseFiles, type SnapshotFile } from './snapshot-files.ts';
 
 export interface LevelBackendOptions {
   readonly keys: KeyContext;
@@ -35,6 +29,8 @@ export interface LevelBackendOptions {
   readonly work: PendingWork | undefined;
   /** Processing time of state TTL; the system clock when unset. */
   readonly clock?: Clock;
+  /** LevelDB's memtable size; level-store.ts's 64 MB when unset. */
+  readonly writeBufferBytes?: number;
 }
 
 /** Entries per batch when rewriting migrated values. */
@@ -43,11 +39,14 @@ const REWRITE_BATCH = 4096;
 /**
  * Keyed state of one operator subtask in a LevelDB database of its own, below the
  * TaskManager's local state dir (`<localdir>/<jobId>/<operatorId>-<subtask>-<random>/db`),
- * removed when the task ends. Checkpoints flush the write cache and the memtable and take the
- * DB's files (snapshot-files.ts); incremental ones refer to table files a confirmed
- * checkpoint already uploaded (Flink's RocksIncrementalSnapshotStrategy: the baseline is the
- * set of the last confirmed checkpoint). Savepoints iterate a DB snapshot into the canonical
- * format.
+ * removed when the task ends. A checkpoint's synchronous part only takes the write cache's
+ * dirty entries; after it, while records flow, they are written to the DB and the DB's files
+ * are linked (snapshot-files.ts), a full checkpoint flushing the memtable first. Incremental
+ * checkpoints refer to the table files and log and MANIFEST segments a confirmed checkpoint
+ * already uploaded (as Flink's RocksIncrementalSnapshotStrategy: the baseline is the set of
+ * the last confirmed checkpoint), so they upload what was written since, not the memtable
+ * flushed into a new table and the compactions that table sets off. Savepoints iterate a DB
+ * snapshot into the canonical format.
  */
 export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable> implements KeyedStateBackend {
   readonly kind = 'level';
@@ -57,10 +56,10 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
   readonly #options: LevelBackendOptions;
   readonly #clock: Clock;
   protected readonly states: KeyedStateRegistry<LevelStateTable>;
-  /** Shared table files of the last confirmed checkpoint, by file name: what an incremental checkpoint may refer to. */
-  #confirmed: ReadonlyMap<string, SharedFile> = new Map();
-  /** Shared table files of checkpoints taken but not yet confirmed. */
-  readonly #pending = new Map<number, ReadonlyMap<string, SharedFile>>();
+  /** Shared files of the last confirmed checkpoint: what an incremental checkpoint may refer to. */
+  #confirmed: LevelBaseline = new Map();
+  /** Shared files of checkpoints taken but not yet confirmed. */
+  readonly #pending = new Map<number, LevelBaseline>();
   #scratch = 0;
   /** A restore replacing the DB; disposing waits for it, so it never writes into a directory being removed. */
   #replacing: Promise<void> = Promise.resolve();
@@ -73,7 +72,13 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
     this.keys = options.keys;
     const unique = `${options.operatorId}-${options.subtaskIndex}-${randomBytes(4).toString('hex')}`;
     this.directory = join(options.localStateDir, options.jobId, unique);
-    this.store = new LevelStore(join(this.directory, 'db'), options.label, options.work);
+    this.store = new LevelStore({
+      directory: join(this.directory, 'db'),
+      label: options.label,
+      work: options.work,
+      clock: this.#clock,
+      ...(options.writeBufferBytes === undefined ? {} : { writeBufferBytes: options.writeBufferBytes }),
+    });
     this.states = new KeyedStateRegistry({
       label: options.label,
       clock: this.#clock,
@@ -126,8 +131,11 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
   }
 
   async capture(checkpointId: number, options: CheckpointOptions): Promise<CapturedKeyedState> {
-    await this.store.flushAll();
-    await this.#rewriteMigrated();
+    // A savepoint's iterator and a migration's rewrite read the DB: it must hold everything first.
+    if (options.type === 'savepoint' || this.#migrating().size !== 0) {
+      await this.store.flushAll();
+      await this.#rewriteMigrated();
+    }
     const keyGroupRange = this.keys.range;
     const states = this.describe();
     // No state, no DB to write: an empty heap view writes nothing.
@@ -137,23 +145,32 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
       const { gte, lt } = keyGroupBounds(keyGroupRange);
       return { kind: 'level-canonical', keyGroupRange, states, cursor: this.store.cursor(gte, lt), capturedAt };
     }
-    await this.store.flushMemtable();
+    // A batch still in flight (the cache filled just before the barrier) goes first: a table keeps one batch's objects readable.
+    await this.store.settled();
     const directory = join(this.directory, `chk-${checkpointId}`);
-    let files;
-    try {
-      files = await snapshotDatabaseFiles(this.store.directory, directory);
-    } catch (err) {
-      throw new WeirError(RuntimeErrorCode.LEVEL_STATE_FAILED, `copying the LevelDB files of ${this.#options.label} for checkpoint ${checkpointId} failed: ${describeError(err)}`, { cause: err });
-    }
+    const baseline = this.#options.incremental ? this.#confirmed : undefined;
+    const files = this.store.writeDirtyThen(() => this.#takeFiles(checkpointId, directory, baseline));
+    // Awaited by the asynchronous part; a task that ends before it must not leave the rejection unhandled.
+    files.catch(() => undefined);
     return {
       kind: 'level-files',
       keyGroupRange,
       states,
       directory,
       files,
-      confirmed: this.#options.incremental ? this.#confirmed : undefined,
+      confirmed: baseline,
       uploaded: (shared) => this.#pending.set(checkpointId, shared),
     };
+  }
+
+  /** The DB's files once the checkpoint's batch is in it: a full checkpoint moves the memtable into a table first, an incremental one takes the log as it is. */
+  async #takeFiles(checkpointId: number, directory: string, baseline: LevelBaseline | undefined): Promise<SnapshotFile[]> {
+    if (baseline === undefined) await this.store.flushMemtable();
+    try {
+      return await snapshotDatabaseFiles(this.store.directory, directory, baseline);
+    } catch (err) {
+      throw new WeirError(RuntimeErrorCode.LEVEL_STATE_FAILED, `linking the LevelDB files of ${this.#options.label} for checkpoint ${checkpointId} failed: ${describeError(err)}`, { cause: err });
+    }
   }
 
   notifyCheckpointComplete(checkpointId: number): void {
@@ -209,7 +226,7 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
   }
 
   /** The shared files of the checkpoint the DB was restored from, as if this task had confirmed them: incremental checkpoints refer to them. */
-  seedConfirmed(shared: ReadonlyMap<string, SharedFile>): void {
+  seedConfirmed(shared: LevelBaseline): void {
     this.#confirmed = shared;
   }
 
@@ -220,8 +237,7 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
 
   /** Rewrites every value of states being migrated, so the DB's files hold only values of the described types. Records are stopped. */
   async #rewriteMigrated(): Promise<void> {
-    const migrating = new Map<string, LevelStateTable>();
-    for (const { name, table } of this.states.sorted()) if (table.migrate !== undefined) migrating.set(name, table);
+    const migrating = this.#migrating();
     if (migrating.size === 0) return;
     const { gte, lt } = keyGroupBounds(this.keys.range);
     const cursor = this.store.cursor(gte, lt);
@@ -241,5 +257,12 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
       await cursor.close();
     }
     for (const table of migrating.values()) table.migrate = undefined;
+  }
+
+  /** States whose restored values of an older type still wait to be rewritten. */
+  #migrating(): Map<string, LevelStateTable> {
+    const migrating = new Map<string, LevelStateTable>();
+    for (const { name, table } of this.states.sorted()) if (table.migrate !== undefined) migrating.set(name, table);
+    return migrating;
   }
 }

@@ -86,6 +86,7 @@ export class LevelStateTable implements StateAccess<unknown>, DirtySource {
     const entry = group?.get(key);
     if (entry?.dirty === true) {
       entry.value = value;
+      this.store.wrote = true;
       return;
     }
     // A batch started here takes only entries already dirty: this one becomes dirty after it.

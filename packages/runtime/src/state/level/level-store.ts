@@ -1,4 +1,4 @@
-import { describeError, WeirError } from '@weir/common';
+import { describeError, WeirError, type Clock, type TimerHandle } from '@weir/common';
 import { ClassicLevel } from 'classic-level';
 import type { PendingWork } from '../../operators/pending-work.ts';
 import type { EntryCursor } from '../keyed-state-backend.ts';
@@ -13,9 +13,20 @@ export type RawOperation = { type: 'put'; key: Buffer; value: Buffer } | { type:
 /**
  * Dirty entries (over all states of the DB) that go to the DB as one batch (classic-level
  * writes ~300k batched puts/s). A hot key written many times between two checkpoints reaches
- * the DB once; a checkpoint's synchronous part writes what is dirty.
+ * the DB once; a checkpoint writes what is dirty.
  */
 const FLUSH_ENTRIES = 64 * 1024;
+/**
+ * A task that wrote no state for this long (idle, or only reading) has its dirty entries
+ * written in the background, so a checkpoint finds few left to write. A busy task writes
+ * all the time and keeps them, and hot keys reach the DB once per checkpoint.
+ */
+const QUIET_MS = 20;
+/**
+ * ...unless more than this many are dirty: a task whose hot keys fill the cache and that
+ * pauses now and then (waiting for input) would write them all again after every pause.
+ */
+const QUIET_FLUSH_ENTRIES = 4096;
 /**
  * LevelDB's own memtable and block cache, per DB (RocksDB's defaults, which Flink keeps): a
  * 4 MB memtable made a new level-0 file every few thousand writes, and LevelDB slows writes
@@ -34,32 +45,48 @@ export interface DirtySource {
   forget(): void;
 }
 
+export interface LevelStoreOptions {
+  /** The DB's directory. */
+  readonly directory: string;
+  readonly label: string;
+  /** Where the task waits for a write batch before its next record; undefined in tests without a task. */
+  readonly work: PendingWork | undefined;
+  /** Times the quiet flush (QUIET_MS). */
+  readonly clock: Clock;
+  /** LevelDB's memtable, WRITE_BUFFER_BYTES when unset: tests make it small, so the memtable is switched and tables compacted within a few writes. */
+  readonly writeBufferBytes?: number;
+}
+
 /**
  * One LevelDB database and the write batches to it. The states' caches (LevelStateTable)
- * hold the values written since the last batch; once FLUSH_ENTRIES are dirty they go to the
- * DB as one batch, in the background, while the task goes on. A second full set while a batch
- * is still being written makes the task wait for it (PendingWork) before its next record, so
- * memory stays bounded. Reads that miss the caches are synchronous `getSync`.
+ * hold the values written since the last batch; once FLUSH_ENTRIES are dirty, or the task
+ * wrote nothing for QUIET_MS, they go to the DB as one batch, in the background, while the
+ * task goes on. A second full set while a batch is still being written makes the task wait
+ * for it (PendingWork) before its next record, so memory stays bounded. Reads that miss the
+ * caches are synchronous `getSync`.
  */
 export class LevelStore {
+  readonly directory: string;
   #db: ClassicLevel<Buffer, Buffer> | undefined;
+  readonly #options: LevelStoreOptions;
   readonly #sources = new Set<DirtySource>();
   #dirty = 0;
   #inFlight: Promise<void> | undefined;
   #failure: Error | undefined;
+  /** Set by every write to a state; the quiet timer clears it, and writes the dirty entries when it finds it clear. */
+  wrote = false;
+  #quietTimer: TimerHandle | undefined;
 
-  constructor(
-    /** The DB's directory. */
-    readonly directory: string,
-    private readonly label: string,
-    private readonly work: PendingWork | undefined,
-  ) {}
+  constructor(options: LevelStoreOptions) {
+    this.#options = options;
+    this.directory = options.directory;
+  }
 
   async open(): Promise<void> {
     const db = new ClassicLevel<Buffer, Buffer>(this.directory, {
       keyEncoding: 'buffer',
       valueEncoding: 'buffer',
-      writeBufferSize: WRITE_BUFFER_BYTES,
+      writeBufferSize: this.#options.writeBufferBytes ?? WRITE_BUFFER_BYTES,
       cacheSize: BLOCK_CACHE_BYTES,
     });
     await db.open();
@@ -69,7 +96,9 @@ export class LevelStore {
   async close(): Promise<void> {
     const db = this.#db;
     this.#db = undefined;
-    await this.#inFlight?.catch(() => undefined);
+    if (this.#quietTimer !== undefined) this.#options.clock.clearTimeout(this.#quietTimer);
+    this.#quietTimer = undefined;
+    await this.#inFlight;
     if (db !== undefined && db.status === 'open') await db.close();
   }
 
@@ -100,14 +129,36 @@ export class LevelStore {
   /** An entry became dirty. */
   dirtied(): void {
     this.#dirty++;
+    this.wrote = true;
+    this.#quietTimer ??= this.#options.clock.setTimeout(this.#quiet, QUIET_MS);
   }
 
-  /** Writes everything dirty and waits until the DB has it (a checkpoint's synchronous part, records stopped). */
-  async flushAll(): Promise<void> {
+  /** Resolves once no batch is being written; throws the failure of the last one. */
+  async settled(): Promise<void> {
     while (this.#inFlight !== undefined) await this.#inFlight;
     this.#throwFailure();
-    if (this.#dirty !== 0) await this.#flush();
-    this.#throwFailure();
+  }
+
+  /** Writes everything dirty and waits until the DB has it (records stopped). */
+  async flushAll(): Promise<void> {
+    await this.settled();
+    if (this.#dirty === 0) return;
+    const written = this.#writeBatch();
+    this.#track(written);
+    await written;
+  }
+
+  /**
+   * A checkpoint's write, without the task waiting for it: takes every dirty entry now (the
+   * state as of the barrier), writes them as one batch in the background, and runs `then`
+   * once the DB has them and before any later batch starts, so `then` sees the DB exactly as
+   * of this call. Meanwhile a full cache makes the task wait, as for any batch. Call it once
+   * settled().
+   */
+  writeDirtyThen<T>(then: () => Promise<T>): Promise<T> {
+    const result = (this.#dirty === 0 ? Promise.resolve() : this.#writeBatch()).then(then);
+    this.#track(result);
+    return result;
   }
 
   /** Moves the memtable into a table file, so the DB's files hold every write. */
@@ -138,18 +189,43 @@ export class LevelStore {
   #startFlush(): void {
     if (this.#inFlight !== undefined) {
       // Enough dirty while the last batch is still being written: the task waits for it before its next record.
-      this.work?.add(this.#inFlight);
+      this.#options.work?.add(this.#inFlight);
       return;
     }
-    void this.#flush().catch(() => undefined);
+    this.#track(this.#writeBatch());
   }
 
-  #flush(): Promise<void> {
+  /** The quiet timer: writes what is dirty once a whole QUIET_MS went by without a write; runs while a few dirty entries are left. */
+  readonly #quiet = (): void => {
+    this.#quietTimer = undefined;
+    if (this.#db === undefined || this.#dirty === 0 || this.#dirty > QUIET_FLUSH_ENTRIES || this.#failure !== undefined) return;
+    if (!this.wrote && this.#inFlight === undefined) {
+      this.#track(this.#writeBatch());
+      return;
+    }
+    this.wrote = false;
+    this.#quietTimer = this.#options.clock.setTimeout(this.#quiet, QUIET_MS);
+  };
+
+  /** Makes `work` the one in flight until it settles. A batch's failure is kept (#failure) and thrown by the next read or write. */
+  #track(work: Promise<unknown>): void {
+    const inFlight = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#inFlight = inFlight;
+    void inFlight.then(() => {
+      if (this.#inFlight === inFlight) this.#inFlight = undefined;
+    });
+  }
+
+  /** Takes every dirty entry and writes them as one batch. */
+  #writeBatch(): Promise<void> {
     const operations: RawOperation[] = [];
     const sources = [...this.#sources];
     for (const source of sources) source.takeDirty(operations);
     this.#dirty = 0;
-    const written = this.#database()
+    return this.#database()
       .batch(operations)
       .catch((err: unknown) => {
         this.#failure = this.#levelFailure('writing a batch of state', err);
@@ -157,15 +233,12 @@ export class LevelStore {
       })
       .finally(() => {
         for (const source of sources) source.written();
-        this.#inFlight = undefined;
       });
-    this.#inFlight = written;
-    return written;
   }
 
   #database(): ClassicLevel<Buffer, Buffer> {
     const db = this.#db;
-    if (db === undefined) throw new WeirError(RuntimeErrorCode.LEVEL_STATE_FAILED, `the LevelDB state of ${this.label} in ${this.directory} is not open (the task is ending)`);
+    if (db === undefined) throw new WeirError(RuntimeErrorCode.LEVEL_STATE_FAILED, `the LevelDB state of ${this.#options.label} in ${this.directory} is not open (the task is ending)`);
     return db;
   }
 
@@ -175,7 +248,7 @@ export class LevelStore {
 
   #levelFailure(what: string, err: unknown): WeirError {
     if (err instanceof WeirError) return err;
-    return new WeirError(RuntimeErrorCode.LEVEL_STATE_FAILED, `${what} in the LevelDB state of ${this.label} (${this.directory}) failed: ${describeError(err)}`, { cause: err });
+    return new WeirError(RuntimeErrorCode.LEVEL_STATE_FAILED, `${what} in the LevelDB state of ${this.#options.label} (${this.directory}) failed: ${describeError(err)}`, { cause: err });
   }
 }
 

@@ -42,9 +42,10 @@ export function keyContext(parallelism: number, subtask: number): KeyContext {
   return new KeyContext(MAX_PARALLELISM, keyGroupRangeForSubtask(MAX_PARALLELISM, parallelism, subtask), label);
 }
 
-export async function levelBackend(localStateDir: string, parallelism = 1, subtask = 0, incremental = false): Promise<LevelKeyedStateBackend> {
+export async function levelBackend(localStateDir: string, parallelism = 1, subtask = 0, incremental = false, writeBufferBytes?: number): Promise<LevelKeyedStateBackend> {
   const keys = keyContext(parallelism, subtask);
-  const backend = new LevelKeyedStateBackend({ keys, label: `Count (${subtask + 1}/${parallelism})`, localStateDir, jobId: 'job1', operatorId: OPERATOR_ID, subtaskIndex: subtask, incremental, work: undefined });
+  const label = `Count (${subtask + 1}/${parallelism})`;
+  const backend = new LevelKeyedStateBackend({ keys, label, localStateDir, jobId: 'job1', operatorId: OPERATOR_ID, subtaskIndex: subtask, incremental, work: undefined, writeBufferBytes });
   await backend.open();
   return backend;
 }

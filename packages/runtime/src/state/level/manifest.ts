@@ -10,15 +10,15 @@ const RecordType = { ZERO: 0, FULL: 1, FIRST: 2, MIDDLE: 3, LAST: 4 } as const;
 const Tag = { COMPARATOR: 1, LOG_NUMBER: 2, NEXT_FILE_NUMBER: 3, LAST_SEQUENCE: 4, COMPACT_POINTER: 5, DELETED_FILE: 6, NEW_FILE: 7, PREV_LOG_NUMBER: 9 } as const;
 
 export interface ManifestState {
-  /** Numbers of the live table files (`<number>.ldb`, or `.sst` when written by an old LevelDB). */
-  readonly tables: ReadonlySet<number>;
+  /** The live table files (`<number>.ldb`, or `.sst` when written by an old LevelDB): number → size in bytes. */
+  readonly tables: ReadonlyMap<number, number>;
   /** Logs with this number or higher hold writes not yet in a table. */
   readonly logNumber: number;
   readonly prevLogNumber: number;
 }
 
 export function readManifest(bytes: Uint8Array): ManifestState {
-  const live = new Map<string, number>();
+  const live = new Map<string, { readonly number: number; readonly size: number }>();
   let logNumber = 0;
   let prevLogNumber = 0;
   for (const record of logRecords(bytes)) {
@@ -27,9 +27,9 @@ export function readManifest(bytes: Uint8Array): ManifestState {
     if (edit.prevLogNumber !== undefined) prevLogNumber = edit.prevLogNumber;
     // As LevelDB applies an edit: its deletions first, then its additions (a trivial move does both for one file).
     for (const file of edit.deleted) live.delete(file);
-    for (const [file, number] of edit.added) live.set(file, number);
+    for (const [file, table] of edit.added) live.set(file, table);
   }
-  return { tables: new Set(live.values()), logNumber, prevLogNumber };
+  return { tables: new Map([...live.values()].map((t) => [t.number, t.size])), logNumber, prevLogNumber };
 }
 
 /** The records of a LevelDB log; a torn record at the end (a writer in the middle of appending) ends it, as LevelDB's reader does. */
@@ -77,7 +77,7 @@ interface VersionEdit {
   logNumber: number | undefined;
   prevLogNumber: number | undefined;
   readonly deleted: string[];
-  readonly added: [string, number][];
+  readonly added: [string, { readonly number: number; readonly size: number }][];
 }
 
 function decodeEdit(record: Uint8Array): VersionEdit {
@@ -111,10 +111,10 @@ function decodeEdit(record: Uint8Array): VersionEdit {
       case Tag.NEW_FILE: {
         const level = reader.varint();
         const number = reader.varint();
-        reader.varint();
+        const size = reader.varint();
         reader.slice();
         reader.slice();
-        edit.added.push([`${level}:${number}`, number]);
+        edit.added.push([`${level}:${number}`, { number, size }]);
         break;
       }
       default:
