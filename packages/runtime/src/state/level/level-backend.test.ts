@@ -3,33 +3,14 @@ import { keyGroupForKey, type LevelKeyedStateHandle } from '@weir/common';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { fill, heapBackend, KEYS, levelBackend, levelSettings, MAX_PARALLELISM, merged, OPERATOR_ID, read, restoreFrom, restoreInto, snapshot, statesOf, tempDir } from './level-test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { fill, heapBackend, KEYS, levelBackend, levelHandleOf, levelSettings, LevelTestResources, MAX_PARALLELISM, merged, OPERATOR_ID, read, restoreFrom, restoreInto, snapshot, statesOf } from './level-test-support.ts';
 import type { LevelKeyedStateBackend } from './level-keyed-state-backend.ts';
 
-const open: LevelKeyedStateBackend[] = [];
-const dirs: string[] = [];
-
-function dir(prefix: string): string {
-  const d = tempDir(prefix);
-  dirs.push(d);
-  return d;
-}
-
-async function level(localStateDir: string, parallelism = 1, subtask = 0, incremental = false): Promise<LevelKeyedStateBackend> {
-  const backend = await levelBackend(localStateDir, parallelism, subtask, incremental);
-  open.push(backend);
-  return backend;
-}
-
-afterEach(async () => {
-  for (const backend of open.splice(0)) await backend.dispose();
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
-
-function handleOf(state: { operators: Record<string, { keyed?: readonly unknown[] }> }): LevelKeyedStateHandle {
-  return state.operators[OPERATOR_ID]!.keyed![0] as LevelKeyedStateHandle;
-}
+const resources = new LevelTestResources();
+const dir = (prefix: string): string => resources.dir(prefix);
+const level = (localStateDir: string, parallelism = 1, subtask = 0, incremental = false): Promise<LevelKeyedStateBackend> =>
+  resources.backend(localStateDir, parallelism, subtask, incremental);
 
 describe('LevelDB keyed state', () => {
   it('keeps value, list, map and reducing state per key, through write batches and the DB', async () => {
@@ -83,7 +64,7 @@ describe('LevelDB keyed state', () => {
     fill(backend, KEYS, 0);
     const { state } = await snapshot(settings, backend, 1);
     fill(backend, KEYS, 1);
-    const handle = handleOf(state);
+    const handle = levelHandleOf(state);
     expect(handle.backend).toBe('level');
     expect(handle.files.every((f) => f.location === 'private' && f.path.startsWith(`${OPERATOR_ID}-0-level/`))).toBe(true);
     expect(handle.files.map((f) => f.name)).toEqual(expect.arrayContaining(['CURRENT', expect.stringMatching(/^MANIFEST-/), expect.stringMatching(/\.ldb$/)]));
@@ -100,7 +81,7 @@ describe('LevelDB keyed state', () => {
     const backend = await level(local, 1, 0, true);
     fill(backend, KEYS, 0);
     const { state } = await snapshot(settings, backend, 7);
-    const shared = handleOf(state).files.find((f) => f.location === 'shared')!;
+    const shared = levelHandleOf(state).files.find((f) => f.location === 'shared')!;
     await rm(join(checkpoints, shared.path));
     const restored = await level(local, 1, 0, true);
     await expect(restoreInto(restoreFrom(checkpoints, 7, state), restored)).rejects.toMatchObject({
@@ -116,7 +97,7 @@ describe('LevelDB keyed state', () => {
     const backend = await level(local, 1, 0, true);
     fill(backend, KEYS, 0);
     const { state } = await snapshot(settings, backend, 7);
-    const shared = handleOf(state).files.find((f) => f.location === 'shared')!;
+    const shared = levelHandleOf(state).files.find((f) => f.location === 'shared')!;
     expect(shared.sha256).toMatch(/^[0-9a-f]{64}$/);
     const file = join(checkpoints, shared.path);
     const bytes = readFileSync(file);

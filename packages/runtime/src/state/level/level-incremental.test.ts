@@ -1,33 +1,17 @@
-import type { LevelKeyedStateHandle, LevelStateFile, TaskStateSnapshot } from '@weir/common';
-import { rm } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { LevelStateFile, TaskStateSnapshot } from '@weir/common';
+import { describe, expect, it } from 'vitest';
 import { captureTaskState, persistTaskState } from '../../checkpoint/snapshot/persist-state.ts';
 import { OperatorStateStore } from '../operator-state-store.ts';
 import type { LevelKeyedStateBackend } from './level-keyed-state-backend.ts';
-import { fill, heapBackend, KEYS, levelBackend, levelSettings, OPERATOR_ID, read, restoreFrom, restoreInto, snapshot, tempDir } from './level-test-support.ts';
+import { fill, heapBackend, KEYS, levelHandleOf, levelSettings, LevelTestResources, OPERATOR_ID, read, restoreFrom, restoreInto, snapshot } from './level-test-support.ts';
 
-const open: LevelKeyedStateBackend[] = [];
-const dirs: string[] = [];
-
-function dir(prefix: string): string {
-  const d = tempDir(prefix);
-  dirs.push(d);
-  return d;
-}
-
-async function level(localStateDir: string, incremental: boolean, writeBufferBytes?: number): Promise<LevelKeyedStateBackend> {
-  const backend = await levelBackend(localStateDir, 1, 0, incremental, writeBufferBytes);
-  open.push(backend);
-  return backend;
-}
-
-afterEach(async () => {
-  for (const backend of open.splice(0)) await backend.dispose();
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const resources = new LevelTestResources();
+const dir = (prefix: string): string => resources.dir(prefix);
+const level = (localStateDir: string, incremental: boolean, writeBufferBytes?: number): Promise<LevelKeyedStateBackend> =>
+  resources.backend(localStateDir, 1, 0, incremental, writeBufferBytes);
 
 function filesOf(state: TaskStateSnapshot): readonly LevelStateFile[] {
-  return (state.operators[OPERATOR_ID]!.keyed![0] as LevelKeyedStateHandle).files;
+  return levelHandleOf(state).files;
 }
 
 /** The entries of the log files (segments or whole) of a checkpoint. */
@@ -179,8 +163,7 @@ describe('incremental LevelDB checkpoints', () => {
       const restored = await level(local, true);
       await restoreInto(restoreFrom(checkpoints, checkpointId, state), restored);
       expect(read(restored, pool)).toEqual(want);
-      await restored.dispose();
-      open.splice(open.indexOf(restored), 1);
+      await resources.dispose(restored);
     }
   });
 });

@@ -1,9 +1,11 @@
 import { ListStateDescriptor, MapStateDescriptor, ReducingStateDescriptor, Types, ValueStateDescriptor } from '@weir/api';
-import { keyGroupRangeForSubtask, type CheckpointOptions, type TaskStateSnapshot } from '@weir/common';
+import { keyGroupRangeForSubtask, type CheckpointOptions, type LevelKeyedStateHandle, type TaskStateSnapshot } from '@weir/common';
 import { LocalStorage } from '@weir/storage';
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { captureTaskState, persistTaskState } from '../../checkpoint/snapshot/persist-state.ts';
 import type { TaskCheckpointing, TaskRestore } from '../../checkpoint/types.ts';
 import { restoreOperatorState } from '../../checkpoint/restore/restore-operator-state.ts';
@@ -48,6 +50,42 @@ export async function levelBackend(localStateDir: string, parallelism = 1, subta
   const backend = new LevelKeyedStateBackend({ keys, label, localStateDir, jobId: 'job1', operatorId: OPERATOR_ID, subtaskIndex: subtask, incremental, work: undefined, writeBufferBytes });
   await backend.open();
   return backend;
+}
+
+/** The backends and temporary directories a test file's tests make: disposed of and removed after each test. */
+export class LevelTestResources {
+  readonly #open: LevelKeyedStateBackend[] = [];
+  readonly #dirs: string[] = [];
+
+  constructor() {
+    afterEach(async () => {
+      for (const backend of this.#open.splice(0)) await backend.dispose();
+      for (const d of this.#dirs.splice(0)) await rm(d, { recursive: true, force: true });
+    });
+  }
+
+  dir(prefix: string): string {
+    const d = tempDir(prefix);
+    this.#dirs.push(d);
+    return d;
+  }
+
+  async backend(localStateDir: string, parallelism = 1, subtask = 0, incremental = false, writeBufferBytes?: number): Promise<LevelKeyedStateBackend> {
+    const backend = await levelBackend(localStateDir, parallelism, subtask, incremental, writeBufferBytes);
+    this.#open.push(backend);
+    return backend;
+  }
+
+  /** Disposes of one backend now (a test that opens many in turn). */
+  async dispose(backend: LevelKeyedStateBackend): Promise<void> {
+    this.#open.splice(this.#open.indexOf(backend), 1);
+    await backend.dispose();
+  }
+}
+
+/** The LevelDB handle of OPERATOR_ID's keyed state in a snapshot. */
+export function levelHandleOf(state: TaskStateSnapshot): LevelKeyedStateHandle {
+  return state.operators[OPERATOR_ID]!.keyed![0] as LevelKeyedStateHandle;
 }
 
 export function heapBackend(parallelism = 1, subtask = 0): HeapKeyedStateBackend {
