@@ -33,9 +33,10 @@ interface CompilableModule {
  * `abort` follow `options.systemExit` (see `userCodeProcess`).
  *
  * The bundle runs as a CommonJS module named `/weir-job/<12 hex of its SHA-256>/<filename>`,
- * through Node's own module loader, so with source maps enabled
- * (`process.setSourceMapsEnabled`) stack traces point at the job's own files and lines: the
- * bundle carries its source map inline.
+ * through Node's own module loader, with source maps turned on for this process (or thread)
+ * first: stack traces point at the job's own files and lines, since the bundle carries its
+ * source map inline. Only modules loaded from then on are mapped, the job's bundles: the
+ * weir command leaves them off at start (see bin/weir.js).
  */
 export function loadJobBundle<Env>(
   code: string,
@@ -62,6 +63,7 @@ export function loadJobBundle<Env>(
   } catch (err) {
     throw new WeirError(CommonErrorCode.INVALID_JOB, `job ${filename} is not valid JavaScript: ${(err as Error).message}`, { cause: err });
   }
+  process.setSourceMapsEnabled(true);
   const module = new Module(path) as unknown as CompilableModule;
   module.filename = path;
   module.require = requireForBundle;

@@ -9,8 +9,6 @@ import type { ErrorMessage, RequestMessage, ResponseMessage, WorkerMessage, Work
  * rejects) ends this thread, and the JobManager fails the job over; never the JobManager.
  */
 
-// Per thread, like the weir command's own (bin/weir.js): errors of the job's main point at its source.
-process.setSourceMapsEnabled(true);
 const port = parentPort!;
 const handlers = workerHandlers(workerData as WorkerSetup, (event) => port.postMessage({ type: 'event', event } satisfies WorkerMessage));
 
