@@ -1,5 +1,5 @@
 import { describeError, WeirError, type KeyedStateHandle, type KeyGroupRange, type LevelKeyedStateHandle } from '@weir/common';
-import { ClassicLevel } from 'classic-level';
+import { classicLevelModule } from '../../state/level/classic-level-module.ts';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -89,7 +89,7 @@ async function forEachLevelEntry(
   const end = Math.min(own.end, handle.keyGroupRange.end);
   if (start > end) return;
   await downloadLevelFiles(handle, restore, scratch, what);
-  const db = new ClassicLevel<Buffer, Buffer>(scratch, { keyEncoding: 'buffer', valueEncoding: 'buffer', createIfMissing: false });
+  const db = new (classicLevelModule().ClassicLevel)<Buffer, Buffer>(scratch, { keyEncoding: 'buffer', valueEncoding: 'buffer', createIfMissing: false });
   try {
     await db.open();
   } catch (err) {

@@ -1,5 +1,6 @@
 import { describeError, WeirError, type Clock, type TimerHandle } from '@weir/common';
-import { ClassicLevel } from 'classic-level';
+import type { ClassicLevel } from 'classic-level';
+import { classicLevelModule } from './classic-level-module.ts';
 import type { PendingWork } from '../../operators/pending-work.ts';
 import type { EntryCursor } from '../keyed-state-backend.ts';
 import { RuntimeErrorCode } from '../../errors.ts';
@@ -83,7 +84,7 @@ export class LevelStore {
   }
 
   async open(): Promise<void> {
-    const db = new ClassicLevel<Buffer, Buffer>(this.directory, {
+    const db = new (classicLevelModule().ClassicLevel)<Buffer, Buffer>(this.directory, {
       keyEncoding: 'buffer',
       valueEncoding: 'buffer',
       writeBufferSize: this.#options.writeBufferBytes ?? WRITE_BUFFER_BYTES,
