@@ -1,6 +1,6 @@
 import { createLogger, systemClock, type Clock, type Logger, type WeirConfig } from '@weir/common';
 import { PartitionRegistry, Task } from '@weir/runtime';
-import { bundleJobLoader } from './deploy/job-loader.ts';
+import { bundleJobLoader, preloadJobModules } from './deploy/job-loader.ts';
 import { TaskManager, type TaskManagerHandle } from './task-manager.ts';
 
 /** Starts a TaskManager process's services: what `weir taskmanager` runs. */
@@ -17,5 +17,6 @@ export async function startTaskManager(
     createTask: (taskOptions) => new Task(taskOptions),
     createJobLoader: (bundles) =>
       bundleJobLoader(bundles, { systemExit: config['cluster.intercept-user-system-exit'], warn: (message) => logger.warn(message) }),
+    prepareForJobs: preloadJobModules,
   });
 }

@@ -33,6 +33,12 @@ export interface TaskManagerParts {
   readonly partitions: PartitionRegistryLike;
   readonly createTask: TaskFactory;
   readonly createJobLoader: (bundles: BundleCache) => JobLoader;
+  /**
+   * Called once registered: loads, in the background, what deployments need and registration
+   * does not (the modules job bundles get), so that a spare TaskManager's first deployment,
+   * often a failover's, does not wait for them, and they do not delay registration.
+   */
+  readonly prepareForJobs?: () => void;
 }
 
 /** A running TaskManager: data server, control stream and the tasks it was given. */
@@ -126,6 +132,7 @@ export class TaskManager implements TaskManagerHandle {
       tasks: deployer,
       logger,
       clock: parts.clock,
+      onRegistered: parts.prepareForJobs,
     });
     let metrics: TaskManagerMetrics;
     try {

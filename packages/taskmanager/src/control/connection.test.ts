@@ -53,6 +53,15 @@ describe('control stream', () => {
     expect(refused?.fields).toMatchObject({ kind: 'deploy', leaderEpoch: 5, currentEpoch: 7 });
   });
 
+  it('prepares for jobs once registered, not before', async () => {
+    const prepareForJobs = vi.fn();
+    const { jobManager, taskManager } = await startAll({ prepareForJobs });
+    await vi.waitFor(() => expect(jobManager.streams[0]?.registers).toHaveLength(1));
+    expect(prepareForJobs).not.toHaveBeenCalled();
+    await register(jobManager, taskManager, 1_000, 3_000);
+    expect(prepareForJobs).toHaveBeenCalledTimes(1);
+  });
+
   it('uses taskmanager.resource-id and taskmanager.host when set', async () => {
     const { jobManager, taskManager } = await startAll({ config: { 'taskmanager.resource-id': 'tm-7', 'taskmanager.host': 'worker-3' } });
     await vi.waitFor(() => expect(jobManager.streams[0]?.registers).toHaveLength(1));

@@ -14,6 +14,8 @@ export interface JobManagerConnectionOptions {
   readonly tasks: TaskControl;
   readonly logger: Logger;
   readonly clock: Clock;
+  /** Called each time the TaskManager has registered (again). */
+  readonly onRegistered?: () => void;
 }
 
 /**
@@ -23,10 +25,12 @@ export interface JobManagerConnectionOptions {
  */
 export class JobManagerConnection {
   readonly #context: ControlContext;
+  readonly #onRegistered: (() => void) | undefined;
   #state: ControlState = new Closed();
 
   constructor(options: JobManagerConnectionOptions) {
     const { targets } = options;
+    this.#onRegistered = options.onRegistered;
     this.#context = {
       logger: options.logger,
       clock: options.clock,
@@ -82,5 +86,6 @@ export class JobManagerConnection {
     if (next === this.#state) return;
     this.#state.exit();
     this.#state = next;
+    if (next.name === 'registered') this.#onRegistered?.();
   }
 }

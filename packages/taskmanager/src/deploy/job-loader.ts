@@ -7,12 +7,18 @@ import type { JobLoader, LoadedJob } from './types.ts';
 
 /**
  * What a job bundle gets for `require('@weir/...')`: this process's own modules. The
- * connectors are loaded with the first job, not at start: a TaskManager registers without them.
+ * connectors are loaded once the TaskManager registered (`preloadJobModules`) or by the first
+ * job, not at start: a TaskManager registers without them.
  */
 let provided: Promise<Readonly<Record<string, unknown>>> | undefined;
 function providedModules(): Promise<Readonly<Record<string, unknown>>> {
   provided ??= import('@weir/connectors').then((connectors) => ({ '@weir/api': api, '@weir/connectors': connectors }));
   return provided;
+}
+
+/** Loads the modules job bundles get ahead of the first job; a failure to load them fails that job's tasks. */
+export function preloadJobModules(): void {
+  providedModules().catch(() => {});
 }
 
 /** Job attempts whose evaluated bundle is kept; older ones are let go. */

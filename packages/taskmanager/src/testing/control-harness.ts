@@ -31,7 +31,7 @@ export function configFor(jobManagerPort: number, overrides: ConfigOverrides = {
  */
 export async function startTaskManagerWithFakes(
   cleanups: (() => unknown)[],
-  options: { jobManagerPort?: number; jobManager?: boolean; config?: ConfigOverrides } = {},
+  options: { jobManagerPort?: number; jobManager?: boolean; config?: ConfigOverrides; prepareForJobs?: () => void } = {},
 ) {
   const jobManager = new FakeJobManager();
   if (options.jobManager !== false) {
@@ -51,6 +51,7 @@ export async function startTaskManagerWithFakes(
       await bundles.get(message.bundleHash);
       return oneVertexJob();
     },
+    prepareForJobs: options.prepareForJobs,
   });
   cleanups.push(() => taskManager.close());
   return { jobManager, clock, logs, factory, registry, taskManager };
