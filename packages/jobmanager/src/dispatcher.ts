@@ -1,5 +1,11 @@
 import { WeirError, isGloballyTerminal, type JobStatus } from '@weir/common';
-import { decodeAck, decodeDecline, type AcknowledgeCheckpoint__Output, type DeclineCheckpoint__Output, type JobSummary, type OperatorEvent__Output, type TaskStatusUpdate__Output } from '@weir/rpc';
+import {
+  decodeAck,
+  decodeAwaitingFinalCheckpoint,
+  decodeDecline,
+  type AcknowledgeCheckpoint__Output,
+  type AwaitingFinalCheckpoint__Output,
+  type DeclineCheckpoint__Output, type JobSummary, type OperatorEvent__Output, type TaskStatusUpdate__Output } from '@weir/rpc';
 import type { Storage } from '@weir/storage';
 import type { FromTaskManager } from './checkpoint/from-task-manager.ts';
 import { JobManagerErrorCode } from './errors.ts';
@@ -140,6 +146,16 @@ export class Dispatcher {
     this.#jobOf(received)?.declineCheckpoint(received);
   }
 
+  awaitingFinalCheckpoint(taskManagerId: string, message: AwaitingFinalCheckpoint__Output): void {
+    const decoded = decodeAwaitingFinalCheckpoint(message);
+    if (typeof decoded === 'string') {
+      this.deps.logger.warn({ taskManagerId }, `ignoring a task's end of input: ${decoded}`);
+      return;
+    }
+    const received = { ...decoded, taskManagerId };
+    this.#jobOf(received)?.awaitingFinalCheckpoint(received);
+  }
+
   operatorEvent(taskManagerId: string, message: OperatorEvent__Output): void {
     const parsed = parseReaderEvent(taskManagerId, message);
     if (typeof parsed === 'string') {
@@ -157,7 +173,7 @@ export class Dispatcher {
     for (const master of this.#jobs.values()) master.shutDown();
   }
 
-  #jobOf(message: FromTaskManager<{ readonly checkpointId: number }>): JobMaster | undefined {
+  #jobOf(message: FromTaskManager<{ readonly checkpointId?: number }>): JobMaster | undefined {
     const master = this.#jobs.get(message.task.jobId);
     if (master === undefined) {
       this.deps.logger.warn({ taskManagerId: message.taskManagerId, jobId: message.task.jobId, checkpointId: message.checkpointId }, 'ignoring a checkpoint message of an unknown job');

@@ -55,6 +55,7 @@ export class LeaderSession {
       taskStatus: (taskManagerId, update) => dispatcher.taskStatus(taskManagerId, update),
       acknowledgeCheckpoint: (taskManagerId, message) => dispatcher.acknowledgeCheckpoint(taskManagerId, message),
       declineCheckpoint: (taskManagerId, message) => dispatcher.declineCheckpoint(taskManagerId, message),
+      awaitingFinalCheckpoint: (taskManagerId, message) => dispatcher.awaitingFinalCheckpoint(taskManagerId, message),
       operatorEvent: (taskManagerId, message) => dispatcher.operatorEvent(taskManagerId, message),
       metricsReport(taskManagerId, message) {
         const report = decodeMetricsReport(message);

@@ -1,5 +1,6 @@
 // Message types, generated from proto/ by `pnpm gen:proto`. `X` is what you send; `X__Output` what you receive (defaults filled in).
 export type { AcknowledgeCheckpoint, AcknowledgeCheckpoint__Output } from './generated/weir/v1/AcknowledgeCheckpoint.ts';
+export type { AwaitingFinalCheckpoint, AwaitingFinalCheckpoint__Output } from './generated/weir/v1/AwaitingFinalCheckpoint.ts';
 export type { CancelCheckpointMarker, CancelCheckpointMarker__Output } from './generated/weir/v1/CancelCheckpointMarker.ts';
 export type { CancelJobResponse, CancelJobResponse__Output } from './generated/weir/v1/CancelJobResponse.ts';
 export type { CancelTask, CancelTask__Output } from './generated/weir/v1/CancelTask.ts';

@@ -69,6 +69,17 @@ export interface CheckpointDecline {
   readonly message: string;
 }
 
+/**
+ * Task → JobManager, once: the task's input ended (operators finished, end of data went
+ * downstream) and it waits for its final checkpoint (FLIP-147): any checkpoint above
+ * `lastCheckpointBeforeEnd`, since it takes their snapshots after its end. Once every task
+ * waits so (or finished), the JobManager triggers that checkpoint at once.
+ */
+export interface AwaitingFinalCheckpoint {
+  /** The highest checkpoint ID whose snapshot the task took before its input ended; 0 for none. */
+  readonly lastCheckpointBeforeEnd: number;
+}
+
 /** How a decline reads in logs, the checkpoint history and `weir checkpoints`: the task named once. */
 export function declineSentence(task: string, decline: Pick<CheckpointDecline, 'checkpointId' | 'message'>): string {
   return `${task} declined checkpoint ${decline.checkpointId}: ${decline.message}`;

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointFailureReason, JobStatus, TaskState, WeirError } from '@weir/common';
-import { checkpointingCluster, settle, TIMEOUT } from '../testing/checkpointing-cluster.ts';
+import { checkpointingCluster, PIPELINE_TASKS as TASKS, runningCheckpointingJob as running, settle, TIMEOUT } from '../testing/checkpointing-cluster.ts';
 
-const TASKS = ['src#0', 'src#1', 'map#0', 'map#1', 'map#2', 'sink#0'];
 const TWO_TMS = { 'tm-1': 2, 'tm-2': 2 };
-
-/** A running pipeline job at t = 1 000 whose first checkpoint is due at 2 000. */
-function running(job: Parameters<typeof checkpointingCluster>[1] = {}) {
-  const c = checkpointingCluster(TWO_TMS, job);
-  c.reportAll(TaskState.RUNNING);
-  c.gateway.clear();
-  return c;
-}
 
 const notified = (id: number, outcome: 'completed' | 'aborted') => TASKS.map((t) => `${id} ${outcome} ${t}`);
 

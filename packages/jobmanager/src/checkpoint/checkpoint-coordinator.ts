@@ -4,6 +4,7 @@ import {
   CheckpointFailureReason,
   declineSentence,
   WeirError,
+  type AwaitingFinalCheckpoint,
   type CheckpointAck,
   type CheckpointDecline,
   type CheckpointMetadata,
@@ -26,7 +27,8 @@ import { CheckpointMessenger } from './checkpoint-messenger.ts';
 import { triggerAfterEnumerators, type CheckpointedSources } from './checkpointed-sources.ts';
 import { writeCheckpoint, type CheckpointWriterDeps } from './checkpoint-writer.ts';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
-import { isFromCurrentTask, type FromTaskManager } from './from-task-manager.ts';
+import { FinalCheckpointWatch } from './final-checkpoint-watch.ts';
+import { isFromCurrentTask, isFromDeployedTask, type FromTaskManager } from './from-task-manager.ts';
 import { CompletedCheckpointStore, type CompletedCheckpoint } from './completed-checkpoint-store.ts';
 import { CheckpointFailureCounter } from './failure-counter.ts';
 import { FinishedTaskState } from './finished-task-state.ts';
@@ -80,6 +82,8 @@ export class CheckpointCoordinator {
   readonly #savepoints: SavepointTracker;
   /** Who takes part in a checkpoint once tasks finished, and the state carried for the others. */
   readonly #finishedTasks: FinishedTaskState;
+  /** When every task of a bounded job waits for its final checkpoint: then it is triggered at once. */
+  readonly #finalCheckpoint: FinalCheckpointWatch;
   readonly #writer: CheckpointWriterDeps;
   #lastCheckpointId = 0;
   /** The job ended or the JobManager stopped: the storage is released. */
@@ -95,6 +99,7 @@ export class CheckpointCoordinator {
     this.#failures = new CheckpointFailureCounter(deps.settings.tolerableFailures);
     this.#messenger = new CheckpointMessenger(deps.jobId, deps.gateway);
     this.#finishedTasks = new FinishedTaskState(deps.jobGraph, this.#store, deps.storage);
+    this.#finalCheckpoint = new FinalCheckpointWatch(deps.jobGraph);
     const { jobId, jobGraph, storage, ha, settings } = deps;
     this.#writer = { jobId, jobGraph, storage, ha, numRetained: settings.numRetained, store: this.#store, finishedTasks: this.#finishedTasks };
     this.#schedule = new TriggerSchedule(deps.clock, deps.settings, () => this.#onTriggerTime());
@@ -155,6 +160,15 @@ export class CheckpointCoordinator {
       const task = subtaskName(this.#deps.jobGraph, vertexId, index);
       this.#abort(pending, CheckpointFailureReason.TASK_NOT_READY, `${task} finished before it acknowledged checkpoint ${pending.checkpointId}`);
     }
+    this.#expediteFinalCheckpoint();
+  }
+
+  /** A task's input ended and it waits for its final checkpoint (see final-checkpoint-watch.ts). */
+  awaitingFinalCheckpoint(message: FromTaskManager<AwaitingFinalCheckpoint>): void {
+    if (!isFromDeployedTask(message, this.#execution)) return;
+    const { task } = message;
+    this.#finalCheckpoint.inputEnded(task.attempt, task.vertexId, task.subtaskIndex, message.lastCheckpointBeforeEnd);
+    this.#expediteFinalCheckpoint();
   }
 
   /**
@@ -238,6 +252,18 @@ export class CheckpointCoordinator {
     else this.#schedule.reschedule(this.#pending.size + this.#finalizing.size);
   }
 
+  /**
+   * Once every task waits for its final checkpoint and none is in flight (the next one after
+   * those is enough), the next trigger is due now: min-pause still applies.
+   */
+  #expediteFinalCheckpoint(): void {
+    const execution = this.#execution;
+    if (execution === undefined || this.#pending.size + this.#finalizing.size > 0 || !this.#finalCheckpoint.takeDue(execution)) return;
+    this.#deps.logger.info({ attempt: execution.attempt }, 'every task awaits its final checkpoint: triggering it now rather than at the next interval');
+    this.#schedule.expedite();
+    this.#reschedule();
+  }
+
   #onTriggerTime(): void {
     this.#schedule.fired();
     const execution = this.#execution;
@@ -310,6 +336,7 @@ export class CheckpointCoordinator {
       .finally(() => {
         this.#finalizing.delete(checkpointId);
         this.#reschedule();
+        this.#expediteFinalCheckpoint();
       });
     this.#finalizing.set(checkpointId, finalizing);
   }
@@ -318,6 +345,7 @@ export class CheckpointCoordinator {
     const { checkpointId } = pending;
     const now = this.#deps.clock.now();
     this.#schedule.completed();
+    this.#finalCheckpoint.completed(pending.attempt, checkpointId);
     this.#failures.reset();
     this.#history.completed(checkpointId, now);
     const externalPath = pending.savepoint?.target.url ?? this.#deps.storage?.checkpointUrl(checkpointId) ?? '';
@@ -355,6 +383,7 @@ export class CheckpointCoordinator {
     this.#clearTimeout(pending);
     this.#fail(pending, reason, message);
     this.#reschedule();
+    this.#expediteFinalCheckpoint();
   }
 
   /** Records the failure, tells the tasks, deletes what was written, and fails the job over past the tolerable number. */

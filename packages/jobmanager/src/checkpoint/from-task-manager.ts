@@ -12,11 +12,11 @@ export type FromTaskManager<M> = Addressed<M> & { readonly taskManagerId: string
  */
 export function isFromCurrentTask(message: FromTaskManager<unknown>, pending: PendingCheckpoint, execution: Execution | undefined): boolean {
   const { task } = message;
-  const subtask = execution?.get(task.vertexId, task.subtaskIndex);
-  return (
-    task.attempt === pending.attempt &&
-    execution?.attempt === pending.attempt &&
-    subtask?.taskManagerId === message.taskManagerId &&
-    pending.includes(task.vertexId, task.subtaskIndex)
-  );
+  return task.attempt === pending.attempt && isFromDeployedTask(message, execution) && pending.includes(task.vertexId, task.subtaskIndex);
+}
+
+/** Whether a message is about a subtask of the running attempt `execution`, from the TaskManager the subtask is deployed to. */
+export function isFromDeployedTask(message: FromTaskManager<unknown>, execution: Execution | undefined): boolean {
+  const { task } = message;
+  return execution?.attempt === task.attempt && execution.get(task.vertexId, task.subtaskIndex)?.taskManagerId === message.taskManagerId;
 }

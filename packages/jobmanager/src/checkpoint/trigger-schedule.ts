@@ -28,6 +28,11 @@ export class TriggerSchedule {
     this.restart();
   }
 
+  /** The next trigger is due now rather than at the interval: still no sooner than min-pause after the last completion, and only with room. */
+  expedite(): void {
+    this.#nextPeriodicAt = Math.min(this.#nextPeriodicAt, this.clock.now());
+  }
+
   completed(): void {
     this.#lastCompletionAt = this.clock.now();
   }

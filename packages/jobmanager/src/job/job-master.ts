@@ -1,4 +1,4 @@
-import { CheckpointFailureReason, JobStatus, WeirError, isGloballyTerminal, type CheckpointAck, type CheckpointDecline, type Clock, type Logger } from '@weir/common';
+import { CheckpointFailureReason, JobStatus, WeirError, isGloballyTerminal, type AwaitingFinalCheckpoint, type CheckpointAck, type CheckpointDecline, type Clock, type Logger } from '@weir/common';
 import type { TaskCheckpointing } from '@weir/rpc';
 import type { Storage } from '@weir/storage';
 import { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
@@ -239,6 +239,11 @@ export class JobMaster {
 
   declineCheckpoint(decline: FromTaskManager<CheckpointDecline>): void {
     this.#checkpoints?.decline(decline);
+  }
+
+  /** A task's input ended and it waits for its final checkpoint: once every task does, the coordinator takes it at once. */
+  awaitingFinalCheckpoint(message: FromTaskManager<AwaitingFinalCheckpoint>): void {
+    this.#checkpoints?.awaitingFinalCheckpoint(message);
   }
 
   /** A split source's reader event: goes to its enumerator. */

@@ -23,6 +23,7 @@ function setup() {
     },
     acknowledgeCheckpoint: (id, message) => events.push(`ack ${message.checkpointId} from ${id}`),
     declineCheckpoint: (id, message) => events.push(`decline ${message.checkpointId} from ${id}: ${message.reasonCode}`),
+    awaitingFinalCheckpoint: (id, message) => events.push(`awaiting final checkpoint after ${message.lastCheckpointBeforeEnd} from ${id}`),
     operatorEvent: (id, message) => events.push(`operator event for ${message.operatorId} from ${id}`),
     metricsReport: (id, message) => events.push(`metrics of ${message.tasks.length} tasks from ${id}`),
   });
@@ -139,13 +140,14 @@ describe('TaskManagerRegistry', () => {
     expect(updates).toEqual([update]);
   });
 
-  it('passes checkpoint acknowledgements and declines on', () => {
+  it('passes checkpoint acknowledgements, declines and ends of input on', () => {
     const { events, registry } = setup();
     const session = registry.register(registration('tm-1'), new FakeConnection());
     const task = { jobId: 'j', attempt: 0, vertexId: 'v', subtaskIndex: 0 };
     session.received({ kind: 'acknowledgeCheckpoint', acknowledgeCheckpoint: { task, checkpointId: 3, state: Buffer.from('{}'), metrics: null } });
     session.received({ kind: 'declineCheckpoint', declineCheckpoint: { task, checkpointId: 4, reasonCode: 'CHECKPOINT_DECLINED', message: 'no' } });
-    expect(events).toEqual(['registered tm-1 2@tm-1:7000', 'ack 3 from tm-1', 'decline 4 from tm-1: CHECKPOINT_DECLINED']);
+    session.received({ kind: 'awaitingFinalCheckpoint', awaitingFinalCheckpoint: { task, lastCheckpointBeforeEnd: 3 } });
+    expect(events).toEqual(['registered tm-1 2@tm-1:7000', 'ack 3 from tm-1', 'decline 4 from tm-1: CHECKPOINT_DECLINED', 'awaiting final checkpoint after 3 from tm-1']);
   });
 
   it('refuses a registration without ID, data address or slots', () => {

@@ -1,6 +1,7 @@
 import { WeirError, durationText, quoteInput, type Logger } from '@weir/common';
 import type {
   AcknowledgeCheckpoint__Output,
+  AwaitingFinalCheckpoint__Output,
   DeclineCheckpoint__Output,
   MetricsReport__Output,
   OperatorEvent__Output,
@@ -31,6 +32,7 @@ export interface RegistryListener {
   taskStatus(taskManagerId: string, update: TaskStatusUpdate__Output): void;
   acknowledgeCheckpoint(taskManagerId: string, message: AcknowledgeCheckpoint__Output): void;
   declineCheckpoint(taskManagerId: string, message: DeclineCheckpoint__Output): void;
+  awaitingFinalCheckpoint(taskManagerId: string, message: AwaitingFinalCheckpoint__Output): void;
   operatorEvent(taskManagerId: string, message: OperatorEvent__Output): void;
   metricsReport(taskManagerId: string, message: MetricsReport__Output): void;
 }
@@ -65,6 +67,7 @@ export class TaskManagerRegistry implements TaskManagerGateway {
       taskStatus: (s, update) => this.listener.taskStatus(s.id, update),
       acknowledgeCheckpoint: (s, message) => this.listener.acknowledgeCheckpoint(s.id, message),
       declineCheckpoint: (s, message) => this.listener.declineCheckpoint(s.id, message),
+      awaitingFinalCheckpoint: (s, message) => this.listener.awaitingFinalCheckpoint(s.id, message),
       operatorEvent: (s, message) => this.listener.operatorEvent(s.id, message),
       metricsReport: (s, message) => this.listener.metricsReport(s.id, message),
       peerUnreachable: (s, message) => this.#peerUnreachable(s, message),

@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '@weir/common';
-import type { AcknowledgeCheckpoint__Output, DeclineCheckpoint__Output, MetricsReport__Output, OperatorEvent__Output, PeerUnreachable__Output, TaskManagerMessage__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import type { AcknowledgeCheckpoint__Output, AwaitingFinalCheckpoint__Output, DeclineCheckpoint__Output, MetricsReport__Output, OperatorEvent__Output, PeerUnreachable__Output, TaskManagerMessage__Output, TaskStatusUpdate__Output } from '@weir/rpc';
 import type { TaskManagerConnection, TaskManagerInfo } from './task-manager-connection.ts';
 
 export interface SessionEvents {
@@ -7,6 +7,7 @@ export interface SessionEvents {
   taskStatus(session: TaskManagerSession, update: TaskStatusUpdate__Output): void;
   acknowledgeCheckpoint(session: TaskManagerSession, message: AcknowledgeCheckpoint__Output): void;
   declineCheckpoint(session: TaskManagerSession, message: DeclineCheckpoint__Output): void;
+  awaitingFinalCheckpoint(session: TaskManagerSession, message: AwaitingFinalCheckpoint__Output): void;
   operatorEvent(session: TaskManagerSession, message: OperatorEvent__Output): void;
   metricsReport(session: TaskManagerSession, message: MetricsReport__Output): void;
   /** The TaskManager could not reach another one over a data connection. */
@@ -78,6 +79,7 @@ export class TaskManagerSession {
     if (message.kind === 'taskStatus' && message.taskStatus) this.events.taskStatus(this, message.taskStatus);
     else if (message.kind === 'acknowledgeCheckpoint' && message.acknowledgeCheckpoint) this.events.acknowledgeCheckpoint(this, message.acknowledgeCheckpoint);
     else if (message.kind === 'declineCheckpoint' && message.declineCheckpoint) this.events.declineCheckpoint(this, message.declineCheckpoint);
+    else if (message.kind === 'awaitingFinalCheckpoint' && message.awaitingFinalCheckpoint) this.events.awaitingFinalCheckpoint(this, message.awaitingFinalCheckpoint);
     else if (message.kind === 'operatorEvent' && message.operatorEvent) this.events.operatorEvent(this, message.operatorEvent);
     else if (message.kind === 'metricsReport' && message.metricsReport) this.events.metricsReport(this, message.metricsReport);
     else if (message.kind === 'peerUnreachable' && message.peerUnreachable) this.events.peerUnreachable(this, message.peerUnreachable);

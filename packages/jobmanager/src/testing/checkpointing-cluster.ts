@@ -1,4 +1,4 @@
-import type { CheckpointFailureReason, TaskState, TaskStateSnapshot } from '@weir/common';
+import { TaskState, type CheckpointFailureReason, type TaskStateSnapshot } from '@weir/common';
 import type { JobGraph } from '@weir/api';
 import { recordingLogger } from '@weir/common/testing';
 import { MemoryStorage } from '@weir/storage/testing';
@@ -105,6 +105,17 @@ export function checkpointingCluster(taskManagers: Record<string, number>, job: 
     c.dispatcher.declineCheckpoint(taskManagerId, { task: key(vertexId, index), checkpointId, reasonCode, message });
   };
 
+  /** The task's input ended and it awaits its final checkpoint, having taken `lastCheckpointBeforeEnd` before (as sent from `taskManagerId`). */
+  const awaitFinal = (task: string, lastCheckpointBeforeEnd = 0, taskManagerId = locate(task).taskManagerId) => {
+    const { vertexId, index } = locate(task);
+    c.dispatcher.awaitingFinalCheckpoint(taskManagerId, { task: key(vertexId, index), lastCheckpointBeforeEnd });
+  };
+  /** The task of the current attempt reports FINISHED. */
+  const finish = (task: string) => {
+    const { taskManagerId } = locate(task);
+    c.report('job-1', taskManagerId, task, TaskState.FINISHED, { attempt: master.attempt });
+  };
+
   /** `<checkpointId> <vertex#index>@<tm>` of every trigger sent so far. */
   const triggers = (): string[] =>
     c.gateway.sent
@@ -122,7 +133,18 @@ export function checkpointingCluster(taskManagers: Record<string, number>, job: 
         return `${String(n.checkpointId)} ${n.completed ? 'completed' : 'aborted'} ${n.task!.vertexId}#${n.task!.subtaskIndex}`;
       });
 
-  return { ...c, warnings, storage, settings, master, tasks, reportAll, writeState, acknowledge, ack, ackAll, decline, triggers, notifications };
+  return { ...c, warnings, storage, settings, master, tasks, reportAll, writeState, acknowledge, ack, ackAll, decline, awaitFinal, finish, triggers, notifications };
+}
+
+/** `pipeline`'s subtasks. */
+export const PIPELINE_TASKS = ['src#0', 'src#1', 'map#0', 'map#1', 'map#2', 'sink#0'];
+
+/** `pipeline` checkpointing on tm-1 and tm-2 (two slots each), every task RUNNING at t = 1 000: the first checkpoint is due at 2 000. */
+export function runningCheckpointingJob(job: CheckpointingJob = {}) {
+  const c = checkpointingCluster({ 'tm-1': 2, 'tm-2': 2 }, job);
+  c.reportAll(TaskState.RUNNING);
+  c.gateway.clear();
+  return c;
 }
 
 /** Lets the storage's promises and everything waiting on them run. */

@@ -1,8 +1,8 @@
-import { TaskState, WeirError } from '@weir/common';
+import { WeirError } from '@weir/common';
 import type { TriggerSavepointRequest__Output, TriggerSavepointResponse } from '@weir/rpc';
 import { MemoryStorage } from '@weir/storage/testing';
 import { silentLogger } from '@weir/common/testing';
-import { checkpointingCluster, type CheckpointingJob } from './checkpointing-cluster.ts';
+import { runningCheckpointingJob, type CheckpointingJob } from './checkpointing-cluster.ts';
 import { SavepointService } from '../savepoint/savepoint-service.ts';
 
 export const SAVEPOINT_ROOT = 'memory://sp';
@@ -16,9 +16,7 @@ export const SAVEPOINT_URL = `${SAVEPOINT_ROOT}/${SAVEPOINT_DIR}`;
  * MemoryStorage at memory://sp, and helpers for fake tasks answering a savepoint.
  */
 export function savepointCluster(job: CheckpointingJob = {}, defaultDirectory = SAVEPOINT_ROOT) {
-  const c = checkpointingCluster({ 'tm-1': 2, 'tm-2': 2 }, job);
-  c.reportAll(TaskState.RUNNING);
-  c.gateway.clear();
+  const c = runningCheckpointingJob(job);
   const savepoints = new MemoryStorage(SAVEPOINT_ROOT);
   const open = (url: string): MemoryStorage => {
     if (url === SAVEPOINT_ROOT) return savepoints;

@@ -1,14 +1,16 @@
-import type { Addressed, CheckpointAck, CheckpointDecline, CheckpointNotification, CheckpointTrigger, RestoreShare, TaskStateSnapshot } from '@weir/common';
+import type { Addressed, AwaitingFinalCheckpoint, CheckpointAck, CheckpointDecline, CheckpointNotification, CheckpointTrigger, RestoreShare, TaskStateSnapshot } from '@weir/common';
 import { describe, expect, it } from 'vitest';
 import type { TaskRestore__Output } from '../generated/weir/v1/TaskRestore.ts';
 import { toJobManager, toTaskManager } from '../testing/over-the-wire.ts';
 import {
   decodeAck,
+  decodeAwaitingFinalCheckpoint,
   decodeDecline,
   decodeNotification,
   decodeRestoreShare,
   decodeTrigger,
   encodeAck,
+  encodeAwaitingFinalCheckpoint,
   encodeDecline,
   encodeNotification,
   encodeRestoreShare,
@@ -102,6 +104,16 @@ describe('the checkpoint messages of the control stream', () => {
     expect(decodeDecline(toJobManager({ declineCheckpoint: encodeDecline(decline) }).declineCheckpoint!)).toEqual(decline);
     const newer = toJobManager({ declineCheckpoint: { task: TASK, checkpointId: 5, reasonCode: 'CHECKPOINT_FROM_THE_FUTURE', message: 'no' } }).declineCheckpoint!;
     expect(decodeDecline(newer)).toEqual({ task: TASK, checkpointId: 5, reason: 'CHECKPOINT_DECLINED', message: 'no [CHECKPOINT_FROM_THE_FUTURE]' });
+  });
+
+  it('carries that a task awaits its final checkpoint, with the last checkpoint it took before its end (0 for none)', () => {
+    for (const lastCheckpointBeforeEnd of [0, 41]) {
+      const awaiting: Addressed<AwaitingFinalCheckpoint> = { task: TASK, lastCheckpointBeforeEnd };
+      expect(decodeAwaitingFinalCheckpoint(toJobManager({ awaitingFinalCheckpoint: encodeAwaitingFinalCheckpoint(awaiting) }).awaitingFinalCheckpoint!)).toEqual(awaiting);
+    }
+    expect(decodeAwaitingFinalCheckpoint(toJobManager({ awaitingFinalCheckpoint: { lastCheckpointBeforeEnd: 3 } }).awaitingFinalCheckpoint!)).toBe('the report of an ended input names no task');
+    const huge = toJobManager({ awaitingFinalCheckpoint: { task: TASK, lastCheckpointBeforeEnd: '18446744073709551615' } }).awaitingFinalCheckpoint!;
+    expect(decodeAwaitingFinalCheckpoint(huge)).toMatch(/ is not a non-negative integer$/);
   });
 
   it('carries a task restore share inside DeployTask, and says what is wrong with broken state', () => {

@@ -3,6 +3,7 @@ import {
   decodeTaskStateSnapshot,
   encodeTaskStateSnapshot,
   type Addressed,
+  type AwaitingFinalCheckpoint,
   type CheckpointAck,
   type CheckpointDecline,
   type CheckpointNotification,
@@ -11,6 +12,7 @@ import {
   type SubtaskKey,
 } from '@weir/common';
 import type { AcknowledgeCheckpoint, AcknowledgeCheckpoint__Output } from '../generated/weir/v1/AcknowledgeCheckpoint.ts';
+import type { AwaitingFinalCheckpoint as AwaitingFinalCheckpointMessage, AwaitingFinalCheckpoint__Output } from '../generated/weir/v1/AwaitingFinalCheckpoint.ts';
 import type { DeclineCheckpoint, DeclineCheckpoint__Output } from '../generated/weir/v1/DeclineCheckpoint.ts';
 import type { NotifyCheckpoint, NotifyCheckpoint__Output } from '../generated/weir/v1/NotifyCheckpoint.ts';
 import type { TaskKey__Output } from '../generated/weir/v1/TaskKey.ts';
@@ -109,6 +111,18 @@ export function decodeDecline(message: DeclineCheckpoint__Output): Addressed<Che
     reason: known ? (message.reasonCode as CheckpointFailureReason) : CheckpointFailureReason.DECLINED,
     message: known || message.reasonCode === '' ? message.message : `${message.message} [${message.reasonCode}]`,
   };
+}
+
+/** Task → JobManager, once its input ended. */
+export function encodeAwaitingFinalCheckpoint(message: Addressed<AwaitingFinalCheckpoint>): AwaitingFinalCheckpointMessage {
+  return { task: encodeTaskKey(message.task), lastCheckpointBeforeEnd: message.lastCheckpointBeforeEnd };
+}
+
+export function decodeAwaitingFinalCheckpoint(message: AwaitingFinalCheckpoint__Output): Addressed<AwaitingFinalCheckpoint> | string {
+  if (message.task === null) return 'the report of an ended input names no task';
+  const last = Number(message.lastCheckpointBeforeEnd);
+  if (!Number.isSafeInteger(last) || last < 0) return `checkpoint ID ${String(message.lastCheckpointBeforeEnd)} is not a non-negative integer`;
+  return { task: decodeTaskKey(message.task), lastCheckpointBeforeEnd: last };
 }
 
 /** JobManager → task, inside DeployTask. */

@@ -2,6 +2,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AcknowledgeCheckpoint as _weir_v1_AcknowledgeCheckpoint, AcknowledgeCheckpoint__Output as _weir_v1_AcknowledgeCheckpoint__Output } from './weir/v1/AcknowledgeCheckpoint.ts';
+import type { AwaitingFinalCheckpoint as _weir_v1_AwaitingFinalCheckpoint, AwaitingFinalCheckpoint__Output as _weir_v1_AwaitingFinalCheckpoint__Output } from './weir/v1/AwaitingFinalCheckpoint.ts';
 import type { CancelTask as _weir_v1_CancelTask, CancelTask__Output as _weir_v1_CancelTask__Output } from './weir/v1/CancelTask.ts';
 import type { CheckpointMetrics as _weir_v1_CheckpointMetrics, CheckpointMetrics__Output as _weir_v1_CheckpointMetrics__Output } from './weir/v1/CheckpointMetrics.ts';
 import type { CheckpointOptions as _weir_v1_CheckpointOptions, CheckpointOptions__Output as _weir_v1_CheckpointOptions__Output } from './weir/v1/CheckpointOptions.ts';
@@ -40,6 +41,7 @@ export interface ProtoGrpcType {
   weir: {
     v1: {
       AcknowledgeCheckpoint: MessageTypeDefinition<_weir_v1_AcknowledgeCheckpoint, _weir_v1_AcknowledgeCheckpoint__Output>
+      AwaitingFinalCheckpoint: MessageTypeDefinition<_weir_v1_AwaitingFinalCheckpoint, _weir_v1_AwaitingFinalCheckpoint__Output>
       CancelTask: MessageTypeDefinition<_weir_v1_CancelTask, _weir_v1_CancelTask__Output>
       CheckpointMetrics: MessageTypeDefinition<_weir_v1_CheckpointMetrics, _weir_v1_CheckpointMetrics__Output>
       CheckpointOptions: MessageTypeDefinition<_weir_v1_CheckpointOptions, _weir_v1_CheckpointOptions__Output>

@@ -46,6 +46,8 @@ describe('the final checkpoint of a bounded job', () => {
     expect(sink.writtenBy(0)).toBe(WORDS.length);
     await turns(200);
     expect(job.deployed.map((d) => d.task.state)).toEqual(['RUNNING', 'RUNNING', 'RUNNING', 'RUNNING']);
+    // Each task told the JobManager it waits, having taken checkpoint 1 before its end: checkpoint 2 is final for it.
+    expect(job.deployed.map((d) => job.awaitingFinal.get(d.task))).toEqual(Array(4).fill({ lastCheckpointBeforeEnd: 1 }));
 
     // Checkpoint 1 was taken before the end of input: completing it commits its records but ends nothing.
     notifyComplete(job, 1);
@@ -71,6 +73,7 @@ describe('the final checkpoint of a bounded job', () => {
     const job = await runJob(countJob(new SourceControl(Number.MAX_SAFE_INTEGER, true), sink));
     await job.whenAllTerminal();
     expect(job.deployed.map((d) => d.task.state)).toEqual(['FINISHED', 'FINISHED', 'FINISHED', 'FINISHED']);
+    expect(job.awaitingFinal.size).toBe(0);
     expect(sortRecords(sink.committed)).toEqual(expectedCountRecords(WORDS));
     expect(sink.commits.map((c) => c.map((id) => id.split('-')[2]))).toEqual([[String(Number.MAX_SAFE_INTEGER)], [String(Number.MAX_SAFE_INTEGER)]]);
   });

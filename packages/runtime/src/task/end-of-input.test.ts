@@ -11,6 +11,7 @@ function actions(isSource: boolean): EndOfInputActions & { log: string[] } {
     declineNotReady: (id, why) => log.push(`decline ${id}: ${why}`),
     endSourceInput: () => log.push('end input'),
     suspendSource: () => log.push('suspend'),
+    awaitFinalCheckpoint: () => log.push('awaiting final checkpoint'),
   };
 }
 
@@ -29,7 +30,7 @@ describe('the end-of-input phases of a task', () => {
     phase = phase.checkpointCompleted(3);
     expect([phase.name, phase.mayFinish]).toEqual(['final-checkpoint-done', true]);
     phase = phase.finishing().trigger(trigger(4), a);
-    expect(a.log).toEqual(['checkpoint 1', 'checkpoint 2', 'checkpoint 3', 'decline 4: it has finished']);
+    expect(a.log).toEqual(['checkpoint 1', 'awaiting final checkpoint', 'checkpoint 2', 'checkpoint 3', 'decline 4: it has finished']);
   });
 
   it('stop-with-savepoint: suspend takes the savepoint then ends the input; drain ends the input and takes it after', () => {
@@ -41,7 +42,7 @@ describe('the end-of-input phases of a task', () => {
     let phase = new Running(true).trigger(trigger(6, { type: 'savepoint', terminate: 'drain', targetLocation: '/sp' }), drain);
     expect([phase.name, drain.log]).toEqual(['draining', ['end input']]);
     phase = phase.trigger(trigger(7), drain).inputEnded(drain);
-    expect(drain.log).toEqual(['end input', 'checkpoint 7', 'checkpoint 6']);
+    expect(drain.log).toEqual(['end input', 'checkpoint 7', 'checkpoint 6', 'awaiting final checkpoint']);
     // The drained savepoint is the first snapshot after the end: the final checkpoint.
     phase = phase.snapshotTaken(6).checkpointCompleted(6);
     expect(phase.mayFinish).toBe(true);
@@ -53,13 +54,16 @@ describe('the end-of-input phases of a task', () => {
     phase = phase.inputEnded(a).trigger(trigger(2), a).trigger(trigger(3, { type: 'savepoint', targetLocation: '/sp' }), a);
     expect(a.log).toEqual([
       'decline 1: its input has not ended (tasks with running producers take checkpoints when their barriers arrive)',
+      'awaiting final checkpoint',
       'checkpoint 2',
       'decline 3: its input ended, and a savepoint needs every task running',
     ]);
     expect(phase.mayFinish).toBe(false);
   });
 
-  it('without checkpointing needs no final checkpoint', () => {
-    expect(new Running(false).inputEnded(actions(true)).mayFinish).toBe(true);
+  it('without checkpointing needs no final checkpoint, and tells nobody it waits for one', () => {
+    const a = actions(true);
+    expect(new Running(false).inputEnded(a).mayFinish).toBe(true);
+    expect(a.log).toEqual([]);
   });
 });

@@ -18,6 +18,8 @@ export interface EndOfInputActions {
   endSourceInput(): void;
   /** Ends the source's input after a stop-with-savepoint `suspend`: without the final watermark, so nothing the savepoint holds fires now. */
   suspendSource(): void;
+  /** Tells the JobManager the input ended and the task waits for its final checkpoint: once every task does, it triggers one at once. */
+  awaitFinalCheckpoint(): void;
 }
 
 /**
@@ -27,9 +29,10 @@ export interface EndOfInputActions {
  * Running ─(drain trigger)→ Draining ─┐
  *    └──────────(input ended)─────────┴→ AwaitingFinalCheckpoint ─(a checkpoint taken after the end completed)→ FinalCheckpointDone ─(loop ended)→ Finishing
  *
- * Without checkpointing the end of input needs no final checkpoint. A task ends its
- * partitions only once `mayFinish`; a drained savepoint is taken once its input ended, so it
- * is the final checkpoint.
+ * Entering AwaitingFinalCheckpoint, the task tells the JobManager, which triggers the final
+ * checkpoint at once when every task waits for it. Without checkpointing the end of input
+ * needs no final checkpoint. A task ends its partitions only once `mayFinish`; a drained
+ * savepoint is taken once its input ended, so it is the final checkpoint.
  */
 export abstract class EndOfInputPhase {
   abstract readonly name: string;
@@ -75,8 +78,10 @@ export class Running extends EndOfInputPhase {
     return this;
   }
 
-  override inputEnded(_actions: EndOfInputActions): EndOfInputPhase {
-    return this.checkpointing ? new AwaitingFinalCheckpoint(undefined) : new FinalCheckpointDone();
+  override inputEnded(actions: EndOfInputActions): EndOfInputPhase {
+    if (!this.checkpointing) return new FinalCheckpointDone();
+    actions.awaitFinalCheckpoint();
+    return new AwaitingFinalCheckpoint(undefined);
   }
 }
 
@@ -99,6 +104,7 @@ class Draining extends EndOfInputPhase {
 
   override inputEnded(actions: EndOfInputActions): EndOfInputPhase {
     actions.checkpointNow(this.savepoint);
+    actions.awaitFinalCheckpoint();
     return new AwaitingFinalCheckpoint(undefined);
   }
 }

@@ -85,7 +85,9 @@ export class TaskRuntime {
   /** From running input to the end, through the final checkpoint: end-of-input.ts. */
   #ending: EndOfInputPhase;
   /** What the phases act on, once set up. */
-  #endActions: EndOfInputActions = { isSource: false, checkpointNow: () => {}, declineNotReady: () => {}, endSourceInput: () => {}, suspendSource: () => {} };
+  #endActions: EndOfInputActions = { isSource: false, checkpointNow: () => {}, declineNotReady: () => {}, endSourceInput: () => {}, suspendSource: () => {}, awaitFinalCheckpoint: () => {} };
+  /** The highest checkpoint ID this task snapshotted: what the JobManager learns when its input ends. */
+  #lastSnapshot = 0;
   /** The timestamp of the record passing down the chain. */
   readonly #timestamp = new RecordTimestamp();
   /** Timers and periodic watermarks of the operators, as mail. */
@@ -192,7 +194,10 @@ export class TaskRuntime {
         logger: this.#logger,
         onAck: (ack) => this.options.onCheckpointAck?.(ack),
         onDecline: (decline) => this.options.onCheckpointDecline?.(decline),
-        onSnapshotTaken: (checkpointId) => this.#advance((phase) => phase.snapshotTaken(checkpointId)),
+        onSnapshotTaken: (checkpointId) => {
+          this.#lastSnapshot = Math.max(this.#lastSnapshot, checkpointId);
+          this.#advance((phase) => phase.snapshotTaken(checkpointId));
+        },
         onCompleted: (checkpointId) => this.#advance((phase) => phase.checkpointCompleted(checkpointId)),
       });
     }
@@ -236,6 +241,7 @@ export class TaskRuntime {
         source?.operator.endWithoutFinalWatermark();
         source?.endInput();
       },
+      awaitFinalCheckpoint: () => this.options.onAwaitingFinalCheckpoint?.({ lastCheckpointBeforeEnd: this.#lastSnapshot }),
     };
   }
 

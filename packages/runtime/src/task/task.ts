@@ -6,6 +6,7 @@ import {
   WeirError,
   CommonErrorCode,
   TaskState,
+  type AwaitingFinalCheckpoint,
   type CheckpointAck,
   type CheckpointDecline,
   type CheckpointOptions,
@@ -39,6 +40,8 @@ export interface TaskOptions {
   restore?: TaskRestore;
   /** The task took checkpoint `ack.checkpointId`; called on the event loop, after the barrier went downstream. */
   onCheckpointAck?(ack: CheckpointAck): void;
+  /** The task's input ended and it waits for its final checkpoint (once, with checkpointing); called on the event loop. */
+  onAwaitingFinalCheckpoint?(message: AwaitingFinalCheckpoint): void;
   /** The task will not complete a checkpoint (never called re-entrantly from triggerCheckpoint). */
   onCheckpointDecline?(decline: CheckpointDecline): void;
   /** A split source's reader sends an event to the enumerator of operator `operatorId`. */

@@ -7,7 +7,7 @@ import {
   type StreamExecutionEnvironment,
   type StreamGraph,
 } from '@weir/api';
-import { isTerminalTaskState, type CheckpointAck, type CheckpointDecline, type Clock, type TaskState } from '@weir/common';
+import { isTerminalTaskState, type AwaitingFinalCheckpoint, type CheckpointAck, type CheckpointDecline, type Clock, type TaskState } from '@weir/common';
 import { silentLogger } from '@weir/common/testing';
 import type { TaskCheckpointing, TaskRestore } from '../checkpoint/types.ts';
 import { PartitionRegistry } from '../network/partition-registry.ts';
@@ -52,6 +52,8 @@ export interface RunningJob {
   /** Acknowledgements by checkpoint ID, then task. */
   readonly acks: ReadonlyMap<number, ReadonlyMap<Task, CheckpointAck>>;
   readonly declines: readonly { readonly task: Task; readonly decline: CheckpointDecline }[];
+  /** What each task told the JobManager when its input ended and it began to wait for its final checkpoint. */
+  readonly awaitingFinal: ReadonlyMap<Task, AwaitingFinalCheckpoint>;
   /** The enumerators of the job's split sources. */
   readonly coordinator: LocalSourceCoordinator;
   /** Resolves when every task is FINISHED, CANCELED or FAILED. */
@@ -114,6 +116,7 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
   const deployed: DeployedTask[] = [];
   const acks = new Map<number, Map<Task, CheckpointAck>>();
   const declines: { task: Task; decline: CheckpointDecline }[] = [];
+  const awaitingFinal = new Map<Task, AwaitingFinalCheckpoint>();
   for (const vertex of jobGraph.vertices) {
     const list: Task[] = [];
     for (let subtask = 0; subtask < vertex.parallelism; subtask++) {
@@ -151,6 +154,7 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
           byTask.set(task, ack);
         },
         onCheckpointDecline: (decline) => declines.push({ task, decline }),
+        onAwaitingFinalCheckpoint: (message) => awaitingFinal.set(task, message),
         onOperatorEvent: coordinator.readerEvent(subtask, () => task),
       });
       changes.set(task, seen);
@@ -172,6 +176,7 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
     deployed,
     acks,
     declines,
+    awaitingFinal,
     coordinator,
     task(name, subtask = 0) {
       const task = tasks.get(name)?.[subtask];

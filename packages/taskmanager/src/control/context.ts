@@ -1,6 +1,7 @@
 import type { Clock, Logger, TimerHandle, WeirError } from '@weir/common';
 import type {
   AcknowledgeCheckpoint,
+  AwaitingFinalCheckpoint,
   CancelTask__Output,
   DeclineCheckpoint,
   DeployTask__Output,
@@ -28,6 +29,8 @@ export interface TaskReporter {
   status(update: TaskStatusUpdate): void;
   acknowledgeCheckpoint(ack: AcknowledgeCheckpoint): void;
   declineCheckpoint(decline: DeclineCheckpoint): void;
+  /** The task's input ended and it waits for its final checkpoint. */
+  awaitingFinalCheckpoint(message: AwaitingFinalCheckpoint): void;
   /** A split source's reader event, for its enumerator. */
   operatorEvent(event: OperatorEvent): void;
 }

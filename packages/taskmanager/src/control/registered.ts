@@ -108,6 +108,7 @@ function sessionReporter(session: JobManagerSession): TaskReporter {
     status: (update) => session.send({ taskStatus: update }),
     acknowledgeCheckpoint: (ack) => session.send({ acknowledgeCheckpoint: ack }),
     declineCheckpoint: (decline) => session.send({ declineCheckpoint: decline }),
+    awaitingFinalCheckpoint: (message) => session.send({ awaitingFinalCheckpoint: message }),
     operatorEvent: (event) => session.send({ operatorEvent: event }),
   };
 }

@@ -3,13 +3,14 @@ import {
   describeError,
   isTerminalTaskState,
   TaskState,
+  type AwaitingFinalCheckpoint,
   type CheckpointAck,
   type CheckpointDecline,
   type EnumeratorEvent,
   type Logger,
   type ReaderEvent,
 } from '@weir/common';
-import { decodeTaskKey, decodeTrigger, encodeAck, encodeDecline, encodeReaderEvent, type TaskKey__Output, type TriggerCheckpoint__Output } from '@weir/rpc';
+import { decodeTaskKey, decodeTrigger, encodeAck, encodeAwaitingFinalCheckpoint, encodeDecline, encodeReaderEvent, type TaskKey__Output, type TriggerCheckpoint__Output } from '@weir/rpc';
 import type { TaskMetricsSample, TaskStateChange } from '@weir/runtime';
 import type { TaskReporter } from '../control/context.ts';
 import type { MeasuredTask } from '../metrics/task-metrics-tracker.ts';
@@ -126,6 +127,11 @@ export class DeployedTask implements MeasuredTask {
   acknowledgeCheckpoint(ack: CheckpointAck): void {
     this.logger.debug({ checkpointId: ack.checkpointId, ...ack.metrics }, 'acknowledging checkpoint');
     this.#reporter.acknowledgeCheckpoint(encodeAck({ ...ack, task: decodeTaskKey(this.key) }));
+  }
+
+  awaitingFinalCheckpoint(message: AwaitingFinalCheckpoint): void {
+    this.logger.debug({ lastCheckpointBeforeEnd: message.lastCheckpointBeforeEnd }, 'input ended, awaiting the final checkpoint');
+    this.#reporter.awaitingFinalCheckpoint(encodeAwaitingFinalCheckpoint({ ...message, task: decodeTaskKey(this.key) }));
   }
 
   declineCheckpoint(decline: CheckpointDecline): void {

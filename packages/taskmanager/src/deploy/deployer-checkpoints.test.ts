@@ -213,6 +213,14 @@ describe('Deployer checkpoint commands', () => {
     ]);
   });
 
+  it('tells the JobManager when a task awaits its final checkpoint, with the last checkpoint it took before its end', async () => {
+    const { factory, deployer, report, awaitingFinal } = setup();
+    deployer.deploy(deployMessage(), report);
+    await flush();
+    factory.tasks[0]!.awaitFinalCheckpoint({ lastCheckpointBeforeEnd: 4 });
+    expect(awaitingFinal).toEqual([{ task: KEY, lastCheckpointBeforeEnd: 4 }]);
+  });
+
   it('declines a trigger for a task that is still being deployed, and one whose trigger throws', async () => {
     const { factory, deployer, report, declines } = setup();
     deployer.deploy(deployMessage(), report);

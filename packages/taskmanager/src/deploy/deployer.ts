@@ -132,6 +132,7 @@ export class Deployer implements TaskControl {
         restore,
         onCheckpointAck: (ack) => task.acknowledgeCheckpoint(ack),
         onCheckpointDecline: (decline) => task.declineCheckpoint(decline),
+        onAwaitingFinalCheckpoint: (message) => task.awaitingFinalCheckpoint(message),
         onOperatorEvent: (operatorId, event) => task.sendOperatorEvent(operatorId, event),
       });
       task.attach(runnable, jobGraph.vertices.find((v) => v.id === key.vertexId)!.name);

@@ -1,6 +1,6 @@
 import { defaultConfig, type Logger } from '@weir/common';
 import { ManualClock, silentLogger } from '@weir/common/testing';
-import type { AcknowledgeCheckpoint, DeclineCheckpoint, OperatorEvent, TaskStatusUpdate } from '@weir/rpc';
+import type { AcknowledgeCheckpoint, AwaitingFinalCheckpoint, DeclineCheckpoint, OperatorEvent, TaskStatusUpdate } from '@weir/rpc';
 import type { RemoteConnector } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
 import type { TaskReporter } from '../control/context.ts';
@@ -42,13 +42,15 @@ export function deployerHarness(options: DeployerHarnessOptions = {}) {
   const updates: TaskStatusUpdate[] = [];
   const acks: AcknowledgeCheckpoint[] = [];
   const declines: DeclineCheckpoint[] = [];
+  const awaitingFinal: AwaitingFinalCheckpoint[] = [];
   const operatorEvents: OperatorEvent[] = [];
   const report: TaskReporter = {
     status: (update) => updates.push(update),
     acknowledgeCheckpoint: (ack) => acks.push(ack),
     declineCheckpoint: (decline) => declines.push(decline),
+    awaitingFinalCheckpoint: (message) => awaitingFinal.push(message),
     operatorEvent: (event) => operatorEvents.push(event),
   };
   const states = () => updates.map((update) => update.state);
-  return { registry, factory, deployer, updates, acks, declines, operatorEvents, states, report, close: () => storages.close() };
+  return { registry, factory, deployer, updates, acks, declines, awaitingFinal, operatorEvents, states, report, close: () => storages.close() };
 }

@@ -1,4 +1,4 @@
-import { TaskState, type CheckpointAck, type CheckpointDecline, type CheckpointOptions, type EnumeratorEvent, type ReaderEvent } from '@weir/common';
+import { TaskState, type AwaitingFinalCheckpoint, type CheckpointAck, type CheckpointDecline, type CheckpointOptions, type EnumeratorEvent, type ReaderEvent } from '@weir/common';
 import type { TaskMetricsSample, TaskOptions } from '@weir/runtime';
 import type { RunnableTask, TaskFactory } from '../deploy/types.ts';
 
@@ -87,6 +87,10 @@ export class FakeTask implements RunnableTask {
 
   decline(decline: CheckpointDecline): void {
     this.options.onCheckpointDecline?.(decline);
+  }
+
+  awaitFinalCheckpoint(message: AwaitingFinalCheckpoint): void {
+    this.options.onAwaitingFinalCheckpoint?.(message);
   }
 
   async cancel(): Promise<void> {

@@ -5,6 +5,7 @@ import type { Heartbeat as _weir_v1_Heartbeat, Heartbeat__Output as _weir_v1_Hea
 import type { TaskStatusUpdate as _weir_v1_TaskStatusUpdate, TaskStatusUpdate__Output as _weir_v1_TaskStatusUpdate__Output } from '../../weir/v1/TaskStatusUpdate.ts';
 import type { AcknowledgeCheckpoint as _weir_v1_AcknowledgeCheckpoint, AcknowledgeCheckpoint__Output as _weir_v1_AcknowledgeCheckpoint__Output } from '../../weir/v1/AcknowledgeCheckpoint.ts';
 import type { DeclineCheckpoint as _weir_v1_DeclineCheckpoint, DeclineCheckpoint__Output as _weir_v1_DeclineCheckpoint__Output } from '../../weir/v1/DeclineCheckpoint.ts';
+import type { AwaitingFinalCheckpoint as _weir_v1_AwaitingFinalCheckpoint, AwaitingFinalCheckpoint__Output as _weir_v1_AwaitingFinalCheckpoint__Output } from '../../weir/v1/AwaitingFinalCheckpoint.ts';
 import type { OperatorEvent as _weir_v1_OperatorEvent, OperatorEvent__Output as _weir_v1_OperatorEvent__Output } from '../../weir/v1/OperatorEvent.ts';
 import type { MetricsReport as _weir_v1_MetricsReport, MetricsReport__Output as _weir_v1_MetricsReport__Output } from '../../weir/v1/MetricsReport.ts';
 import type { PeerUnreachable as _weir_v1_PeerUnreachable, PeerUnreachable__Output as _weir_v1_PeerUnreachable__Output } from '../../weir/v1/PeerUnreachable.ts';
@@ -16,11 +17,12 @@ export interface TaskManagerMessage {
   'taskStatus'?: (_weir_v1_TaskStatusUpdate | null);
   'acknowledgeCheckpoint'?: (_weir_v1_AcknowledgeCheckpoint | null);
   'declineCheckpoint'?: (_weir_v1_DeclineCheckpoint | null);
+  'awaitingFinalCheckpoint'?: (_weir_v1_AwaitingFinalCheckpoint | null);
   'operatorEvent'?: (_weir_v1_OperatorEvent | null);
   'metricsReport'?: (_weir_v1_MetricsReport | null);
   'peerUnreachable'?: (_weir_v1_PeerUnreachable | null);
   'probeAck'?: (_weir_v1_ProbeAck | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent"|"metricsReport"|"peerUnreachable"|"probeAck";
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"awaitingFinalCheckpoint"|"operatorEvent"|"metricsReport"|"peerUnreachable"|"probeAck";
 }
 
 export interface TaskManagerMessage__Output {
@@ -29,9 +31,10 @@ export interface TaskManagerMessage__Output {
   'taskStatus'?: (_weir_v1_TaskStatusUpdate__Output | null);
   'acknowledgeCheckpoint'?: (_weir_v1_AcknowledgeCheckpoint__Output | null);
   'declineCheckpoint'?: (_weir_v1_DeclineCheckpoint__Output | null);
+  'awaitingFinalCheckpoint'?: (_weir_v1_AwaitingFinalCheckpoint__Output | null);
   'operatorEvent'?: (_weir_v1_OperatorEvent__Output | null);
   'metricsReport'?: (_weir_v1_MetricsReport__Output | null);
   'peerUnreachable'?: (_weir_v1_PeerUnreachable__Output | null);
   'probeAck'?: (_weir_v1_ProbeAck__Output | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"operatorEvent"|"metricsReport"|"peerUnreachable"|"probeAck";
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"awaitingFinalCheckpoint"|"operatorEvent"|"metricsReport"|"peerUnreachable"|"probeAck";
 }
