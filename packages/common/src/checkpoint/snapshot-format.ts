@@ -74,6 +74,7 @@ function keyedProblem(handle: unknown): string | undefined {
   }
   if (handle.backend === 'level') {
     if (!Array.isArray(handle.files)) return 'a LevelDB handle lists no files';
+    if (handle.baseCheckpointId !== undefined && !isCount(handle.baseCheckpointId)) return 'a LevelDB handle names a base checkpoint that is no checkpoint ID';
     for (const file of handle.files) {
       if (!isObject(file) || typeof file.name !== 'string' || (file.location !== 'private' && file.location !== 'shared') || !isPath(file.path) || !isCount(file.size)) {
         return 'a LevelDB file lacks its name, location (private or shared), path or size';

@@ -75,6 +75,14 @@ export interface LevelKeyedStateHandle {
   readonly keyGroupRange: KeyGroupRange;
   readonly files: readonly LevelStateFile[];
   readonly states: Readonly<Record<string, StateMetaInfo>>;
+  /**
+   * Incremental checkpoints: the checkpoint whose shared uploads this one refers to, the last
+   * one its task was told completed; 0 when they are the uploads of the checkpoint the task was
+   * restored from, or there are none yet. The JobManager deletes a shared file no checkpoint
+   * uses only once every task builds on a newer checkpoint than the file's last user. Absent
+   * in full checkpoints, and in checkpoints written before it was recorded.
+   */
+  readonly baseCheckpointId?: number;
 }
 
 export type KeyedStateHandle = HeapKeyedStateHandle | LevelKeyedStateHandle;

@@ -178,7 +178,7 @@ export class CheckpointCoordinator {
   async restoreOutcome(initial?: InitialRestore): Promise<RestoreOutcome> {
     await Promise.allSettled(this.#finalizing.values());
     const { jobId, jobGraph, storage, logger } = this.#deps;
-    this.#sharedState.rebuild(this.#store.newestFirst());
+    storage?.discardSharedFiles(this.#sharedState.rebuild(this.#store.newestFirst()));
     return loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial, corrupt: this.#corrupt });
   }
 
@@ -233,6 +233,7 @@ export class CheckpointCoordinator {
     this.stop(CheckpointFailureReason.JOB_ENDED);
     await Promise.allSettled(this.#finalizing.values());
     const { settings, storage, logger } = this.#deps;
+    storage?.discardSharedFiles(this.#sharedState.abandonReleased());
     await applyRetention({ cleanup: settings.externalizedCleanup, store: this.#store, history: this.#history, storage, logger }, status);
     this.#released = true;
     await storage?.close();
@@ -358,8 +359,11 @@ export class CheckpointCoordinator {
     this.#sharedState.register(checkpointId, metadata);
     for (const old of subsumed) {
       this.#history.discarded(old.checkpointId);
-      this.#deps.storage?.discardCheckpoint(old.checkpointId, this.#sharedState.release(old.checkpointId));
+      this.#sharedState.release(old.checkpointId);
+      this.#deps.storage?.discardCheckpoint(old.checkpointId);
     }
+    // A savepoint's canonical handles say nothing about the files tasks build on.
+    if (pending.savepoint === undefined) this.#deps.storage?.discardSharedFiles(this.#sharedState.collect(pending.acknowledgedStates()));
     for (const older of [...this.#pending.values()].filter((p) => p.checkpointId < checkpointId)) {
       this.#abort(older, CheckpointFailureReason.SUBSUMED, `checkpoint ${checkpointId} completed first`);
     }

@@ -71,6 +71,8 @@ export interface LevelFilesSnapshot {
   readonly files: Promise<readonly SnapshotFile[]>;
   /** Incremental mode: what a confirmed checkpoint already uploaded to `shared/`. */
   readonly confirmed: LevelBaseline | undefined;
+  /** The checkpoint `confirmed` came from (0: the restored one's, or none), which the handle names for the JobManager. */
+  readonly baseCheckpointId: number;
   /** Called with the shared files of the checkpoint once they are uploaded, so a later confirmation can make them the baseline. */
   readonly uploaded: (shared: LevelBaseline) => void;
 }

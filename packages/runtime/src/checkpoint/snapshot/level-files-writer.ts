@@ -88,7 +88,8 @@ export async function writeLevelFiles(
     if (fileEntries[0]?.location === 'shared') shared.set(fileEntries[0].name, fileEntries);
   }
   if (incremental) snapshot.uploaded(shared);
-  return { handle: { backend: 'level', keyGroupRange: snapshot.keyGroupRange, files: entries.flat(), states: snapshot.states }, uploadedBytes };
+  const base = incremental ? { baseCheckpointId: snapshot.baseCheckpointId } : {};
+  return { handle: { backend: 'level', keyGroupRange: snapshot.keyGroupRange, files: entries.flat(), states: snapshot.states, ...base }, uploadedBytes };
 }
 
 /** Bytes [start, end) of a file: a linked log or MANIFEST may have grown past the snapshot's end since. */

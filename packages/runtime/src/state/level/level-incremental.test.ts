@@ -50,6 +50,8 @@ describe('incremental LevelDB checkpoints', () => {
     const [secondLog] = logOf(second.state);
     const [kept, appended] = logOf(third.state);
     expect(kept).toEqual(secondLog);
+    // Each handle names the checkpoint whose uploads it refers to, for the JobManager's deletions.
+    expect([first, second, third].map((c) => levelHandleOf(c.state).baseCheckpointId)).toEqual([0, 0, 2]);
     expect(appended).toMatchObject({ name: secondLog!.name, location: 'shared', offset: secondLog!.size });
     // Nothing was appended to the MANIFEST: it is referred to.
     expect(filesOf(third.state).filter((f) => f.name.startsWith('MANIFEST-'))).toEqual(filesOf(second.state).filter((f) => f.name.startsWith('MANIFEST-')));
@@ -78,6 +80,12 @@ describe('incremental LevelDB checkpoints', () => {
     const fifthAppended = logOf(fifth.state).at(-1)!;
     expect(logOf(sixth.state).some((f) => f.path === fifthAppended.path)).toBe(false);
     expect(logOf(sixth.state).slice(0, 3)).toEqual(logOf(fourth.state));
+    expect(levelHandleOf(sixth.state).baseCheckpointId).toBe(4);
+    // A late completion of an older checkpoint does not move the base back.
+    backend.notifyCheckpointComplete(3);
+    expect(levelHandleOf((await snapshot(settings, backend, 7)).state).baseCheckpointId).toBe(4);
+    // A restored DB builds on the restored checkpoint's files: base 0.
+    expect(levelHandleOf((await snapshot(settings, restored, 8)).state).baseCheckpointId).toBe(0);
   });
 
   it('after a memtable switch, upload the tables the old log went into and the new log from byte 0', async () => {

@@ -58,6 +58,8 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
   protected readonly states: KeyedStateRegistry<LevelStateTable>;
   /** Shared files of the last confirmed checkpoint: what an incremental checkpoint may refer to. */
   #confirmed: LevelBaseline = new Map();
+  /** The checkpoint `#confirmed` came from; 0 for the restored checkpoint's files, or none. */
+  #confirmedId = 0;
   /** Shared files of checkpoints taken but not yet confirmed. */
   readonly #pending = new Map<number, LevelBaseline>();
   #scratch = 0;
@@ -159,6 +161,7 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
       directory,
       files,
       confirmed: baseline,
+      baseCheckpointId: this.#confirmedId,
       uploaded: (shared) => this.#pending.set(checkpointId, shared),
     };
   }
@@ -175,7 +178,10 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
 
   notifyCheckpointComplete(checkpointId: number): void {
     const shared = this.#pending.get(checkpointId);
-    if (shared !== undefined) this.#confirmed = shared;
+    if (shared !== undefined) {
+      this.#confirmed = shared;
+      this.#confirmedId = checkpointId;
+    }
     for (const id of this.#pending.keys()) if (id <= checkpointId) this.#pending.delete(id);
   }
 
@@ -228,6 +234,7 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
   /** The shared files of the checkpoint the DB was restored from, as if this task had confirmed them: incremental checkpoints refer to them. */
   seedConfirmed(shared: LevelBaseline): void {
     this.#confirmed = shared;
+    this.#confirmedId = 0;
   }
 
   /** A fresh directory for a restore to download another DB into; the caller removes it. */
