@@ -83,6 +83,18 @@ describe('the LevelDB state backend in a cluster', () => {
     expect(readCommittedLines(output).sort(), chaos.join('\n')).toEqual(expectedRunningSums(RECORDS));
   });
 
+  it('restores the latest incremental checkpoint after kills while checkpoints overlap: no shared file is deleted while a task may build on it', async () => {
+    // Three checkpoints in flight every 20 ms, one retained: a task often takes checkpoint n+1 on the uploads of n-1
+    // while the completion of n subsumes n-1, the case where a shared file was deleted too early.
+    const dir = mkdtempSync(join(tmpdir(), 'weir-level-overlap-'));
+    const { output, chaos, cluster } = await runWithKills(
+      { 'state.backend.rocksdb.localdir': join(dir, 'local'), 'execution.checkpointing.max-concurrent-checkpoints': 3, 'state.checkpoints.num-retained': 1 },
+      [join(dir, 'out'), String(RECORDS), String(RATE), '20', join(dir, 'checkpoints'), 'true'],
+    );
+    expect(readCommittedLines(output).sort(), chaos.join('\n')).toEqual(expectedRunningSums(RECORDS));
+    expect(cluster.logs().match(/.*cannot be restored.*/g) ?? [], chaos.join('\n')).toEqual([]);
+  });
+
   it('keeps in shared/ only files a retained incremental checkpoint refers to, and restores each retained checkpoint', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-level-shared-'));
     const checkpoints = join(dir, 'checkpoints');
