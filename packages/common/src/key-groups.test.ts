@@ -62,6 +62,17 @@ describe('key group assignment', () => {
     expect(defaultMaxParallelism(30000)).toBe(32768);
   });
 
+  it('is the unsigned hash modulo max parallelism, for hashes above 2^31 too', () => {
+    const keys: unknown[] = [-0, 1.5, true, 12345678901234567890n, { a: [1, 'x'] }, 'héllo'];
+    for (let i = 0; i < 2000; i++) keys.push(`user-${i}`, i);
+    let high = 0;
+    for (const key of keys) {
+      if (hashKey(key) >= 2 ** 31) high++;
+      for (const maxP of [1, 128, 1000, 32768]) expect(keyGroupForKey(key, maxP)).toBe(hashKey(key) % maxP);
+    }
+    expect(high).toBeGreaterThan(100);
+  });
+
   it('keeps key groups within max parallelism', () => {
     for (let i = 0; i < 1000; i++) {
       const g = keyGroupForKey(`k${i}`, 128);

@@ -36,22 +36,33 @@ export function subtaskForKeyGroup(maxParallelism: number, parallelism: number, 
   return Math.floor((keyGroup * parallelism) / maxParallelism);
 }
 
+/**
+ * `hashKey(key) % maxParallelism` in int32 arithmetic: the unsigned hash does not fit an
+ * int32, and as a double it takes a floating-point modulo (a call to fmod) and, where the
+ * hash is not inlined, a heap number per record. (2q + r) mod m = (2(q mod m) + r) mod m.
+ */
 export function keyGroupForKey(key: unknown, maxParallelism: number): number {
-  return hashKey(key) % maxParallelism;
+  const h = hashKeyInt32(key);
+  return (((h >>> 1) % maxParallelism) * 2 + (h & 1)) % maxParallelism;
 }
 
 /**
- * murmur3_32 (seed 0) of the key's canonical bytes, as an unsigned 32-bit integer. keyBy
- * runs this twice per record (to route, then to pick the state), so strings and numbers,
- * the usual keys, are hashed from a scratch buffer without allocating.
+ * murmur3_32 (seed 0) of the key's canonical bytes, as an unsigned 32-bit integer. Strings
+ * and numbers, the usual keys, are hashed from a scratch buffer without allocating.
  */
 export function hashKey(key: unknown): number {
+  return hashKeyInt32(key) >>> 0;
+}
+
+/** hashKey's bits as an int32 (what keyBy computes per record). */
+function hashKeyInt32(key: unknown): number {
   if (typeof key === 'string') return hashString(key);
   if (typeof key === 'number') {
     scratch.writeDoubleLE(key === 0 ? 0 : key, 0);
-    return murmur3(scratch, 8);
+    return murmur3Int32(scratch, 8);
   }
-  return murmur3(canonicalKeyBytes(key));
+  const bytes = canonicalKeyBytes(key);
+  return murmur3Int32(bytes, bytes.length);
 }
 
 const scratch = Buffer.allocUnsafe(8);
@@ -105,18 +116,22 @@ function mixH(h: number, k: number): number {
   return (Math.imul(h, 5) + 0xe6546b64) | 0;
 }
 
+/** The last step of murmur3_32, as an int32: callers take `>>> 0` for the unsigned hash. */
 function finalize(h: number, length: number): number {
   h ^= length;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return h ^ (h >>> 16);
 }
 
 /** murmur3_32 (seed 0) of the first `length` bytes. */
 export function murmur3(bytes: Uint8Array, length = bytes.length): number {
+  return murmur3Int32(bytes, length) >>> 0;
+}
+
+function murmur3Int32(bytes: Uint8Array, length: number): number {
   const n = length;
   const blocks = n & ~3;
   let h = 0;
@@ -137,8 +152,8 @@ export function murmur3(bytes: Uint8Array, length = bytes.length): number {
 const stringScratch = Buffer.allocUnsafe(4096);
 
 /**
- * murmur3 of a string's UTF-8 bytes. ASCII strings (the usual keys) are hashed straight from
- * their char codes, which are their UTF-8 bytes; others go through a scratch buffer.
+ * murmur3 of a string's UTF-8 bytes, as an int32. ASCII strings (the usual keys) are hashed
+ * straight from their char codes, which are their UTF-8 bytes; others go through a scratch buffer.
  */
 function hashString(s: string): number {
   const n = s.length;
@@ -167,6 +182,9 @@ function hashString(s: string): number {
 }
 
 function hashNonAscii(s: string): number {
-  if (s.length * 3 > stringScratch.length) return murmur3(Buffer.from(s, 'utf8'));
-  return murmur3(stringScratch, stringScratch.write(s, 0, 'utf8'));
+  if (s.length * 3 > stringScratch.length) {
+    const bytes = Buffer.from(s, 'utf8');
+    return murmur3Int32(bytes, bytes.length);
+  }
+  return murmur3Int32(stringScratch, stringScratch.write(s, 0, 'utf8'));
 }
