@@ -66,6 +66,9 @@ export function checkValue(value: unknown, depth: number): number {
 
 function checkObject(value: object, depth: number): number {
   if (depth >= MAX_DEPTH) return REFUSED;
+  // A property read first gives V8 the object's map, from which it folds getPrototypeOf to a
+  // constant; on an object it knows nothing about, getPrototypeOf is a builtin call (some 10 ns a record).
+  void (value as { constructor?: unknown }).constructor;
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype === Object.prototype) return checkFields(value as Record<string, unknown>, depth, CLEAN);
   if (prototype === Array.prototype) return checkElements(value as unknown[], depth);
@@ -83,11 +86,18 @@ function checkObject(value: object, depth: number): number {
   return LEAF_PROTOTYPES.has(prototype) ? CLEAN : REFUSED;
 }
 
+/** Strings and numbers, the usual fields, are looked at here; checkValue is called for the rest. */
 function checkFields(value: Record<string, unknown>, depth: number, flags: number): number {
   for (const key in value) {
     // msgpackr writes an own `__proto__` key as `__proto_`.
     if (key === '__proto__') flags |= SPECIAL;
-    flags |= checkValue(value[key], depth + 1);
+    const field = value[key];
+    if (typeof field === 'string') continue;
+    if (typeof field === 'number') {
+      if (field === 0 && 1 / field < 0) flags |= SPECIAL;
+      continue;
+    }
+    flags |= checkValue(field, depth + 1);
   }
   return flags;
 }
