@@ -35,15 +35,22 @@ export const OBJECT_BATCH_RECORDS = 1024;
  * so a stream of large records never builds a huge first buffer. Records come checked by the
  * codec; under object reuse, a batch for a consumer in this TaskManager is handed over as the
  * records themselves.
+ *
+ * The record and key group arrays are kept from one buffer to the next (emptied, not
+ * shrunk): regrown from nothing for every buffer, they cost some 25 bytes of garbage and
+ * their copying per record.
  */
 export class OutputBatch {
   #records: unknown[] = [];
-  #keyGroups: number[] | undefined;
+  #count = 0;
+  /** On a keyBy edge; grown by doubling. */
+  #keyGroups: Uint16Array | undefined;
   /** Timestamps of the records so far, NaN for none; undefined while no record of the batch had one. */
   #timestamps: number[] | undefined;
   /** Some record of the batch must be converted before encoding (RecordCodec.check). */
   #special = false;
   #threshold = 1;
+  readonly #timestamp: RecordTimestamp;
 
   constructor(
     private readonly target: BufferTarget,
@@ -51,48 +58,60 @@ export class OutputBatch {
     keyed: boolean,
     private readonly options: BatchOptions,
   ) {
-    this.#keyGroups = keyed ? [] : undefined;
+    this.#keyGroups = keyed ? new Uint16Array(64) : undefined;
+    this.#timestamp = options.timestamp;
   }
 
   /** A record `codec.check` passed; `special` is what it returned. */
   add(record: unknown, special: boolean): void {
-    const records = this.#records;
-    const timestamp = this.options.timestamp.value;
-    if (timestamp !== undefined) (this.#timestamps ??= new Array<number>(records.length).fill(Number.NaN)).push(timestamp);
-    else this.#timestamps?.push(Number.NaN);
-    records.push(record);
+    const count = this.#count;
+    const timestamp = this.#timestamp.value;
+    if (timestamp !== undefined) (this.#timestamps ??= new Array<number>(count).fill(Number.NaN)).push(timestamp);
+    else if (this.#timestamps !== undefined) this.#timestamps.push(Number.NaN);
+    this.#records[count] = record;
+    this.#count = count + 1;
     if (special) this.#special = true;
-    if (records.length >= this.#threshold) this.flush();
-    else if (records.length === 1) this.options.timer.arm();
+    if (count + 1 >= this.#threshold) this.flush();
+    else if (count === 0) this.options.timer.arm();
   }
 
   /** On a keyBy edge: the record and the key group it was routed by. */
   addKeyed(record: unknown, special: boolean, keyGroup: number): void {
-    this.#keyGroups!.push(keyGroup);
+    let keyGroups = this.#keyGroups!;
+    if (this.#count === keyGroups.length) {
+      const grown = new Uint16Array(2 * keyGroups.length);
+      grown.set(keyGroups);
+      this.#keyGroups = keyGroups = grown;
+    }
+    keyGroups[this.#count] = keyGroup;
     this.add(record, special);
   }
 
   flush(): void {
-    const records = this.#records;
-    const count = records.length;
+    const count = this.#count;
     if (count === 0) return;
+    const records = this.#records;
+    // Left longer by a larger batch before: the rest are records already sent.
+    if (records.length !== count) records.length = count;
     const { targetBytes, metrics } = this.options;
-    const keyGroups = this.#keyGroups;
+    const keyGroups = this.#keyGroups?.subarray(0, count);
     const timestamps = this.#timestamps;
     const special = this.#special;
+    this.#count = 0;
     this.#special = false;
     this.#timestamps = undefined;
     metrics.numRecordsOut += count;
     if (this.options.objectReuse && this.target.takesObjects) {
+      // The consumer keeps the arrays: new ones for the next batch.
       this.#records = [];
-      if (keyGroups !== undefined) this.#keyGroups = [];
+      if (keyGroups !== undefined) this.#keyGroups = new Uint16Array(this.#keyGroups!.length);
       if (targetBytes > 0) this.#threshold = Math.min(2 * this.#threshold, OBJECT_BATCH_RECORDS);
       this.target.addBufferItem(new ObjectBuffer({ records, keyGroups, timestamps }, this.codec, special));
       return;
     }
     const payload = this.codec.encode(records, keyGroups, timestamps, special);
-    records.length = 0;
-    if (keyGroups !== undefined) keyGroups.length = 0;
+    // The records are garbage once encoded: not kept alive (and promoted) until overwritten.
+    records.fill(undefined);
     if (targetBytes > 0) this.#threshold = Math.max(1, Math.floor((targetBytes * count) / Math.max(1, payload.byteLength)));
     metrics.numBytesOut += payload.byteLength;
     this.target.addBufferItem({ kind: 'buffer', payload, recordCount: count });

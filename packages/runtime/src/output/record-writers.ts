@@ -89,6 +89,8 @@ export class SelectingRecordWriter extends PartitionRecordWriter {
  * the key again.
  */
 export class KeyedRecordWriter extends PartitionRecordWriter {
+  /** The batch of each key group's subtask, by key group: a lookup instead of subtaskForKeyGroup's division per record. */
+  readonly #batchOfGroup: OutputBatch[];
   readonly #batches: OutputBatch[];
 
   constructor(
@@ -101,7 +103,9 @@ export class KeyedRecordWriter extends PartitionRecordWriter {
     options: BatchOptions,
   ) {
     super(partition);
-    this.#batches = partition.subpartitions.map((s) => new OutputBatch(s, codec, true, options));
+    const batches = partition.subpartitions.map((s) => new OutputBatch(s, codec, true, options));
+    this.#batches = batches;
+    this.#batchOfGroup = Array.from({ length: maxParallelism }, (_, group) => batches[subtaskForKeyGroup(maxParallelism, batches.length, group)]!);
   }
 
   collect(record: unknown): void {
@@ -112,7 +116,7 @@ export class KeyedRecordWriter extends PartitionRecordWriter {
       throw this.failures.wrap(err);
     }
     const special = check(this.codec, record, this.failures);
-    this.#batches[subtaskForKeyGroup(this.maxParallelism, this.#batches.length, keyGroup)]!.addKeyed(record, special, keyGroup);
+    this.#batchOfGroup[keyGroup]!.addKeyed(record, special, keyGroup);
   }
 
   flush(): void {
