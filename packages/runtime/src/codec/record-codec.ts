@@ -2,6 +2,7 @@ import type { TypeInformation } from '@weir/api';
 import { WeirError } from '@weir/common';
 import { Packr, Unpackr } from 'msgpackr';
 import { RuntimeErrorCode } from '../errors.ts';
+import { FlatRecordWriter } from './flat-record-writer.ts';
 import { CLEAN, REFUSED, type Problem } from './generic-values.ts';
 import './special-values.ts';
 import { ConvertProblem, planFor, type TypePlan } from './type-plan.ts';
@@ -37,6 +38,8 @@ export class RecordCodec {
   readonly #plan: TypePlan;
   readonly #revive: ((value: unknown) => unknown) | undefined;
   readonly #packr = new Packr({ moreTypes: true });
+  /** Writes the usual flat records as #packr would, faster; #packr writes the rest. */
+  readonly #flat = new FlatRecordWriter();
   // copyBuffers: a Buffer in a record must not keep its whole network buffer alive.
   readonly #unpackr = new Unpackr({ moreTypes: true, copyBuffers: true });
 
@@ -77,7 +80,7 @@ export class RecordCodec {
    * timestamps when any has one; `special` when `check` said some record needs converting.
    */
   encode(records: readonly unknown[], keyGroups?: ArrayLike<number>, timestamps?: ArrayLike<number>, special = false): Uint8Array {
-    const body = this.#packr.pack(special ? records.map((record) => this.prepare(record)) : records);
+    const body = (special ? undefined : this.#flat.encode(records)) ?? this.#packr.pack(special ? records.map((record) => this.prepare(record)) : records);
     const count = records.length;
     const header = 5 + (keyGroups === undefined ? 0 : 2 * count) + (timestamps === undefined ? 0 : 8 * count);
     const payload = new Uint8Array(header + body.byteLength);
