@@ -1,9 +1,13 @@
 /**
  * Measures records/s of an in-process pipeline: generator -> keyBy -> ValueState count ->
- * discarding sink, one Task per subtask on one PartitionRegistry. With `checkpoints` on, an
- * exactly-once checkpoint (filesystem backend on in-memory storage) is taken every interval
- * (default 100 ms), and the job ends with its final checkpoint.
- * Run: node --import tsx packages/runtime/scripts/measure-pipeline.ts [records] [parallelism] [number|string] [off|on] [intervalMs] [filesystem|level] [keys]
+ * discarding sink, one Task per subtask. With `checkpoints` on, an exactly-once checkpoint
+ * (filesystem backend on in-memory storage) is taken every interval (default 100 ms), and the
+ * job ends with its final checkpoint. Records are numbers, strings, or (`record`) the shuffle
+ * bench's `{ key: 'user-<i % keys>', amount: i % 100 }` keyed by `key`. With `taskManagers` > 1,
+ * subtask i runs on simulated TaskManager i % taskManagers and channels between them copy their
+ * buffers; every channel is encoded either way. CPU ns per record is the figure to compare on
+ * a shared machine.
+ * Run: node --import tsx packages/runtime/scripts/measure-pipeline.ts [records] [parallelism] [number|string|record] [off|on] [intervalMs] [filesystem|level] [keys] [taskManagers]
  */
 import {
   Boundedness,
@@ -31,18 +35,27 @@ const checkpoints = process.argv[5] === 'on';
 const CHECKPOINT_INTERVAL_MS = Number(process.argv[6] ?? 100);
 const backend = process.argv[7] === 'level' ? 'level' : 'filesystem';
 const keys = Number(process.argv[8] ?? 10_000);
+const taskManagers = Number(process.argv[9] ?? 1);
 
-function generator(count: number): Source<number | string> {
+type Event = { key: string; amount: number };
+
+function record(i: number): number | string | Event {
+  if (keyKind === 'number') return i;
+  if (keyKind === 'record') return { key: 'user-' + (i % keys), amount: i % 100 };
+  return `key-${i % keys}`;
+}
+
+function generator(count: number): Source<number | string | Event> {
   return {
     boundedness: Boundedness.BOUNDED,
     createReader(ctx) {
       let next = Math.floor((ctx.subtaskIndex * count) / ctx.parallelism);
       const end = Math.floor(((ctx.subtaskIndex + 1) * count) / ctx.parallelism);
       return {
-        pollNext(output: ReaderOutput<number | string>) {
+        pollNext(output: ReaderOutput<number | string | Event>) {
           if (next >= end) return InputStatus.END_OF_INPUT;
           const i = next++;
-          output.collect(keyKind === 'number' ? i : `key-${i % keys}`);
+          output.collect(record(i));
           return InputStatus.MORE_AVAILABLE;
         },
         isAvailable: () => Promise.resolve(),
@@ -92,7 +105,7 @@ const job = await runJob((env) => {
   env.setParallelism(parallelism);
   env
     .fromSource(generator(total), 'generator')
-    .keyBy((v) => (typeof v === 'number' ? v % keys : v))
+    .keyBy((v) => (typeof v === 'number' ? v % keys : typeof v === 'string' ? v : v.key))
     .process(new Count())
     .sinkTo({
       createWriter: () => ({
@@ -103,7 +116,7 @@ const job = await runJob((env) => {
         close: () => {},
       }),
     });
-}, checkpointing === undefined ? {} : { checkpointing });
+}, { taskManagers, ...(checkpointing === undefined ? {} : { checkpointing }) });
 const completedCheckpoints = checkpoints ? await checkpointPeriodically(job) : 0;
 await waitUntil(() => allEnded(job), 1e9);
 // Records/s up to the last record written; with checkpoints the job then waits for its final checkpoint.
@@ -113,6 +126,6 @@ const cpu = process.cpuUsage(cpuAtStart);
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 const failed = [...job.changes.values()].flat().filter((c) => c.failure !== undefined);
 createLogger('measure').info(
-  { records: total, written, parallelism, keyKind, checkpoints, completedCheckpoints, seconds: Number(seconds.toFixed(2)), secondsToFinished: Number(secondsToFinished.toFixed(2)), recordsPerSecond: Math.round(total / seconds), cpuSeconds: Number(cpuSeconds.toFixed(2)), recordsPerCpuSecond: Math.round(total / cpuSeconds), failed },
+  { records: total, written, parallelism, keyKind, taskManagers, checkpoints, completedCheckpoints, seconds: Number(seconds.toFixed(2)), secondsToFinished: Number(secondsToFinished.toFixed(2)), recordsPerSecond: Math.round(total / seconds), cpuSeconds: Number(cpuSeconds.toFixed(2)), cpuNsPerRecord: Math.round((cpuSeconds * 1e9) / total), failed },
   'pipeline measured',
 );
