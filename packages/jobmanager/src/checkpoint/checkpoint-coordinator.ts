@@ -1,4 +1,3 @@
-import type { JobGraph } from '@weir/api';
 import {
   CHECKPOINT_OPTIONS,
   CheckpointFailureReason,
@@ -8,54 +7,30 @@ import {
   type CheckpointAck,
   type CheckpointDecline,
   type CheckpointMetadata,
-  type Clock,
   type JobStatus,
-  type Logger,
 } from '@weir/common';
 import { JobManagerErrorCode } from '../errors.ts';
-import type { JobCheckpointHa } from '../ha/leader-ha.ts';
 import type { Execution } from '../job/execution.ts';
-import type { TaskManagerGateway } from '../job/task-manager-gateway.ts';
 import { subtaskName } from '../job/task-name.ts';
 import type { StopTermination } from '../savepoint/savepoint-mode.ts';
 import type { CompletedSavepoint, SavepointOperation } from '../savepoint/savepoint-operation.ts';
 import { SavepointTracker } from '../savepoint/savepoint-tracker.ts';
 import type { SavepointTarget } from '../savepoint/savepoint-target.ts';
-import type { CheckpointingSettings } from '../settings/job-settings.ts';
 import { CheckpointHistory, type CheckpointHistoryView } from './checkpoint-history.ts';
 import { CheckpointMessenger } from './checkpoint-messenger.ts';
-import { triggerAfterEnumerators, type CheckpointedSources } from './checkpointed-sources.ts';
+import { triggerAfterEnumerators } from './checkpointed-sources.ts';
+import type { CheckpointCoordinatorDeps } from './checkpoint-coordinator-deps.ts';
+import { CheckpointFiles } from './checkpoint-files.ts';
 import { writeCheckpoint, type CheckpointWriterDeps } from './checkpoint-writer.ts';
-import type { JobCheckpointStorage } from './checkpoint-storage.ts';
 import { FinalCheckpointWatch } from './final-checkpoint-watch.ts';
 import { isFromCurrentTask, isFromDeployedTask, type FromTaskManager } from './from-task-manager.ts';
-import { CompletedCheckpointStore, type CompletedCheckpoint } from './completed-checkpoint-store.ts';
+import { CompletedCheckpointStore } from './completed-checkpoint-store.ts';
 import { CheckpointFailureCounter } from './failure-counter.ts';
 import { FinishedTaskState } from './finished-task-state.ts';
 import { AckOutcome, PendingCheckpoint } from './pending-checkpoint.ts';
 import { loadRestoreOutcome, type InitialRestore, type RestoreOutcome, type RestorePoint } from './restore-point.ts';
 import { applyRetention } from './retention.ts';
-import { SharedStateRegistry } from './shared-state-registry.ts';
 import { TriggerSchedule } from './trigger-schedule.ts';
-
-export interface CheckpointCoordinatorDeps {
-  readonly jobId: string;
-  readonly jobGraph: JobGraph;
-  readonly settings: CheckpointingSettings;
-  /** undefined: the memory backend without a directory, whose `_metadata` stays in memory. */
-  readonly storage: JobCheckpointStorage | undefined;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly gateway: TaskManagerGateway;
-  /** Fails the job over: more consecutive checkpoints failed than tolerable. */
-  readonly failJob: (cause: WeirError) => void;
-  /** The job's split enumerators: snapshotted before each trigger, told of completed checkpoints. */
-  readonly sources?: CheckpointedSources;
-  /** With HA: IDs from etcd, and a checkpoint counts only once registered there. */
-  readonly ha?: JobCheckpointHa;
-  /** A recovered job's retained checkpoints (from etcd), oldest first. */
-  readonly recovered?: readonly CompletedCheckpoint[];
-}
 
 /**
  * Takes a job's checkpoints: triggers them periodically while an attempt runs, collects the
@@ -72,8 +47,8 @@ export class CheckpointCoordinator {
   readonly #messenger: CheckpointMessenger;
   readonly #schedule: TriggerSchedule;
   readonly #pending = new Map<number, PendingCheckpoint>();
-  /** Which retained checkpoints use each shared file of incremental checkpoints. */
-  readonly #sharedState = new SharedStateRegistry();
+  /** What of the checkpoint directory is deleted, and when. */
+  readonly #files: CheckpointFiles;
   /** Checkpoints with every ack in whose `_metadata` is being written. */
   readonly #finalizing = new Map<number, Promise<void>>();
   /** The attempt being checkpointed; undefined while no attempt runs. */
@@ -97,6 +72,7 @@ export class CheckpointCoordinator {
       this.#lastCheckpointId = Math.max(this.#lastCheckpointId, checkpoint.checkpointId);
     }
     this.#failures = new CheckpointFailureCounter(deps.settings.tolerableFailures);
+    this.#files = new CheckpointFiles(deps.storage);
     this.#messenger = new CheckpointMessenger(deps.jobId, deps.gateway);
     this.#finishedTasks = new FinishedTaskState(deps.jobGraph, this.#store, deps.storage);
     this.#finalCheckpoint = new FinalCheckpointWatch(deps.jobGraph);
@@ -178,7 +154,7 @@ export class CheckpointCoordinator {
   async restoreOutcome(initial?: InitialRestore): Promise<RestoreOutcome> {
     await Promise.allSettled(this.#finalizing.values());
     const { jobId, jobGraph, storage, logger } = this.#deps;
-    storage?.discardSharedFiles(this.#sharedState.rebuild(this.#store.newestFirst()));
+    this.#files.restoring(this.#store.newestFirst());
     return loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial, corrupt: this.#corrupt });
   }
 
@@ -233,7 +209,7 @@ export class CheckpointCoordinator {
     this.stop(CheckpointFailureReason.JOB_ENDED);
     await Promise.allSettled(this.#finalizing.values());
     const { settings, storage, logger } = this.#deps;
-    storage?.discardSharedFiles(this.#sharedState.abandonReleased());
+    this.#files.jobEnded();
     await applyRetention({ cleanup: settings.externalizedCleanup, store: this.#store, history: this.#history, storage, logger }, status);
     this.#released = true;
     await storage?.close();
@@ -355,15 +331,8 @@ export class CheckpointCoordinator {
       { checkpointId, durationMs: now - pending.timestamp, path: externalPath || undefined, subsumed: subsumed.map((c) => c.checkpointId) },
       `checkpoint ${checkpointId} completed`,
     );
-    // Registered before the subsumed are released, so files they share with it stay.
-    this.#sharedState.register(checkpointId, metadata);
-    for (const old of subsumed) {
-      this.#history.discarded(old.checkpointId);
-      this.#sharedState.release(old.checkpointId);
-      this.#deps.storage?.discardCheckpoint(old.checkpointId);
-    }
-    // A savepoint's canonical handles say nothing about the files tasks build on.
-    if (pending.savepoint === undefined) this.#deps.storage?.discardSharedFiles(this.#sharedState.collect(pending.acknowledgedStates()));
+    for (const old of subsumed) this.#history.discarded(old.checkpointId);
+    this.#files.completed(checkpointId, metadata, subsumed, pending.savepoint === undefined ? pending.acknowledgedStates() : undefined);
     for (const older of [...this.#pending.values()].filter((p) => p.checkpointId < checkpointId)) {
       this.#abort(older, CheckpointFailureReason.SUBSUMED, `checkpoint ${checkpointId} completed first`);
     }
@@ -402,8 +371,7 @@ export class CheckpointCoordinator {
       if (failover !== undefined && execution !== undefined) this.#deps.failJob(failover);
       return;
     }
-    // Shared files only this failed checkpoint uploaded are garbage: retained ones register theirs.
-    if (!keepFiles) this.#deps.storage?.discardCheckpoint(checkpointId, this.#sharedState.unregistered(pending.acknowledgedStates()));
+    if (!keepFiles) this.#files.discard(checkpointId, pending.acknowledgedStates());
     const failover = this.#failures.failed(reason, message);
     if (failover !== undefined && execution !== undefined) this.#deps.failJob(failover);
   }
@@ -413,8 +381,7 @@ export class CheckpointCoordinator {
     const { checkpointId } = message;
     if (this.#released || this.#finalizing.has(checkpointId) || this.#store.has(checkpointId) || this.#savepoints.was(checkpointId)) return;
     this.#deps.logger.debug({ checkpointId, vertexId: message.task.vertexId, subtask: message.task.subtaskIndex }, 'discarding what a task wrote for a checkpoint no longer pending');
-    const shared = 'state' in message ? this.#sharedState.unregistered(Object.values(message.state.operators)) : [];
-    this.#deps.storage?.discardCheckpoint(checkpointId, shared);
+    this.#files.discard(checkpointId, 'state' in message ? Object.values(message.state.operators) : []);
   }
 
   #clearTimeout(pending: PendingCheckpoint): void {

@@ -1,0 +1,52 @@
+import type { CheckpointMetadata, OperatorSubtaskState } from '@weir/common';
+import type { JobCheckpointStorage } from './checkpoint-storage.ts';
+import type { CompletedCheckpoint } from './completed-checkpoint-store.ts';
+import { SharedStateRegistry } from './shared-state-registry.ts';
+
+type SubtaskStates = Iterable<OperatorSubtaskState | null | undefined>;
+
+/**
+ * What of a job's checkpoint directory is deleted, and when: the `chk-<n>` directories of
+ * subsumed and failed checkpoints, and the `shared/` files of incremental ones once no
+ * checkpoint uses them and no task can build on them again (SharedStateRegistry). Without a
+ * storage (the memory backend without a directory) only the bookkeeping runs.
+ */
+export class CheckpointFiles {
+  readonly #shared = new SharedStateRegistry();
+
+  constructor(private readonly storage: JobCheckpointStorage | undefined) {}
+
+  /**
+   * Checkpoint `checkpointId` completed and subsumed `subsumed`. `acknowledged` is what the
+   * running tasks sent for it, which says what they build on; a savepoint's canonical handles
+   * say nothing of that, so a savepoint passes undefined and deletes no shared file.
+   */
+  completed(checkpointId: number, metadata: CheckpointMetadata, subsumed: readonly CompletedCheckpoint[], acknowledged: SubtaskStates | undefined): void {
+    // Registered before the subsumed are released, so files they share with it stay.
+    this.#shared.register(checkpointId, metadata);
+    for (const old of subsumed) {
+      this.#shared.release(old.checkpointId);
+      this.storage?.discardCheckpoint(old.checkpointId);
+    }
+    if (acknowledged !== undefined) this.storage?.discardSharedFiles(this.#shared.collect(acknowledged));
+  }
+
+  /**
+   * Checkpoint `checkpointId` failed, or a task answered it after it stopped pending: its
+   * directory goes, and the shared files of `states` that only it uploaded (a task refers
+   * only to uploads of confirmed checkpoints, which are registered or released).
+   */
+  discard(checkpointId: number, states: SubtaskStates): void {
+    this.storage?.discardCheckpoint(checkpointId, this.#shared.unregistered(states));
+  }
+
+  /** An attempt restores one of `retained`: shared files only released checkpoints used go. */
+  restoring(retained: readonly CompletedCheckpoint[]): void {
+    this.storage?.discardSharedFiles(this.#shared.rebuild(retained));
+  }
+
+  /** The job ended: no task builds on a released file any more. */
+  jobEnded(): void {
+    this.storage?.discardSharedFiles(this.#shared.abandonReleased());
+  }
+}
