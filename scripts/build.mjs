@@ -27,6 +27,8 @@ const extraEntries = {
   // A job's worker thread starts from its own file, beside the module that starts it (job-worker.ts).
   jobmanager: { 'worker-main': 'src/user-code/worker-main.ts' },
   bench: { 'hand-written-worker': 'src/hand-written/worker.ts' },
+  // The liveness endpoint's thread, likewise (liveness-endpoint.ts).
+  taskmanager: { 'liveness-worker': 'src/liveness/liveness-worker.ts' },
 };
 
 /**

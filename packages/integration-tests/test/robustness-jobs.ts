@@ -102,3 +102,43 @@ export default function oneWay(env: StreamExecutionEnvironment, args: string[]) 
     .sinkTo(FileSink.forRowFormat(output, new SimpleStringEncoder<string>()).build()).uid('sink');
 }
 `;
+
+/**
+ * ONE_WAY whose Format map blocks its TaskManager's event loop synchronously (a busy loop of
+ * args[5] ms) on two records, a third and two thirds of the way through: their numbers differ
+ * in parity, so the rebalance sends them to different subtasks. Each blocks once per cluster:
+ * a marker file under args[6] says it did, so a restarted attempt runs through.
+ */
+export const BUSY_MAP = `
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { StreamExecutionEnvironment, FsStateBackend, Types } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
+
+export default function busyMap(env: StreamExecutionEnvironment, args: string[]) {
+  const [output, records, rate, interval, checkpointDir, blockMs, markerDir] = args;
+  const n = Number(records);
+  const third = Math.floor(n / 3);
+  // One even, one odd.
+  const blockAt = [third - (third % 2), 2 * third + 1];
+  const blockOnce = (i: number) => {
+    const marker = join(markerDir, 'blocked-' + i);
+    if (existsSync(marker)) return;
+    writeFileSync(marker, '');
+    const end = Date.now() + Number(blockMs);
+    while (Date.now() < end) {
+      // Busy: neither timers nor I/O run in this thread meanwhile.
+    }
+  };
+  env.setParallelism(2);
+  env.enableCheckpointing(Number(interval));
+  env.setStateBackend(new FsStateBackend(checkpointDir));
+  env.fromSource(new DataGeneratorSource((i: number) => i, n, RateLimiterStrategy.perSecond(Number(rate)), Types.NUMBER), 'numbers').uid('numbers').setParallelism(1)
+    .rebalance()
+    .map((i: number) => {
+      if (blockAt.includes(i)) blockOnce(i);
+      return 'n ' + i;
+    }).uid('format').name('Format')
+    .sinkTo(FileSink.forRowFormat(output, new SimpleStringEncoder<string>()).build()).uid('sink');
+}
+`;

@@ -42,7 +42,7 @@ export class LeaderSession {
   constructor(parts: LeaderSessionParts) {
     const { config, logger, clock, blobStore, metricStore, ha } = parts;
     const slotPool = new SlotPool();
-    const registry = new TaskManagerRegistry({ clock, intervalMs: config['heartbeat.interval'], timeoutMs: config['heartbeat.timeout'], probeTimeoutMs: config['heartbeat.probe-timeout'] }, logger, {
+    const registry = new TaskManagerRegistry({ clock, intervalMs: config['heartbeat.interval'], timeoutMs: config['heartbeat.timeout'], probeIntervalMs: config['heartbeat.probe-interval'], probeTimeoutMs: config['heartbeat.probe-timeout'] }, logger, {
       registered(tm) {
         slotPool.addTaskManager(tm.id, tm.dataAddress, tm.slots);
         dispatcher.slotsMayBeAvailable();

@@ -37,8 +37,6 @@ export type { NotifyCheckpoint, NotifyCheckpoint__Output } from './generated/wei
 export type { OperatorEvent, OperatorEvent__Output } from './generated/weir/v1/OperatorEvent.ts';
 export type { OperatorInfo, OperatorInfo__Output } from './generated/weir/v1/OperatorInfo.ts';
 export type { PeerUnreachable, PeerUnreachable__Output } from './generated/weir/v1/PeerUnreachable.ts';
-export type { Probe, Probe__Output } from './generated/weir/v1/Probe.ts';
-export type { ProbeAck, ProbeAck__Output } from './generated/weir/v1/ProbeAck.ts';
 export type { ProcessMetrics, ProcessMetrics__Output } from './generated/weir/v1/ProcessMetrics.ts';
 export type { ProducerLocation, ProducerLocation__Output } from './generated/weir/v1/ProducerLocation.ts';
 export type { ProducerMessage, ProducerMessage__Output } from './generated/weir/v1/ProducerMessage.ts';

@@ -12,6 +12,7 @@ import { JobManagerTargets } from './control/jobmanager-targets.ts';
 import { startDataServer, type DataServer } from './data/data-server.ts';
 import { PeerReports } from './data/peer-reports.ts';
 import { GrpcRemoteConnector } from './data/remote-connector.ts';
+import { startLivenessEndpoint, type LivenessEndpoint } from './liveness/liveness-endpoint.ts';
 import { BundleCache, fetchBundleFrom } from './deploy/bundle-cache.ts';
 import { Deployer } from './deploy/deployer.ts';
 import type { JobLoader, TaskFactory } from './deploy/types.ts';
@@ -47,6 +48,7 @@ export class TaskManager implements TaskManagerHandle {
   readonly dataAddress: string;
   readonly #logger: Logger;
   readonly #dataServer: DataServer;
+  readonly #liveness: LivenessEndpoint;
   readonly #remote: GrpcRemoteConnector;
   readonly #connection: JobManagerConnection;
   readonly #deployer: Deployer;
@@ -60,6 +62,7 @@ export class TaskManager implements TaskManagerHandle {
     dataAddress: string;
     logger: Logger;
     dataServer: DataServer;
+    liveness: LivenessEndpoint;
     remote: GrpcRemoteConnector;
     connection: JobManagerConnection;
     deployer: Deployer;
@@ -71,6 +74,7 @@ export class TaskManager implements TaskManagerHandle {
     this.dataAddress = fields.dataAddress;
     this.#logger = fields.logger;
     this.#dataServer = fields.dataServer;
+    this.#liveness = fields.liveness;
     this.#remote = fields.remote;
     this.#connection = fields.connection;
     this.#deployer = fields.deployer;
@@ -84,7 +88,12 @@ export class TaskManager implements TaskManagerHandle {
     const ha = haSettingsFromConfig(config, 'client');
     const configuredAddress = `${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`;
     // First, so that its client connects to the JobManager while the data server binds.
-    const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined);
+    const heartbeatTimeoutMs = config['heartbeat.timeout'];
+    const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined, heartbeatTimeoutMs);
+    // Its thread starts while the data server binds.
+    const livenessStart = startLivenessEndpoint(config['taskmanager.bind-host'], config['taskmanager.liveness.port'], parts.logger.child({ scope: 'liveness' }));
+    // Its failure is awaited below; until then it must not count as an unhandled rejection.
+    livenessStart.catch(() => undefined);
     // Set right after the bind (below); until then no consumer can know this TaskManager.
     let peers: PeerReports | undefined;
     let dataServer: DataServer;
@@ -95,18 +104,29 @@ export class TaskManager implements TaskManagerHandle {
         parts.partitions,
         parts.logger.child({ scope: 'data-exchange' }),
         (consumer, cause) => peers?.unreachable(consumer, cause),
+        heartbeatTimeoutMs,
       );
     } catch (err) {
+      targets.close();
+      await livenessStart.then((endpoint) => endpoint.close(), () => undefined);
+      throw err;
+    }
+    let liveness: LivenessEndpoint;
+    try {
+      liveness = await livenessStart;
+    } catch (err) {
+      dataServer.close();
       targets.close();
       throw err;
     }
     const host = config['taskmanager.host'];
     const dataAddress = `${host}:${dataServer.port}`;
+    const livenessAddress = `${host}:${liveness.port}`;
     const taskManagerId = config['taskmanager.resource-id'] || `${host}:${dataServer.port}-${randomBytes(3).toString('hex')}`;
     const logger = parts.logger.child({ taskManagerId });
-    // The JobManager probes a peer this TaskManager cannot reach, instead of waiting for its heartbeat timeout.
+    // The JobManager probes a peer this TaskManager cannot reach at once, instead of at its next liveness probe.
     peers = new PeerReports(logger, (peer, cause) => connection.sendIfRegistered({ peerUnreachable: { dataAddress: peer, cause } }), () => parts.clock.now());
-    const remote = new GrpcRemoteConnector(logger, { peers, ownDataAddress: dataAddress });
+    const remote = new GrpcRemoteConnector(logger, { peers, ownDataAddress: dataAddress, keepaliveTimeoutMs: heartbeatTimeoutMs });
     const storages = new StoragePool(s3SettingsFromConfig(config));
     const tracker = new TaskMetricsTracker(() => deployer.tasks(), parts.clock);
     const deployer = new Deployer({
@@ -127,6 +147,7 @@ export class TaskManager implements TaskManagerHandle {
         slots: config['taskmanager.numberOfTaskSlots'],
         pid: process.pid,
         leaderEpoch: 0,
+        livenessAddress,
       },
       heartbeat: { intervalMs: config['heartbeat.interval'], timeoutMs: config['heartbeat.timeout'] },
       tasks: deployer,
@@ -147,11 +168,12 @@ export class TaskManager implements TaskManagerHandle {
       storages.close();
       remote.close();
       dataServer.close();
+      await liveness.close();
       targets.close();
       throw err;
     }
     logger.info(
-      { dataAddress, jobManager: ha === undefined ? configuredAddress : `the leader of cluster ${ha.clusterId} in etcd at ${ha.endpoints.join(', ')}`, slots: config['taskmanager.numberOfTaskSlots'] },
+      { dataAddress, livenessAddress, jobManager: ha === undefined ? configuredAddress : `the leader of cluster ${ha.clusterId} in etcd at ${ha.endpoints.join(', ')}`, slots: config['taskmanager.numberOfTaskSlots'] },
       'TaskManager started',
     );
     let leader: { close(): Promise<void> } | undefined;
@@ -167,6 +189,7 @@ export class TaskManager implements TaskManagerHandle {
         storages.close();
         remote.close();
         dataServer.close();
+        await liveness.close();
         targets.close();
         throw err;
       }
@@ -177,6 +200,7 @@ export class TaskManager implements TaskManagerHandle {
       dataAddress,
       logger,
       dataServer,
+      liveness,
       remote,
       connection,
       deployer,
@@ -210,6 +234,7 @@ export class TaskManager implements TaskManagerHandle {
     await this.#metrics.close();
     this.#remote.close();
     this.#dataServer.close();
+    await this.#liveness.close();
     this.#closeClient();
     this.#logger.info('TaskManager stopped');
   }

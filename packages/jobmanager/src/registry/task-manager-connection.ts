@@ -15,4 +15,6 @@ export interface TaskManagerInfo {
   readonly dataAddress: string;
   readonly slots: number;
   readonly pid: number;
+  /** host:port of its liveness endpoint; empty when it has none (heartbeats alone watch it). */
+  readonly livenessAddress: string;
 }

@@ -3,6 +3,7 @@ import { isWeirError, type WeirError } from '@weir/common';
 import { ManualClock } from '@weir/common/testing';
 import type { RegisterTaskManager__Output, TaskStatusUpdate__Output } from '@weir/rpc';
 import { silentLogger } from '@weir/common/testing';
+import { FakeLivenessProbes } from '../testing/fake-liveness.ts';
 import { FakeConnection } from '../testing/fixtures.ts';
 import { TaskManagerRegistry } from './task-manager-registry.ts';
 
@@ -14,7 +15,9 @@ function setup() {
   const clock = new ManualClock();
   const events: string[] = [];
   const updates: TaskStatusUpdate__Output[] = [];
-  const registry = new TaskManagerRegistry({ clock, intervalMs: INTERVAL, timeoutMs: TIMEOUT, probeTimeoutMs: PROBE_TIMEOUT }, silentLogger(), {
+  const probes = new FakeLivenessProbes();
+  const settings = { clock, intervalMs: INTERVAL, timeoutMs: TIMEOUT, probeIntervalMs: INTERVAL, probeTimeoutMs: PROBE_TIMEOUT };
+  const registry = new TaskManagerRegistry(settings, silentLogger(), {
     registered: (tm) => events.push(`registered ${tm.id} ${tm.slots}@${tm.dataAddress}`),
     lost: (tm, cause) => events.push(`lost ${tm.id}: ${cause.message} [${cause.code}]`),
     taskStatus: (id, update) => {
@@ -26,12 +29,17 @@ function setup() {
     awaitingFinalCheckpoint: (id, message) => events.push(`awaiting final checkpoint after ${message.lastCheckpointBeforeEnd} from ${id}`),
     operatorEvent: (id, message) => events.push(`operator event for ${message.operatorId} from ${id}`),
     metricsReport: (id, message) => events.push(`metrics of ${message.tasks.length} tasks from ${id}`),
-  });
-  return { clock, events, updates, registry };
+  }, probes.probe);
+  return { clock, events, updates, registry, probes };
 }
 
+/** Without a liveness address, as the tests of heartbeats want it: heartbeats alone watch it. */
 function registration(id: string, slots = 2): RegisterTaskManager__Output {
-  return { taskManagerId: id, dataAddress: `${id}:7000`, slots, pid: 42, leaderEpoch: 0 };
+  return { taskManagerId: id, dataAddress: `${id}:7000`, slots, pid: 42, leaderEpoch: 0, livenessAddress: '' };
+}
+
+function withLiveness(id: string): RegisterTaskManager__Output {
+  return { ...registration(id), livenessAddress: `${id}:7001` };
 }
 
 const heartbeat = { kind: 'heartbeat' as const, heartbeat: { timestampMs: 0 } };
@@ -73,35 +81,73 @@ describe('TaskManagerRegistry', () => {
     expect(events).toHaveLength(2);
   });
 
-  it('probes a TaskManager another one could not reach, and loses it at once when it does not answer', () => {
-    const { clock, events, registry } = setup();
-    const reporter = registry.register(registration('tm-1'), new FakeConnection());
-    const hungConnection = new FakeConnection();
-    const hung = registry.register(registration('tm-2'), hungConnection);
-    const unreachable = { kind: 'peerUnreachable' as const, peerUnreachable: { dataAddress: 'tm-2:7000', cause: 'cannot reach the peer at tm-2:7000: keepalive timeout' } };
-    reporter.received(unreachable);
-    reporter.received(unreachable);
-    expect(hungConnection.sent.filter((m) => m.probe !== undefined)).toEqual([{ probe: { nonce: 1 } }]);
-    // What it sent before it hung proves nothing: only the answer to the probe does.
-    hung.received(heartbeat);
-    clock.advance(PROBE_TIMEOUT);
-    expect(events.slice(2)).toEqual([
-      'lost tm-2: TaskManager tm-2 lost: no answer to a probe within 1s after TaskManager tm-1 could not reach it (\'cannot reach the peer at tm-2:7000: keepalive timeout\') [TASK_MANAGER_LOST]',
-    ]);
-    expect(registry.taskManagers().map((tm) => tm.id)).toEqual(['tm-1']);
+  it('probes every TaskManager with a liveness endpoint and loses one that leaves two probes in a row unanswered', async () => {
+    const { clock, events, registry, probes } = setup();
+    registry.register(registration('tm-0'), new FakeConnection());
+    const connection = new FakeConnection();
+    const session = registry.register(withLiveness('tm-1'), connection);
+    expect(probes.sent.map((p) => p.address)).toEqual(['tm-1:7001']);
+    await probes.latest.answer(20);
+    clock.advance(INTERVAL);
+    // Stopped (SIGSTOP): heartbeats it sent before prove nothing, only answers do.
+    session.received(heartbeat);
+    clock.advance(PROBE_TIMEOUT * 2);
+    expect(events.slice(2)).toEqual(['lost tm-1: TaskManager tm-1 lost: no answer to liveness probes (2 in a row, each given 1s; the last: no answer within 1s) [TASK_MANAGER_LOST]']);
+    expect(isWeirError(connection.closedWith, 'TASK_MANAGER_LOST')).toBe(true);
+    expect(registry.taskManagers().map((tm) => tm.id)).toEqual(['tm-0']);
   });
 
-  it('keeps a probed TaskManager that answers, and ignores reports about unknown ones', () => {
-    const { clock, events, registry } = setup();
-    const reporter = registry.register(registration('tm-1'), new FakeConnection());
-    const connection = new FakeConnection();
-    const peer = registry.register(registration('tm-2'), connection);
+  it('keeps a TaskManager that answers while its event loop is blocked, though its heartbeats stop', async () => {
+    const { clock, events, registry, probes } = setup();
+    const session = registry.register(withLiveness('tm-1'), new FakeConnection());
+    // Blocked for 4.9 s, under the 5 s heartbeat timeout: nothing arrives on the stream.
+    for (let blocked = 0; blocked < 4_000; blocked += INTERVAL) {
+      await probes.latest.answer(blocked);
+      clock.advance(INTERVAL);
+    }
+    await probes.latest.answer(4_000);
+    clock.advance(900);
+    session.received(heartbeat);
+    clock.advance(100);
+    await probes.latest.answer(30);
+    clock.advance(INTERVAL);
+    expect(events).toEqual(['registered tm-1 2@tm-1:7000']);
+  });
+
+  it('loses a TaskManager whose event loop stays blocked for heartbeat.timeout, naming the block', async () => {
+    const { clock, events, registry, probes } = setup();
+    registry.register(withLiveness('tm-1'), new FakeConnection());
+    for (let blocked = 0; blocked < TIMEOUT; blocked += INTERVAL) {
+      await probes.latest.answer(blocked + 200);
+      clock.advance(INTERVAL);
+    }
+    // The heartbeat timeout ran out first; the liveness answers explain the silence.
+    expect(events.slice(1)).toEqual(['lost tm-1: TaskManager tm-1 lost: event loop blocked for 5.2 s, and no heartbeat for heartbeat.timeout (5s) [TASK_MANAGER_LOST]']);
+  });
+
+  it('loses a blocked TaskManager on the answer that shows heartbeat.timeout passed, if that comes first', async () => {
+    const { events, registry, probes } = setup();
+    registry.register(withLiveness('tm-1'), new FakeConnection());
+    await probes.latest.answer(TIMEOUT + 300);
+    expect(events.slice(1)).toEqual(['lost tm-1: TaskManager tm-1 lost: event loop blocked for 5.3 s, past heartbeat.timeout (5s) [TASK_MANAGER_LOST]']);
+  });
+
+  it('probes a TaskManager another one could not reach at once, names the report if it is lost, and ignores reports about unknown ones', async () => {
+    const { clock, events, registry, probes } = setup();
+    const reporter = registry.register(withLiveness('tm-1'), new FakeConnection());
+    registry.register(withLiveness('tm-2'), new FakeConnection());
+    await probes.sent[0]!.answer(10);
+    await probes.sent[1]!.answer(10);
+    const unreachable = { kind: 'peerUnreachable' as const, peerUnreachable: { dataAddress: 'tm-2:7000', cause: 'cannot reach the peer at tm-2:7000: keepalive timeout' } };
     reporter.received({ kind: 'peerUnreachable', peerUnreachable: { dataAddress: 'tm-9:7000', cause: 'gone' } });
-    reporter.received({ kind: 'peerUnreachable', peerUnreachable: { dataAddress: 'tm-2:7000', cause: 'reset' } });
-    peer.received({ kind: 'probeAck', probeAck: { nonce: 1 } });
-    clock.advance(PROBE_TIMEOUT * 3);
-    peer.received(heartbeat);
-    expect(events).toEqual(['registered tm-1 2@tm-1:7000', 'registered tm-2 2@tm-2:7000']);
+    reporter.received(unreachable);
+    reporter.received(unreachable);
+    expect(probes.sent.map((p) => p.address)).toEqual(['tm-1:7001', 'tm-2:7001', 'tm-2:7001']);
+    await probes.latest.fail('connect ECONNREFUSED 127.0.0.1:7001');
+    clock.advance(PROBE_TIMEOUT);
+    expect(events.slice(2)).toEqual([
+      "lost tm-2: TaskManager tm-2 lost: no answer to liveness probes (2 in a row, each given 1s; the last: no answer within 1s) after TaskManager tm-1 could not reach it ('cannot reach the peer at tm-2:7000: keepalive timeout') [TASK_MANAGER_LOST]",
+    ]);
   });
 
   it('loses a TaskManager whose stream closes', () => {
@@ -126,7 +172,7 @@ describe('TaskManagerRegistry', () => {
     ]);
     expect((old.closedWith as WeirError).message).toBe('TaskManager tm-1 lost: registered again');
     expect(fresh.closedWith).toBeUndefined();
-    expect(registry.taskManagers()).toEqual([{ id: 'tm-1', dataAddress: 'tm-1:7000', slots: 4, pid: 42 }]);
+    expect(registry.taskManagers()).toEqual([{ id: 'tm-1', dataAddress: 'tm-1:7000', slots: 4, pid: 42, livenessAddress: '' }]);
   });
 
   it('passes task status updates on and counts them as signs of life', () => {
@@ -153,7 +199,7 @@ describe('TaskManagerRegistry', () => {
   it('refuses a registration without ID, data address or slots', () => {
     const { events, registry } = setup();
     try {
-      registry.register({ taskManagerId: '', dataAddress: '', slots: 0, pid: 1, leaderEpoch: 0 }, new FakeConnection());
+      registry.register({ taskManagerId: '', dataAddress: '', slots: 0, pid: 1, leaderEpoch: 0, livenessAddress: '' }, new FakeConnection());
       expect.unreachable();
     } catch (err) {
       expect(isWeirError(err, 'INVALID_REGISTRATION')).toBe(true);

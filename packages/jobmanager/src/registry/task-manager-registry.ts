@@ -12,6 +12,8 @@ import type {
 } from '@weir/rpc';
 import { JobManagerErrorCode } from '../errors.ts';
 import type { TaskManagerGateway } from '../job/task-manager-gateway.ts';
+import { httpLivenessProbe, type LivenessProbe } from './liveness-probe.ts';
+import { LivenessWatch, secondsText } from './liveness-watch.ts';
 import type { TaskManagerConnection, TaskManagerInfo } from './task-manager-connection.ts';
 import { TaskManagerSession, type HeartbeatSettings } from './task-manager-session.ts';
 
@@ -21,8 +23,10 @@ export const LossReason = {
   CONNECTION_CLOSED: 'connection closed',
   /** A TaskManager with the same ID registered again: the old registration is gone. */
   REPLACED: 'registered again',
-  /** Another TaskManager could not reach it, and it did not answer the JobManager's probe in time. */
-  PROBE_UNANSWERED: 'no answer to a probe',
+  /** Its liveness endpoint did not answer the JobManager's probes (the process is stopped, or out of reach). */
+  PROBE_UNANSWERED: 'no answer to liveness probes',
+  /** Its liveness endpoint answers, but its event loop has not run for heartbeat.timeout. */
+  EVENT_LOOP_BLOCKED: 'event loop blocked',
 } as const;
 export type LossReason = (typeof LossReason)[keyof typeof LossReason];
 
@@ -45,12 +49,13 @@ export interface RegisteredTaskManager extends TaskManagerInfo {
 /** The connected TaskManagers by ID: registration, heartbeats, loss. */
 export class TaskManagerRegistry implements TaskManagerGateway {
   readonly #sessions = new Map<string, TaskManagerSession>();
-  #nextProbe = 1;
 
+  /** `probeLiveness` asks a TaskManager's liveness endpoint; tests pass a double. */
   constructor(
     private readonly heartbeat: HeartbeatSettings,
     private readonly logger: Logger,
     private readonly listener: RegistryListener,
+    private readonly probeLiveness: LivenessProbe = httpLivenessProbe,
   ) {}
 
   /**
@@ -61,8 +66,8 @@ export class TaskManagerRegistry implements TaskManagerGateway {
     const info = validate(message);
     const previous = this.#sessions.get(info.id);
     if (previous !== undefined) this.#lose(previous, LossReason.REPLACED);
-    const session = new TaskManagerSession(info, connection, this.heartbeat, {
-      heartbeatTimedOut: (s) => this.#lose(s, LossReason.HEARTBEAT_TIMEOUT),
+    const session: TaskManagerSession = new TaskManagerSession(info, connection, this.heartbeat, {
+      heartbeatTimedOut: (s) => this.#heartbeatTimedOut(s),
       closed: (s) => this.#lose(s, LossReason.CONNECTION_CLOSED),
       taskStatus: (s, update) => this.listener.taskStatus(s.id, update),
       acknowledgeCheckpoint: (s, message) => this.listener.acknowledgeCheckpoint(s.id, message),
@@ -72,11 +77,11 @@ export class TaskManagerRegistry implements TaskManagerGateway {
       metricsReport: (s, message) => this.listener.metricsReport(s.id, message),
       peerUnreachable: (s, message) => this.#peerUnreachable(s, message),
       unexpected: (s, what) => this.logger.warn({ taskManagerId: s.id }, `ignoring ${what}`),
-    });
+    }, this.#livenessWatch(info, () => session));
     this.#sessions.set(info.id, session);
     session.start();
     this.logger.info(
-      { taskManagerId: info.id, dataAddress: info.dataAddress, slots: info.slots, tmPid: info.pid },
+      { taskManagerId: info.id, dataAddress: info.dataAddress, livenessAddress: info.livenessAddress, slots: info.slots, tmPid: info.pid },
       'TaskManager registered',
     );
     this.listener.registered(info);
@@ -108,10 +113,25 @@ export class TaskManagerRegistry implements TaskManagerGateway {
     this.#sessions.clear();
   }
 
+  /** Probes from registration on, when the TaskManager has a liveness endpoint; `session` is the one it watches. */
+  #livenessWatch(info: TaskManagerInfo, session: () => TaskManagerSession): LivenessWatch | undefined {
+    if (info.livenessAddress === '') return undefined;
+    return new LivenessWatch(info.id, info.livenessAddress, this.heartbeat, this.probeLiveness, {
+      unanswered: (detail) => this.#lose(session(), LossReason.PROBE_UNANSWERED, detail),
+      blocked: (blockedMs) => this.#lose(session(), LossReason.EVENT_LOOP_BLOCKED, `for ${secondsText(blockedMs)}, past heartbeat.timeout (${durationText(this.heartbeat.timeoutMs)})`),
+    }, this.logger);
+  }
+
+  /** Heartbeats stop while the event loop is blocked: a liveness answer that says so names the cause. */
+  #heartbeatTimedOut(session: TaskManagerSession): void {
+    const blockedMs = session.liveness?.blockedForMs();
+    if (blockedMs === undefined) this.#lose(session, LossReason.HEARTBEAT_TIMEOUT);
+    else this.#lose(session, LossReason.EVENT_LOOP_BLOCKED, `for ${secondsText(blockedMs)}, and no heartbeat for heartbeat.timeout (${durationText(this.heartbeat.timeoutMs)})`);
+  }
+
   /**
-   * A TaskManager could not reach the one at `dataAddress`: probe that one, and lose it when it
-   * does not answer within heartbeat.probe-timeout, so a hung TaskManager stalls its jobs for
-   * about a second instead of the heartbeat timeout. One probe at a time per TaskManager.
+   * A TaskManager could not reach the one at `dataAddress`: probe that one now rather than at
+   * its next liveness probe. One probe at a time per TaskManager.
    */
   #peerUnreachable(reporter: TaskManagerSession, message: PeerUnreachable__Output): void {
     const target = [...this.#sessions.values()].find((s) => s.info.dataAddress === message.dataAddress);
@@ -120,9 +140,7 @@ export class TaskManagerRegistry implements TaskManagerGateway {
       return;
     }
     const cause = quoteInput(message.cause, 300);
-    const probing = target.probe(this.#nextProbe++, () =>
-      this.#lose(target, LossReason.PROBE_UNANSWERED, `within ${durationText(this.heartbeat.probeTimeoutMs)} after TaskManager ${reporter.id} could not reach it (${cause})`),
-    );
+    const probing = target.liveness?.probeNow(`TaskManager ${reporter.id} could not reach it (${cause})`) ?? false;
     if (probing) this.logger.info({ taskManagerId: target.id, reporter: reporter.id, cause }, `probing TaskManager ${target.id}: TaskManager ${reporter.id} could not reach it`);
   }
 
@@ -148,10 +166,11 @@ function validate(message: RegisterTaskManager__Output): TaskManagerInfo {
   else if (message.taskManagerId.length > MAX_ID_CHARS) problems.push(`task_manager_id ${quoteInput(message.taskManagerId)} is longer than ${MAX_ID_CHARS} characters`);
   if (message.dataAddress === '') problems.push('data_address is empty (it must be the host:port of the DataExchange service)');
   else if (message.dataAddress.length > MAX_ID_CHARS) problems.push(`data_address ${quoteInput(message.dataAddress)} is longer than ${MAX_ID_CHARS} characters (it must be the host:port of the DataExchange service)`);
+  if (message.livenessAddress.length > MAX_ID_CHARS) problems.push(`liveness_address ${quoteInput(message.livenessAddress)} is longer than ${MAX_ID_CHARS} characters (it must be the host:port of the liveness endpoint)`);
   if (message.slots < 1) problems.push('slots is 0 (a TaskManager must offer at least one slot)');
   else if (message.slots > MAX_SLOTS) problems.push(`slots is ${message.slots}, more than ${MAX_SLOTS}`);
   if (problems.length > 0) {
     throw new WeirError(JobManagerErrorCode.INVALID_REGISTRATION, `invalid TaskManager registration: ${problems.join('; ')}`);
   }
-  return { id: message.taskManagerId, dataAddress: message.dataAddress, slots: message.slots, pid: message.pid };
+  return { id: message.taskManagerId, dataAddress: message.dataAddress, slots: message.slots, pid: message.pid, livenessAddress: message.livenessAddress };
 }

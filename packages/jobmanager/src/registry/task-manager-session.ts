@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from '@weir/common';
 import type { AcknowledgeCheckpoint__Output, AwaitingFinalCheckpoint__Output, DeclineCheckpoint__Output, MetricsReport__Output, OperatorEvent__Output, PeerUnreachable__Output, TaskManagerMessage__Output, TaskStatusUpdate__Output } from '@weir/rpc';
+import type { LivenessWatch } from './liveness-watch.ts';
 import type { TaskManagerConnection, TaskManagerInfo } from './task-manager-connection.ts';
 
 export interface SessionEvents {
@@ -20,21 +21,22 @@ export interface HeartbeatSettings {
   readonly clock: Clock;
   readonly intervalMs: number;
   readonly timeoutMs: number;
-  /** heartbeat.probe-timeout: how long a probed TaskManager has to answer. */
+  /** heartbeat.probe-interval: time between liveness probes. */
+  readonly probeIntervalMs: number;
+  /** heartbeat.probe-timeout: how long a liveness probe waits for its answer. */
   readonly probeTimeoutMs: number;
 }
 
 /**
- * One registration of a TaskManager: its connection and heartbeats. It sends a heartbeat
- * every interval and reports a timeout when the TaskManager sent nothing for the timeout
- * (any message proves it alive, not only heartbeats).
+ * One registration of a TaskManager: its connection, heartbeats and liveness probes. It
+ * sends a heartbeat every interval and reports a timeout when the TaskManager sent nothing
+ * for the timeout (any message proves it alive, not only heartbeats); `liveness`, when the
+ * TaskManager has a liveness endpoint, probes it from registration to stop.
  */
 export class TaskManagerSession {
   #heartbeatTimer: TimerHandle | undefined;
   #timeoutTimer: TimerHandle | undefined;
   #stopped = false;
-  /** The probe in flight, if any. */
-  #probe: { readonly nonce: number; readonly timer: TimerHandle } | undefined;
   /** When the TaskManager registered. */
   readonly registeredAtMs: number;
   /** When the TaskManager last sent anything (a heartbeat or any other message). */
@@ -45,6 +47,7 @@ export class TaskManagerSession {
     readonly connection: TaskManagerConnection,
     private readonly heartbeat: HeartbeatSettings,
     private readonly events: SessionEvents,
+    readonly liveness: LivenessWatch | undefined,
   ) {
     this.registeredAtMs = heartbeat.clock.now();
     this.#lastSeenMs = this.registeredAtMs;
@@ -69,6 +72,7 @@ export class TaskManagerSession {
     });
     this.#scheduleHeartbeat();
     this.#armTimeout();
+    this.liveness?.start();
   }
 
   /** A message from the TaskManager after its registration. */
@@ -83,7 +87,6 @@ export class TaskManagerSession {
     else if (message.kind === 'operatorEvent' && message.operatorEvent) this.events.operatorEvent(this, message.operatorEvent);
     else if (message.kind === 'metricsReport' && message.metricsReport) this.events.metricsReport(this, message.metricsReport);
     else if (message.kind === 'peerUnreachable' && message.peerUnreachable) this.events.peerUnreachable(this, message.peerUnreachable);
-    else if (message.kind === 'probeAck' && message.probeAck) this.#answered(message.probeAck.nonce);
     else if (message.kind === 'register') this.events.unexpected(this, 'a second register message on the same stream');
   }
 
@@ -92,33 +95,11 @@ export class TaskManagerSession {
     if (!this.#stopped) this.events.closed(this);
   }
 
-  /**
-   * Asks the TaskManager to answer at once; `unanswered` runs when its ProbeAck did not come
-   * within heartbeat.probe-timeout. Only the ack counts: messages it sent before it hung may
-   * still be arriving. False when a probe is in flight already.
-   */
-  probe(nonce: number, unanswered: () => void): boolean {
-    if (this.#stopped || this.#probe !== undefined) return false;
-    const timer = this.heartbeat.clock.setTimeout(() => {
-      this.#probe = undefined;
-      unanswered();
-    }, this.heartbeat.probeTimeoutMs);
-    this.#probe = { nonce, timer };
-    this.connection.send({ probe: { nonce } });
-    return true;
-  }
-
   stop(): void {
     this.#stopped = true;
-    if (this.#probe !== undefined) this.heartbeat.clock.clearTimeout(this.#probe.timer);
+    this.liveness?.stop();
     if (this.#heartbeatTimer !== undefined) this.heartbeat.clock.clearTimeout(this.#heartbeatTimer);
     if (this.#timeoutTimer !== undefined) this.heartbeat.clock.clearTimeout(this.#timeoutTimer);
-  }
-
-  #answered(nonce: number): void {
-    if (this.#probe?.nonce !== nonce) return;
-    this.heartbeat.clock.clearTimeout(this.#probe.timer);
-    this.#probe = undefined;
   }
 
   #scheduleHeartbeat(): void {

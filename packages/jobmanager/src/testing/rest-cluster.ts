@@ -19,7 +19,7 @@ export function restCluster(job: Parameters<typeof savepointCluster>[0] = {}, fo
       dispatcher: c.dispatcher,
       taskManagers: {
         connected: () =>
-          ['tm-1', 'tm-2'].map((id) => ({ id, dataAddress: `${id}:7000`, slots: 2, pid: 42, registeredAtMs: 500, lastSeenMs: c.clock.now() })),
+          ['tm-1', 'tm-2'].map((id) => ({ id, dataAddress: `${id}:7000`, livenessAddress: `${id}:7001`, slots: 2, pid: 42, registeredAtMs: 500, lastSeenMs: c.clock.now() })),
       },
       slotPool: c.slotPool,
       savepoints: c.service,

@@ -18,8 +18,6 @@ import type { MetricsReport as _weir_v1_MetricsReport, MetricsReport__Output as 
 import type { NotifyCheckpoint as _weir_v1_NotifyCheckpoint, NotifyCheckpoint__Output as _weir_v1_NotifyCheckpoint__Output } from './weir/v1/NotifyCheckpoint.ts';
 import type { OperatorEvent as _weir_v1_OperatorEvent, OperatorEvent__Output as _weir_v1_OperatorEvent__Output } from './weir/v1/OperatorEvent.ts';
 import type { PeerUnreachable as _weir_v1_PeerUnreachable, PeerUnreachable__Output as _weir_v1_PeerUnreachable__Output } from './weir/v1/PeerUnreachable.ts';
-import type { Probe as _weir_v1_Probe, Probe__Output as _weir_v1_Probe__Output } from './weir/v1/Probe.ts';
-import type { ProbeAck as _weir_v1_ProbeAck, ProbeAck__Output as _weir_v1_ProbeAck__Output } from './weir/v1/ProbeAck.ts';
 import type { ProcessMetrics as _weir_v1_ProcessMetrics, ProcessMetrics__Output as _weir_v1_ProcessMetrics__Output } from './weir/v1/ProcessMetrics.ts';
 import type { ProducerLocation as _weir_v1_ProducerLocation, ProducerLocation__Output as _weir_v1_ProducerLocation__Output } from './weir/v1/ProducerLocation.ts';
 import type { RegisterTaskManager as _weir_v1_RegisterTaskManager, RegisterTaskManager__Output as _weir_v1_RegisterTaskManager__Output } from './weir/v1/RegisterTaskManager.ts';
@@ -57,8 +55,6 @@ export interface ProtoGrpcType {
       NotifyCheckpoint: MessageTypeDefinition<_weir_v1_NotifyCheckpoint, _weir_v1_NotifyCheckpoint__Output>
       OperatorEvent: MessageTypeDefinition<_weir_v1_OperatorEvent, _weir_v1_OperatorEvent__Output>
       PeerUnreachable: MessageTypeDefinition<_weir_v1_PeerUnreachable, _weir_v1_PeerUnreachable__Output>
-      Probe: MessageTypeDefinition<_weir_v1_Probe, _weir_v1_Probe__Output>
-      ProbeAck: MessageTypeDefinition<_weir_v1_ProbeAck, _weir_v1_ProbeAck__Output>
       ProcessMetrics: MessageTypeDefinition<_weir_v1_ProcessMetrics, _weir_v1_ProcessMetrics__Output>
       ProducerLocation: MessageTypeDefinition<_weir_v1_ProducerLocation, _weir_v1_ProducerLocation__Output>
       RegisterTaskManager: MessageTypeDefinition<_weir_v1_RegisterTaskManager, _weir_v1_RegisterTaskManager__Output>

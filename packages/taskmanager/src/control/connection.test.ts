@@ -26,19 +26,23 @@ async function freePort(): Promise<number> {
 }
 
 describe('control stream', () => {
-  it('registers with its ID, data address, slots and pid', async () => {
+  it('registers with its ID, data address, slots, pid and liveness endpoint', async () => {
     const { jobManager, taskManager } = await startAll();
     await vi.waitFor(() => expect(jobManager.streams[0]?.registers).toHaveLength(1));
 
     const [, port] = /^localhost:(\d+)$/.exec(taskManager.dataAddress)!;
     expect(taskManager.taskManagerId).toMatch(new RegExp(`^localhost:${port}-[0-9a-f]{6}$`));
-    expect(jobManager.streams[0]!.registers[0]).toEqual({
+    const register = jobManager.streams[0]!.registers[0]!;
+    const [, livenessPort] = /^localhost:(\d+)$/.exec(register.livenessAddress)!;
+    expect(register).toEqual({
       taskManagerId: taskManager.taskManagerId,
       dataAddress: taskManager.dataAddress,
       slots: 3,
       pid: process.pid,
       leaderEpoch: 0,
+      livenessAddress: `localhost:${livenessPort}`,
     });
+    expect((await fetch(`http://127.0.0.1:${livenessPort}/liveness`)).ok).toBe(true);
   });
 
   it('refuses a message of an older leader epoch than one it saw, and leaves that JobManager', async () => {
@@ -84,13 +88,6 @@ describe('control stream', () => {
     clock.advance(2_999);
     expect(taskManager.connectionState).toBe('registered');
     await vi.waitFor(() => expect(jobManager.latest.heartbeats).toHaveLength(4));
-  });
-
-  it("answers the JobManager's probe at once with its nonce", async () => {
-    const { jobManager, taskManager } = await startAll();
-    await register(jobManager, taskManager, 1_000, 3_000);
-    jobManager.latest.send({ probe: { nonce: 7 } });
-    await vi.waitFor(() => expect(jobManager.latest.received.flatMap((m) => (m.probeAck ? [m.probeAck] : []))).toEqual([{ nonce: 7 }]));
   });
 
   it('cancels all tasks and reconnects with backoff when the JobManager falls silent', async () => {

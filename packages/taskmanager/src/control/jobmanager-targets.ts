@@ -17,9 +17,12 @@ export class JobManagerTargets {
   #current: JobManagerTarget | undefined;
   #highestEpoch = 0;
 
-  /** `fixed`: the configured JobManager address, without HA. */
-  constructor(fixed?: string) {
-    if (fixed !== undefined) this.#current = { address: fixed, epoch: 0, client: createJobManagerClient(fixed) };
+  /** `fixed`: the configured JobManager address, without HA; `keepaliveTimeoutMs`: heartbeat.timeout (createJobManagerClient). */
+  constructor(
+    fixed: string | undefined,
+    private readonly keepaliveTimeoutMs: number,
+  ) {
+    if (fixed !== undefined) this.#current = { address: fixed, epoch: 0, client: createJobManagerClient(fixed, keepaliveTimeoutMs) };
   }
 
   current(): JobManagerTarget | undefined {
@@ -41,7 +44,7 @@ export class JobManagerTargets {
     this.observe(leader.epoch);
     const previous = this.#current;
     if (previous?.address === leader.address && previous.epoch === leader.epoch) return false;
-    this.#current = { address: leader.address, epoch: leader.epoch, client: previous?.address === leader.address ? previous.client : createJobManagerClient(leader.address) };
+    this.#current = { address: leader.address, epoch: leader.epoch, client: previous?.address === leader.address ? previous.client : createJobManagerClient(leader.address, this.keepaliveTimeoutMs) };
     if (previous !== undefined && previous.client !== this.#current.client) previous.client.close();
     return true;
   }

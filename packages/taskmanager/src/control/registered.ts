@@ -45,9 +45,6 @@ export class Registered implements ControlState {
       this.#context.tasks.notifyCheckpoint(message.notifyCheckpoint);
     } else if (message.kind === 'operatorEvent' && message.operatorEvent) {
       this.#context.tasks.operatorEvent(message.operatorEvent);
-    } else if (message.kind === 'probe' && message.probe) {
-      // Another TaskManager could not reach this one: prove to the JobManager at once that it runs.
-      this.session.send({ probeAck: { nonce: message.probe.nonce } });
     } else if (message.kind !== 'heartbeat') {
       this.#context.logger.debug({ kind: message.kind }, 'ignored a control message');
     }

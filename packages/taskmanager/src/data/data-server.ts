@@ -10,7 +10,7 @@ import {
   type grpc,
 } from '@weir/rpc';
 import { describeSubpartition, type PartitionProvider } from '@weir/runtime';
-import { DATA_KEEPALIVE_MS } from './peer-reports.ts';
+import { dataKeepalive, DEFAULT_KEEPALIVE_TIMEOUT_MS } from './peer-reports.ts';
 import { SubscribeSession, type ProducerStream } from './subscribe-session.ts';
 
 /** Consumers send only subscriptions and credits, each a few bytes: anything near this is not a consumer's. */
@@ -28,7 +28,8 @@ export interface DataServer {
  * with BIND_FAILED. `onConsumerUnreachable` hears of a consumer whose call broke while it was
  * being served (it did not answer the server's keepalive pings, or its connection went away)
  * by the data address the consumer sent: a TaskManager that only produces for a hung one
- * notices it as fast as a consumer of it does.
+ * notices it as fast as a consumer of it does. `keepaliveTimeoutMs` is heartbeat.timeout
+ * (`dataKeepalive`).
  */
 export async function startDataServer(
   host: string,
@@ -36,8 +37,9 @@ export async function startDataServer(
   partitions: PartitionProvider,
   logger: Logger,
   onConsumerUnreachable: (consumerDataAddress: string, cause: string) => void = () => {},
+  keepaliveTimeoutMs = DEFAULT_KEEPALIVE_TIMEOUT_MS,
 ): Promise<DataServer> {
-  const server = createServer(MAX_RECEIVE_BYTES, { 'grpc.keepalive_time_ms': DATA_KEEPALIVE_MS, 'grpc.keepalive_timeout_ms': DATA_KEEPALIVE_MS });
+  const server = createServer(MAX_RECEIVE_BYTES, dataKeepalive(keepaliveTimeoutMs));
   const handlers: DataExchangeHandlers = {
     Subscribe(call) {
       const session = new SubscribeSession(producerStreamOf(call), partitions, logger);

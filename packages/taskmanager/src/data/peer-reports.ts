@@ -4,11 +4,20 @@ import type { Logger } from '@weir/common';
 export type PeerUnreachableListener = (dataAddress: string, cause: string) => void;
 
 /**
- * Keepalive of data connections, both ends: a peer that does not answer a ping within 3 s
- * (hung, SIGSTOPped, its host gone) breaks its channels 3 to 6 s after it stopped, instead of
- * the 5 to 15 s of the control stream's settings.
+ * Keepalive of data connections, both ends: a ping every 3 s, each waiting `timeoutMs`
+ * (heartbeat.timeout, default 50 s) for its answer. Not less: a peer whose event loop is busy
+ * answers no ping until it runs again, and neither side may break a healthy connection for
+ * that (the data it owes just arrives late); worse, the ping's deadline is a timer, and after
+ * a block of this side's own loop timers run before the answer waiting in the socket is read.
+ * Stopped and unreachable TaskManagers are found by the JobManager's liveness probes within
+ * seconds instead; this only ends connections to a peer nobody else finds out of reach.
  */
-export const DATA_KEEPALIVE_MS = 3_000;
+export function dataKeepalive(timeoutMs: number): { 'grpc.keepalive_time_ms': number; 'grpc.keepalive_timeout_ms': number } {
+  return { 'grpc.keepalive_time_ms': 3_000, 'grpc.keepalive_timeout_ms': timeoutMs };
+}
+
+/** heartbeat.timeout's default, for data connections built without a configuration (tests). */
+export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 50_000;
 
 /** A peer reported unreachable is not reported again for this long: every channel to it breaks at once. */
 const REPORT_INTERVAL_MS = 5_000;

@@ -18,10 +18,8 @@ import {
   type Subscription,
 } from '@weir/runtime';
 import { TaskManagerErrorCode } from '../errors.ts';
-import { DATA_KEEPALIVE_MS, type PeerReports } from './peer-reports.ts';
+import { dataKeepalive, DEFAULT_KEEPALIVE_TIMEOUT_MS, type PeerReports } from './peer-reports.ts';
 import { fromProducerMessage, toSubscribeRequest } from './wire.ts';
-
-const DATA_KEEPALIVE: grpc.ChannelOptions = { 'grpc.keepalive_time_ms': DATA_KEEPALIVE_MS, 'grpc.keepalive_timeout_ms': DATA_KEEPALIVE_MS };
 
 /** Reads subpartitions of producers in other TaskManagers over DataExchange.Subscribe, one client per address. */
 export class GrpcRemoteConnector implements RemoteConnector {
@@ -29,16 +27,18 @@ export class GrpcRemoteConnector implements RemoteConnector {
   readonly #logger: Logger;
   readonly #peers: PeerReports | undefined;
   readonly #ownDataAddress: string;
+  readonly #channelOptions: grpc.ChannelOptions;
 
   /**
    * `peers` hears of a producer whose connection broke (no keepalive answer, refused, reset);
    * `ownDataAddress` is this TaskManager's, sent with each subscription so that the producer
-   * can report this consumer in turn.
+   * can report this consumer in turn; `keepaliveTimeoutMs` is heartbeat.timeout (`dataKeepalive`).
    */
-  constructor(logger: Logger, options: { readonly peers?: PeerReports; readonly ownDataAddress?: string } = {}) {
+  constructor(logger: Logger, options: { readonly peers?: PeerReports; readonly ownDataAddress?: string; readonly keepaliveTimeoutMs?: number } = {}) {
     this.#logger = logger;
     this.#peers = options.peers;
     this.#ownDataAddress = options.ownDataAddress ?? '';
+    this.#channelOptions = dataKeepalive(options.keepaliveTimeoutMs ?? DEFAULT_KEEPALIVE_TIMEOUT_MS);
   }
 
   connect(dataAddress: string, id: SubpartitionId, initialCredit: number, listener: ChannelListener): Subscription {
@@ -56,7 +56,7 @@ export class GrpcRemoteConnector implements RemoteConnector {
   #clientFor(address: string): DataExchangeClient {
     let client = this.#clients.get(address);
     if (client === undefined) {
-      client = createDataExchangeClient(address, DATA_KEEPALIVE);
+      client = createDataExchangeClient(address, this.#channelOptions);
       this.#clients.set(address, client);
     }
     return client;

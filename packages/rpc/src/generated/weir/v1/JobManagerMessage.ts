@@ -7,7 +7,6 @@ import type { CancelTask as _weir_v1_CancelTask, CancelTask__Output as _weir_v1_
 import type { TriggerCheckpoint as _weir_v1_TriggerCheckpoint, TriggerCheckpoint__Output as _weir_v1_TriggerCheckpoint__Output } from '../../weir/v1/TriggerCheckpoint.ts';
 import type { NotifyCheckpoint as _weir_v1_NotifyCheckpoint, NotifyCheckpoint__Output as _weir_v1_NotifyCheckpoint__Output } from '../../weir/v1/NotifyCheckpoint.ts';
 import type { OperatorEvent as _weir_v1_OperatorEvent, OperatorEvent__Output as _weir_v1_OperatorEvent__Output } from '../../weir/v1/OperatorEvent.ts';
-import type { Probe as _weir_v1_Probe, Probe__Output as _weir_v1_Probe__Output } from '../../weir/v1/Probe.ts';
 import type { Long } from '@grpc/proto-loader';
 
 export interface JobManagerMessage {
@@ -19,8 +18,7 @@ export interface JobManagerMessage {
   'notifyCheckpoint'?: (_weir_v1_NotifyCheckpoint | null);
   'operatorEvent'?: (_weir_v1_OperatorEvent | null);
   'leaderEpoch'?: (number | string | Long);
-  'probe'?: (_weir_v1_Probe | null);
-  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel"|"triggerCheckpoint"|"notifyCheckpoint"|"operatorEvent"|"probe";
+  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel"|"triggerCheckpoint"|"notifyCheckpoint"|"operatorEvent";
 }
 
 export interface JobManagerMessage__Output {
@@ -32,6 +30,5 @@ export interface JobManagerMessage__Output {
   'notifyCheckpoint'?: (_weir_v1_NotifyCheckpoint__Output | null);
   'operatorEvent'?: (_weir_v1_OperatorEvent__Output | null);
   'leaderEpoch': (number);
-  'probe'?: (_weir_v1_Probe__Output | null);
-  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel"|"triggerCheckpoint"|"notifyCheckpoint"|"operatorEvent"|"probe";
+  'kind'?: "registered"|"heartbeat"|"deploy"|"cancel"|"triggerCheckpoint"|"notifyCheckpoint"|"operatorEvent";
 }

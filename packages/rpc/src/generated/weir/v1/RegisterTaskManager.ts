@@ -7,6 +7,7 @@ export interface RegisterTaskManager {
   'dataAddress'?: (string);
   'slots'?: (number);
   'pid'?: (number);
+  'livenessAddress'?: (string);
   'leaderEpoch'?: (number | string | Long);
 }
 
@@ -15,5 +16,6 @@ export interface RegisterTaskManager__Output {
   'dataAddress': (string);
   'slots': (number);
   'pid': (number);
+  'livenessAddress': (string);
   'leaderEpoch': (number);
 }

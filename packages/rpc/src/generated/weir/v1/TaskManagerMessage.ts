@@ -9,7 +9,6 @@ import type { AwaitingFinalCheckpoint as _weir_v1_AwaitingFinalCheckpoint, Await
 import type { OperatorEvent as _weir_v1_OperatorEvent, OperatorEvent__Output as _weir_v1_OperatorEvent__Output } from '../../weir/v1/OperatorEvent.ts';
 import type { MetricsReport as _weir_v1_MetricsReport, MetricsReport__Output as _weir_v1_MetricsReport__Output } from '../../weir/v1/MetricsReport.ts';
 import type { PeerUnreachable as _weir_v1_PeerUnreachable, PeerUnreachable__Output as _weir_v1_PeerUnreachable__Output } from '../../weir/v1/PeerUnreachable.ts';
-import type { ProbeAck as _weir_v1_ProbeAck, ProbeAck__Output as _weir_v1_ProbeAck__Output } from '../../weir/v1/ProbeAck.ts';
 
 export interface TaskManagerMessage {
   'register'?: (_weir_v1_RegisterTaskManager | null);
@@ -21,8 +20,7 @@ export interface TaskManagerMessage {
   'operatorEvent'?: (_weir_v1_OperatorEvent | null);
   'metricsReport'?: (_weir_v1_MetricsReport | null);
   'peerUnreachable'?: (_weir_v1_PeerUnreachable | null);
-  'probeAck'?: (_weir_v1_ProbeAck | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"awaitingFinalCheckpoint"|"operatorEvent"|"metricsReport"|"peerUnreachable"|"probeAck";
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"awaitingFinalCheckpoint"|"operatorEvent"|"metricsReport"|"peerUnreachable";
 }
 
 export interface TaskManagerMessage__Output {
@@ -35,6 +33,5 @@ export interface TaskManagerMessage__Output {
   'operatorEvent'?: (_weir_v1_OperatorEvent__Output | null);
   'metricsReport'?: (_weir_v1_MetricsReport__Output | null);
   'peerUnreachable'?: (_weir_v1_PeerUnreachable__Output | null);
-  'probeAck'?: (_weir_v1_ProbeAck__Output | null);
-  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"awaitingFinalCheckpoint"|"operatorEvent"|"metricsReport"|"peerUnreachable"|"probeAck";
+  'kind'?: "register"|"heartbeat"|"taskStatus"|"acknowledgeCheckpoint"|"declineCheckpoint"|"awaitingFinalCheckpoint"|"operatorEvent"|"metricsReport"|"peerUnreachable";
 }

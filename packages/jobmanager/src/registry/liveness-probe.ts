@@ -1,0 +1,30 @@
+/** What a TaskManager's liveness endpoint answers. */
+export interface LivenessReport {
+  /** Milliseconds since the TaskManager's event loop last ran (a beat every 200 ms while it runs). */
+  readonly eventLoopLastRanMsAgo: number;
+}
+
+/**
+ * Asks the liveness endpoint at `address` (host:port) how the TaskManager is; rejects when it
+ * cannot be reached or answers nonsense, and when `signal` aborts (the caller's deadline).
+ */
+export type LivenessProbe = (address: string, signal: AbortSignal) => Promise<LivenessReport>;
+
+/** An answer bigger than this is not the endpoint's: its JSON is a few dozen bytes. */
+const MAX_ANSWER_CHARS = 1_024;
+
+/**
+ * GET http://<address>/liveness. The endpoint is plain HTTP, served by a thread of the
+ * TaskManager of its own (taskmanager's `src/liveness/`), so that answering needs neither the
+ * TaskManager's event loop nor gRPC in that thread.
+ */
+export const httpLivenessProbe: LivenessProbe = async (address, signal) => {
+  const response = await fetch(`http://${address}/liveness`, { signal });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`the liveness endpoint at ${address} answered HTTP ${response.status}`);
+  const lastRan = text.length <= MAX_ANSWER_CHARS ? (JSON.parse(text) as { eventLoopLastRanMsAgo?: unknown }).eventLoopLastRanMsAgo : undefined;
+  if (typeof lastRan !== 'number' || !Number.isFinite(lastRan) || lastRan < 0) {
+    throw new Error(`the liveness endpoint at ${address} answered without a valid eventLoopLastRanMsAgo`);
+  }
+  return { eventLoopLastRanMsAgo: lastRan };
+};
