@@ -88,6 +88,11 @@ export {
 } from './windowing/assigners.ts';
 export { Trigger, TriggerResult, type TriggerContext, type OnMergeContext } from './windowing/trigger.ts';
 export { EventTimeTrigger, ProcessingTimeTrigger, CountTrigger, PurgingTrigger, NeverTrigger } from './windowing/triggers.ts';
+export { ContinuousEventTimeTrigger, ContinuousProcessingTimeTrigger } from './windowing/continuous-triggers.ts';
+export { DeltaTrigger } from './windowing/delta-trigger.ts';
+export type { DeltaFunction, DeltaFunctionLike } from './windowing/delta-function.ts';
+export { TimestampedValue, isEvictor, type Evictor, type EvictorContext } from './windowing/evictor.ts';
+export { CountEvictor, TimeEvictor, DeltaEvictor } from './windowing/evictors.ts';
 export {
   ProcessWindowFunction,
   ProcessAllWindowFunction,

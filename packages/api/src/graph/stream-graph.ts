@@ -1,6 +1,7 @@
 import type { Sink } from '../connector/types.ts';
 import type { AnySource } from '../connector/splits.ts';
 import type { WatermarkStrategy } from '../time/watermark-strategy.ts';
+import type { Evictor } from '../windowing/evictor.ts';
 import type { Trigger } from '../windowing/trigger.ts';
 import type { WindowAssigner } from '../windowing/window-assigner.ts';
 import type { AggregateFunction, ProcessWindowFunction } from '../windowing/window-functions.ts';
@@ -86,6 +87,11 @@ export type OperatorSpec =
 export interface WindowSpec {
   readonly assigner: WindowAssigner<unknown, Window>;
   readonly trigger: Trigger<unknown, Window>;
+  /**
+   * With an evictor the window keeps every element with its timestamp, whatever the function
+   * (Flink's EvictingWindowOperator): `reduce` and `aggregate` run over what is left when it fires.
+   */
+  readonly evictor?: Evictor<unknown, Window> | undefined;
   readonly allowedLatenessMs: number;
   /** The side output that gets elements too late for their windows; dropped without one. */
   readonly lateDataTag: string | undefined;

@@ -1,6 +1,7 @@
 import type { Collector } from '../functions/collector.ts';
 import type { OutputTag } from '../functions/output-tag.ts';
 import type { ReduceFunction } from '../functions/types.ts';
+import type { Evictor } from '../windowing/evictor.ts';
 import type { Trigger } from '../windowing/trigger.ts';
 import {
   ProcessAllWindowFunction,
@@ -23,6 +24,11 @@ export class AllWindowedStream<T, W extends Window> {
 
   trigger(trigger: Trigger<T, W>): this {
     this.windowed.trigger(trigger);
+    return this;
+  }
+
+  evictor(evictor: Evictor<T, W>): this {
+    this.windowed.evictor(evictor);
     return this;
   }
 

@@ -4,6 +4,7 @@ import { ApiErrorCode } from '../errors.ts';
 import type { OperatorSpec } from '../graph/stream-graph.ts';
 import { GlobalWindows } from '../windowing/assigners.ts';
 import { CountTrigger, PurgingTrigger } from '../windowing/triggers.ts';
+import { CountEvictor } from '../windowing/evictors.ts';
 import { WindowAssigner } from '../windowing/window-assigner.ts';
 import type { GlobalWindow, Window } from '../windowing/windows.ts';
 import { DataStream } from './data-stream.ts';
@@ -55,9 +56,18 @@ export class KeyedStream<T, K> extends DataStream<T> {
     return this.builder.windowed(this, assigner);
   }
 
-  /** Windows of `size` elements per key: fires and purges every `size` elements (Flink's countWindow(size)). */
-  countWindow(size: number): WindowedStream<T, K, GlobalWindow> {
-    return this.window(GlobalWindows.create() as WindowAssigner<T, GlobalWindow>).trigger(PurgingTrigger.of(CountTrigger.of(size)));
+  /**
+   * Windows of `size` elements per key: fires and purges every `size` elements (Flink's
+   * countWindow(size)). With `slide`, sliding count windows: every `slide` elements the window
+   * fires with the last `size` elements (a CountEvictor keeps them, as Flink's countWindow(size, slide)).
+   */
+  countWindow(size: number, slide?: number): WindowedStream<T, K, GlobalWindow> {
+    const global = this.window(GlobalWindows.create() as WindowAssigner<T, GlobalWindow>);
+    if (slide === undefined) return global.trigger(PurgingTrigger.of(CountTrigger.of(size)));
+    if (!Number.isSafeInteger(size) || size < 1) {
+      throw new WeirError(ApiErrorCode.INVALID_WINDOW, `countWindow() takes a whole number of elements >= 1 as its size, got ${String(size)}`);
+    }
+    return global.evictor(CountEvictor.of(size)).trigger(CountTrigger.of(slide));
   }
 
   /** @internal The spec of an operator on this keyed stream. */

@@ -4,6 +4,7 @@ import type { Collector } from '../functions/collector.ts';
 import { requireOutputTag, type OutputTag } from '../functions/output-tag.ts';
 import type { ReduceFunction } from '../functions/types.ts';
 import type { WindowFunctionSpec } from '../graph/stream-graph.ts';
+import { isEvictor, type Evictor } from '../windowing/evictor.ts';
 import { isMergingAssigner, type WindowAssigner } from '../windowing/window-assigner.ts';
 import { Trigger } from '../windowing/trigger.ts';
 import { ProcessWindowFunction, type AggregateFunction, type ProcessWindowContext, type WindowFunction } from '../windowing/window-functions.ts';
@@ -13,13 +14,15 @@ import { toReduceFunction } from './normalize.ts';
 import type { SingleOutputStreamOperator } from './single-output-stream-operator.ts';
 
 /**
- * A keyed stream grouped into windows (Flink's WindowedStream). Set the trigger, allowed
- * lateness and late-data side output, then say how a window is evaluated: `reduce`,
- * `aggregate` (incremental, one value per window in state), `process` (all elements in
- * state), either of the first two followed by a ProcessWindowFunction, or `apply`.
+ * A keyed stream grouped into windows (Flink's WindowedStream). Set the trigger, evictor,
+ * allowed lateness and late-data side output, then say how a window is evaluated: `reduce`,
+ * `aggregate` (incremental, one value per window in state, unless there is an evictor),
+ * `process` (all elements in state), either of the first two followed by a
+ * ProcessWindowFunction, or `apply`.
  */
 export class WindowedStream<T, K, W extends Window> {
   #trigger: Trigger<T, W> | undefined;
+  #evictor: Evictor<T, W> | undefined;
   #allowedLatenessMs = 0;
   #lateDataTag: string | undefined;
 
@@ -37,6 +40,20 @@ export class WindowedStream<T, K, W extends Window> {
       throw new WeirError(ApiErrorCode.INVALID_WINDOW, `${String(this.assigner)} merges windows, and ${String(trigger)} cannot merge (its canMerge() is false); use a trigger that can`);
     }
     this.#trigger = trigger;
+    return this;
+  }
+
+  /**
+   * Removes elements from a window before and/or after the window function runs when it fires
+   * (`CountEvictor`, `TimeEvictor`, `DeltaEvictor` or an Evictor of your own). The window then
+   * keeps all its elements, as in Flink, also with `reduce` and `aggregate`: these run over the
+   * elements left at each firing rather than per element, and the state holds every element.
+   */
+  evictor(evictor: Evictor<T, W>): this {
+    if (!isEvictor(evictor)) {
+      throw new WeirError(ApiErrorCode.INVALID_FUNCTION, `evictor() takes an Evictor (with evictBefore and evictAfter), such as CountEvictor.of(10), got ${String(evictor)}`);
+    }
+    this.#evictor = evictor;
     return this;
   }
 
@@ -111,6 +128,7 @@ export class WindowedStream<T, K, W extends Window> {
         window: {
           assigner: this.assigner as unknown as WindowAssigner<unknown, Window>,
           trigger,
+          evictor: this.#evictor as Evictor<unknown, Window> | undefined,
           allowedLatenessMs: this.assigner.isEventTime() ? this.#allowedLatenessMs : 0,
           lateDataTag: this.#lateDataTag,
           function: fn,

@@ -44,6 +44,8 @@ export class OperatorHarness {
       keyed?: boolean;
       /** Keyed state of another backend (LevelDB); heap state by default. */
       backend?: (clock: ManualClock) => KeyedStateBackend;
+      /** The backend holds restored state: the operator restores what it keeps in memory (timers) on open. */
+      restored?: boolean;
     } = {},
   ) {
     this.clock = new ManualClock(options.start ?? 0);
@@ -68,7 +70,7 @@ export class OperatorHarness {
       runtimeContext: new OperatorRuntimeContext(subtask, 'Op', this.backend),
       keyed: this.backend,
       lists: new OperatorStateStore(label),
-      restored: false,
+      restored: options.restored ?? false,
       checkpointing: false,
       connector: { jobId: 'job', subtaskIndex: 0, parallelism: 1, attemptNumber: 0 },
       sendOperatorEvent: (event) => {

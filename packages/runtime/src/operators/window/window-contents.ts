@@ -7,6 +7,7 @@ import {
   type ListState,
   type ReducingState,
   type ValueState,
+  type Window,
   type WindowFunctionSpec,
 } from '@weir/api';
 import type { KeyContext } from '../../state/key-context.ts';
@@ -18,13 +19,14 @@ export const CONTENTS_STATE = '__weir_window-contents';
 
 /**
  * What a window keeps, under the key context's current namespace: one reduced value
- * (`reduce`), one accumulator (`aggregate`) or every element (`process`). `get` is what the
- * window function gets, undefined for an empty window; `merge` folds the contents of other
+ * (`reduce`), one accumulator (`aggregate`) or every element (`process`); with an evictor,
+ * every element with its timestamp (evicting-contents.ts). `fire` hands what the window
+ * function gets to `emit`, unless the window is empty; `merge` folds the contents of other
  * namespaces into one (merging session windows).
  */
 export interface WindowContents {
-  add(value: unknown): void;
-  get(): unknown;
+  add(value: unknown, timestamp: number | undefined): void;
+  fire(window: Window, emit: (contents: unknown) => void): void;
   clear(): void;
   merge(target: string, sources: readonly string[]): void;
 }
@@ -57,8 +59,9 @@ class ReducedContents implements WindowContents {
     this.state.add(value);
   }
 
-  get(): unknown {
-    return this.state.get();
+  fire(_window: Window, emit: (contents: unknown) => void): void {
+    const reduced = this.state.get();
+    if (reduced !== undefined) emit(reduced);
   }
 
   clear(): void {
@@ -92,9 +95,10 @@ class AggregatedContents implements WindowContents {
     this.state.update(next);
   }
 
-  /** The accumulator; the operator turns it into the result with getResult. */
-  get(): unknown {
-    return this.state.value();
+  /** Emits the accumulator; the operator turns it into the result with getResult. */
+  fire(_window: Window, emit: (contents: unknown) => void): void {
+    const accumulator = this.state.value();
+    if (accumulator !== undefined) emit(accumulator);
   }
 
   clear(): void {
@@ -111,7 +115,8 @@ class AggregatedContents implements WindowContents {
   }
 }
 
-class ListContents implements WindowContents {
+/** Every element in a list; also what a window with an evictor keeps its timestamped elements in. */
+export class ListContents implements WindowContents {
   constructor(
     private readonly state: ListState<unknown>,
     private readonly keys: KeyContext,
@@ -121,9 +126,9 @@ class ListContents implements WindowContents {
     this.state.add(value);
   }
 
-  get(): unknown {
+  fire(_window: Window, emit: (contents: unknown) => void): void {
     const elements = this.state.get();
-    return (elements as readonly unknown[]).length === 0 ? undefined : elements;
+    if ((elements as readonly unknown[]).length !== 0) emit(elements);
   }
 
   clear(): void {

@@ -10,6 +10,7 @@ import type { OperatorContext } from '../operator-context.ts';
 import type { Output } from '../output.ts';
 import { MergingWindowSet } from './merging-window-set.ts';
 import { ProcessWindowContextImpl, TriggerContextImpl } from './window-contexts.ts';
+import { evictingContents } from './evicting-contents.ts';
 import { windowContents, type WindowContents } from './window-contents.ts';
 
 /**
@@ -19,6 +20,7 @@ import { windowContents, type WindowContents } from './window-contents.ts';
  * Every window has a cleanup timer at its end plus the allowed lateness: then its contents,
  * trigger state, window state and merging-set entry are removed, so nothing outlives it.
  * Elements for windows already cleaned up are late: sent to the late-data side output, or dropped.
+ * With an evictor, the contents are every element with its timestamp (evicting-contents.ts).
  */
 export class WindowOperator extends SingleInputOperator<WindowSpec> {
   readonly #backend: KeyedStateBackend;
@@ -41,7 +43,14 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
       onEventTime: (timer) => this.#onTimer(timer, true),
       onProcessingTime: (timer) => this.#onTimer(timer, false),
     }, context.work);
-    this.#contents = windowContents(spec.function, backend, context.failures);
+    const timers = this.#timers;
+    this.#contents =
+      spec.evictor === undefined
+        ? windowContents(spec.function, backend, context.failures)
+        : evictingContents(spec.function, spec.evictor, backend, context.failures, {
+            getCurrentProcessingTime: () => timers.currentProcessingTime(),
+            getCurrentWatermark: () => timers.currentWatermark(),
+          });
     this.#trigger = new TriggerContextImpl(backend, spec.assigner, this.#timers);
     this.#process = new ProcessWindowContextImpl(backend, spec.assigner, this.#timers, context.runtimeContext, out);
     this.#merging = isMergingAssigner(spec.assigner) ? spec.assigner : undefined;
@@ -109,7 +118,7 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
       added = true;
       const ns = this.fn.assigner.namespaceOf(window);
       keys.namespace = ns;
-      this.#contents.add(record);
+      this.#contents.add(record, timestamp);
       const result = this.#triggerOnElement(record, timestamp, window, ns);
       this.#afterTrigger(result, window, ns);
       this.#registerCleanupTimer(window, ns);
@@ -146,7 +155,7 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
       added = true;
       const stateNs = this.fn.assigner.namespaceOf(sessions.getStateWindow(actual)!);
       this.#backend.keys.namespace = stateNs;
-      this.#contents.add(record);
+      this.#contents.add(record, timestamp);
       const ns = this.fn.assigner.namespaceOf(actual);
       this.#afterTrigger(this.#triggerOnElement(record, timestamp, actual, ns), actual, stateNs);
       this.#registerCleanupTimer(actual, ns);
@@ -168,8 +177,7 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
     if (!result.isFire() && !result.isPurge()) return;
     const keys = this.#backend.keys;
     keys.namespace = stateNs;
-    const contents = this.#contents.get();
-    if (result.isFire() && contents !== undefined) this.#emit(window, contents);
+    if (result.isFire()) this.#contents.fire(window, (contents) => this.#emit(window, contents));
     if (result.isPurge()) {
       keys.namespace = stateNs;
       this.#contents.clear();
