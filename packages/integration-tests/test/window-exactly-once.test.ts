@@ -1,10 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { diffLines, readCommittedLines } from '@weir/examples';
+import { afterEach, describe, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
-import { killTaskManagersAtRandom } from './chaos.ts';
+import { ProcessCluster } from '../src/index.ts';
+import { expectExactlyOnceUnderKills } from './chaos.ts';
 import { expectedWindowedCounts, WINDOWED_COUNTS } from './window-jobs.ts';
 
 const RECORDS = 16_000;
@@ -31,21 +30,6 @@ describe('exactly-once event-time windows under SIGKILLed TaskManagers', () => {
     cleanups.push(() => cluster.stop());
     const output = join(dir, 'out');
     const args = [output, String(RECORDS), String(RATE), '400', backend, join(dir, 'checkpoints')];
-    const run = await cluster.weir(['run', '--detached', writeJobFile(WINDOWED_COUNTS), '--', ...args]);
-    expect(run.code, run.stderr).toBe(0);
-    const jobId = jobIdFrom(run.stdout);
-    await waitForStatus(cluster.client, jobId, ['RUNNING']);
-    const chaos = await killTaskManagersAtRandom(cluster, 2, 2_500, 3_000);
-    const details = await waitForStatus(cluster.client, jobId, ['FINISHED', 'FAILED', 'CANCELED'], 180_000);
-    expect(details.summary!.status, `${details.failureCause}\n${chaos.join('\n')}\n${cluster.logs()}`).toBe('FINISHED');
-    expect(details.attempt, chaos.join('\n')).toBeGreaterThanOrEqual(1);
-    const { missing, extra } = diffLines(readCommittedLines(output).sort(), expectedWindowedCounts(RECORDS));
-    expect({ missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }, chaos.join('\n')).toEqual({
-      missing: [],
-      extra: [],
-      counts: [0, 0],
-    });
-    const history = await listCheckpoints(cluster.client, jobId);
-    expect(completedCount(history.checkpoints)).toBeGreaterThan(3);
+    await expectExactlyOnceUnderKills(cluster, WINDOWED_COUNTS, args, output, expectedWindowedCounts(RECORDS));
   });
 });
