@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Clock, Logger, WeirConfig } from '@weir/common';
 import { followLeader, haSettingsFromConfig } from '@weir/ha';
 import { encodeMetricsReport } from '@weir/rpc';
@@ -18,6 +17,7 @@ import { Deployer } from './deploy/deployer.ts';
 import type { JobLoader, TaskFactory } from './deploy/types.ts';
 import { TaskManagerMetrics } from './metrics/taskmanager-metrics.ts';
 import { TaskMetricsTracker } from './metrics/task-metrics-tracker.ts';
+import { LocalStateDir } from './local-state/local-state-dir.ts';
 
 export interface TaskManagerHandle {
   readonly taskManagerId: string;
@@ -54,6 +54,7 @@ export class TaskManager implements TaskManagerHandle {
   readonly #deployer: Deployer;
   readonly #storages: StoragePool;
   readonly #metrics: TaskManagerMetrics;
+  readonly #localState: LocalStateDir;
   readonly #closeClient: () => void;
   #closing: Promise<void> | undefined;
 
@@ -68,6 +69,7 @@ export class TaskManager implements TaskManagerHandle {
     deployer: Deployer;
     storages: StoragePool;
     metrics: TaskManagerMetrics;
+    localState: LocalStateDir;
     closeClient: () => void;
   }) {
     this.taskManagerId = fields.taskManagerId;
@@ -80,6 +82,7 @@ export class TaskManager implements TaskManagerHandle {
     this.#deployer = fields.deployer;
     this.#storages = fields.storages;
     this.#metrics = fields.metrics;
+    this.#localState = fields.localState;
     this.#closeClient = fields.closeClient;
   }
 
@@ -127,6 +130,9 @@ export class TaskManager implements TaskManagerHandle {
     // The JobManager probes a peer this TaskManager cannot reach at once, instead of at its next liveness probe.
     peers = new PeerReports(logger, (peer, cause) => connection.sendIfRegistered({ peerUnreachable: { dataAddress: peer, cause } }), () => parts.clock.now());
     const remote = new GrpcRemoteConnector(logger, { peers, ownDataAddress: dataAddress, keepaliveTimeoutMs: heartbeatTimeoutMs });
+    const localState = await LocalStateDir.claim({ root: config['state.backend.rocksdb.localdir'] || tmpdir(), taskManagerId, logger: logger.child({ scope: 'local-state' }) });
+    // In the background: removing a dead TaskManager's DBs can take a while, and this TaskManager's directory is its own.
+    void localState.sweep();
     const storages = new StoragePool(s3SettingsFromConfig(config));
     const tracker = new TaskMetricsTracker(() => deployer.tasks(), parts.clock);
     const deployer = new Deployer({
@@ -134,7 +140,7 @@ export class TaskManager implements TaskManagerHandle {
       loadJob: parts.createJobLoader(new BundleCache(fetchBundleFrom(() => targets.current()))),
       createTask: parts.createTask,
       storages,
-      localStateDir: config['state.backend.rocksdb.localdir'] || join(tmpdir(), `weir-${taskManagerId.replace(/[^A-Za-z0-9._-]/g, '_')}`),
+      localStateDir: localState.directory,
       logger,
       clock: parts.clock,
       onTaskEnded: (task) => tracker.ended(task),
@@ -170,6 +176,7 @@ export class TaskManager implements TaskManagerHandle {
       dataServer.close();
       await liveness.close();
       targets.close();
+      await localState.release();
       throw err;
     }
     logger.info(
@@ -191,6 +198,7 @@ export class TaskManager implements TaskManagerHandle {
         dataServer.close();
         await liveness.close();
         targets.close();
+        await localState.release();
         throw err;
       }
     }
@@ -206,6 +214,7 @@ export class TaskManager implements TaskManagerHandle {
       deployer,
       storages,
       metrics,
+      localState,
       closeClient: () => {
         void leader?.close();
         targets.close();
@@ -230,6 +239,7 @@ export class TaskManager implements TaskManagerHandle {
   async #close(): Promise<void> {
     this.#connection.close();
     await this.#deployer.cancelAll();
+    await this.#localState.release();
     this.#storages.close();
     await this.#metrics.close();
     this.#remote.close();

@@ -46,7 +46,7 @@ export const ConfigOptions = {
   },
   'state.backend': { type: 'enum', values: ['hashmap', 'memory', 'filesystem', 'level', 'rocksdb'], default: 'hashmap', doc: 'Where keyed state lives and how it is snapshotted: hashmap/filesystem (heap, files in state.checkpoints.dir), memory (heap, snapshots inline in _metadata), level/rocksdb (LevelDB on local disk, files in state.checkpoints.dir).' },
   'state.backend.incremental': { type: 'boolean', default: false, doc: 'LevelDB backend: upload only what no earlier checkpoint uploaded (new table files, what was appended to the log and MANIFEST), into <dir>/<jobId>/shared.' },
-  'state.backend.rocksdb.localdir': { type: 'string', default: '', doc: 'Where a TaskManager keeps its LevelDB state, one DB per operator subtask; empty: <os tmpdir>/weir-<taskmanager id>.' },
+  'state.backend.rocksdb.localdir': { type: 'string', default: '', doc: 'Where TaskManagers keep their LevelDB state (empty: the OS temp dir), each in a directory of its own, weir-<taskmanager id>-<random>, one DB per operator subtask. Several TaskManagers may share it: one that starts removes the directories of TaskManagers of this host that are gone.' },
   'state.savepoints.dir': { type: 'string', default: '', doc: 'Default savepoint directory (a local path, file:// or s3:// URL) for weir savepoint, stop and cancel -s.' },
   'state.checkpoints.dir': { type: 'string', default: '', doc: 'Checkpoint directory: a local path, file:// or s3:// URL. Each job writes below <dir>/<jobId>.' },
   'state.checkpoints.num-retained': { type: 'positiveInt', default: 1, doc: 'Completed checkpoints kept; older ones are subsumed and deleted.' },
