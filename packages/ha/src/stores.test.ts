@@ -14,6 +14,7 @@ import { HaJobStatus } from './jobs/job-records.ts';
 import { HaKeys } from './keys.ts';
 import { RecordingContender } from './testing/contender.ts';
 import { startEtcd, type EtcdServer } from './testing/etcd-server.ts';
+import { leaderOf as electLeader } from './testing/leader-term.ts';
 
 const logger = createLogger('test');
 logger.level = 'silent';
@@ -24,14 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => etcd.remove());
 
-async function leaderOf(clusterId: string): Promise<{ term: LeadershipTerm; election: LeaderElection }> {
-  const client = openEtcd({ endpoints: [etcd.endpoint] });
-  const election = new LeaderElection(client, new HaKeys(clusterId), { endpoints: [etcd.endpoint], clusterId, storageDir: '', leaseTtlMs: 2_000, renewIntervalMs: 500 }, { address: 'jm:1' }, systemClock, logger);
-  const contender = new RecordingContender();
-  election.start(contender);
-  await vi.waitFor(() => expect(contender.leading).toBeDefined(), { timeout: 5_000 });
-  return { term: contender.leading!, election };
-}
+const leaderOf = (clusterId: string) => electLeader(etcd.endpoint, clusterId, logger);
 
 describe('HaCheckpointStore', () => {
   it('hands out rising IDs that a later leader continues, and keeps the retained pointers', async () => {
@@ -91,7 +85,7 @@ describe('HaJobStore', () => {
     const { term, election } = await leaderOf('jobs');
     const submission = { jobId: 'j1', jobName: 'sums', entryName: 'job.ts', args: ['a'], parallelism: 2, savepointPath: '', allowNonRestoredState: false, bundleHash: 'abc', submittedAtMs: 5 };
     await services.jobs.add(term, submission, Buffer.from('module.exports = 1'));
-    expect(await services.jobs.list()).toEqual({ records: [{ jobId: 'j1', jobName: 'sums', status: HaJobStatus.RUNNING, submittedAtMs: 5, endedAtMs: 0, failureCause: '' }], problems: [] });
+    expect(await services.jobs.list()).toEqual({ records: [{ jobId: 'j1', jobName: 'sums', status: HaJobStatus.RUNNING, submittedAtMs: 5, endedAtMs: 0, failureCause: '', dirty: false }], problems: [] });
     const read = await services.jobs.submission('j1');
     expect(read.submission).toEqual(submission);
     expect(Buffer.from(read.bundle).toString()).toBe('module.exports = 1');

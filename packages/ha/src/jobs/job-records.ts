@@ -35,6 +35,17 @@ export interface JobRecord {
   readonly endedAtMs: number;
   /** Set when the job FAILED. */
   readonly failureCause: string;
+  /**
+   * Flink's JobResultStore entry states: true from when the job is recorded globally terminal
+   * until its HA data (submission, checkpoint pointers, unreferenced bundles) is removed, then
+   * false ("clean"). A leader cleans up every dirty job it finds.
+   */
+  readonly dirty: boolean;
+}
+
+/** FINISHED, CANCELED, FAILED: the job will not run again. */
+export function isGloballyTerminal(status: HaJobStatus): boolean {
+  return status === HaJobStatus.FINISHED || status === HaJobStatus.CANCELED || status === HaJobStatus.FAILED;
 }
 
 /** The record's JSON, or a string saying what is wrong with it. */
@@ -55,6 +66,8 @@ export function decodeJobRecord(value: string): JobRecord | string {
     submittedAtMs: parsed.submittedAtMs ?? 0,
     endedAtMs: parsed.endedAtMs ?? 0,
     failureCause: parsed.failureCause ?? '',
+    // A terminal record an older Weir wrote has no flag: its HA data was never removed.
+    dirty: typeof parsed.dirty === 'boolean' ? parsed.dirty : isGloballyTerminal(parsed.status),
   };
 }
 

@@ -12,8 +12,17 @@ import { decodeJobRecord, decodeSubmission, HaJobStatus, type JobRecord, type Jo
  * and its bundle in storageDir (`jobs/<jobId>/submission.json`, `bundles/<sha256>.js`), each
  * job's record in etcd (`jobs/<jobId>`), written by the leader only. Files go first, so a
  * record never points at nothing.
+ *
+ * Bundles are shared by content hash. Writing a bundle with its submission and removing the
+ * bundles no submission refers to are serialized in this JobManager, so a removal never sees a
+ * submission half written; and only the leader does either, checking its term before each
+ * removal, so another leader's submission cannot meet this one's removal either (the term ends
+ * before another leader can be elected: see LeaseKeeper).
  */
 export class HaJobStore {
+  /** The bundle operations in flight, one after another. */
+  #bundles: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly etcd: Etcd3,
     private readonly keys: HaKeys,
@@ -23,14 +32,57 @@ export class HaJobStore {
 
   /** Keeps the submission and bundle, then registers the job as RUNNING. */
   async add(term: LeadershipTerm, submission: JobSubmission, bundle: Uint8Array): Promise<void> {
-    const bundlePath = `bundles/${submission.bundleHash}.js`;
     try {
-      if (!(await this.storage.exists(bundlePath))) await this.storage.writeAtomic(bundlePath, bundle);
-      await this.storage.writeAtomic(submissionPath(submission.jobId), Buffer.from(JSON.stringify(submission)));
+      await this.#serialized(async () => {
+        // Written even when it is there: the file is then surely this submission's, whatever removal came before.
+        await this.storage.writeAtomic(bundlePath(submission.bundleHash), bundle);
+        await this.storage.writeAtomic(submissionPath(submission.jobId), Buffer.from(JSON.stringify(submission)));
+      });
     } catch (err) {
       throw new WeirError(HaErrorCode.HA_STORAGE_NOT_WRITABLE, `could not keep job ${submission.jobId} in high-availability.storageDir ${this.storage.url}: ${describeError(err)}`, { cause: err });
     }
-    await this.put(term, { jobId: submission.jobId, jobName: submission.jobName, status: HaJobStatus.RUNNING, submittedAtMs: submission.submittedAtMs, endedAtMs: 0, failureCause: '' });
+    await this.put(term, { jobId: submission.jobId, jobName: submission.jobName, status: HaJobStatus.RUNNING, submittedAtMs: submission.submittedAtMs, endedAtMs: 0, failureCause: '', dirty: false });
+  }
+
+  /**
+   * Removes what storageDir keeps of a job that ended (its record says so already): its
+   * submission, then every bundle no submission refers to any more. Idempotent: a leader that
+   * loses its term midway leaves it to the next, which does it again. LEADERSHIP_LOST once this
+   * JobManager no longer leads; HA_STORAGE_NOT_WRITABLE when storageDir fails.
+   */
+  async removeJobData(term: LeadershipTerm, jobId: string): Promise<string[]> {
+    try {
+      return await this.#serialized(async () => {
+        ensureLeading(term, jobId);
+        await this.storage.deleteDirectory(`jobs/${jobId}`);
+        const referenced = new Set<string>();
+        for (const path of await this.storage.list('jobs')) {
+          if (!path.endsWith('/submission.json')) continue;
+          const submission = decodeSubmission(await this.storage.read(path));
+          // A submission that cannot be read may still be some job's: keep every bundle then.
+          if (typeof submission === 'string') return [];
+          referenced.add(submission.bundleHash);
+        }
+        const removed: string[] = [];
+        for (const path of await this.storage.list('bundles')) {
+          const hash = /([0-9a-f]{64})\.js$/.exec(path)?.[1];
+          if (hash === undefined || referenced.has(hash)) continue;
+          ensureLeading(term, jobId);
+          await this.storage.delete(bundlePath(hash));
+          removed.push(hash);
+        }
+        return removed;
+      });
+    } catch (err) {
+      if (err instanceof WeirError && err.code === HaErrorCode.LEADERSHIP_LOST) throw err;
+      throw new WeirError(HaErrorCode.HA_STORAGE_NOT_WRITABLE, `could not remove job ${jobId} from high-availability.storageDir ${this.storage.url}: ${describeError(err)}`, { cause: err });
+    }
+  }
+
+  #serialized<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.#bundles.then(operation, operation);
+    this.#bundles = result.catch(() => undefined);
+    return result;
   }
 
   /** Writes the record if this JobManager still leads. */
@@ -62,7 +114,7 @@ export class HaJobStore {
     const path = submissionPath(jobId);
     const submission = decodeSubmission(await this.#read(path, jobId));
     if (typeof submission === 'string') throw new WeirError(HaErrorCode.HA_RECORD_CORRUPT, `${this.storage.url}/${path} of job ${jobId} is corrupt: ${submission}`);
-    const bundle = await this.#read(`bundles/${submission.bundleHash}.js`, jobId);
+    const bundle = await this.#read(bundlePath(submission.bundleHash), jobId);
     return { submission, bundle };
   }
 
@@ -73,6 +125,14 @@ export class HaJobStore {
       throw new WeirError(HaErrorCode.HA_RECORD_CORRUPT, `cannot read ${this.storage.url}/${path} of job ${jobId}: ${describeError(err)}`, { cause: err });
     }
   }
+}
+
+function bundlePath(hash: string): string {
+  return `bundles/${hash}.js`;
+}
+
+function ensureLeading(term: LeadershipTerm, jobId: string): void {
+  if (!term.valid) throw new WeirError(HaErrorCode.LEADERSHIP_LOST, `no longer the leader: leaving the clean-up of job ${jobId} in storageDir to the next`);
 }
 
 function submissionPath(jobId: string): string {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describeError, JobStatus, type Logger } from '@weir/common';
 import { HaJobStatus, type EtcdHaServices, type HaCheckpointStore, type LeadershipTerm } from '@weir/ha';
+import { cleanUpJob, retrying } from './job-cleanup.ts';
 import type { JobCheckpointHa, LeaderHa, SubmittedJob } from './leader-ha.ts';
 
-const RETRY_MS = 1_000;
 
 /** LeaderHa on etcd for one leadership term. */
 export class EtcdLeaderHa implements LeaderHa {
@@ -33,28 +33,15 @@ export class EtcdLeaderHa implements LeaderHa {
   }
 
   async jobEnded(jobId: string, jobName: string, status: JobStatus, failureCause: string, submittedAtMs: number): Promise<void> {
-    const record = { jobId, jobName, status: status as HaJobStatus, submittedAtMs, endedAtMs: Date.now(), failureCause: status === JobStatus.FAILED ? failureCause : '' };
-    await this.#retry(`record job ${jobId} as ${status}`, () => this.services.jobs.put(this.term, record));
-    await this.#retry(`remove the checkpoint pointers of job ${jobId}`, () => this.services.checkpoints(jobId, this.term, this.logger).removeAll());
+    const record = { jobId, jobName, status: status as HaJobStatus, submittedAtMs, endedAtMs: Date.now(), failureCause: status === JobStatus.FAILED ? failureCause : '', dirty: true };
+    await retrying(this.term, this.logger.child({ jobId }), `record the job as ${status}`, () => this.services.jobs.put(this.term, record));
+    await cleanUpJob(this.services, this.term, record, this.logger);
   }
 
   async cancelRequested(jobId: string, jobName: string, submittedAtMs: number): Promise<void> {
-    await this.services.jobs.put(this.term, { jobId, jobName, status: HaJobStatus.CANCELLING, submittedAtMs, endedAtMs: 0, failureCause: '' });
+    await this.services.jobs.put(this.term, { jobId, jobName, status: HaJobStatus.CANCELLING, submittedAtMs, endedAtMs: 0, failureCause: '', dirty: false });
   }
 
-  /** Retries while this JobManager leads; throws once it no longer does. */
-  async #retry(what: string, write: () => Promise<void>): Promise<void> {
-    for (;;) {
-      try {
-        await write();
-        return;
-      } catch (err) {
-        if (!this.term.valid) throw err;
-        this.logger.warn({ err: describeError(err), retryInMs: RETRY_MS }, `could not ${what}; retrying`);
-        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-      }
-    }
-  }
 }
 
 /** Keeps one checkpoint ID reserved in etcd ahead, so a trigger never waits for etcd. */

@@ -3,6 +3,7 @@ import { HaErrorCode, HaJobStatus, type CheckpointPointer, type EtcdHaServices, 
 import type { StorageOpener } from '@weir/storage';
 import type { CompletedCheckpoint } from '../checkpoint/completed-checkpoint-store.ts';
 import type { LeaderSession } from '../leader-session.ts';
+import { cleanUpJob } from './job-cleanup.ts';
 
 export interface RecoveryDeps {
   readonly services: EtcdHaServices;
@@ -30,12 +31,15 @@ export async function recoverJobs(deps: RecoveryDeps): Promise<void> {
       continue;
     }
     if (record.status === HaJobStatus.CANCELLING) {
-      await services.jobs.put(term, { ...record, status: HaJobStatus.CANCELED, endedAtMs: Date.now() });
+      const canceled = { ...record, status: HaJobStatus.CANCELED, endedAtMs: Date.now(), dirty: true };
+      await services.jobs.put(term, canceled);
       logger.info({ jobId: record.jobId }, 'not recovering a job whose cancel was asked for: it is CANCELED');
-      session.dispatcher.archive(summary({ ...record, status: HaJobStatus.CANCELED, endedAtMs: Date.now() }));
+      session.dispatcher.archive(summary(canceled));
+      cleanUpInBackground(deps, canceled);
       continue;
     }
     session.dispatcher.archive(summary(record));
+    if (record.dirty) cleanUpInBackground(deps, record);
   }
   logger.info({ jobs: records.length, running: records.filter((r) => r.status === HaJobStatus.RUNNING).length }, 'jobs recovered from etcd');
 }
@@ -65,9 +69,10 @@ async function recoverJob(deps: RecoveryDeps, record: JobRecord): Promise<void> 
     if (isEtcdFailure(err)) throw err;
     const cause = `a new JobManager leader (epoch ${term.epoch}) could not take the job over: ${describeError(err)}`;
     log.error({ err: describeError(err) }, cause);
-    const failed = { ...record, status: HaJobStatus.FAILED, endedAtMs: Date.now(), failureCause: cause };
+    const failed = { ...record, status: HaJobStatus.FAILED, endedAtMs: Date.now(), failureCause: cause, dirty: true };
     await services.jobs.put(term, failed);
     session.dispatcher.archive(summary(failed));
+    cleanUpInBackground(deps, failed);
   }
 }
 
@@ -93,6 +98,13 @@ async function readCheckpoint(pointer: CheckpointPointer, record: JobRecord, dep
     metadata = { version: 1, kind: 'checkpoint', jobId: record.jobId, jobName: record.jobName, checkpointId, timestamp, operators: [] };
   }
   return { checkpointId, timestamp, metadata, externalPath: path };
+}
+
+/** A job that ended under an earlier leader and was not cleaned up: the clean-up must not hold up the recovery of running jobs. */
+function cleanUpInBackground(deps: RecoveryDeps, record: JobRecord): void {
+  cleanUpJob(deps.services, deps.term, record, deps.logger).catch((err: unknown) =>
+    deps.logger.warn({ jobId: record.jobId, err: describeError(err) }, 'leaving the clean-up of the job to the next leader'),
+  );
 }
 
 function summary(record: JobRecord) {
