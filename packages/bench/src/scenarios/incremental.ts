@@ -6,6 +6,7 @@ import type { CheckpointInfo__Output } from '@weir/rpc';
 import { timeRunningToFinished } from '../job-timing.ts';
 import type { Scenario } from '../scenario.ts';
 import { median } from '../stats.ts';
+import { keyedCountRounds, levelCluster } from './level-count.ts';
 
 const KEYS = 1_000_000;
 const INTERVAL_MS = 2_000;
@@ -14,9 +15,6 @@ const UPDATES_PER_SECOND = KEYS / 100 / (INTERVAL_MS / 1000);
 const UPDATE_SECONDS = 30;
 /** The update phase's last seconds, whose checkpoints are measured: the fill is well over by then. */
 const STEADY_SECONDS = 20;
-const COUNT_RECORDS = 1_000_000;
-const COUNT_ROUNDS = 3;
-
 /**
  * 1M keys of ~110 bytes of incompressible ValueState (>100 MB in LevelDB once written), then
  * 1% of the keys updated per checkpoint interval. One source reader (a source that finishes
@@ -78,35 +76,6 @@ export default function incrementalState(env: StreamExecutionEnvironment, args: 
 }
 `;
 
-/** A keyed count over 100k keys, as fast as the source goes. args: checkpoint dir, backend ('heap' | 'level') */
-const COUNT_JOB = `
-import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor, Types, LevelStateBackend, FsStateBackend, type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
-import { DataGeneratorSource, RateLimiterStrategy, DiscardingSink } from '@weir/connectors';
-
-class Count extends KeyedProcessFunction<number, number, number> {
-  private count!: ValueState<number>;
-  override open(): void {
-    this.count = this.getRuntimeContext().getState(new ValueStateDescriptor('count', Types.NUMBER));
-  }
-  processElement(key: number, _ctx: KeyedProcessContext<number>, out: Collector<number>): void {
-    const next = (this.count.value() ?? 0) + 1;
-    this.count.update(next);
-    out.collect(next);
-  }
-}
-
-export default function keyedCount(env: StreamExecutionEnvironment, args: string[]) {
-  const [checkpointDir, backend] = args;
-  env.setParallelism(2);
-  env.enableCheckpointing(${INTERVAL_MS});
-  env.setStateBackend(backend === 'level' ? new LevelStateBackend(checkpointDir) : new FsStateBackend(checkpointDir));
-  env.fromSource(new DataGeneratorSource((i: number) => i % 100000, ${COUNT_RECORDS}, RateLimiterStrategy.noOp()), 'keys').uid('keys')
-    .keyBy((k: number) => k)
-    .process(new Count()).uid('count')
-    .sinkTo(new DiscardingSink<number>()).uid('sink');
-}
-`;
-
 async function runJob(cluster: ProcessCluster, job: string, args: string[]): Promise<{ jobId: string; ms: number }> {
   const submit = await cluster.weir(['run', '--detached', writeJobFile(job), '--', ...args]);
   if (submit.code !== 0) throw new Error(`submit failed: ${submit.stderr}`);
@@ -128,9 +97,9 @@ function steady(checkpoints: readonly CheckpointInfo__Output[]): CheckpointInfo_
 export const incremental: Scenario = {
   name: 'incremental',
   description: `LevelDB state of ${KEYS / 1e6}M keys (~110 B each), 1% updated per ${INTERVAL_MS / 1000} s checkpoint interval: full vs incremental checkpoints; keyed count on LevelDB vs heap (process cluster)`,
-  async run() {
+  async run({ profileDir }) {
     const dir = mkdtempSync(join(tmpdir(), 'weir-bench-incremental-'));
-    const cluster = await ProcessCluster.start({ taskManagers: 2, slots: 1, config: { 'state.backend.rocksdb.localdir': join(dir, 'local') } });
+    const cluster = await levelCluster(dir, profileDir);
     try {
       const runs: Record<'full' | 'incremental', CheckpointInfo__Output[]> = { full: [], incremental: [] };
       for (const mode of ['full', 'incremental'] as const) {
@@ -144,20 +113,7 @@ export const incremental: Scenario = {
       const incrementalMs = median(runs.incremental.map((c) => c.durationMs));
       const fullSyncMs = median(runs.full.map((c) => c.syncMs));
       const incrementalSyncMs = median(runs.incremental.map((c) => c.syncMs));
-      // Heap and LevelDB alternated, COUNT_ROUNDS times: the ratio is the median of the rounds' ratios.
-      const heapRates: number[] = [];
-      const levelRates: number[] = [];
-      const ratios: number[] = [];
-      for (let round = 0; round < COUNT_ROUNDS; round++) {
-        const heap = await runJob(cluster, COUNT_JOB, [join(dir, `count-heap-${round}`), 'heap']);
-        const level = await runJob(cluster, COUNT_JOB, [join(dir, `count-level-${round}`), 'level']);
-        heapRates.push(COUNT_RECORDS / (heap.ms / 1000));
-        levelRates.push(COUNT_RECORDS / (level.ms / 1000));
-        ratios.push(levelRates[round]! / heapRates[round]!);
-      }
-      const heapRate = median(heapRates);
-      const levelRate = median(levelRates);
-      const levelOverHeap = median(ratios);
+      const count = await keyedCountRounds(cluster, dir);
       return {
         figures: {
           fullCheckpointBytes: fullBytes,
@@ -168,9 +124,7 @@ export const incremental: Scenario = {
           durationRatio: incrementalMs / fullMs,
           steadyCheckpointsFull: runs.full.length,
           steadyCheckpointsIncremental: runs.incremental.length,
-          heapCountRecordsPerSecond: Math.round(heapRate),
-          levelCountRecordsPerSecond: Math.round(levelRate),
-          levelOverHeapThroughput: levelOverHeap,
+          ...count.figures,
           fullSyncMs,
           incrementalSyncMs,
         },
@@ -180,9 +134,7 @@ export const incremental: Scenario = {
           ['bytes incremental / full', (incrementalBytes / fullBytes).toFixed(3), ''],
           ['duration incremental / full', (incrementalMs / fullMs).toFixed(3), ''],
           ['sync part full / incremental (median)', `${fullSyncMs} / ${incrementalSyncMs}`, 'ms'],
-          ['keyed count, heap (median)', Math.round(heapRate).toLocaleString('en'), 'records/s'],
-          ['keyed count, LevelDB (median)', Math.round(levelRate).toLocaleString('en'), 'records/s'],
-          [`LevelDB / heap (median of ${COUNT_ROUNDS} alternated)`, levelOverHeap.toFixed(3), ratios.map((r) => r.toFixed(2)).join(' ')],
+          ...count.rows,
         ],
       };
     } finally {
