@@ -52,6 +52,10 @@ export { TimeDomain, type TimerService } from './functions/timer-service.ts';
 export { OutputTag } from './functions/output-tag.ts';
 export type { Collector } from './functions/collector.ts';
 export type { RuntimeContext } from './functions/runtime-context.ts';
+export type { Counter, Gauge, Meter, Histogram, HistogramStatistics, MetricGroup } from './metrics/types.ts';
+export { SimpleCounter } from './metrics/simple-counter.ts';
+export { MeterView } from './metrics/meter-view.ts';
+export { DescriptiveStatisticsHistogram } from './metrics/descriptive-statistics-histogram.ts';
 
 export {
   StateDescriptor,

@@ -26,13 +26,21 @@ export function processRegistry(): Registry {
  * Serves `registry` as `GET /metrics` in the Prometheus text format on the first port of
  * `range` (`9249` or `9249-9260`, metrics.reporter.prom.port) that can be bound on `host`, as
  * Flink's PrometheusReporter does, so several processes on one machine share a range.
+ * `beforeScrape` runs first on every scrape: it registers metrics whose names are known only
+ * then (`DynamicGauges`).
  */
-export async function startPrometheusEndpoint(range: string, host: string, registry: Registry): Promise<PrometheusEndpoint> {
+export async function startPrometheusEndpoint(range: string, host: string, registry: Registry, beforeScrape?: () => void): Promise<PrometheusEndpoint> {
   const ports = parsePortRange(range);
   if (ports === undefined) throw new WeirError(MetricsErrorCode.METRICS_PORT_UNAVAILABLE, `metrics.reporter.prom.port '${range}' is not a port or a range such as 9249-9260`);
   const server = createServer((request, response) => {
     if (request.method !== 'GET' || (request.url ?? '').split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Prometheus metrics are at GET /metrics\n');
+      return;
+    }
+    try {
+      beforeScrape?.();
+    } catch (err) {
+      response.writeHead(500, { 'content-type': 'text/plain' }).end(`collecting metrics failed: ${String(err)}\n`);
       return;
     }
     registry.metrics().then(

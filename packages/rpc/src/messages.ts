@@ -36,6 +36,8 @@ export type { MetricsReport, MetricsReport__Output } from './generated/weir/v1/M
 export type { NotifyCheckpoint, NotifyCheckpoint__Output } from './generated/weir/v1/NotifyCheckpoint.ts';
 export type { OperatorEvent, OperatorEvent__Output } from './generated/weir/v1/OperatorEvent.ts';
 export type { OperatorInfo, OperatorInfo__Output } from './generated/weir/v1/OperatorInfo.ts';
+export type { OperatorMetric, OperatorMetric__Output } from './generated/weir/v1/OperatorMetric.ts';
+export type { OperatorMetrics, OperatorMetrics__Output } from './generated/weir/v1/OperatorMetrics.ts';
 export type { PeerUnreachable, PeerUnreachable__Output } from './generated/weir/v1/PeerUnreachable.ts';
 export type { ProcessMetrics, ProcessMetrics__Output } from './generated/weir/v1/ProcessMetrics.ts';
 export type { ProducerLocation, ProducerLocation__Output } from './generated/weir/v1/ProducerLocation.ts';

@@ -6,6 +6,8 @@ export const RuntimeErrorCode = {
   DEPLOYMENT_MISMATCH: 'DEPLOYMENT_MISMATCH',
   /** The graph asks for something the runtime cannot run (a forward edge between different parallelisms, a missing key selector). */
   INVALID_GRAPH: 'INVALID_GRAPH',
+  /** User code called inc() or dec() on a built-in operator counter (numRecordsIn, numRecordsOut), which the runtime keeps. */
+  METRIC_READ_ONLY: 'METRIC_READ_ONLY',
   /** Keyed state was requested by an operator that does not run on a KeyedStream. */
   STATE_NOT_KEYED: 'STATE_NOT_KEYED',
   /** Keyed state was read or written outside of processing a record, so there is no current key. */

@@ -5,7 +5,8 @@ export { PartitionRegistry, describeSubpartition, type PartitionRegistryOptions 
 export { Task, type TaskOptions } from './task/task.ts';
 export { resolveVertex } from './task/deployment-check.ts';
 export type { TaskNetworkStats } from './task/task-runtime.ts';
-export type { TaskMetricsSample } from './metrics/task-io-metrics.ts';
+export type { TaskMetricsSample, OperatorMetricsSample } from './metrics/task-io-metrics.ts';
+export type { OperatorMetricValue } from './metrics/operator-metric-values.ts';
 export type { TaskCheckpointing, TaskRestore } from './checkpoint/types.ts';
 export { RecordCodec, type RecordBatch } from './codec/record-codec.ts';
 export { SUBPARTITION_QUEUE_LIMIT, BUFFER_TARGET_BYTES } from './output/create-record-writer.ts';

@@ -8,6 +8,7 @@ import type {
   ValueState,
   ValueStateDescriptor,
 } from '../state/types.ts';
+import type { MetricGroup } from '../metrics/types.ts';
 
 /**
  * What a running function knows about its task, and the door to keyed state. The state
@@ -22,6 +23,8 @@ export interface RuntimeContext {
   getMaxNumberOfParallelSubtasks(): number;
   /** 0 for the first run, +1 for every restart of the job. */
   getAttemptNumber(): number;
+  /** The operator's metric group (Flink's OperatorMetricGroup): user counters, gauges, meters and histograms. */
+  getMetricGroup(): MetricGroup;
   getState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T>;
   getListState<T>(descriptor: ListStateDescriptor<T>): ListState<T>;
   getMapState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V>;

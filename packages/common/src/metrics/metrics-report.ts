@@ -58,9 +58,29 @@ export interface ProcessMetricsSnapshot {
   readonly uptimeMs: number;
 }
 
+/**
+ * One operator of a subtask's chain and its metrics (Flink's operator scope): the built-in ones
+ * (numRecordsIn, numRecordsOut, their rates, the watermarks) and what user functions
+ * registered, by Flink's name below the operator scope ('myCounter', 'city.berlin.hits',
+ * 'latency_p99'); a histogram as its statistics, a meter as its rate.
+ */
+export interface OperatorMetricsSnapshot {
+  readonly operatorId: string;
+  readonly operatorName: string;
+  readonly metrics: readonly { readonly name: string; readonly value: number }[];
+}
+
+/** One subtask's entry in a report. */
+export interface SubtaskMetricsReport {
+  readonly task: SubtaskKey;
+  readonly metrics: TaskMetricsSnapshot;
+  /** Its chain's operators, head first. */
+  readonly operators: readonly OperatorMetricsSnapshot[];
+}
+
 /** What a TaskManager sends the JobManager every metrics.fetcher.update-interval. */
 export interface TaskManagerMetricsReport {
   readonly process: ProcessMetricsSnapshot;
   /** Its running subtasks, and those that ended since the last report (their final counts). */
-  readonly tasks: readonly { readonly task: SubtaskKey; readonly metrics: TaskMetricsSnapshot }[];
+  readonly tasks: readonly SubtaskMetricsReport[];
 }

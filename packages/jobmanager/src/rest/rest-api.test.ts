@@ -127,7 +127,7 @@ describe('REST API', () => {
     expect(list.map((tm: { id: string }) => tm.id)).toEqual(['tm-1', 'tm-2']);
     expect(list[0]).toMatchObject({ slotsNumber: 2, dataPort: 7000, pid: 42 });
     expect(list[0].metrics).toBeNull();
-    c.metrics.ingest('tm-1', { process: PROCESS, tasks: [{ task: { jobId: 'job-1', attempt: 0, vertexId: 'src', subtaskIndex: 0 }, metrics: SNAPSHOT }] }, 1_500);
+    c.metrics.ingest('tm-1', { process: PROCESS, tasks: [{ task: { jobId: 'job-1', attempt: 0, vertexId: 'src', subtaskIndex: 0 }, metrics: SNAPSHOT, operators: [] }] }, 1_500);
     const one = (await c.get('/taskmanagers/tm-1')).body;
     expect(one.metrics).toMatchObject({ heapUsed: 10_000_000, heapMax: 2_000_000_000, rss: 50_000_000, garbageCollectors: [{ name: 'v8', count: 7, time: 12 }], eventLoopDelayP99: 3.5, updated: 1_500 });
     expect((await c.get('/jobs/job-1/vertices/src')).body.subtasks[0].metrics['write-records']).toBe(90);

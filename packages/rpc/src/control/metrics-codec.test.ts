@@ -43,6 +43,10 @@ const REPORT: TaskManagerMetricsReport = {
         outPoolUsage: 0,
         currentInputWatermark: Number.NEGATIVE_INFINITY,
       },
+      operators: [
+        { operatorId: 'op-1', operatorName: 'Source: events', metrics: [{ name: 'numRecordsOut', value: 9_007_199_254_740_991 }, { name: 'currentOutputWatermark', value: Number.NEGATIVE_INFINITY }] },
+        { operatorId: 'op-2', operatorName: 'map', metrics: [{ name: 'city.berlin.hits', value: 7 }, { name: 'latency_p99', value: 12.25 }] },
+      ],
     },
   ],
 };
@@ -59,5 +63,14 @@ describe('the metrics report codec', () => {
     expect(decodeMetricsReport(received.metricsReport!)).toBe('a metrics report without process metrics');
     const nameless = toJobManager({ metricsReport: { ...encodeMetricsReport(REPORT), tasks: [{ numRecordsIn: 1 }] } });
     expect(decodeMetricsReport(nameless.metricsReport!)).toBe('a metrics report entry that names no subtask');
+  });
+
+  it('refuses an operator entry without an operator ID or with a metric without a name', () => {
+    const encoded = encodeMetricsReport(REPORT);
+    const task = encoded.tasks![0]!;
+    const noId = toJobManager({ metricsReport: { ...encoded, tasks: [{ ...task, operators: [{ operatorName: 'map', metrics: [] }] }] } });
+    expect(decodeMetricsReport(noId.metricsReport!)).toBe('a metrics report entry of an operator without an operator ID');
+    const noName = toJobManager({ metricsReport: { ...encoded, tasks: [{ ...task, operators: [{ operatorId: 'op-2', metrics: [{ value: 1 }] }] }] } });
+    expect(decodeMetricsReport(noName.metricsReport!)).toBe('a metrics report entry of operator op-2 with a metric without a name');
   });
 });

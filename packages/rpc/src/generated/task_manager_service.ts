@@ -17,6 +17,8 @@ import type { JobManagerMessage as _weir_v1_JobManagerMessage, JobManagerMessage
 import type { MetricsReport as _weir_v1_MetricsReport, MetricsReport__Output as _weir_v1_MetricsReport__Output } from './weir/v1/MetricsReport.ts';
 import type { NotifyCheckpoint as _weir_v1_NotifyCheckpoint, NotifyCheckpoint__Output as _weir_v1_NotifyCheckpoint__Output } from './weir/v1/NotifyCheckpoint.ts';
 import type { OperatorEvent as _weir_v1_OperatorEvent, OperatorEvent__Output as _weir_v1_OperatorEvent__Output } from './weir/v1/OperatorEvent.ts';
+import type { OperatorMetric as _weir_v1_OperatorMetric, OperatorMetric__Output as _weir_v1_OperatorMetric__Output } from './weir/v1/OperatorMetric.ts';
+import type { OperatorMetrics as _weir_v1_OperatorMetrics, OperatorMetrics__Output as _weir_v1_OperatorMetrics__Output } from './weir/v1/OperatorMetrics.ts';
 import type { PeerUnreachable as _weir_v1_PeerUnreachable, PeerUnreachable__Output as _weir_v1_PeerUnreachable__Output } from './weir/v1/PeerUnreachable.ts';
 import type { ProcessMetrics as _weir_v1_ProcessMetrics, ProcessMetrics__Output as _weir_v1_ProcessMetrics__Output } from './weir/v1/ProcessMetrics.ts';
 import type { ProducerLocation as _weir_v1_ProducerLocation, ProducerLocation__Output as _weir_v1_ProducerLocation__Output } from './weir/v1/ProducerLocation.ts';
@@ -54,6 +56,8 @@ export interface ProtoGrpcType {
       MetricsReport: MessageTypeDefinition<_weir_v1_MetricsReport, _weir_v1_MetricsReport__Output>
       NotifyCheckpoint: MessageTypeDefinition<_weir_v1_NotifyCheckpoint, _weir_v1_NotifyCheckpoint__Output>
       OperatorEvent: MessageTypeDefinition<_weir_v1_OperatorEvent, _weir_v1_OperatorEvent__Output>
+      OperatorMetric: MessageTypeDefinition<_weir_v1_OperatorMetric, _weir_v1_OperatorMetric__Output>
+      OperatorMetrics: MessageTypeDefinition<_weir_v1_OperatorMetrics, _weir_v1_OperatorMetrics__Output>
       PeerUnreachable: MessageTypeDefinition<_weir_v1_PeerUnreachable, _weir_v1_PeerUnreachable__Output>
       ProcessMetrics: MessageTypeDefinition<_weir_v1_ProcessMetrics, _weir_v1_ProcessMetrics__Output>
       ProducerLocation: MessageTypeDefinition<_weir_v1_ProducerLocation, _weir_v1_ProducerLocation__Output>

@@ -50,8 +50,8 @@ describe('task IO metrics', () => {
   it('give the queues as a share of what they may hold: 0 without queues, at most 1', () => {
     const metrics = new TaskIOMetrics();
     metrics.startWait('idle', 100);
-    const sample = metrics.sample(250, 200, 42, { inputBuffers: 3, inputCapacity: 12, outputBuffers: 9, outputCapacity: 4 });
+    const sample = metrics.sample(250, 200, 42, { inputBuffers: 3, inputCapacity: 12, outputBuffers: 9, outputCapacity: 4 }, []);
     expect(sample).toMatchObject({ idleTimeMs: 150, runningTimeMs: 200, currentInputWatermark: 42, inputQueueLength: 3, inPoolUsage: 0.25, outputQueueLength: 9, outPoolUsage: 1 });
-    expect(metrics.sample(250, 0, 0, { inputBuffers: 0, inputCapacity: 0, outputBuffers: 0, outputCapacity: 0 })).toMatchObject({ inPoolUsage: 0, outPoolUsage: 0 });
+    expect(metrics.sample(250, 0, 0, { inputBuffers: 0, inputCapacity: 0, outputBuffers: 0, outputCapacity: 0 }, [])).toMatchObject({ inPoolUsage: 0, outPoolUsage: 0 });
   });
 });

@@ -1,3 +1,5 @@
+import type { OperatorMetricValue } from './operator-metric-values.ts';
+
 /**
  * A task's input/output counters and where its time goes, with Flink's names. Counted per
  * buffer (records and bytes) and per wait (idle, back-pressured), never per record, so
@@ -40,7 +42,7 @@ export class TaskIOMetrics {
   }
 
   /** The counters at `now`, with the task's queues as they are. */
-  sample(now: number, runningTimeMs: number, currentInputWatermark: number, queues: TaskQueues): TaskMetricsSample {
+  sample(now: number, runningTimeMs: number, currentInputWatermark: number, queues: TaskQueues, operators: readonly OperatorMetricsSample[]): TaskMetricsSample {
     const { inputBuffers, inputCapacity, outputBuffers, outputCapacity } = queues;
     return {
       numRecordsIn: this.numRecordsIn,
@@ -55,6 +57,7 @@ export class TaskIOMetrics {
       inPoolUsage: inputCapacity === 0 ? 0 : Math.min(1, inputBuffers / inputCapacity),
       outPoolUsage: outputCapacity === 0 ? 0 : Math.min(1, outputBuffers / outputCapacity),
       currentInputWatermark,
+      operators,
     };
   }
 }
@@ -86,4 +89,13 @@ export interface TaskMetricsSample {
   readonly outPoolUsage: number;
   /** The task's input watermark (ms); -Infinity before the first. */
   readonly currentInputWatermark: number;
+  /** The metrics of the chain's operators, head first. */
+  readonly operators: readonly OperatorMetricsSample[];
+}
+
+/** One operator's metrics at one moment. */
+export interface OperatorMetricsSample {
+  readonly operatorId: string;
+  readonly operatorName: string;
+  readonly values: readonly OperatorMetricValue[];
 }

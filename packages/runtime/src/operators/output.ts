@@ -17,7 +17,13 @@ export interface Output extends OutputTarget {
 
 const NO_TARGETS: readonly OutputTarget[] = Object.freeze([]);
 
+/**
+ * Also Flink's CountingOutput: the operator's numRecordsOut (main and side outputs, a record
+ * once however many targets get it) and the last watermark it emitted (currentOutputWatermark).
+ */
 export class OperatorOutput implements Output {
+  numRecordsOut = 0;
+  currentOutputWatermark = Number.NEGATIVE_INFINITY;
   readonly #main: readonly OutputTarget[];
   readonly #first: OutputTarget | undefined;
   readonly #sides: ReadonlyMap<string, readonly OutputTarget[]>;
@@ -31,6 +37,7 @@ export class OperatorOutput implements Output {
   }
 
   collect(record: unknown): void {
+    this.numRecordsOut++;
     const first = this.#first;
     if (first !== undefined) {
       first.collect(record);
@@ -41,11 +48,13 @@ export class OperatorOutput implements Output {
   }
 
   collectSide(tag: string, record: unknown): void {
+    this.numRecordsOut++;
     const targets = this.#sides.get(tag) ?? NO_TARGETS;
     for (let i = 0; i < targets.length; i++) targets[i]!.collect(record);
   }
 
   emitWatermark(timestamp: number): void {
+    this.currentOutputWatermark = timestamp;
     for (const target of this.#all) target.emitWatermark(timestamp);
   }
 

@@ -15,6 +15,8 @@ import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
 import { LevelKeyedStateBackend } from '../state/level/level-keyed-state-backend.ts';
 import { OperatorStateStore } from '../state/operator-state-store.ts';
 import { OperatorRuntimeContext, type SubtaskInfo } from './runtime-context.ts';
+import { OperatorMetrics } from '../metrics/operator-metric-group.ts';
+import { registerOperatorIO } from '../metrics/operator-io-metrics.ts';
 
 /** The state of one operator of the chain, by operator ID: what a checkpoint captures and a restore fills. */
 export interface OperatorStates {
@@ -29,6 +31,8 @@ export interface OperatorChain {
   readonly operators: readonly ChainOperator[];
   /** Parallel to `operators`. */
   readonly states: readonly OperatorStates[];
+  /** Parallel to `operators`: Flink's operator metric groups, the built-in metrics and the user's. */
+  readonly metrics: readonly OperatorMetrics[];
   readonly writers: readonly RecordWriter[];
 }
 
@@ -44,6 +48,8 @@ export interface ChainContext extends RecordWriterContext {
   readonly clock: Clock;
   /** Reader events of split sources, to the enumerator of the operator. */
   readonly operatorEvents: (operatorId: string, event: ReaderEvent) => void;
+  /** The task's input watermark: the head operator's currentInputWatermark. */
+  readonly inputWatermark: () => number;
 }
 
 /**
@@ -67,15 +73,16 @@ export function buildChain(context: ChainContext): OperatorChain {
   const keyGroups = keyGroupRangeForSubtask(vertex.maxParallelism, parallelism, subtaskIndex);
   const operators: ChainOperator[] = [];
   const states: OperatorStates[] = [];
+  const metrics: OperatorMetrics[] = [];
   const writers: RecordWriter[] = [];
-  let next: { operator: ChainOperator; tag: string | undefined } | undefined;
+  let next: { target: ChainedTarget; tag: string | undefined } | undefined;
   for (let i = vertex.operators.length - 1; i >= 0; i--) {
     const { nodeId, operatorId } = vertex.operators[i]!;
     const node = graph.nodes[nodeId]!;
     const label = `${node.name} (${subtaskIndex + 1}/${parallelism})`;
     const failures = new FailureWrapper(label);
     const targets = new OutputTargets();
-    if (next !== undefined) targets.add(next.tag, new ChainedTarget(next.operator));
+    if (next !== undefined) targets.add(next.tag, next.target);
     for (const edge of vertex.outputs) {
       if (edge.sourceNodeId !== node.id) continue;
       const writer = createRecordWriter(edge, context, failures);
@@ -86,12 +93,22 @@ export function buildChain(context: ChainContext): OperatorChain {
     // parallelism is the one their input was partitioned with.
     const keyed = isKeyed(node.spec) ? createKeyedBackend(context, new KeyContext(vertex.maxParallelism, keyGroups, label), label, operatorId) : undefined;
     const lists = new OperatorStateStore(label);
-    const operator = createOperator(node.spec, targets.output(), {
+    const output = targets.output();
+    const operatorMetrics = new OperatorMetrics({ jobId, jobName: context.jobGraph.jobName, taskName: vertex.name, subtaskIndex, attempt, operatorId, operatorName: node.name });
+    // The head's input is the task's (counted per buffer); a chained operator's, what the previous one hands it.
+    const chainedIn = i === 0 ? undefined : new ChainedTarget();
+    registerOperatorIO(operatorMetrics, {
+      numRecordsIn: chainedIn === undefined ? () => context.metrics.numRecordsIn : () => chainedIn.numRecordsIn,
+      numRecordsOut: () => output.numRecordsOut,
+      currentInputWatermark: chainedIn === undefined ? context.inputWatermark : () => chainedIn.currentInputWatermark,
+      currentOutputWatermark: () => output.currentOutputWatermark,
+    });
+    const operator = createOperator(node.spec, output, {
       operatorId,
       label,
       subtaskIndex,
       failures,
-      runtimeContext: new OperatorRuntimeContext(subtask, node.name, keyed),
+      runtimeContext: new OperatorRuntimeContext(subtask, node.name, keyed, operatorMetrics.group),
       keyed,
       lists,
       restored,
@@ -105,9 +122,11 @@ export function buildChain(context: ChainContext): OperatorChain {
     });
     operators.unshift(operator);
     states.unshift({ operatorId, label, keyed, lists });
-    next = { operator, tag: chainedEdgeTag(graph, vertex.operators[i - 1]?.nodeId, nodeId) };
+    metrics.unshift(operatorMetrics);
+    chainedIn?.connect(operator);
+    next = chainedIn === undefined ? undefined : { target: chainedIn, tag: chainedEdgeTag(graph, vertex.operators[i - 1]?.nodeId, nodeId) };
   }
-  return { operators, states, writers };
+  return { operators, states, metrics, writers };
 }
 
 /** The side output the chained edge into `nodeId` reads, if any (a chained operator has exactly one input edge). */
@@ -116,24 +135,34 @@ function chainedEdgeTag(graph: StreamGraph, previousNodeId: number | undefined, 
   return graph.nodes[nodeId]!.inputs.find((e) => e.sourceId === previousNodeId)?.outputTag;
 }
 
-/** The next operator of the chain as an output target: its (first) input gets the records, the operator the watermarks. */
+/**
+ * The next operator of the chain as an output target: its (first) input gets the records, the
+ * operator the watermarks. Counts them too: the operator's numRecordsIn and currentInputWatermark.
+ * Created before its operator (whose metrics read it), connected to it once that exists.
+ */
 class ChainedTarget implements OutputTarget {
-  readonly #input: Collector<unknown>;
+  numRecordsIn = 0;
+  currentInputWatermark = Number.NEGATIVE_INFINITY;
+  #input!: Collector<unknown>;
+  #operator!: ChainOperator;
 
-  constructor(private readonly operator: ChainOperator) {
+  connect(operator: ChainOperator): void {
+    this.#operator = operator;
     this.#input = operator.inputs[0]!;
   }
 
   collect(record: unknown): void {
+    this.numRecordsIn++;
     this.#input.collect(record);
   }
 
   emitWatermark(timestamp: number): void {
-    this.operator.processWatermark(timestamp);
+    this.currentInputWatermark = timestamp;
+    this.#operator.processWatermark(timestamp);
   }
 
   emitWatermarkStatus(idle: boolean): void {
-    this.operator.processWatermarkStatus(idle);
+    this.#operator.processWatermarkStatus(idle);
   }
 }
 

@@ -3,6 +3,7 @@ import type {
   ListStateDescriptor,
   MapState,
   MapStateDescriptor,
+  MetricGroup,
   ReducingState,
   ReducingStateDescriptor,
   RuntimeContext,
@@ -28,7 +29,12 @@ export class OperatorRuntimeContext implements RuntimeContext {
     private readonly subtask: SubtaskInfo,
     private readonly operatorName: string,
     private readonly keyed: KeyedStateBackend | undefined,
+    private readonly metricGroup: MetricGroup,
   ) {}
+
+  getMetricGroup(): MetricGroup {
+    return this.metricGroup;
+  }
 
   getJobId(): string {
     return this.subtask.jobId;

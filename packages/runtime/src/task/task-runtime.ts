@@ -128,8 +128,11 @@ export class TaskRuntime {
     return { queuedOutputBuffers: queued, unacknowledgedInputBuffers: this.#gate.unacknowledgedBuffers };
   }
 
-  /** The task's counters now, and its queues as they are. */
-  sampleMetrics(): TaskMetricsSample {
+  /**
+   * The task's counters now, its queues as they are, and its operators' metrics; `ended`: the
+   * task no longer runs, so its operators' rates are 0.
+   */
+  sampleMetrics(ended = false): TaskMetricsSample {
     const { queuedOutputBuffers, unacknowledgedInputBuffers } = this.stats;
     let subpartitions = 0;
     for (const w of this.#writers) subpartitions += w.partition.subpartitions.length;
@@ -139,7 +142,7 @@ export class TaskRuntime {
       inputCapacity: this.#gate.channels.length * INITIAL_CREDIT,
       outputBuffers: queuedOutputBuffers,
       outputCapacity: subpartitions * SUBPARTITION_QUEUE_LIMIT,
-    });
+    }, (this.#chain?.metrics ?? []).map((m) => ({ operatorId: m.scope.operatorId, operatorName: m.scope.operatorName, values: m.sample(now, ended) })));
   }
 
   async setUp(): Promise<void> {
@@ -168,6 +171,7 @@ export class TaskRuntime {
       processingTime: this.#processingTime,
       clock: this.#clock,
       operatorEvents: (operatorId, event) => this.options.onOperatorEvent?.(operatorId, event),
+      inputWatermark: () => this.currentInputWatermark,
     });
     this.#chain = chain;
     this.#writers = chain.writers;

@@ -83,8 +83,8 @@ export class Task {
   }
 
   /** The task's IO counters and time figures now (Flink's task metrics, before rates). */
-  sampleMetrics(): TaskMetricsSample {
-    return this.#runtime.sampleMetrics();
+  sampleMetrics(ended = false): TaskMetricsSample {
+    return this.#runtime.sampleMetrics(ended);
   }
 
   /**

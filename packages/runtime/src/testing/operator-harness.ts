@@ -11,6 +11,7 @@ import { KeyContext } from '../state/key-context.ts';
 import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
 import { OperatorStateStore } from '../state/operator-state-store.ts';
 import { OperatorRuntimeContext } from '../task/runtime-context.ts';
+import { OperatorMetrics } from '../metrics/operator-metric-group.ts';
 import { ProcessingTimeService } from '../time/processing-time-service.ts';
 import { RecordTimestamp } from '../time/record-timestamp.ts';
 
@@ -32,6 +33,8 @@ export class OperatorHarness {
   readonly backend: KeyedStateBackend | undefined;
   readonly emitted: Emitted[] = [];
   readonly operator: ChainOperator;
+  /** The operator's metric group: what its function registered (`metrics.sample(now)`). */
+  readonly metrics = new OperatorMetrics({ jobId: 'job', jobName: 'job', taskName: 'Op', subtaskIndex: 0, attempt: 0, operatorId: 'op', operatorName: 'Op' });
   /** The operator's pending work: timers a watermark made due beyond one slice fire here. */
   readonly work = new PendingWork();
   readonly #mail: (() => void)[] = [];
@@ -67,7 +70,7 @@ export class OperatorHarness {
       label,
       subtaskIndex: 0,
       failures: new FailureWrapper(label),
-      runtimeContext: new OperatorRuntimeContext(subtask, 'Op', this.backend),
+      runtimeContext: new OperatorRuntimeContext(subtask, 'Op', this.backend, this.metrics.group),
       keyed: this.backend,
       lists: new OperatorStateStore(label),
       restored: options.restored ?? false,

@@ -55,8 +55,8 @@ export class DeployedTask implements MeasuredTask {
     this.#vertexName = vertexName;
   }
 
-  sample(): TaskMetricsSample | undefined {
-    return this.#task?.sampleMetrics();
+  sample(ended = false): TaskMetricsSample | undefined {
+    return this.#task?.sampleMetrics(ended);
   }
 
   onStateChange(change: TaskStateChange): void {

@@ -20,7 +20,7 @@ export interface RunnableTask {
   notifyCheckpointComplete(checkpointId: number): void;
   notifyCheckpointAborted(checkpointId: number): void;
   /** The task's IO counters and time figures now. */
-  sampleMetrics(): TaskMetricsSample;
+  sampleMetrics(ended?: boolean): TaskMetricsSample;
   dispatchOperatorEvent(operatorId: string, event: EnumeratorEvent): void;
 }
 

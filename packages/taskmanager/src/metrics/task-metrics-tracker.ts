@@ -1,8 +1,8 @@
 import type { Clock } from '@weir/common';
-import type { SubtaskKey, TaskMetricsSnapshot } from '@weir/common';
+import type { OperatorMetricsSnapshot, SubtaskMetricsReport, TaskMetricsSnapshot } from '@weir/common';
 import type { Series, TaskMetricName } from '@weir/metrics';
 import type { TaskKey__Output } from '@weir/rpc';
-import type { TaskMetricsSample } from '@weir/runtime';
+import type { OperatorMetricValue, TaskMetricsSample } from '@weir/runtime';
 import { taskId } from '../deploy/task-key.ts';
 import { toSnapshot, type TimedSample } from './task-rates.ts';
 
@@ -11,14 +11,17 @@ export interface MeasuredTask {
   readonly key: TaskKey__Output;
   readonly jobName: string;
   readonly vertexName: string;
-  /** Undefined while the task is still being deployed. */
-  sample(): TaskMetricsSample | undefined;
+  /** Undefined while the task is still being deployed; `ended`: the task no longer runs (its operators' rates are 0). */
+  sample(ended?: boolean): TaskMetricsSample | undefined;
 }
 
 /** A task's metrics at the last tick, for the JobManager. */
-export interface TaskReport {
-  readonly task: SubtaskKey;
-  readonly metrics: TaskMetricsSnapshot;
+export type TaskReport = SubtaskMetricsReport;
+
+/** Flink's labels of an operator's series, after the task's. */
+export interface OperatorSeries {
+  readonly labels: Readonly<Record<string, string | number>>;
+  readonly values: readonly OperatorMetricValue[];
 }
 
 /**
@@ -49,20 +52,23 @@ export class TaskMetricsTracker {
       const current = { sample, atMs: now };
       const snapshot = toSnapshot(this.#previous.get(id)?.last, current);
       this.#previous.set(id, { task, last: current, snapshot });
-      reports.push({ task: task.key, metrics: snapshot });
+      reports.push({ task: task.key, metrics: snapshot, operators: operatorSnapshots(sample) });
     }
     for (const id of this.#previous.keys()) if (!live.has(id)) this.#previous.delete(id);
     return reports;
   }
 
-  /** A task ended: its final counts go with the next tick's reports. */
+  /**
+   * A task ended: its final counts go with the next tick's reports, with rates of 0. It
+   * processes nothing any more, and this report is the last: rates over its final interval
+   * would stay in the JobManager's view of a finished job for good.
+   */
   ended(task: MeasuredTask): void {
     const id = taskId(task.key);
-    const sample = task.sample();
-    const previous = this.#previous.get(id);
+    const sample = task.sample(true);
     this.#previous.delete(id);
     if (sample === undefined) return;
-    this.#ended.push({ task: task.key, metrics: toSnapshot(previous?.last, { sample, atMs: this.clock.now() }) });
+    this.#ended.push({ task: task.key, metrics: toSnapshot(undefined, { sample, atMs: this.clock.now() }), operators: operatorSnapshots(sample) });
   }
 
   /**
@@ -76,15 +82,7 @@ export class TaskMetricsTracker {
       const rates = this.#previous.get(taskId(task.key))?.snapshot;
       const live = toSnapshot(undefined, { sample, atMs: this.clock.now() });
       yield {
-        labels: {
-          job_id: task.key.jobId,
-          job_name: task.jobName,
-          task_id: task.key.vertexId,
-          task_name: task.vertexName,
-          subtask_index: task.key.subtaskIndex,
-          task_attempt_num: task.key.attempt,
-          tm_id: taskManagerId,
-        },
+        labels: taskLabels(task, taskManagerId),
         values: {
           ...live,
           numRecordsInPerSecond: rates?.numRecordsInPerSecond ?? 0,
@@ -98,4 +96,34 @@ export class TaskMetricsTracker {
       };
     }
   }
+
+  /** The running tasks' operators' series for a Prometheus scrape (Flink's operator scope): each operator's metrics as they are now. */
+  *operatorSeries(taskManagerId: string): Iterable<OperatorSeries> {
+    for (const task of this.tasks()) {
+      const sample = task.sample();
+      if (sample === undefined) continue;
+      const labels = taskLabels(task, taskManagerId);
+      for (const operator of sample.operators) {
+        yield { labels: { ...labels, operator_id: operator.operatorId, operator_name: operator.operatorName }, values: operator.values };
+      }
+    }
+  }
+}
+
+/** Flink's Prometheus labels of a task. */
+function taskLabels(task: MeasuredTask, taskManagerId: string): Record<string, string | number> {
+  return {
+    job_id: task.key.jobId,
+    job_name: task.jobName,
+    task_id: task.key.vertexId,
+    task_name: task.vertexName,
+    subtask_index: task.key.subtaskIndex,
+    task_attempt_num: task.key.attempt,
+    tm_id: taskManagerId,
+  };
+}
+
+/** The operators' metrics as the JobManager gets them: Flink's names and values. */
+function operatorSnapshots(sample: TaskMetricsSample): OperatorMetricsSnapshot[] {
+  return sample.operators.map((o) => ({ operatorId: o.operatorId, operatorName: o.operatorName, metrics: o.values.map(({ name, value }) => ({ name, value })) }));
 }

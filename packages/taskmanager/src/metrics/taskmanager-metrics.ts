@@ -1,5 +1,5 @@
 import type { Clock, Logger, TaskManagerMetricsReport, TimerHandle, WeirConfig } from '@weir/common';
-import { ProcessMetrics, processRegistry, scrapedGauges, startPrometheusEndpoint, TASK_METRIC_HELP, type PrometheusEndpoint } from '@weir/metrics';
+import { DynamicGauges, operatorMetricHelp, ProcessMetrics, processRegistry, scrapedGauges, startPrometheusEndpoint, TASK_METRIC_HELP, type NamedValue, type PrometheusEndpoint } from '@weir/metrics';
 import type { TaskMetricsTracker } from './task-metrics-tracker.ts';
 
 /** How often task rates are computed when only Prometheus wants them (metrics.fetcher.update-interval is 0). */
@@ -39,7 +39,8 @@ export class TaskManagerMetrics {
     if (range !== '') {
       const registry = processRegistry();
       scrapedGauges(registry, 'weir_taskmanager_job_task', TASK_METRIC_HELP, TASK_LABELS, () => deps.tracker.series(deps.taskManagerId));
-      endpoint = await startPrometheusEndpoint(range, config['taskmanager.bind-host'], registry);
+      const operators = new DynamicGauges(registry, 'weir_taskmanager_job_task_operator', operatorMetricHelp);
+      endpoint = await startPrometheusEndpoint(range, config['taskmanager.bind-host'], registry, () => operators.sync(operatorValues(deps.tracker, deps.taskManagerId)));
       deps.logger.info({ port: endpoint.port }, `Prometheus metrics at http://${config['taskmanager.host']}:${endpoint.port}/metrics`);
     }
     const interval = config['metrics.fetcher.update-interval'];
@@ -63,5 +64,18 @@ export class TaskManagerMetrics {
       if (this.#process !== undefined) this.report?.({ process: this.#process.sample(), tasks });
       this.#schedule();
     }, this.tickMs);
+  }
+}
+
+/**
+ * The running operators' values as Flink's PrometheusReporter names them: the operator's labels
+ * (the task's, operator_id, operator_name) and those of its key-value groups; figures that
+ * Prometheus does not get (a histogram's min, max, mean) are left out.
+ */
+function* operatorValues(tracker: TaskMetricsTracker, taskManagerId: string): Iterable<NamedValue> {
+  for (const { labels, values } of tracker.operatorSeries(taskManagerId)) {
+    for (const { prometheus, value } of values) {
+      if (prometheus !== undefined) yield { name: prometheus.name, labels: { ...prometheus.labels, ...labels }, value };
+    }
   }
 }

@@ -21,6 +21,7 @@ export const ZERO_METRICS: TaskMetricsSample = {
   inPoolUsage: 0,
   outPoolUsage: 0,
   currentInputWatermark: Number.NEGATIVE_INFINITY,
+  operators: [],
 };
 
 /**

@@ -1,6 +1,7 @@
 // Original file: proto/weir/v1/task_manager_service.proto
 
 import type { TaskKey as _weir_v1_TaskKey, TaskKey__Output as _weir_v1_TaskKey__Output } from '../../weir/v1/TaskKey.ts';
+import type { OperatorMetrics as _weir_v1_OperatorMetrics, OperatorMetrics__Output as _weir_v1_OperatorMetrics__Output } from '../../weir/v1/OperatorMetrics.ts';
 
 export interface SubtaskMetrics {
   'task'?: (_weir_v1_TaskKey | null);
@@ -23,6 +24,7 @@ export interface SubtaskMetrics {
   'inPoolUsage'?: (number | string);
   'outPoolUsage'?: (number | string);
   'currentInputWatermark'?: (number | string);
+  'operators'?: (_weir_v1_OperatorMetrics)[];
 }
 
 export interface SubtaskMetrics__Output {
@@ -46,4 +48,5 @@ export interface SubtaskMetrics__Output {
   'inPoolUsage': (number);
   'outPoolUsage': (number);
   'currentInputWatermark': (number);
+  'operators': (_weir_v1_OperatorMetrics__Output)[];
 }
