@@ -145,8 +145,17 @@ describe('hopeless failures end, loudly', () => {
     );
     expect(normalized(restored.stdout).filter((line) => line.includes('RESTARTING'))).toEqual([]);
     expect((await getJob(cluster.client, restoredId)).attempt).toBe(0);
-    // Both LevelDB jobs ended (canceled, failed): the TaskManagers left no DB and no job directory behind.
-    await vi.waitFor(() => expect(readdirSync(join(work, 'local-state'))).toEqual([]), { timeout: 10_000 });
+    // Both LevelDB jobs ended (canceled, failed): each running TaskManager keeps only its own empty directory and
+    // the .owner file beside it, no DB and no job directory.
+    const local = join(work, 'local-state');
+    await vi.waitFor(
+      () => {
+        const entries = readdirSync(local);
+        expect(entries.filter((name) => !/^weir-.+\.owner$/.test(name) && !/^weir-[^.]+$/.test(name))).toEqual([]);
+        expect(entries.filter((name) => !name.endsWith('.owner')).flatMap((name) => readdirSync(join(local, name)))).toEqual([]);
+      },
+      { timeout: 10_000 },
+    );
   });
 
   it('a full checkpoint disk backs the job off, prints ENOSPC for every failover, and the job finishes exactly once there is room', async (context) => {

@@ -8,8 +8,9 @@ describe('ProcessMetrics', () => {
       // Some garbage, and a blocked event loop.
       let keep = 0;
       for (let i = 0; i < 200_000; i++) keep += { i, s: `x${i}` }.s.length;
-      const blockedUntil = Date.now() + 60;
+      // The busy loop's end is taken after the timer: on a loaded machine the timer itself can take tens of ms.
       await new Promise((resolve) => setTimeout(resolve, 10));
+      const blockedUntil = Date.now() + 100;
       while (Date.now() < blockedUntil);
       await new Promise((resolve) => setTimeout(resolve, 50));
       const sample = metrics.sample();

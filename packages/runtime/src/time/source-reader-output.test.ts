@@ -37,6 +37,17 @@ describe('SourceReaderOutput', () => {
     expect(output.currentWatermark).toBe(19);
   });
 
+  it('emits a record before the watermark its generator emits on it (a punctuated generator), so the record is not late', () => {
+    const punctuated = WatermarkStrategy.forGenerator<Event>(() => ({
+      onEvent: (_event, timestamp, out) => out.emitWatermark(new Watermark(timestamp)),
+      onPeriodicEmit: () => {},
+    })).withTimestampAssigner((e) => e.ts);
+    const { output, seen } = readerOutput(punctuated);
+    output.collect({ split: 'r', ts: 10 });
+    output.collect({ split: 'r', ts: 20 });
+    expect(seen).toEqual(['r@10', 10, 'r@20', 20]);
+  });
+
   it('keeps a watermark per split: the slowest split that is not idle holds it back; a released split no longer does', () => {
     const { output, seen } = readerOutput(byTs.withIdleness(1_000));
     const a = output.createOutputForSplit('a');

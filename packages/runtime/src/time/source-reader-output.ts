@@ -118,6 +118,9 @@ class SplitOutput implements SourceOutput<unknown> {
   collect(record: unknown, timestamp?: number): void {
     const eventTime = extractTimestamp(this.assigner, this.assigned, record, timestamp, this.failures);
     this.slot.value = eventTime;
+    // The record goes first, as in Flink's SourceOutputWithWatermarks: a watermark that onEvent emits (a punctuated
+    // generator) must not overtake the record that carried it, or the record would be late at the next window.
+    this.chain.collect(record);
     if (eventTime !== undefined) {
       try {
         this.generator.onEvent(record, eventTime, this.watermarks);
@@ -125,7 +128,6 @@ class SplitOutput implements SourceOutput<unknown> {
         throw this.failures.wrap(err);
       }
     }
-    this.chain.collect(record);
   }
 
   emitWatermark(watermark: Watermark): void {
