@@ -59,7 +59,7 @@ export interface MetricGroup {
   histogram<H extends Histogram>(name: string, histogram: H): H;
   addGroup(name: string): MetricGroup;
   addGroup(key: string, value: string): MetricGroup;
-  /** The scope, outermost first: `['<host>', 'taskmanager', '<tm id>', '<job name>', '<task name>', '<subtask>', '<operator name>', ...groups]`. */
+  /** The scope, outermost first: `['taskmanager', '<job name>', '<task name>', '<subtask index>', '<operator name>', ...groups]` (a key-value group gives its key and its value). */
   getScopeComponents(): readonly string[];
   /** The variables of the scope: `<job_id>`, `<task_name>`, ..., and one per key-value group. */
   getAllVariables(): Readonly<Record<string, string>>;

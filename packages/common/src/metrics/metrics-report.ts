@@ -70,6 +70,15 @@ export interface OperatorMetricsSnapshot {
   readonly metrics: readonly { readonly name: string; readonly value: number }[];
 }
 
+/**
+ * Flink's MetricQueryService filter for the names its REST API gives: ' ', '.', ':' and ','
+ * become '_', so that '.' only separates scope components ('Source: events' is
+ * 'Source__events' in '0.Source__events.numRecordsOut').
+ */
+export function queryName(part: string): string {
+  return part.replace(/[ .:,]/g, '_');
+}
+
 /** One subtask's entry in a report. */
 export interface SubtaskMetricsReport {
   readonly task: SubtaskKey;

@@ -1,4 +1,4 @@
-import type { ProcessMetricsSnapshot, TaskManagerMetricsReport, TaskMetricsSnapshot } from '@weir/common';
+import type { OperatorMetricsSnapshot, ProcessMetricsSnapshot, TaskManagerMetricsReport, TaskMetricsSnapshot } from '@weir/common';
 
 /** One subtask's latest metrics, as its TaskManager last sent them. */
 export interface SubtaskMetrics {
@@ -6,6 +6,8 @@ export interface SubtaskMetrics {
   readonly taskManagerId: string;
   readonly receivedAtMs: number;
   readonly metrics: TaskMetricsSnapshot;
+  /** Its chain's operators, head first, with the metrics they and their functions registered. */
+  readonly operators: readonly OperatorMetricsSnapshot[];
 }
 
 /** A TaskManager's latest process metrics. */
@@ -15,9 +17,10 @@ export interface TaskManagerMetrics {
 }
 
 /**
- * What the TaskManagers last reported (Flink's MetricStore): every subtask's metrics by job
- * and every TaskManager's process metrics; what the REST API and the dashboard show. A
- * subtask's last report stays after it ended, so a finished job still shows its final counts.
+ * What the TaskManagers last reported (Flink's MetricStore): every subtask's metrics and its
+ * operators' by job, and every TaskManager's process metrics; what the REST API and the
+ * dashboard show. A subtask's last report stays after it ended, so a finished job still shows
+ * its final counts.
  */
 export class MetricStore {
   readonly #jobs = new Map<string, Map<string, SubtaskMetrics>>();
@@ -26,8 +29,8 @@ export class MetricStore {
   /** A TaskManager's report arrived. */
   ingest(taskManagerId: string, report: TaskManagerMetricsReport, receivedAtMs: number): void {
     this.#taskManagers.set(taskManagerId, { receivedAtMs, process: report.process });
-    for (const { task, metrics } of report.tasks) {
-      this.update(task.jobId, task.vertexId, task.subtaskIndex, { attempt: task.attempt, taskManagerId, receivedAtMs, metrics });
+    for (const { task, metrics, operators } of report.tasks) {
+      this.update(task.jobId, task.vertexId, task.subtaskIndex, { attempt: task.attempt, taskManagerId, receivedAtMs, metrics, operators });
     }
   }
 

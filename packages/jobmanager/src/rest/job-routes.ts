@@ -1,3 +1,4 @@
+import type { JobVertex } from '@weir/api';
 import { WeirError } from '@weir/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JobMaster } from '../job/job-master.ts';
@@ -13,6 +14,16 @@ import { vertexDetails } from './views/vertex-view.ts';
 /** The job a request's `:jobid` names; JOB_NOT_FOUND (404) for one the JobManager does not know. */
 export function jobOf(ctx: RestContext, request: FastifyRequest): JobMaster {
   return ctx.dispatcher.get((request.params as { jobid: string }).jobid);
+}
+
+/** The vertex a request's `:vertexid` names in `job`; JOB_VERTEX_NOT_FOUND (404) for one the job does not have. */
+export function vertexOf(job: JobMaster, request: FastifyRequest): JobVertex {
+  const { vertexid } = request.params as { vertexid: string };
+  const vertex = job.spec.jobGraph.vertices.find((v) => v.id === vertexid);
+  if (vertex === undefined) {
+    throw new WeirError(RestErrorCode.JOB_VERTEX_NOT_FOUND, `job ${job.jobId} has no vertex '${vertexid}'; its vertices are ${job.spec.jobGraph.vertices.map((v) => v.id).join(', ')}`);
+  }
+  return vertex;
 }
 
 /** /jobs, /jobs/overview, /jobs/:jobid (GET, PATCH ?mode=cancel) and the job's plan, vertices, exceptions and checkpoints. */
@@ -48,12 +59,7 @@ export function jobRoutes(app: FastifyInstance, ctx: RestContext): void {
   resource(app, '/jobs/:jobid/vertices/:vertexid', {
     GET: (request) => {
       const job = jobOf(ctx, request);
-      const { vertexid } = request.params as { vertexid: string };
-      const vertex = job.spec.jobGraph.vertices.find((v) => v.id === vertexid);
-      if (vertex === undefined) {
-        throw new WeirError(RestErrorCode.JOB_VERTEX_NOT_FOUND, `job ${job.jobId} has no vertex '${vertexid}'; its vertices are ${job.spec.jobGraph.vertices.map((v) => v.id).join(', ')}`);
-      }
-      return vertexDetails(job, ctx.metrics, vertex, ctx.clock.now());
+      return vertexDetails(job, ctx.metrics, vertexOf(job, request), ctx.clock.now());
     },
   });
 

@@ -35,7 +35,7 @@ describe("a standby's REST API", () => {
   it("answers every REST resource with the leader's status, body and content type", async () => {
     const { leader, seen, ask } = await leaderAndStandby();
     // Only the leader has these metrics: the standby's answer can only be the leader's.
-    leader.metrics.update('job-1', 'map', 0, { attempt: 0, taskManagerId: 'tm-1', receivedAtMs: 1_000, metrics: SNAPSHOT });
+    leader.metrics.update('job-1', 'map', 0, { attempt: 0, taskManagerId: 'tm-1', receivedAtMs: 1_000, metrics: SNAPSHOT, operators: [] });
     for (const url of ['/overview', '/jobs/overview', '/jobs/job-1', '/jobs/job-1/checkpoints', '/taskmanagers', '/taskmanagers/tm-1']) {
       const direct = await leader.get(url);
       const forwarded = await ask('GET', url);

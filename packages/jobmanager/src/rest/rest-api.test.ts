@@ -47,8 +47,8 @@ describe('REST API', () => {
 
   it('GET /jobs/:id gives vertices with parallelism, status, records and back pressure, and the plan', async () => {
     const c = restCluster();
-    c.metrics.update('job-1', 'map', 0, { attempt: 0, taskManagerId: 'tm-1', receivedAtMs: 1_000, metrics: SNAPSHOT });
-    c.metrics.update('job-1', 'map', 1, { attempt: 0, taskManagerId: 'tm-2', receivedAtMs: 1_000, metrics: { ...SNAPSHOT, backPressuredTimeMsPerSecond: 50, currentInputWatermark: 4_000 } });
+    c.metrics.update('job-1', 'map', 0, { attempt: 0, taskManagerId: 'tm-1', receivedAtMs: 1_000, metrics: SNAPSHOT, operators: [] });
+    c.metrics.update('job-1', 'map', 1, { attempt: 0, taskManagerId: 'tm-2', receivedAtMs: 1_000, metrics: { ...SNAPSHOT, backPressuredTimeMsPerSecond: 50, currentInputWatermark: 4_000 }, operators: [] });
     const { body } = await c.get('/jobs/job-1');
     expect(body).toMatchObject({ jid: 'job-1', state: 'RUNNING', isStoppable: true, attempt: 0 });
     expect(body.timestamps.CREATED).toBe(1_000);
@@ -73,7 +73,7 @@ describe('REST API', () => {
 
   it('GET /jobs/:id/vertices/:vertexId gives each subtask with its TaskManager and metrics', async () => {
     const c = restCluster();
-    c.metrics.update('job-1', 'src', 1, { attempt: 0, taskManagerId: 'tm-2', receivedAtMs: 1_000, metrics: SNAPSHOT });
+    c.metrics.update('job-1', 'src', 1, { attempt: 0, taskManagerId: 'tm-2', receivedAtMs: 1_000, metrics: SNAPSHOT, operators: [] });
     const { body } = await c.get('/jobs/job-1/vertices/src');
     expect(body.subtasks).toHaveLength(2);
     expect(body.subtasks[1]).toMatchObject({ subtask: 1, status: 'RUNNING', 'taskmanager-id': 'tm-2', metrics: { 'write-records': 90 } });

@@ -14,6 +14,8 @@ export const RestErrorCode = {
   TASK_MANAGER_NOT_FOUND: 'TASK_MANAGER_NOT_FOUND',
   /** The job has no vertex with this ID. */
   JOB_VERTEX_NOT_FOUND: 'JOB_VERTEX_NOT_FOUND',
+  /** The job's vertex has no subtask with this index. */
+  SUBTASK_NOT_FOUND: 'SUBTASK_NOT_FOUND',
   /** No savepoint or stop was triggered with this request ID for the job. */
   TRIGGER_NOT_FOUND: 'TRIGGER_NOT_FOUND',
   /** A standby forwarded the request to the leader's REST API, which did not answer (it may have just failed). */

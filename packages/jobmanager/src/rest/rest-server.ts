@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { clusterRoutes } from './cluster-routes.ts';
 import { jobRoutes } from './job-routes.ts';
+import { metricRoutes } from './metric-routes.ts';
 import { forwardToLeader, type LeaderForwardingOptions } from './leader-forwarding.ts';
 import type { RestContext } from './rest-context.ts';
 import { RestErrorCode, errorBody, httpStatusOf } from './rest-errors.ts';
@@ -45,6 +46,7 @@ export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>):
   if (options.forwarding !== undefined) forwardToLeader(app, options.forwarding);
   clusterRoutes(app, options.context);
   jobRoutes(app, options.context);
+  metricRoutes(app, options.context);
   savepointRoutes(app, options.context);
   if (options.dashboardDir === undefined) {
     app.get('/', (_request, reply) => reply.type('text/html').send(NOT_BUILT));
