@@ -13,7 +13,7 @@ export interface WindowAssignerContext {
  * Puts each element into zero or more windows (Flink's WindowAssigner). Window state and
  * timers are kept per window under `namespaceOf(window)`, and a timer's window comes back
  * through `windowOf(namespace)`: assigners of windows other than TimeWindow and GlobalWindow
- * override both.
+ * override both. A namespace never contains U+0001: state snapshots put it between namespace and key.
  */
 export abstract class WindowAssigner<T, W extends Window> {
   /**

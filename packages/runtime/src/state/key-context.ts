@@ -1,5 +1,6 @@
 import { canonicalJson, keyGroupForKey, WeirError, type KeyGroupRange } from '@weir/common';
 import { RuntimeErrorCode } from '../errors.ts';
+import { joinNamespacedKey, keyId } from './namespaced-key.ts';
 
 /**
  * The key of the record being processed, as keyed state needs it: its key group's index
@@ -13,8 +14,8 @@ export class KeyContext {
   groupIndex = -1;
   /**
    * The namespace of namespaced states (a window's): their values are kept per (key,
-   * namespace) under `namespacedKey`, in the key's key group, so they snapshot, restore and
-   * rescale with the key like any keyed state.
+   * namespace), in the key's key group, so they snapshot, restore and rescale with the key
+   * like any keyed state.
    */
   namespace = '';
   #composite = '';
@@ -56,12 +57,12 @@ export class KeyContext {
     return (this.#keyId ??= keyId(this.normalizedKey));
   }
 
-  /** The normalized key of namespaced states: namespace and key in one string, built once per (key, namespace). */
+  /** The current (namespace, key) as one string (namespaced-key.ts), built once per (key, namespace): LevelDB's key of a namespaced state's entry. */
   get namespacedKey(): string {
     const key = this.normalizedKey;
     const namespace = this.namespace;
     if (key !== this.#compositeOf || namespace !== this.#compositeIn) {
-      this.#composite = `${namespace}\u0001${this.keyId}`;
+      this.#composite = joinNamespacedKey(namespace, this.keyId);
       this.#compositeOf = key;
       this.#compositeIn = namespace;
     }
@@ -74,22 +75,6 @@ export class KeyContext {
     this.normalizedKey = undefined;
     this.#keyId = undefined;
     this.groupIndex = -1;
-  }
-}
-
-/** A normalized key as a string, its type first, so keys of different types never collide (1 and '1'). */
-export function keyId(normalized: unknown): string {
-  switch (typeof normalized) {
-    case 'string':
-      return `s${normalized}`;
-    case 'number':
-      return `n${normalized}`;
-    case 'bigint':
-      return `b${normalized}`;
-    case 'boolean':
-      return normalized ? 't' : 'f';
-    default:
-      return `u${String(normalized)}`;
   }
 }
 

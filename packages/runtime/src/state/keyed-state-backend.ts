@@ -3,7 +3,7 @@ import type { CheckpointOptions, KeyGroupRange, StateMetaInfo } from '@weir/comm
 import type { KeyContext } from './key-context.ts';
 import type { LevelBaseline } from './level/baseline.ts';
 import type { SnapshotFile } from './level/snapshot-files.ts';
-import type { KeyGroupMaps } from './state-table.ts';
+import type { KeyGroupEntries } from './state-table.ts';
 
 /**
  * The keyed state of one operator subtask, whatever keeps it: JS Maps on the heap, or a
@@ -39,11 +39,11 @@ export interface KeyedStateBackend {
   dispose(): Promise<void>;
 }
 
-/** One state of a keyed snapshot: its key group Maps as they were at the synchronous part. */
+/** One state of a keyed snapshot: its key groups' entries as they were at the synchronous part. */
 export interface KeyedStateView {
   readonly name: string;
   readonly meta: StateMetaInfo;
-  readonly groups: KeyGroupMaps;
+  readonly groups: KeyGroupEntries;
 }
 
 /** Heap state at the synchronous part: copy-on-write views, serialized in the canonical format. */

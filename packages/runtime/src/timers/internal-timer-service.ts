@@ -67,6 +67,9 @@ export class InternalTimerService {
   /** The last timer registered: a window's trigger and cleanup register the same one for every element. */
   #last: TimerEntry | undefined;
   #lastDomain: Domain = EVENT;
+  /** The namespace of the last timer entry written to state, and what it was made of: the timers of one window share it. */
+  #entryNamespace = '';
+  #entryOf: { domain: Domain; time: number; namespace: string } = { domain: EVENT, time: Number.NaN, namespace: '' };
   #sequence = 0;
   #watermark = Number.NEGATIVE_INFINITY;
   /** Watermarks whose timers fire in later slices, oldest first. */
@@ -150,9 +153,10 @@ export class InternalTimerService {
    */
   async restore(): Promise<void> {
     const stored = (await this.backend.internalValues(`timers_${this.name}`)) as StoredTimer[];
+    const keys = this.#keys;
     for (const [key, domain, namespace, timestamp] of stored) {
-      this.#keys.setCurrentKey(key);
-      this.#add(domain, namespace, timestamp, key, this.#keys.normalizedKey);
+      keys.setCurrentKey(key);
+      this.#add(domain, namespace, timestamp);
     }
     this.#keys.clearCurrentKey();
     const next = this.#heaps[PROCESSING].peek();
@@ -181,7 +185,7 @@ export class InternalTimerService {
       return false;
     }
     this.#write(domain, namespace, time, [keys.key, domain, namespace, time]);
-    this.#last = this.#add(domain, namespace, time, keys.key, keys.normalizedKey);
+    this.#last = this.#add(domain, namespace, time);
     this.#lastDomain = domain;
     return true;
   }
@@ -190,7 +194,7 @@ export class InternalTimerService {
   #write(domain: Domain, namespace: string, time: number, timer: StoredTimer | undefined): void {
     const keys = this.#keys;
     const previous = keys.namespace;
-    keys.namespace = `${domain}${time}\u0002${namespace}`;
+    keys.namespace = this.#stateNamespace(domain, namespace, time);
     try {
       if (timer === undefined) this.#state.clear();
       else this.#state.update(timer);
@@ -199,8 +203,25 @@ export class InternalTimerService {
     }
   }
 
-  #add(domain: Domain, namespace: string, timestamp: number, key: unknown, normalizedKey: unknown): TimerEntry {
-    const entry: TimerEntry = { timestamp, key, namespace, normalizedKey, live: true, sequence: this.#sequence++ };
+  /**
+   * The namespace of a timer's state entry: its domain, time and namespace. Built once per
+   * (domain, time, namespace) in a row, so the timers of one window, registered or fired one
+   * key after another, share one string (a Map lookup hashes it once).
+   */
+  #stateNamespace(domain: Domain, namespace: string, time: number): string {
+    const of = this.#entryOf;
+    if (of.time !== time || of.namespace !== namespace || of.domain !== domain) {
+      this.#entryNamespace = `${domain}${time}\u0002${namespace}`;
+      this.#entryOf = { domain, time, namespace };
+    }
+    return this.#entryNamespace;
+  }
+
+  /** Indexes and queues a timer of the current key. */
+  #add(domain: Domain, namespace: string, timestamp: number): TimerEntry {
+    const keys = this.#keys;
+    const normalizedKey = keys.normalizedKey;
+    const entry: TimerEntry = { timestamp, key: keys.key, namespace, normalizedKey, keyGroup: keys.groupIndex + keys.range.start, live: true, sequence: this.#sequence++ };
     const index = this.#registered[domain];
     let byNamespace = index.get(timestamp);
     if (byNamespace === undefined) index.set(timestamp, (byNamespace = new Map()));
@@ -268,7 +289,7 @@ export class InternalTimerService {
       heap.poll();
       this.#unindex(domain, next.timestamp, next.namespace, next.normalizedKey);
       next.live = false;
-      this.#keys.setCurrentKey(next.key);
+      this.#keys.setCurrentKeyInGroup(next.key, next.keyGroup);
       this.#removeFromState(domain, next.namespace, next.timestamp);
       if (domain === EVENT) this.triggerable.onEventTime(next);
       else this.triggerable.onProcessingTime(next);

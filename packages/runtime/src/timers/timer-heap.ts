@@ -5,6 +5,8 @@ export interface TimerEntry {
   readonly namespace: string;
   /** The key as keyed state normalizes it: with timestamp and namespace, what makes a timer unique in its domain. */
   readonly normalizedKey: unknown;
+  /** The key's key group, so firing the timer makes its key current without hashing it again. */
+  readonly keyGroup: number;
   /** Cleared when the timer is deleted; the heap drops dead entries when they reach the top. */
   live: boolean;
   /** Registration order, so timers of equal timestamps fire in the order they were registered. */

@@ -32,6 +32,8 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
   readonly #mergingState: ValueState<[string, string][]> | undefined;
   readonly #eventTime: boolean;
   readonly #assignerContext: { getCurrentProcessingTime(): number };
+  /** The window of the last timer's namespace: the timers of one window fire one after another, for key after key. */
+  #timerWindow: { namespace: string; window: Window } | undefined;
   /** Late elements dropped (no late-data side output). */
   lateRecordsDropped = 0;
 
@@ -185,7 +187,7 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
   }
 
   #onTimer(timer: InternalTimer, eventTime: boolean): void {
-    const window = this.fn.assigner.windowOf(timer.namespace);
+    const window = this.#windowOf(timer.namespace);
     let sessions: MergingWindowSet<Window> | undefined;
     let stateWindow = window;
     if (this.#merging !== undefined) {
@@ -206,6 +208,14 @@ export class WindowOperator extends SingleInputOperator<WindowSpec> {
     this.#afterTrigger(result, window, stateNs);
     if (eventTime === this.#eventTime && this.#cleanupTime(window) === timer.timestamp) this.#clearAllState(window, stateNs, sessions);
     sessions?.persist();
+  }
+
+  #windowOf(namespace: string): Window {
+    const last = this.#timerWindow;
+    if (last !== undefined && last.namespace === namespace) return last.window;
+    const window = this.fn.assigner.windowOf(namespace);
+    this.#timerWindow = { namespace, window };
+    return window;
   }
 
   /** The window's end (plus allowed lateness) passed: contents, trigger state and timers, window state, merging-set entry. */
