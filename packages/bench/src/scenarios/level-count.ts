@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jobIdFrom, ProcessCluster, writeJobFile } from '@weir/integration-tests';
 import { timeRunningToFinished } from '../job-timing.ts';
+import { cpuSeconds } from '../process-cpu.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
 import { median } from '../stats.ts';
 
@@ -39,10 +40,19 @@ export default function keyedCount(env: StreamExecutionEnvironment, args: string
 }
 `;
 
-async function timeCount(cluster: ProcessCluster, checkpointDir: string, backend: 'heap' | 'level'): Promise<number> {
+interface CountRun {
+  readonly recordsPerSecond: number;
+  /** CPU microseconds of both TaskManagers (all their threads: LevelDB's too) per record: less noisy than the rate on a loaded machine. */
+  readonly cpuMicrosPerRecord: number;
+}
+
+async function timeCount(cluster: ProcessCluster, checkpointDir: string, backend: 'heap' | 'level'): Promise<CountRun> {
+  const cpu = () => cluster.taskManagers.reduce((sum, tm) => sum + cpuSeconds(tm.pid), 0);
   const submit = await cluster.weir(['run', '--detached', writeJobFile(COUNT_JOB), '--', checkpointDir, backend]);
   if (submit.code !== 0) throw new Error(`submit failed: ${submit.stderr}`);
-  return COUNT_RECORDS / ((await timeRunningToFinished(cluster.client, jobIdFrom(submit.stdout))) / 1000);
+  const before = cpu();
+  const ms = await timeRunningToFinished(cluster.client, jobIdFrom(submit.stdout));
+  return { recordsPerSecond: COUNT_RECORDS / (ms / 1000), cpuMicrosPerRecord: ((cpu() - before) * 1e6) / COUNT_RECORDS };
 }
 
 /** 2 TaskManagers of 1 slot, their local state below `dir`, CPU profiles into `profileDir` when given. */
@@ -55,25 +65,45 @@ export function levelCluster(dir: string, profileDir: string | undefined): Promi
   });
 }
 
-/** The keyed count on the heap and on the LevelDB backend, alternated COUNT_ROUNDS times on `cluster`: the ratio is the median of the rounds' ratios. */
+/**
+ * The keyed count on the heap and on the LevelDB backend, alternated COUNT_ROUNDS times on
+ * `cluster`: the ratios are the medians of the rounds' ratios. The CPU ratio (heap's CPU per
+ * record over LevelDB's) is what the throughput ratio would be if CPU were all a job waited
+ * for; it varies far less with other load on the machine.
+ */
 export async function keyedCountRounds(cluster: ProcessCluster, dir: string): Promise<ScenarioResult> {
-  const heapRates: number[] = [];
-  const levelRates: number[] = [];
+  const heap: CountRun[] = [];
+  const level: CountRun[] = [];
   const ratios: number[] = [];
+  const cpuRatios: number[] = [];
   for (let round = 0; round < COUNT_ROUNDS; round++) {
-    heapRates.push(await timeCount(cluster, join(dir, `count-heap-${round}`), 'heap'));
-    levelRates.push(await timeCount(cluster, join(dir, `count-level-${round}`), 'level'));
-    ratios.push(levelRates[round]! / heapRates[round]!);
+    heap.push(await timeCount(cluster, join(dir, `count-heap-${round}`), 'heap'));
+    level.push(await timeCount(cluster, join(dir, `count-level-${round}`), 'level'));
+    ratios.push(level[round]!.recordsPerSecond / heap[round]!.recordsPerSecond);
+    cpuRatios.push(heap[round]!.cpuMicrosPerRecord / level[round]!.cpuMicrosPerRecord);
   }
-  const heapRate = median(heapRates);
-  const levelRate = median(levelRates);
+  const heapRate = median(heap.map((r) => r.recordsPerSecond));
+  const levelRate = median(level.map((r) => r.recordsPerSecond));
+  const heapCpu = median(heap.map((r) => r.cpuMicrosPerRecord));
+  const levelCpu = median(level.map((r) => r.cpuMicrosPerRecord));
   const levelOverHeap = median(ratios);
+  const cpuRatio = median(cpuRatios);
   return {
-    figures: { heapCountRecordsPerSecond: Math.round(heapRate), levelCountRecordsPerSecond: Math.round(levelRate), levelOverHeapThroughput: levelOverHeap },
+    figures: {
+      heapCountRecordsPerSecond: Math.round(heapRate),
+      levelCountRecordsPerSecond: Math.round(levelRate),
+      levelOverHeapThroughput: levelOverHeap,
+      heapCountCpuMicrosPerRecord: heapCpu,
+      levelCountCpuMicrosPerRecord: levelCpu,
+      heapOverLevelCpuPerRecord: cpuRatio,
+    },
     rows: [
       ['keyed count, heap (median)', Math.round(heapRate).toLocaleString('en'), 'records/s'],
       ['keyed count, LevelDB (median)', Math.round(levelRate).toLocaleString('en'), 'records/s'],
       [`LevelDB / heap (median of ${COUNT_ROUNDS} alternated)`, levelOverHeap.toFixed(3), ratios.map((r) => r.toFixed(2)).join(' ')],
+      ['keyed count CPU, heap (median)', heapCpu.toFixed(2), 'us/record (both TaskManagers)'],
+      ['keyed count CPU, LevelDB (median)', levelCpu.toFixed(2), 'us/record (both TaskManagers)'],
+      [`heap / LevelDB CPU per record (median of ${COUNT_ROUNDS})`, cpuRatio.toFixed(3), cpuRatios.map((r) => r.toFixed(2)).join(' ')],
     ],
   };
 }

@@ -43,24 +43,35 @@ export const MEMTABLE_FLUSH_KEY = Buffer.from([0xff, 0xff, 0xff]);
 
 /**
  * The MessagePack of a normalized key as a latin1 string, what `packState(key)` gives, made
- * without a buffer for the usual keys: integers of up to 32 bits, and ASCII strings shorter
- * than 32 characters (whose UTF-8 bytes are their characters). Anything else goes through
+ * without a buffer for the usual keys (see `shortPackedLatin1`); anything else goes through
  * `pack`. Keys of the write cache are strings, and a record's key is built once per state.
  */
 export function packedKeyLatin1(key: unknown, pack: (value: unknown) => Uint8Array): string {
-  if (typeof key === 'number') {
-    if (key >>> 0 === key) {
-      if (key < 0x80) return String.fromCharCode(key);
-      if (key < 0x100) return String.fromCharCode(0xcc, key);
-      if (key < 0x10000) return String.fromCharCode(0xcd, key >>> 8, key & 0xff);
-      return String.fromCharCode(0xce, key >>> 24, (key >>> 16) & 0xff, (key >>> 8) & 0xff, key & 0xff);
-    }
-    if (key >> 0 === key && key >= -0x20) return String.fromCharCode(0x100 + key);
-  } else if (typeof key === 'string' && key.length < 0x20 && isAscii(key)) {
-    return String.fromCharCode(0xa0 | key.length) + key;
-  }
+  const short = shortPackedLatin1(key);
+  if (short !== undefined) return short;
   const packed = pack(key);
   return Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength).toString('latin1');
+}
+
+/**
+ * The MessagePack of integers of up to 32 bits and of ASCII strings shorter than 32
+ * characters (whose UTF-8 bytes are their characters) as a latin1 string, as `packState`
+ * writes them; undefined for any other value. A write batch puts such a value and its key in
+ * one buffer.
+ */
+export function shortPackedLatin1(value: unknown): string | undefined {
+  if (typeof value === 'number') {
+    if (value >>> 0 === value) {
+      if (value < 0x80) return String.fromCharCode(value);
+      if (value < 0x100) return String.fromCharCode(0xcc, value);
+      if (value < 0x10000) return String.fromCharCode(0xcd, value >>> 8, value & 0xff);
+      return String.fromCharCode(0xce, value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff);
+    }
+    if (value >> 0 === value && value >= -0x20) return String.fromCharCode(0x100 + value);
+  } else if (typeof value === 'string' && value.length < 0x20 && isAscii(value)) {
+    return String.fromCharCode(0xa0 | value.length) + value;
+  }
+  return undefined;
 }
 
 function isAscii(s: string): boolean {

@@ -225,7 +225,7 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
       await rm(this.store.directory, { recursive: true, force: true });
       await mkdir(this.store.directory, { recursive: true });
       await fill(this.store.directory);
-      if (!this.#disposed) await this.store.open();
+      if (!this.#disposed) await this.store.open(true);
     })();
     this.#replacing = replacing;
     return replacing;

@@ -5,19 +5,22 @@ import type { KeyContext } from '../key-context.ts';
 import type { StoredValueMigration } from '../schema-migration.ts';
 import type { StateAccess } from '../state-access.ts';
 import type { StateKind } from '../state-descriptors.ts';
-import { packedKeyLatin1, statePrefix } from './level-key.ts';
-import { DELETED, isObject, type DirtySource, type LevelStore, type RawOperation } from './level-store.ts';
+import { packedKeyLatin1, shortPackedLatin1, statePrefix } from './level-key.ts';
+import { DELETED, isObject, type BatchWriter, type DirtySource, type LevelStore } from './level-store.ts';
 
-/** A key's value in the cache: written since the last batch (dirty), or a primitive (or DELETED) as the DB has it. */
-interface CacheEntry {
-  value: unknown;
-  dirty: boolean;
-}
+/**
+ * A clean entry of a key whose value the DB holds as an object: read from the DB when used (an
+ * object read from the DB is a fresh copy, safe to change in place). Kept only while the table
+ * knows every key of its state in the DB, so a key it has no entry for is in no DB.
+ */
+const IN_DB: unique symbol = Symbol('in-db');
 
 /** Clean entries a state keeps (primitives it read or wrote lately), so a hot key is not read from LevelDB and decoded again. */
 const CLEAN_ENTRIES = 128 * 1024;
 /** The cache may grow this far over its bound before clean entries go, so eviction runs now and then, not per read. */
 const EVICT_SLACK = 8 * 1024;
+
+type GroupMaps = (Map<unknown, unknown> | undefined)[];
 
 /**
  * One state's values in LevelDB, for the current key, in the shape the state kinds expect
@@ -25,24 +28,34 @@ const EVICT_SLACK = 8 * 1024;
  * normalized user key. A list or map is one LevelDB value per key (MapState.entries() is
  * synchronous, so the whole map is read at once).
  *
- * In front of the DB, a cache per key group keyed by the normalized key, as the heap
- * backend's tables are: the values written since the last batch (live), and primitives as the
- * DB holds them. So a hot key costs a small Map lookup, and the DB key (key group, name, NUL,
- * MessagePack of the key) is built only to read a miss or to write a batch. An object read
- * from the DB is a fresh copy every time, so changing one in place and putting it back is
- * safe; an object written goes out of the cache with its batch.
+ * In front of the DB, two caches per key group keyed by the normalized key, as the heap
+ * backend's tables are: the values written since the last batch (dirty, DELETED for a
+ * removal), and clean entries, primitives (or DELETED) as the DB holds them. So a hot key
+ * costs a Map lookup or two, and the DB key (key group, name, NUL, MessagePack of the key) is
+ * built only to read a miss or to write a batch. An object read from the DB is a fresh copy
+ * every time, so changing one in place and putting it back is safe; an object written is no
+ * clean entry once its batch is in the DB (IN_DB at most).
+ *
+ * A key no cache holds is read from the DB, unless the table is complete: the DB held nothing
+ * of the state when the table began (a new DB, not restored) and the table has dropped no
+ * entry of a key it wrote since, so it knows every key of its state the DB holds. A keyed
+ * count over a new DB then reads no key from LevelDB before its caches overflow (Flink's
+ * RocksDB backend reads each one).
  */
 export class LevelStateTable implements StateAccess<unknown>, DirtySource {
   readonly #name: Buffer;
-  /** Per key group of the subtask (index from range start): its cache, and its keys' DB prefix (group, name, NUL) as latin1. */
-  readonly #groups: (Map<unknown, CacheEntry> | undefined)[];
+  /** Per key group of the subtask (index from range start): values written since the last batch. */
+  readonly #dirty: GroupMaps;
+  #dirtyEntries = 0;
+  /** Per key group: clean entries (a primitive or DELETED as the DB has it, or IN_DB). */
+  readonly #clean: GroupMaps;
+  #cleanEntries = 0;
+  /** Each group's keys' DB prefix (group, name, NUL) as latin1. */
   readonly #prefixes: string[] = [];
-  /** Dirty entries in the order they became dirty: group index and key. */
-  #dirtyGroups: number[] = [];
-  #dirtyKeys: unknown[] = [];
   /** Objects of the batch being written, by group, readable until the DB has them. */
-  #flushing: (Map<unknown, unknown> | undefined)[] | undefined;
-  #entries = 0;
+  #flushing: GroupMaps | undefined;
+  /** Every key of the state the DB holds has an entry here (see the class comment). */
+  #complete: boolean;
   /** Where eviction goes on: it walks the groups round-robin. */
   #evictFrom = 0;
   /** Schema evolution: restored values of an older type are migrated as they are read, until the backend rewrites them. */
@@ -57,52 +70,50 @@ export class LevelStateTable implements StateAccess<unknown>, DirtySource {
     private readonly store: LevelStore,
   ) {
     this.#name = Buffer.from(name, 'utf8');
-    this.#groups = new Array<Map<unknown, CacheEntry> | undefined>(keys.groupCount).fill(undefined);
+    this.#dirty = new Array<Map<unknown, unknown> | undefined>(keys.groupCount).fill(undefined);
+    this.#clean = new Array<Map<unknown, unknown> | undefined>(keys.groupCount).fill(undefined);
+    this.#complete = store.holdsOnlyCachedKeys;
     store.addSource(this);
   }
 
   get(): unknown {
     const index = this.#groupIndex();
     const key = this.namespaced ? this.keys.namespacedKey : this.keys.normalizedKey;
-    const entry = this.#groups[index]?.get(key);
-    if (entry !== undefined) return entry.value === DELETED ? undefined : entry.value;
+    const dirty = this.#dirty[index]?.get(key);
+    if (dirty !== undefined) return dirty === DELETED ? undefined : dirty;
+    const clean = this.#clean[index]?.get(key);
+    if (clean === undefined) {
+      if (this.#complete) return undefined;
+    } else if (clean !== IN_DB) {
+      return clean === DELETED ? undefined : clean;
+    }
     const flushing = this.#flushing?.[index]?.get(key);
     if (flushing !== undefined) return flushing;
     const stored = this.store.stored(this.#dbKey(index, key));
     if (stored === undefined) {
-      this.#remember(index, key, DELETED);
+      this.#setClean(index, key, DELETED);
       return undefined;
     }
     const value = decodeStateValue(this.kind, unpackState(stored));
     if (this.migrate !== undefined) return this.migrate(value);
-    if (!isObject(value)) this.#remember(index, key, value);
+    if (!isObject(value)) this.#setClean(index, key, value);
     return value;
   }
 
   put(value: unknown): void {
     const index = this.#groupIndex();
     const key = this.namespaced ? this.keys.namespacedKey : this.keys.normalizedKey;
-    let group = this.#groups[index];
-    const entry = group?.get(key);
-    if (entry?.dirty === true) {
-      entry.value = value;
+    let dirty = this.#dirty[index];
+    if (dirty === undefined) this.#dirty[index] = dirty = new Map();
+    const size = dirty.size;
+    // A Map value of undefined would read as no entry (a reduce function may return undefined): it reads as removed, as it would from the DB.
+    dirty.set(key, value === undefined ? DELETED : value);
+    if (dirty.size === size) {
       this.store.wrote = true;
       return;
     }
-    // A batch started here takes only entries already dirty: this one becomes dirty after it.
-    this.store.beforeDirty();
-    group = this.#groups[index];
-    const current = group?.get(key);
-    if (current !== undefined) {
-      current.value = value;
-      current.dirty = true;
-    } else {
-      if (group === undefined) this.#groups[index] = group = new Map();
-      group.set(key, { value, dirty: true });
-      this.#entries++;
-    }
-    this.#dirtyGroups.push(index);
-    this.#dirtyKeys.push(key);
+    // Newly dirty: this may start a batch, which takes this entry too.
+    this.#dirtyEntries++;
     this.store.dirtied();
   }
 
@@ -121,73 +132,76 @@ export class LevelStateTable implements StateAccess<unknown>, DirtySource {
     this.put(DELETED);
   }
 
-  takeDirty(operations: RawOperation[]): void {
-    const groups = this.#dirtyGroups;
-    const keys = this.#dirtyKeys;
-    if (groups.length === 0) return;
-    this.#dirtyGroups = [];
-    this.#dirtyKeys = [];
-    const flushing: (Map<unknown, unknown> | undefined)[] = [];
-    for (let i = 0; i < groups.length; i++) {
-      const index = groups[i]!;
-      const key = keys[i];
-      const group = this.#groups[index]!;
-      // Dirty entries are never evicted; a key is listed once per time it became dirty.
-      const entry = group.get(key)!;
-      const value = entry.value;
-      entry.dirty = false;
-      const dbKey = this.#dbKey(index, key);
-      if (value === DELETED) {
-        operations.push({ type: 'del', key: dbKey });
-        continue;
+  takeDirty(batch: BatchWriter): void {
+    if (this.#dirtyEntries === 0) return;
+    this.#dirtyEntries = 0;
+    const flushing: GroupMaps = [];
+    for (let index = 0; index < this.#dirty.length; index++) {
+      const dirty = this.#dirty[index];
+      if (dirty === undefined || dirty.size === 0) continue;
+      let clean = this.#clean[index];
+      if (clean === undefined) this.#clean[index] = clean = new Map();
+      const before = clean.size;
+      const prefix = this.#prefix(index);
+      for (const [key, value] of dirty) {
+        const dbKey = prefix + packedKeyLatin1(key, packState);
+        if (value === DELETED) {
+          batch.del(Buffer.from(dbKey, 'latin1'));
+          clean.set(key, DELETED);
+          continue;
+        }
+        // A short primitive shares one buffer with its key: a third fewer objects per entry.
+        const short = shortPackedLatin1(value);
+        if (short !== undefined) {
+          const bytes = Buffer.from(dbKey + short, 'latin1');
+          batch.put(bytes.subarray(0, dbKey.length), bytes.subarray(dbKey.length));
+          clean.set(key, value);
+          continue;
+        }
+        const packed = packState(encodeStateValue(this.kind, value));
+        batch.put(Buffer.from(dbKey, 'latin1'), Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength));
+        if (isObject(value)) {
+          (flushing[index] ??= new Map()).set(key, value);
+          if (this.#complete) clean.set(key, IN_DB);
+          else clean.delete(key);
+        } else {
+          clean.set(key, value);
+        }
       }
-      const packed = packState(encodeStateValue(this.kind, value));
-      operations.push({ type: 'put', key: dbKey, value: Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength) });
-      if (isObject(value)) {
-        group.delete(key);
-        this.#entries--;
-        (flushing[index] ??= new Map()).set(key, value);
-      }
+      this.#cleanEntries += clean.size - before;
+      dirty.clear();
     }
     this.#flushing = flushing;
   }
 
   written(): void {
     this.#flushing = undefined;
-    if (this.#entries > CLEAN_ENTRIES + this.#dirtyKeys.length + EVICT_SLACK) this.#evict();
+    if (this.#cleanEntries > CLEAN_ENTRIES + EVICT_SLACK) this.#evict();
   }
 
   forget(): void {
-    for (const group of this.#groups) {
-      if (group === undefined) continue;
-      for (const [key, entry] of group) {
-        if (entry.dirty) continue;
-        group.delete(key);
-        this.#entries--;
-      }
-    }
+    this.#clean.fill(undefined);
+    this.#cleanEntries = 0;
+    this.#complete = false;
   }
 
-  #remember(index: number, key: unknown, value: unknown): void {
-    let group = this.#groups[index];
-    if (group === undefined) this.#groups[index] = group = new Map();
-    group.set(key, { value, dirty: false });
-    this.#entries++;
+  #setClean(index: number, key: unknown, value: unknown): void {
+    let clean = this.#clean[index];
+    if (clean === undefined) this.#clean[index] = clean = new Map();
+    const before = clean.size;
+    clean.set(key, value);
+    this.#cleanEntries += clean.size - before;
   }
 
-  /** Drops clean entries, group by group round-robin, down to CLEAN_ENTRIES besides the dirty ones. */
+  /** Drops clean entries, group by group round-robin, down to CLEAN_ENTRIES: from then on, keys without an entry are read from the DB. */
   #evict(): void {
-    const limit = CLEAN_ENTRIES + this.#dirtyKeys.length;
-    const groups = this.#groups;
-    for (let visited = 0; visited < groups.length && this.#entries > limit; visited++) {
-      const group = groups[this.#evictFrom];
-      this.#evictFrom = (this.#evictFrom + 1) % groups.length;
-      if (group === undefined) continue;
-      for (const [key, entry] of group) {
-        if (entry.dirty) continue;
-        group.delete(key);
-        this.#entries--;
-      }
+    this.#complete = false;
+    const groups = this.#clean;
+    for (let visited = 0; visited < groups.length && this.#cleanEntries > CLEAN_ENTRIES; visited++) {
+      const index = this.#evictFrom;
+      this.#evictFrom = (index + 1) % groups.length;
+      this.#cleanEntries -= groups[index]?.size ?? 0;
+      groups[index] = undefined;
     }
   }
 
@@ -199,8 +213,11 @@ export class LevelStateTable implements StateAccess<unknown>, DirtySource {
 
   /** Key group (2 bytes), state name, NUL, MessagePack of the normalized key. */
   #dbKey(index: number, key: unknown): Buffer {
-    const prefix = (this.#prefixes[index] ??= statePrefix(this.keys.range.start + index, this.#name).toString('latin1'));
-    return Buffer.from(prefix + packedKeyLatin1(key, packState), 'latin1');
+    return Buffer.from(this.#prefix(index) + packedKeyLatin1(key, packState), 'latin1');
+  }
+
+  #prefix(index: number): string {
+    return (this.#prefixes[index] ??= statePrefix(this.keys.range.start + index, this.#name).toString('latin1'));
   }
 
   #noKey(): WeirError {
