@@ -40,6 +40,8 @@ export interface TaskManagerParts {
    * often a failover's, does not wait for them, and they do not delay registration.
    */
   readonly prepareForJobs?: () => void;
+  /** The liveness endpoint, when the process started it already (as `weir taskmanager` does, before loading this package); else start() does. */
+  readonly liveness?: Promise<LivenessEndpoint>;
 }
 
 /** A running TaskManager: data server, control stream and the tasks it was given. */
@@ -93,8 +95,9 @@ export class TaskManager implements TaskManagerHandle {
     // First, so that its client connects to the JobManager while the data server binds.
     const heartbeatTimeoutMs = config['heartbeat.timeout'];
     const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined, heartbeatTimeoutMs);
-    // Its thread starts while the data server binds.
-    const livenessStart = startLivenessEndpoint(config['taskmanager.bind-host'], config['taskmanager.liveness.port'], parts.logger.child({ scope: 'liveness' }));
+    // Its thread starts while the data server binds, if the process did not start it earlier.
+    const livenessStart =
+      parts.liveness ?? startLivenessEndpoint(config['taskmanager.bind-host'], config['taskmanager.liveness.port'], parts.logger.child({ scope: 'liveness' }));
     // Its failure is awaited below; until then it must not count as an unhandled rejection.
     livenessStart.catch(() => undefined);
     // Set right after the bind (below); until then no consumer can know this TaskManager.
