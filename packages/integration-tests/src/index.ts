@@ -8,3 +8,4 @@ export * from './ha-cluster.ts';
 export * from './netns.ts';
 export * from './log-lines.ts';
 export * from './kafka-job.ts';
+export * from './poll.ts';

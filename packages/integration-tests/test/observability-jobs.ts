@@ -1,3 +1,5 @@
+import { PAUSING_SOURCE } from './pausing-source.ts';
+
 /** A job for the metrics and REST tests, as source text written to a temp dir outside the repo. */
 
 /**
@@ -9,36 +11,7 @@ export const PAUSING_SUMS = `
 import { Boundedness, InputStatus, KeyedProcessFunction, Types, ValueStateDescriptor, type Collector, type KeyedProcessContext, type ReaderOutput, type SourceReaderContext, type SplitEnumeratorContext, type SplitSource, type SplitSourceReader, type StreamExecutionEnvironment, type ValueState } from '@weir/api';
 import { DataGeneratorSource, FileSink, RateLimiterStrategy, SimpleStringEncoder, type GeneratorSplit } from '@weir/connectors';
 
-const QUIET = new Promise<void>(() => {});
-
-/** The generator's splits and enumerator; its readers go quiet instead of ending. */
-class PausingSource implements SplitSource<number, GeneratorSplit, GeneratorSplit[]> {
-  readonly boundedness = Boundedness.CONTINUOUS_UNBOUNDED;
-  constructor(private readonly inner: DataGeneratorSource<number>) {}
-  createEnumerator(context: SplitEnumeratorContext<GeneratorSplit>) {
-    return this.inner.createEnumerator(context);
-  }
-  restoreEnumerator(context: SplitEnumeratorContext<GeneratorSplit>, checkpoint: GeneratorSplit[]) {
-    return this.inner.restoreEnumerator(context, checkpoint);
-  }
-  createReader(context: SourceReaderContext): SplitSourceReader<number, GeneratorSplit> {
-    const reader = this.inner.createReader(context);
-    let done = false;
-    return {
-      addSplits: (splits) => reader.addSplits(splits),
-      notifyNoMoreSplits: () => reader.notifyNoMoreSplits(),
-      pollNext: (output: ReaderOutput<number>) => {
-        if (done) return InputStatus.NOTHING_AVAILABLE;
-        const status = reader.pollNext(output);
-        if (status !== InputStatus.END_OF_INPUT) return status;
-        done = true;
-        return InputStatus.NOTHING_AVAILABLE;
-      },
-      isAvailable: () => (done ? QUIET : reader.isAvailable()),
-      snapshotState: () => reader.snapshotState(),
-    };
-  }
-}
+${PAUSING_SOURCE}
 
 class Sum extends KeyedProcessFunction<number, number, string> {
   private sum!: ValueState<number>;

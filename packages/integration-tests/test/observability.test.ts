@@ -1,10 +1,11 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { readCommittedLines } from '@weir/examples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobIdFrom, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
+import { jobIdFrom, ProcessCluster, until, waitForStatus, writeJobFile } from '../src/index.ts';
 import { scrape, sumOf } from '../src/prometheus.ts';
 import { ENDLESS } from './jobs.ts';
 import { PAUSING_SUMS } from './observability-jobs.ts';
@@ -15,19 +16,6 @@ const RATE = 2_000;
 const FLUSH_INTERVAL_MS = 100;
 /** metrics.fetcher.update-interval: how often TaskManagers send the JobManager their metrics. */
 const METRICS_INTERVAL_MS = 500;
-
-import { setTimeout as sleep } from 'node:timers/promises';
-
-/** Polls `read` until `done` holds for its value; fails after `timeoutMs` with the last value. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
 
 describe('metrics and the REST API of a running cluster', () => {
   const dir = mkdtempSync(join(tmpdir(), 'weir-observability-'));

@@ -1,3 +1,5 @@
+import { PAUSING_SOURCE } from './pausing-source.ts';
+
 /** The job of the user metrics test, as source text written to a temp dir outside the repo. */
 
 /**
@@ -17,36 +19,7 @@ export const USER_METRICS = `
 import { Boundedness, DescriptiveStatisticsHistogram, InputStatus, MeterView, RichMapFunction, Types, type Counter, type Histogram, type ReaderOutput, type SourceReaderContext, type SplitEnumeratorContext, type SplitSource, type SplitSourceReader, type StreamExecutionEnvironment } from '@weir/api';
 import { DataGeneratorSource, DiscardingSink, RateLimiterStrategy, type GeneratorSplit } from '@weir/connectors';
 
-const QUIET = new Promise<void>(() => {});
-
-/** The generator's splits and enumerator; its readers go quiet instead of ending. */
-class PausingSource implements SplitSource<number, GeneratorSplit, GeneratorSplit[]> {
-  readonly boundedness = Boundedness.CONTINUOUS_UNBOUNDED;
-  constructor(private readonly inner: DataGeneratorSource<number>) {}
-  createEnumerator(context: SplitEnumeratorContext<GeneratorSplit>) {
-    return this.inner.createEnumerator(context);
-  }
-  restoreEnumerator(context: SplitEnumeratorContext<GeneratorSplit>, checkpoint: GeneratorSplit[]) {
-    return this.inner.restoreEnumerator(context, checkpoint);
-  }
-  createReader(context: SourceReaderContext): SplitSourceReader<number, GeneratorSplit> {
-    const reader = this.inner.createReader(context);
-    let done = false;
-    return {
-      addSplits: (splits) => reader.addSplits(splits),
-      notifyNoMoreSplits: () => reader.notifyNoMoreSplits(),
-      pollNext: (output: ReaderOutput<number>) => {
-        if (done) return InputStatus.NOTHING_AVAILABLE;
-        const status = reader.pollNext(output);
-        if (status !== InputStatus.END_OF_INPUT) return status;
-        done = true;
-        return InputStatus.NOTHING_AVAILABLE;
-      },
-      isAvailable: () => (done ? QUIET : reader.isAvailable()),
-      snapshotState: () => reader.snapshotState(),
-    };
-  }
-}
+${PAUSING_SOURCE}
 
 class Check extends RichMapFunction<number, number> {
   private seen!: Counter;

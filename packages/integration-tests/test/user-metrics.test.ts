@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobIdFrom, ProcessCluster, waitForStatus, writeJobFile, type WeirProcess } from '../src/index.ts';
+import { jobIdFrom, ProcessCluster, until, waitForStatus, writeJobFile, type WeirProcess } from '../src/index.ts';
 import { scrape, sumOf, type PromSample } from '../src/prometheus.ts';
 import { USER_METRICS } from './user-metrics-jobs.ts';
 
@@ -13,17 +12,6 @@ const METRICS_INTERVAL_MS = 500;
 const OPERATOR = 'Check: values';
 /** The operator's name in the REST API's metric IDs: Flink's query service turns ':' and ' ' into '_'. */
 const REST_OPERATOR = 'Check__values';
-
-/** Polls `read` until `done` holds for its value; fails after `timeoutMs` with the last value. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
 
 /**
  * User metrics of a job on real processes: what its map function registered (a counter, a
