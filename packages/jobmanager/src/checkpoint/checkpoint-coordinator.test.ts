@@ -117,6 +117,29 @@ describe('CheckpointCoordinator', () => {
     ]);
   });
 
+  it('keeps the newest checkpoint when an older one finishes writing its _metadata after it: the older is subsumed, never completed', async () => {
+    // With concurrent checkpoints, a newer one's _metadata may be written first. Completing the older after it made the
+    // store retain the older (and delete the newer, whose completion the tasks had been told: sinks had committed it),
+    // and a restore then went back to the older: output committed twice.
+    const c = running({ checkpointing: { maxConcurrent: 2 } });
+    c.clock.advance(1_000);
+    c.clock.advance(1_000);
+    const release = c.storage.hold('writeAtomic', 'job-1/chk-1/');
+    await c.ackAll(1);
+    await c.ackAll(2);
+    await settle();
+    expect(c.notifications()).toEqual(notified(2, 'completed'));
+    release();
+    await settle();
+    expect(c.notifications()).toEqual([...notified(2, 'completed'), ...notified(1, 'aborted')]);
+    expect(c.master.checkpoints().checkpoints.map((cp) => `${cp.checkpointId} ${cp.status} ${cp.retained} ${cp.failureReason}`)).toEqual([
+      '2 COMPLETED true ',
+      '1 FAILED false CHECKPOINT_SUBSUMED: checkpoint 2 completed while its _metadata was being written',
+    ]);
+    expect(new Set(c.storage.paths().map((p) => p.split('/')[1]))).toEqual(new Set(['chk-2']));
+    expect(c.master.status).toBe(JobStatus.RUNNING);
+  });
+
   it('expires a checkpoint after the timeout: aborted everywhere, its files deleted, even those acknowledged late', async () => {
     const c = running({ checkpointing: { tolerableFailures: 1 } });
     c.clock.advance(1_000);

@@ -10,7 +10,10 @@ export interface CompletedCheckpoint {
   readonly externalPath: string;
 }
 
-/** The retained completed checkpoints of a job, oldest first, at most `numRetained` of them. */
+/**
+ * The retained completed checkpoints of a job, oldest first, at most `numRetained` of them. IDs
+ * only grow: a checkpoint that completes after a newer one is subsumed by it (`newerCompleted`).
+ */
 export class CompletedCheckpointStore {
   readonly #checkpoints: CompletedCheckpoint[] = [];
 
@@ -28,6 +31,11 @@ export class CompletedCheckpointStore {
     return [...this.#checkpoints].reverse();
   }
 
+  /** The highest retained checkpoint ID, 0 with none. */
+  get newestId(): number {
+    return this.#checkpoints.reduce((newest, c) => Math.max(newest, c.checkpointId), 0);
+  }
+
   has(checkpointId: number): boolean {
     return this.#checkpoints.some((c) => c.checkpointId === checkpointId);
   }
@@ -40,4 +48,9 @@ export class CompletedCheckpointStore {
   clear(): CompletedCheckpoint[] {
     return this.#checkpoints.splice(0);
   }
+}
+
+/** The ID of a retained checkpoint newer than `checkpointId`, which subsumes it; undefined if there is none. */
+export function newerCompleted(store: CompletedCheckpointStore, checkpointId: number): number | undefined {
+  return store.newestId > checkpointId ? store.newestId : undefined;
 }

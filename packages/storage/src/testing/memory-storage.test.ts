@@ -19,4 +19,18 @@ describe('MemoryStorage', () => {
     expect(root.paths()).toEqual(['job-1/chk-1/a', 'job-1/chk-2/_metadata', 'job-1/chk-2/a']);
     expect(job.text('job-1/chk-2/_metadata')).toBe('{}');
   });
+
+  it('holds back the writes it is told to until released: logged when called, in place only after', async () => {
+    const root = new MemoryStorage('memory://cp');
+    const release = root.hold('writeAtomic', 'job-1/chk-1/');
+    let written = false;
+    const held = root.child('job-1').writeAtomic('chk-1/_metadata', Buffer.from('{}')).then(() => (written = true));
+    await root.writeAtomic('job-1/chk-2/_metadata', Buffer.from('{}'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([written, root.paths()]).toEqual([false, ['job-1/chk-2/_metadata']]);
+    expect(root.log).toEqual(['writeAtomic job-1/chk-1/_metadata', 'writeAtomic job-1/chk-2/_metadata']);
+    release();
+    await held;
+    expect(root.paths()).toEqual(['job-1/chk-1/_metadata', 'job-1/chk-2/_metadata']);
+  });
 });

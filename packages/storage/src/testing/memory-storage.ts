@@ -12,11 +12,13 @@ interface Shared {
   /** Every call as `<operation> <path from the root>`, in call order. */
   readonly log: string[];
   readonly failures: { readonly operation: StorageOperation; readonly prefix: string; readonly error: Error }[];
+  readonly holds: { readonly operation: StorageOperation; readonly prefix: string; readonly released: Promise<void> }[];
 }
 
 /**
  * The Storage double of every unit test: files in memory, a log of every call, and failures to
- * inject per operation and path prefix (a full disk, S3 down). It keeps the Storage contract
+ * inject per operation and path prefix (a full disk, S3 down), or writes to hold back (a slow
+ * one). It keeps the Storage contract
  * (`storageContract`, run against it like against LocalStorage and S3Storage). Children
  * share the files, log and failures, and see paths from their own root.
  */
@@ -28,7 +30,7 @@ export class MemoryStorage implements Storage {
   /** `url` only names it in messages; `memory://` gives children like `memory:///chk-1`. `parent` is for `child`. */
   constructor(url = 'memory://', parent?: { readonly shared: Shared; readonly root: string }) {
     this.url = url;
-    this.#shared = parent?.shared ?? { files: new Map(), log: [], failures: [] };
+    this.#shared = parent?.shared ?? { files: new Map(), log: [], failures: [], holds: [] };
     this.#root = parent?.root ?? '';
   }
 
@@ -58,17 +60,37 @@ export class MemoryStorage implements Storage {
     this.#shared.failures.push({ operation, prefix, error });
   }
 
+  /**
+   * From now on, `operation` (a write) on any path starting with `prefix` (from the root storage)
+   * is logged when called but takes effect, and resolves, only once the returned function is called.
+   */
+  hold(operation: 'write' | 'writeAtomic', prefix: string): () => void {
+    let release!: () => void;
+    this.#shared.holds.push({ operation, prefix, released: new Promise<void>((resolve) => (release = resolve)) });
+    return release;
+  }
+
   /** Every injected failure is gone. */
   heal(): void {
     this.#shared.failures.length = 0;
   }
 
   async write(path: string, data: Uint8Array): Promise<void> {
-    this.#shared.files.set(this.#enter('write', normalizeFilePath(path)), Uint8Array.from(data));
+    const full = this.#enter('write', normalizeFilePath(path));
+    const copy = Uint8Array.from(data);
+    const holds = this.#holdsOn('write', full);
+    // Without a hold the file is in place when the call returns, for tests that look right after it.
+    if (holds.length > 0) await Promise.all(holds);
+    this.#shared.files.set(full, copy);
   }
 
   async writeAtomic(path: string, data: Uint8Array): Promise<void> {
-    this.#shared.files.set(this.#enter('writeAtomic', normalizeFilePath(path)), Uint8Array.from(data));
+    const full = this.#enter('writeAtomic', normalizeFilePath(path));
+    const copy = Uint8Array.from(data);
+    const holds = this.#holdsOn('writeAtomic', full);
+    // Without a hold the file is in place when the call returns, for tests that look right after it.
+    if (holds.length > 0) await Promise.all(holds);
+    this.#shared.files.set(full, copy);
   }
 
   async read(path: string): Promise<Uint8Array> {
@@ -113,6 +135,11 @@ export class MemoryStorage implements Storage {
     const failure = this.#shared.failures.find((f) => f.operation === operation && full.startsWith(f.prefix));
     if (failure !== undefined) throw failure.error;
     return full;
+  }
+
+  /** The releases of the holds on `operation` at `full`. */
+  #holdsOn(operation: StorageOperation, full: string): Promise<void>[] {
+    return this.#shared.holds.filter((hold) => hold.operation === operation && full.startsWith(hold.prefix)).map((hold) => hold.released);
   }
 
   /** What paths below the directory `full` start with: '' for the root, else `full/`, so `chk-1` never matches `chk-10/…`. */
