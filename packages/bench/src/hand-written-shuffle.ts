@@ -15,8 +15,9 @@ const CONSUMERS = 2;
  * processes, msgpackr batches of about 32 KiB over TCP with a length prefix and backpressure on
  * 'drain', a Map count per key. Timed from the producers' start (all processes up and
  * connected) to the last consumer's counts; the counts are checked, every key exactly.
+ * `cpuSeconds` is what the four processes used meanwhile, each as it measured itself.
  */
-export async function runHandWrittenShuffle(records: number, keys: number): Promise<{ ms: number }> {
+export async function runHandWrittenShuffle(records: number, keys: number): Promise<{ ms: number; cpuSeconds: number }> {
   if (!existsSync(workerPath)) throw new Error(`${workerPath} is missing; run pnpm build`);
   const workers: Worker[] = [];
   const start = (args: string[]): Worker => {
@@ -40,7 +41,9 @@ export async function runHandWrittenShuffle(records: number, keys: number): Prom
       records,
       keys,
     );
-    return { ms };
+    const produced = await Promise.all(producers.map((p) => p.next('produced')));
+    const cpuMicros = [...results, ...produced].reduce((sum, r) => sum + r.cpuMicros, 0);
+    return { ms, cpuSeconds: cpuMicros / 1e6 };
   } finally {
     for (const { child } of workers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }

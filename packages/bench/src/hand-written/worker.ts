@@ -2,7 +2,8 @@
 //   consumer <producers>: listens on a free port, reports it, counts until every producer
 //     ended, reports the counts;
 //   producer <index> <producers> <records> <keys> <port>…: connects to every consumer, reports
-//     it, produces on 'start', exits when its sockets are flushed.
+//     it, produces on 'start', reports when its sockets are flushed and exits.
+// Both report the CPU time their process (every thread) used from then on to their last report.
 import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
 import { Consumer } from './consumer.ts';
@@ -10,11 +11,18 @@ import { produce } from './producer.ts';
 
 export type WorkerMessage =
   | { readonly kind: 'listening'; readonly port: number }
-  | { readonly kind: 'counted'; readonly counts: Array<[string, number]> }
-  | { readonly kind: 'connected' };
+  | { readonly kind: 'counted'; readonly counts: Array<[string, number]>; readonly cpuMicros: number }
+  | { readonly kind: 'connected' }
+  | { readonly kind: 'produced'; readonly cpuMicros: number };
 
 function report(message: WorkerMessage): void {
   process.send!(message);
+}
+
+/** User and system CPU time of this process since `since`, in microseconds. */
+function cpuMicrosSince(since: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(since);
+  return user + system;
 }
 
 async function runConsumer(producers: number): Promise<void> {
@@ -23,8 +31,10 @@ async function runConsumer(producers: number): Promise<void> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   report({ kind: 'listening', port: (server.address() as { port: number }).port });
+  const idle = process.cpuUsage();
   await consumer.done;
-  report({ kind: 'counted', counts: [...consumer.counts] });
+  const cpuMicros = cpuMicrosSince(idle);
+  report({ kind: 'counted', counts: [...consumer.counts], cpuMicros });
   server.close();
   process.disconnect();
 }
@@ -40,8 +50,10 @@ async function runProducer(index: number, producers: number, records: number, ke
   );
   const start = once(process, 'message');
   report({ kind: 'connected' });
+  const idle = process.cpuUsage();
   await start;
   await produce(sockets, index, producers, records, keys);
+  report({ kind: 'produced', cpuMicros: cpuMicrosSince(idle) });
   process.disconnect();
 }
 

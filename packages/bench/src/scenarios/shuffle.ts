@@ -1,6 +1,7 @@
 import { jobIdFrom, ProcessCluster, writeJobFile } from '@weir/integration-tests';
 import { runHandWrittenShuffle } from '../hand-written-shuffle.ts';
 import { timeRunningToFinished } from '../job-timing.ts';
+import { cpuSeconds } from '../process-cpu.ts';
 import type { Scenario } from '../scenario.ts';
 import { median } from '../stats.ts';
 
@@ -51,9 +52,10 @@ const SCRAPE_INTERVAL_MS = 1_000;
  * One run of the job on a fresh cluster: with metrics on (every process serves /metrics,
  * scraped every second, and TaskManagers send task metrics every second) or off
  * (metrics.fetcher.update-interval 0, no endpoint); with object reuse, records to the
- * consumer in the same TaskManager are handed over without encoding. Resolves with records/s.
+ * consumer in the same TaskManager are handed over without encoding. Resolves with records/s
+ * and the CPU time the TaskManagers (every thread) used from the job's RUNNING to its end.
  */
-async function runShuffle(metrics: boolean, profileDir: string | undefined, objectReuse = false): Promise<number> {
+async function runShuffle(metrics: boolean, profileDir: string | undefined, objectReuse = false): Promise<Run> {
   const cluster = await ProcessCluster.start({
     taskManagers: 2,
     slots: 1,
@@ -71,7 +73,10 @@ async function runShuffle(metrics: boolean, profileDir: string | undefined, obje
   try {
     const submit = await cluster.weir(['run', '--detached', writeJobFile(SHUFFLE_JOB), ...(objectReuse ? ['--', '', 'reuse'] : [])]);
     if (submit.code !== 0) throw new Error(`submit failed: ${submit.stderr}`);
-    return RECORDS / ((await timeRunningToFinished(cluster.client, jobIdFrom(submit.stdout))) / 1000);
+    const cpu = (): number => cluster.taskManagers.reduce((sum, tm) => sum + cpuSeconds(tm.pid), 0);
+    let cpuAtRunning = 0;
+    const ms = await timeRunningToFinished(cluster.client, jobIdFrom(submit.stdout), undefined, () => (cpuAtRunning = cpu()));
+    return { rate: RECORDS / (ms / 1000), cpuSeconds: cpu() - cpuAtRunning };
   } finally {
     scraping = false;
     await scraper;
@@ -79,11 +84,17 @@ async function runShuffle(metrics: boolean, profileDir: string | undefined, obje
   }
 }
 
+/** Records/s, and CPU seconds of the processes that did the work (Weir's TaskManagers; the hand-written shuffle's four processes). */
+interface Run {
+  readonly rate: number;
+  readonly cpuSeconds: number;
+}
+
 interface Round {
-  readonly off: number;
-  readonly on: number;
-  readonly reuse: number;
-  readonly handWritten: number;
+  readonly off: Run;
+  readonly on: Run;
+  readonly reuse: Run;
+  readonly handWritten: Run;
 }
 
 export const shuffle: Scenario = {
@@ -98,35 +109,53 @@ export const shuffle: Scenario = {
       const off = await runShuffle(false, undefined);
       const on = await runShuffle(true, round === 0 ? profileDir : undefined);
       const reuse = await runShuffle(false, undefined, true);
-      const handWritten = RECORDS / ((await runHandWrittenShuffle(RECORDS, KEYS)).ms / 1000);
+      const handWrittenRun = await runHandWrittenShuffle(RECORDS, KEYS);
+      const handWritten = { rate: RECORDS / (handWrittenRun.ms / 1000), cpuSeconds: handWrittenRun.cpuSeconds };
       rounds.push({ off, on, reuse, handWritten });
     }
-    const ratio = median(rounds.map((r) => r.on / r.handWritten));
-    const ratioOff = median(rounds.map((r) => r.off / r.handWritten));
-    const metricsRatio = median(rounds.map((r) => r.on / r.off));
-    const ratioReuse = median(rounds.map((r) => r.reuse / r.handWritten));
+    const rate = (pick: (r: Round) => Run): number => Math.round(median(rounds.map((r) => pick(r).rate)));
+    const ratio = median(rounds.map((r) => r.on.rate / r.handWritten.rate));
+    const ratioOff = median(rounds.map((r) => r.off.rate / r.handWritten.rate));
+    const metricsRatio = median(rounds.map((r) => r.on.rate / r.off.rate));
+    const ratioReuse = median(rounds.map((r) => r.reuse.rate / r.handWritten.rate));
+    // CPU per record moves far less with a loaded machine than records/s: the steadier view of the same gap.
+    const ns = (run: Run): number => (run.cpuSeconds * 1e9) / RECORDS;
+    const cpuNs = (pick: (r: Round) => Run): number => median(rounds.map((r) => ns(pick(r))));
+    const cpuRatioOff = median(rounds.map((r) => ns(r.handWritten) / ns(r.off)));
+    const cpuRatioReuse = median(rounds.map((r) => ns(r.handWritten) / ns(r.reuse)));
     const M = (n: number): string => (n / 1e6).toFixed(2);
     return {
       figures: {
-        recordsPerSecond: Math.round(median(rounds.map((r) => r.on))),
-        recordsPerSecondMetricsOff: Math.round(median(rounds.map((r) => r.off))),
-        handWrittenRecordsPerSecond: Math.round(median(rounds.map((r) => r.handWritten))),
+        recordsPerSecond: rate((r) => r.on),
+        recordsPerSecondMetricsOff: rate((r) => r.off),
+        handWrittenRecordsPerSecond: rate((r) => r.handWritten),
         ratioToHandWritten: ratio,
         ratioToHandWrittenMetricsOff: ratioOff,
         metricsOnToOffRatio: metricsRatio,
-        recordsPerSecondObjectReuse: Math.round(median(rounds.map((r) => r.reuse))),
+        recordsPerSecondObjectReuse: rate((r) => r.reuse),
         ratioToHandWrittenObjectReuse: ratioReuse,
+        cpuNsPerRecordMetricsOff: Math.round(cpuNs((r) => r.off)),
+        cpuNsPerRecordObjectReuse: Math.round(cpuNs((r) => r.reuse)),
+        handWrittenCpuNsPerRecord: Math.round(cpuNs((r) => r.handWritten)),
+        handWrittenToWeirCpuPerRecordMetricsOff: cpuRatioOff,
+        handWrittenToWeirCpuPerRecordObjectReuse: cpuRatioReuse,
       },
       rows: [
-        ['Weir, metrics on', Math.round(median(rounds.map((r) => r.on))).toLocaleString('en'), 'records/s'],
-        ['Weir, metrics off', Math.round(median(rounds.map((r) => r.off))).toLocaleString('en'), 'records/s'],
-        ['Weir, object reuse, metrics off', Math.round(median(rounds.map((r) => r.reuse))).toLocaleString('en'), 'records/s'],
-        ['hand-written', Math.round(median(rounds.map((r) => r.handWritten))).toLocaleString('en'), 'records/s'],
+        ['Weir, metrics on', rate((r) => r.on).toLocaleString('en'), 'records/s'],
+        ['Weir, metrics off', rate((r) => r.off).toLocaleString('en'), 'records/s'],
+        ['Weir, object reuse, metrics off', rate((r) => r.reuse).toLocaleString('en'), 'records/s'],
+        ['hand-written', rate((r) => r.handWritten).toLocaleString('en'), 'records/s'],
         ['Weir (metrics on) / hand-written', ratio.toFixed(3), ''],
         ['Weir (metrics off) / hand-written', ratioOff.toFixed(3), ''],
         ['Weir (object reuse) / hand-written', ratioReuse.toFixed(3), ''],
         ['metrics on / off', metricsRatio.toFixed(3), ''],
-        ...rounds.map((r, i) => [`round ${i + 1}: off, on, reuse, hand-written`, `${M(r.off)}, ${M(r.on)}, ${M(r.reuse)}, ${M(r.handWritten)}`, 'M records/s'] as const),
+        ['CPU per record: Weir off, on, reuse, hand-written', `${cpuNs((r) => r.off).toFixed(0)}, ${cpuNs((r) => r.on).toFixed(0)}, ${cpuNs((r) => r.reuse).toFixed(0)}, ${cpuNs((r) => r.handWritten).toFixed(0)}`, 'ns CPU (TaskManagers; the 4 hand-written processes)'],
+        ['hand-written / Weir CPU per record (metrics off)', cpuRatioOff.toFixed(3), ''],
+        ['hand-written / Weir CPU per record (object reuse)', cpuRatioReuse.toFixed(3), ''],
+        ...rounds.map((r, i) => {
+          const runs = [r.off, r.on, r.reuse, r.handWritten];
+          return [`round ${i + 1}: off, on, reuse, hand-written`, runs.map((run) => M(run.rate)).join(', '), `M records/s; ${runs.map((run) => ns(run).toFixed(0)).join(', ')} ns CPU per record`] as const;
+        }),
       ],
     };
   },
