@@ -118,7 +118,7 @@ export const shuffle: Scenario = {
     const ratioOff = median(rounds.map((r) => r.off.rate / r.handWritten.rate));
     const metricsRatio = median(rounds.map((r) => r.on.rate / r.off.rate));
     const ratioReuse = median(rounds.map((r) => r.reuse.rate / r.handWritten.rate));
-    // CPU per record moves far less with a loaded machine than records/s: the steadier view of the same gap.
+    // CPU per record is the work each does per record; records/s also says how much of the shared machine it got.
     const ns = (run: Run): number => (run.cpuSeconds * 1e9) / RECORDS;
     const cpuNs = (pick: (r: Round) => Run): number => median(rounds.map((r) => ns(pick(r))));
     const cpuRatioOff = median(rounds.map((r) => ns(r.handWritten) / ns(r.off)));

@@ -24,7 +24,7 @@ import { CheckpointFiles } from './checkpoint-files.ts';
 import { writeCheckpoint, type CheckpointWriterDeps } from './checkpoint-writer.ts';
 import { FinalCheckpointWatch } from './final-checkpoint-watch.ts';
 import { isFromCurrentTask, isFromDeployedTask, type FromTaskManager } from './from-task-manager.ts';
-import { CompletedCheckpointStore, newerCompleted } from './completed-checkpoint-store.ts';
+import { CompletedCheckpointStore, subsumedByNewer } from './completed-checkpoint-store.ts';
 import { CheckpointFailureCounter } from './failure-counter.ts';
 import { FinishedTaskState } from './finished-task-state.ts';
 import { AckOutcome, PendingCheckpoint } from './pending-checkpoint.ts';
@@ -320,12 +320,12 @@ export class CheckpointCoordinator {
 
   #complete(pending: PendingCheckpoint, metadata: CheckpointMetadata): void {
     const { checkpointId } = pending;
-    const newer = newerCompleted(this.#store, checkpointId);
-    if (newer !== undefined) {
+    const overtaken = subsumedByNewer(this.#store, checkpointId);
+    if (overtaken !== undefined) {
       // Its _metadata was written after a newer checkpoint's (they are written concurrently): that one subsumes it, as
       // it subsumed the pending ones. Retained after it, it would be what a restore goes back to, behind what the newer
       // one's completion told the tasks (sinks committed it).
-      this.#fail(pending, CheckpointFailureReason.SUBSUMED, `checkpoint ${newer} completed while its _metadata was being written`);
+      this.#fail(pending, CheckpointFailureReason.SUBSUMED, overtaken);
       return;
     }
     const now = this.#deps.clock.now();

@@ -5,7 +5,7 @@ import type { JobCheckpointHa } from '../ha/leader-ha.ts';
 import type { SavepointOperation } from '../savepoint/savepoint-operation.ts';
 import { buildCheckpointMetadata } from './checkpoint-metadata.ts';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
-import { newerCompleted, type CompletedCheckpointStore } from './completed-checkpoint-store.ts';
+import { subsumedByNewer, type CompletedCheckpointStore } from './completed-checkpoint-store.ts';
 import type { CheckpointFailure, FinishedTaskState } from './finished-task-state.ts';
 import type { PendingCheckpoint } from './pending-checkpoint.ts';
 
@@ -73,8 +73,8 @@ async function register(deps: CheckpointWriterDeps, pending: PendingCheckpoint):
   if (ha === undefined) return undefined;
   const { checkpointId } = pending;
   // Not registered behind a newer checkpoint: the coordinator would not complete it (see its #complete).
-  const newer = newerCompleted(deps.store, checkpointId);
-  if (newer !== undefined) return { kind: 'failed', reason: CheckpointFailureReason.SUBSUMED, message: `checkpoint ${newer} completed while its _metadata was being written` };
+  const subsumed = subsumedByNewer(deps.store, checkpointId);
+  if (subsumed !== undefined) return { kind: 'failed', reason: CheckpointFailureReason.SUBSUMED, message: subsumed };
   const path = pending.savepoint?.target.url ?? deps.storage?.checkpointUrl(checkpointId) ?? '';
   const retained = [checkpointId, ...deps.store.newestFirst().map((c) => c.checkpointId)].slice(0, deps.numRetained);
   try {

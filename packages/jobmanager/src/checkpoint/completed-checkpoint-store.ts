@@ -12,7 +12,7 @@ export interface CompletedCheckpoint {
 
 /**
  * The retained completed checkpoints of a job, oldest first, at most `numRetained` of them. IDs
- * only grow: a checkpoint that completes after a newer one is subsumed by it (`newerCompleted`).
+ * only grow: a checkpoint that completes after a newer one is subsumed by it (`subsumedByNewer`).
  */
 export class CompletedCheckpointStore {
   readonly #checkpoints: CompletedCheckpoint[] = [];
@@ -50,7 +50,11 @@ export class CompletedCheckpointStore {
   }
 }
 
-/** The ID of a retained checkpoint newer than `checkpointId`, which subsumes it; undefined if there is none. */
-export function newerCompleted(store: CompletedCheckpointStore, checkpointId: number): number | undefined {
-  return store.newestId > checkpointId ? store.newestId : undefined;
+/**
+ * Why checkpoint `checkpointId`, written after a newer retained one completed, is subsumed by
+ * it; undefined while it is newer than every retained one.
+ */
+export function subsumedByNewer(store: CompletedCheckpointStore, checkpointId: number): string | undefined {
+  const newest = store.newestId;
+  return newest > checkpointId ? `checkpoint ${newest} completed while its _metadata was being written` : undefined;
 }

@@ -16,11 +16,11 @@ interface Shared {
 }
 
 /**
- * The Storage double of every unit test: files in memory, a log of every call, and failures to
- * inject per operation and path prefix (a full disk, S3 down), or writes to hold back (a slow
- * one). It keeps the Storage contract
- * (`storageContract`, run against it like against LocalStorage and S3Storage). Children
- * share the files, log and failures, and see paths from their own root.
+ * The Storage double of every unit test: files in memory, a log of every call, failures to
+ * inject per operation and path prefix (a full disk, S3 down) and writes to hold back (a slow
+ * one). It keeps the Storage contract (`storageContract`, run against it like against
+ * LocalStorage and S3Storage). Children share the files, log, failures and holds, and see paths
+ * from their own root.
  */
 export class MemoryStorage implements Storage {
   readonly url: string;
@@ -75,22 +75,12 @@ export class MemoryStorage implements Storage {
     this.#shared.failures.length = 0;
   }
 
-  async write(path: string, data: Uint8Array): Promise<void> {
-    const full = this.#enter('write', normalizeFilePath(path));
-    const copy = Uint8Array.from(data);
-    const holds = this.#holdsOn('write', full);
-    // Without a hold the file is in place when the call returns, for tests that look right after it.
-    if (holds.length > 0) await Promise.all(holds);
-    this.#shared.files.set(full, copy);
+  write(path: string, data: Uint8Array): Promise<void> {
+    return this.#put('write', path, data);
   }
 
-  async writeAtomic(path: string, data: Uint8Array): Promise<void> {
-    const full = this.#enter('writeAtomic', normalizeFilePath(path));
-    const copy = Uint8Array.from(data);
-    const holds = this.#holdsOn('writeAtomic', full);
-    // Without a hold the file is in place when the call returns, for tests that look right after it.
-    if (holds.length > 0) await Promise.all(holds);
-    this.#shared.files.set(full, copy);
+  writeAtomic(path: string, data: Uint8Array): Promise<void> {
+    return this.#put('writeAtomic', path, data);
   }
 
   async read(path: string): Promise<Uint8Array> {
@@ -137,9 +127,14 @@ export class MemoryStorage implements Storage {
     return full;
   }
 
-  /** The releases of the holds on `operation` at `full`. */
-  #holdsOn(operation: StorageOperation, full: string): Promise<void>[] {
-    return this.#shared.holds.filter((hold) => hold.operation === operation && full.startsWith(hold.prefix)).map((hold) => hold.released);
+  /** A write: logged and checked for failures at the call, in place once the holds on it are released. */
+  async #put(operation: 'write' | 'writeAtomic', path: string, data: Uint8Array): Promise<void> {
+    const full = this.#enter(operation, normalizeFilePath(path));
+    const copy = Uint8Array.from(data);
+    const holds = this.#shared.holds.filter((hold) => hold.operation === operation && full.startsWith(hold.prefix));
+    // Without a hold the file is in place when the call returns, for tests that look right after it.
+    if (holds.length > 0) await Promise.all(holds.map((hold) => hold.released));
+    this.#shared.files.set(full, copy);
   }
 
   /** What paths below the directory `full` start with: '' for the root, else `full/`, so `chk-1` never matches `chk-10/…`. */
