@@ -19,7 +19,7 @@ export {
   type RelativeClock,
 } from './time/watermark.ts';
 export { BoundedOutOfOrdernessWatermarks, AscendingTimestampsWatermarks, NoWatermarksGenerator, WatermarksWithIdleness } from './time/generators.ts';
-export { CollectionSource, CollectionSourceReader } from './environment/collection-source.ts';
+export { CollectionSource, CollectionSourceReader, type CollectionSplit } from './environment/collection-source.ts';
 
 export { DataStream } from './streams/data-stream.ts';
 export { SingleOutputStreamOperator } from './streams/single-output-stream-operator.ts';

@@ -28,7 +28,10 @@ export interface SplitSourceReader<T, SplitT extends SourceSplit> {
   /** As `SourceReader.pollNext`: END_OF_INPUT only after `notifyNoMoreSplits` and every split is done. */
   pollNext(output: ReaderOutput<T>): InputStatus;
   isAvailable(): Promise<void>;
-  /** Splits to read: restored ones before `start`, then whatever the enumerator assigns. */
+  /**
+   * Splits to read: restored ones before `start`, then whatever the enumerator assigns. Each
+   * already has its split output (ReaderOutput), which the reader releases when the split is done.
+   */
   addSplits(splits: readonly SplitT[]): void;
   /** The enumerator will assign nothing more: a bounded reader ends once its splits are done. */
   notifyNoMoreSplits(): void;

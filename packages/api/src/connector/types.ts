@@ -47,9 +47,14 @@ export interface SourceOutput<T> {
  * generator, and the reader's watermark is the minimum over its split outputs that are not
  * idle (Flink's per-split watermarks), so a partition that is behind holds the watermark
  * back and one that has nothing does not, after the strategy's idleness timeout.
+ *
+ * For a split source (`SplitSourceReader`) the runtime makes each split's output when the
+ * split is assigned, before `addSplits`: a split that has emitted nothing yet holds the
+ * watermark back from then on, so the reader must release every split it was given once the
+ * split is done, also one that had nothing left to read when it came.
  */
 export interface ReaderOutput<T> extends SourceOutput<T> {
-  /** The split's own output, created on the first call for `splitId` and the same object after. */
+  /** The split's own output: the same object for the same `splitId` until it is released. */
   createOutputForSplit(splitId: string): SourceOutput<T>;
   /** The split is finished (or handed away): its watermark no longer counts. */
   releaseOutputForSplit(splitId: string): void;

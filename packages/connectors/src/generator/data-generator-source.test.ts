@@ -5,7 +5,7 @@ import { Boundedness, InputStatus } from '@weir/api';
 import { SplitSourceHarness } from '@weir/api/testing';
 import { DataGeneratorSource } from './data-generator-source.ts';
 import { RateLimiterStrategy } from './rate-limiter.ts';
-import { readerOutputInto } from '@weir/api/testing';
+import { readerOutputInto, RecordingReaderOutput } from '@weir/api/testing';
 
 const generator = (count: number, rate = RateLimiterStrategy.noOp()) => new DataGeneratorSource((i) => i, count, rate);
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
@@ -39,6 +39,19 @@ describe('DataGeneratorSource', () => {
       InputStatus.END_OF_INPUT,
     ]);
     expect(out).toEqual(['r0', 'r1']);
+  });
+
+  it('releases the output of a split it was given with nothing left to generate, so that split holds no watermark', async () => {
+    const reader = generator(4).createReader({ jobId: 'job', subtaskIndex: 0, parallelism: 1, attemptNumber: 0, sendSplitRequest: () => {} });
+    const output = new RecordingReaderOutput<number>();
+    reader.addSplits([
+      { splitId: 'done', next: 2, end: 2, step: 1 },
+      { splitId: 'open', next: 2, end: 4, step: 1 },
+    ]);
+    await reader.isAvailable();
+    expect(reader.pollNext(output)).toBe(InputStatus.MORE_AVAILABLE);
+    expect(output.released).toEqual(['done']);
+    expect(output.records).toEqual([2]);
   });
 
   it('strides by the parallelism when unbounded', async () => {

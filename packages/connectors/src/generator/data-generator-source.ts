@@ -99,6 +99,8 @@ export class DataGeneratorSource<T> implements SplitSource<T, GeneratorSplit, Ge
 export class DataGeneratorSourceReader<T> implements SplitSourceReader<T, GeneratorSplit> {
   /** Mutable copies of the assigned splits; the reader takes one index from each in turn. */
   readonly #splits: { splitId: string; next: number; end: number; step: number }[] = [];
+  /** Splits added with nothing left to generate: their outputs are released at the next poll. */
+  readonly #emptyOnArrival: string[] = [];
   readonly #available = new AvailabilitySignal();
   #turn = 0;
   #noMoreSplits = false;
@@ -113,6 +115,7 @@ export class DataGeneratorSourceReader<T> implements SplitSourceReader<T, Genera
     for (const split of splits) {
       const checked = this.check(split);
       if (checked.next < checked.end) this.#splits.push({ ...checked });
+      else this.#emptyOnArrival.push(checked.splitId);
     }
     this.#available.signal();
   }
@@ -123,6 +126,8 @@ export class DataGeneratorSourceReader<T> implements SplitSourceReader<T, Genera
   }
 
   pollNext(output: ReaderOutput<T>): InputStatus {
+    // The source operator made an output for every split it handed over; one with nothing to generate must not hold the watermark.
+    while (this.#emptyOnArrival.length > 0) output.releaseOutputForSplit(this.#emptyOnArrival.pop()!);
     if (this.#splits.length === 0) return this.#noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
     if (!this.limiter.tryAcquire()) return InputStatus.NOTHING_AVAILABLE;
     const index = this.#turn % this.#splits.length;
@@ -139,7 +144,7 @@ export class DataGeneratorSourceReader<T> implements SplitSourceReader<T, Genera
   }
 
   isAvailable(): Promise<void> {
-    if (this.#splits.length === 0 && !this.#noMoreSplits) return this.#available.wait();
+    if (this.#splits.length === 0 && this.#emptyOnArrival.length === 0 && !this.#noMoreSplits) return this.#available.wait();
     return this.limiter.whenAvailable();
   }
 

@@ -60,6 +60,8 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
   readonly #available = new AvailabilitySignal();
   readonly #space = new AvailabilitySignal();
   readonly #pendingCommits = new Map<number, KafkaPartitionSplit[]>();
+  /** Splits at their end with nothing queued: released at the next poll, so they stop holding the watermark. */
+  readonly #drained: ReaderSplit[] = [];
   #client: Consumer;
   #fetcher: PartitionFetcher;
   /** Commits the consumer group offsets; made on the first commit. */
@@ -84,13 +86,15 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
   addSplits(splits: readonly KafkaPartitionSplit[]): void {
     for (const split of splits) {
       if (this.#splits.has(split.splitId)) continue;
-      this.#splits.set(split.splitId, {
+      const added: ReaderSplit = {
         split,
         nextOffset: split.offset,
         target: { splitId: split.splitId, topic: split.topic, partition: split.partition, fetchOffset: split.offset, stoppingOffset: split.stoppingOffset },
         fetchedToEnd: split.stoppingOffset !== undefined && split.offset >= split.stoppingOffset,
         queued: 0,
-      });
+      };
+      this.#splits.set(split.splitId, added);
+      if (added.fetchedToEnd) this.#drained.push(added);
     }
     this.#logger.info({ partitions: splits.map((s) => `${s.splitId}@${s.offset}`) }, 'reading partitions');
     this.#loop ??= this.#run();
@@ -104,6 +108,7 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
   }
 
   pollNext(output: ReaderOutput<T>): InputStatus {
+    while (this.#drained.length > 0) this.#finishIfDone(this.#drained.pop()!, output);
     // A split stays in #splits while it has queued records (#finishIfDone), so the owner is current.
     const split = this.#queue.nextOwner;
     if (split !== undefined) {
@@ -116,14 +121,13 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
       return InputStatus.MORE_AVAILABLE;
     }
     if (this.#failure !== undefined) throw this.#failure;
-    for (const split of [...this.#splits.values()]) this.#finishIfDone(split, output);
     if (this.#splits.size === 0 && this.#noMoreSplits) return InputStatus.END_OF_INPUT;
     return InputStatus.NOTHING_AVAILABLE;
   }
 
   isAvailable(): Promise<void> {
     if (this.#queue.size > 0 || this.#failure !== undefined || (this.#noMoreSplits && this.#splits.size === 0)) return Promise.resolve();
-    if ([...this.#splits.values()].some((s) => s.fetchedToEnd && s.queued === 0)) return Promise.resolve();
+    if (this.#drained.length > 0) return Promise.resolve();
     return this.#available.wait();
   }
 
@@ -237,7 +241,10 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
         }
         for (const target of reachedEnd) {
           const split = this.#splits.get(target.splitId);
-          if (split !== undefined) split.fetchedToEnd = true;
+          if (split === undefined) continue;
+          split.fetchedToEnd = true;
+          // One with records queued is finished after its last one is emitted.
+          if (split.queued === 0) this.#drained.push(split);
         }
         if (runs.length > 0 || reachedEnd.length > 0) this.#available.signal();
       } catch (err) {

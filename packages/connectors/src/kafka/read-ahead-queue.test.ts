@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReadAheadQueue } from './read-ahead-queue.ts';
+import { ReadAheadQueue, RECORDS_PER_TURN } from './read-ahead-queue.ts';
 
 describe('ReadAheadQueue', () => {
   it('gives the records of its runs in the order they were pushed, each with its owner', () => {
@@ -21,6 +21,24 @@ describe('ReadAheadQueue', () => {
     ]);
     expect(queue.nextOwner).toBeUndefined();
     expect(queue.shift()).toBeUndefined();
+  });
+
+  it('lets owners take turns of at most RECORDS_PER_TURN records, each owner\'s records in order', () => {
+    const queue = new ReadAheadQueue<string, number>();
+    const backlog = Array.from({ length: RECORDS_PER_TURN * 2 + 200 }, (_, i) => i);
+    queue.push('p0', backlog);
+    queue.push('p1', [-1, -2]);
+    queue.push('p2', [-3]);
+    const owners: string[] = [];
+    const p0: number[] = [];
+    while (queue.size > 0) {
+      const owner = queue.nextOwner!;
+      const record = queue.shift()!;
+      if (owners.at(-1) !== owner) owners.push(owner);
+      if (owner === 'p0') p0.push(record);
+    }
+    expect(owners).toEqual(['p0', 'p1', 'p2', 'p0']);
+    expect(p0).toEqual(backlog);
   });
 
   it('counts what is queued and ignores empty runs', () => {

@@ -15,9 +15,10 @@ import type { Output } from './output.ts';
  * simple source's reader its one position, handed to `createReader`.
  *
  * The reader writes to a SourceReaderOutput: timestamps and watermarks of the source's
- * WatermarkStrategy (noWatermarks without one; per split where the reader uses split
- * outputs), emitted periodically every pipeline.auto-watermark-interval; at the end of its
- * input the final watermark follows, unless the task stops with a savepoint without draining.
+ * WatermarkStrategy (noWatermarks without one; per split for a split source, each split's
+ * output made when the split is assigned), emitted periodically every
+ * pipeline.auto-watermark-interval; at the end of its input the final watermark follows,
+ * unless the task stops with a savepoint without draining.
  */
 export class SourceOperator implements ChainOperator {
   readonly label: string;
@@ -68,7 +69,10 @@ export class SourceOperator implements ChainOperator {
       const reader = await failures.call(() => source.createReader({ ...connector, sendSplitRequest: () => sendOperatorEvent({ kind: 'split-request' }) }));
       this.#reader = reader;
       this.#splitReader = reader;
-      if (restored.length > 0) await failures.call(() => reader.addSplits(restored as SourceSplit[]));
+      if (restored.length > 0) {
+        this.#createSplitOutputs(restored as SourceSplit[]);
+        await failures.call(() => reader.addSplits(restored as SourceSplit[]));
+      }
     } else {
       this.#reader = await failures.call(() => source.createReader(connector, restored.length === 0 ? undefined : restored));
     }
@@ -83,11 +87,26 @@ export class SourceOperator implements ChainOperator {
     const reader = this.#splitReader;
     if (reader === undefined) throw new WeirError(CommonErrorCode.INTERNAL, `${this.label} got ${event.kind} but reads no split source`);
     try {
-      if (event.kind === 'add-splits') reader.addSplits(event.splits as SourceSplit[]);
-      else reader.notifyNoMoreSplits();
+      if (event.kind === 'add-splits') {
+        this.#createSplitOutputs(event.splits as SourceSplit[]);
+        reader.addSplits(event.splits as SourceSplit[]);
+      } else {
+        reader.notifyNoMoreSplits();
+      }
     } catch (err) {
       throw this.context.failures.wrap(err);
     }
+  }
+
+  /**
+   * Gives each split its watermark output when it is assigned (restored, or from the
+   * enumerator), as Flink's SourceOperator.createOutputForSplits does, not when the reader
+   * first emits for it: a split that has emitted nothing yet holds the reader's watermark back
+   * (until the strategy's idleness marks it idle), so its first records are not late behind
+   * another split's. The reader releases the output when the split is done.
+   */
+  #createSplitOutputs(splits: readonly SourceSplit[]): void {
+    for (const split of splits) this.output.createOutputForSplit(split.splitId);
   }
 
   async finish(): Promise<void> {
