@@ -15,9 +15,6 @@ export const WINDOW_MS = 1_000;
 export const OUT_OF_ORDERNESS_MS = 200;
 /** Event time of the first event: a fixed instant, so windows are the same in every run. */
 export const EPOCH = 1_700_000_000_000;
-/** Events of one group share a key and a time; 5 ms apart, 200 groups per second of event time. */
-const GROUP = 4;
-const KEYS = 6;
 
 export interface SplitEvent {
   readonly key: string;
@@ -25,17 +22,22 @@ export interface SplitEvent {
   readonly ts: number;
 }
 
-/** Event i: a group of 4 consecutive events shares key and time, so every key has events in every partition, file or split. */
-export function splitEvent(i: number): SplitEvent {
-  const group = Math.floor(i / GROUP);
-  return { key: `k${group % KEYS}`, i, ts: EPOCH + group * 5 };
+/**
+ * Event i: a group of 4 consecutive events shares key and time, so every key has events in
+ * every partition, file or split. With `span`, events i and i + span have the same time: each
+ * span of events (a generator's split, a file) covers the same stretch of event time.
+ */
+export function splitEvent(i: number, span = Number.POSITIVE_INFINITY): SplitEvent {
+  // Literals, not the constants above: the jobs embed this function's text.
+  const group = Math.floor((i % span) / 4);
+  return { key: `k${group % 6}`, i, ts: 1_700_000_000_000 + group * 5 };
 }
 
 /** The lines a job commits for events 0..n-1, sorted: one per key and window, with its running total. */
-export function expectedWindowTotals(n: number): string[] {
+export function expectedWindowTotals(n: number, span = Number.POSITIVE_INFINITY): string[] {
   const windows = new Map<string, Map<number, { count: number; sum: number }>>();
   for (let i = 0; i < n; i++) {
-    const { key, ts } = splitEvent(i);
+    const { key, ts } = splitEvent(i, span);
     const start = ts - (ts % WINDOW_MS);
     let perKey = windows.get(key);
     if (perKey === undefined) windows.set(key, (perKey = new Map()));
@@ -153,4 +155,62 @@ export default function kafkaWindowedTotals(env: StreamExecutionEnvironment, arg
 export function kafkaSplitEventRecord(i: number, partitions: number): { value: string; partition: number } {
   const { key, ts } = splitEvent(i);
   return { value: `${key} ${i} ${ts}`, partition: i % partitions };
+}
+
+/**
+ * A DataGeneratorSource of `splitEvent(i, span)`, rate-limited, into a FileSink. The generator
+ * has one split per reader of the job's first run; restored at a lower parallelism, a reader
+ * reads several, round-robin, each covering the same stretch of event time.
+ * args: output dir, events, events/s, span, backend ('heap' | 'level-incremental'), checkpoint dir
+ */
+export const GENERATOR_WINDOWED_TOTALS = `
+import { StreamExecutionEnvironment, FsStateBackend, LevelStateBackend, RestartStrategies, WatermarkStrategy } from '@weir/api';
+import { DataGeneratorSource, FileSink, RateLimiterStrategy, SimpleStringEncoder } from '@weir/connectors';
+${WINDOWED_TOTALS}
+${BACKEND}
+const splitEvent = ${splitEvent.toString()};
+export default function generatorWindowedTotals(env: StreamExecutionEnvironment, args: string[]) {
+  const [output, events, rate, span, backend, checkpointDir] = args;
+  env.enableCheckpointing(300);
+  env.setRestartStrategy(RestartStrategies.fixedDelayRestart(1000, 500));
+  useBackend(env, backend, checkpointDir);
+  const source = new DataGeneratorSource((i: number) => splitEvent(i, Number(span)), Number(events), RateLimiterStrategy.perSecond(Number(rate)));
+  const stream = env.fromSource(source, ${strategy('SplitEvent', '(e) => e.ts')}, 'events').uid('events');
+  windowedTotals(stream).sinkTo(FileSink.forRowFormat(output, new SimpleStringEncoder<string>()).build()).uid('sink');
+}
+`;
+
+/**
+ * A FileSource over a directory of files of lines "<key> <i> <ts>" into a FileSink; a map that
+ * pauses the task thread now and then holds reading to about `perSecond` lines, so a run can
+ * be stopped halfway. args: input dir, output dir, lines/s, backend, checkpoint dir
+ */
+export const FILE_WINDOWED_TOTALS = `
+import { StreamExecutionEnvironment, FsStateBackend, LevelStateBackend, RestartStrategies, WatermarkStrategy } from '@weir/api';
+import { FileSink, FileSource, SimpleStringEncoder, TextLineInputFormat } from '@weir/connectors';
+${WINDOWED_TOTALS}
+${BACKEND}
+export default function fileWindowedTotals(env: StreamExecutionEnvironment, args: string[]) {
+  const [input, output, rate, backend, checkpointDir] = args;
+  env.enableCheckpointing(300);
+  env.setRestartStrategy(RestartStrategies.fixedDelayRestart(1000, 500));
+  useBackend(env, backend, checkpointDir);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  let read = 0;
+  const throttle = (line: string): string => {
+    if (++read % 4 === 0) Atomics.wait(pause, 0, 0, (4 * 1000) / Number(rate));
+    return line;
+  };
+  const source = FileSource.forRecordStreamFormat(new TextLineInputFormat(), input).build();
+  const events = env.fromSource(source, ${strategy('string', "(line) => Number(line.split(' ')[2])")}, 'files').uid('files')
+    .map(throttle).uid('throttle')
+    .map(${PARSE}).uid('parse');
+  windowedTotals(events).sinkTo(FileSink.forRowFormat(output, new SimpleStringEncoder<string>()).build()).uid('sink');
+}
+`;
+
+/** The line of event i in an input file. */
+export function splitEventLine(i: number, span = Number.POSITIVE_INFINITY): string {
+  const { key, ts } = splitEvent(i, span);
+  return `${key} ${i} ${ts}`;
 }
