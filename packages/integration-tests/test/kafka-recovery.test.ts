@@ -1,17 +1,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { javaAvailable, KafkaBroker, readTopic } from '@weir/kafka-broker';
+import { javaAvailable, KafkaBroker, readCommittedWithJavaClient, readTopic } from '@weir/kafka-broker';
 import { expectedKafkaSums } from '@weir/examples';
-import { KafkaJobHarness, savepointPathFrom, waitForStatus } from '../src/index.ts';
+import { getJob, KafkaJobHarness, savepointPathFrom, waitForStatus } from '../src/index.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The Kafka running-sums example on a process cluster and a real broker, beyond the
  * exactly-once chaos run (kafka-exactly-once.test.ts): AT_LEAST_ONCE loses nothing when a
- * TaskManager dies; a job submitted while the broker is down names the cause and starts once
- * it is up; a savepoint taken at p=2 resumes at p=3 with exact output.
+ * TaskManager dies; an EXACTLY_ONCE job rides out a broker down for 15 s without failing
+ * over; a job submitted while the broker is down names the cause and starts once it is up; a
+ * savepoint taken at p=2 resumes at p=3 with exact output.
  */
 describe.skipIf(!javaAvailable())('Kafka jobs through failures and a rescale', () => {
   let broker: KafkaBroker;
@@ -52,6 +53,32 @@ describe.skipIf(!javaAvailable())('Kafka jobs through failures and a rescale', (
     } while (missing.length > 0 && Date.now() < deadline);
     await c.weir(['cancel', jobId]);
     expect(missing.slice(0, 20), c.logs()).toEqual([]);
+  });
+
+  it('EXACTLY_ONCE through a broker down for 15 s: sources, sinks and commits wait for it, at most one failover, exact output', async () => {
+    const c = await kafka.cluster();
+    await broker.createTopic('outage-in', 4);
+    await broker.createTopic('outage-out', 2);
+    const total = 6_000;
+    await kafka.produce('outage-in', 0, 2_000, total, 10_000);
+    const jobId = await kafka.submit(c, ['outage-in', 'outage-out', 'outage-sums', 'EXACTLY_ONCE', '500', '0'], ['-p', '2']);
+    await waitForStatus(c.client, jobId, ['RUNNING']);
+    const producing = kafka.produce('outage-in', 2_000, 4_000, total);
+    expect((await kafka.waitForOutput('outage-out', 1, 60_000)).length, c.logs()).toBeGreaterThan(0);
+    await broker.kill();
+    const killed = Date.now();
+    await sleep(15_000);
+    await broker.restart();
+    const downMs = Date.now() - killed;
+    await producing.catch(() => kafka.produce('outage-in', 2_000, 4_000, total));
+    await kafka.produce('outage-in', 4_000, total, total);
+    await kafka.waitForOutput('outage-out', total, 90_000);
+    const lines = await readCommittedWithJavaClient(broker.bootstrapServers, 'outage-out');
+    const { attempt, failovers } = await getJob(c.client, jobId);
+    await c.weir(['cancel', jobId]);
+    expect(lines.sort(), c.logs()).toEqual(expectedKafkaSums(total, total));
+    expect(downMs).toBeGreaterThanOrEqual(15_000);
+    expect(attempt, `broker down ${downMs} ms, failovers: ${attempt}\n${failovers.map((f) => `${f.code}: ${f.cause}`).join("\n")}`).toBeLessThanOrEqual(1);
   });
 
   it('starts while the broker is down (the cause named, restarts until it is up), then rescales 2 -> 3 through a savepoint with exact output', async () => {

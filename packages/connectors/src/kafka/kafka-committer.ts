@@ -21,6 +21,8 @@ export class KafkaCommitter implements Committer<KafkaCommittable> {
   constructor(
     private readonly settings: KafkaClientSettings,
     private readonly transactionTimeoutMs: number,
+    /** How long a commit retries a cluster it cannot reach before the task fails. */
+    private readonly deliveryTimeoutMs: number,
   ) {}
 
   async commit(committables: readonly KafkaCommittable[]): Promise<void> {
@@ -28,7 +30,7 @@ export class KafkaCommitter implements Committer<KafkaCommittable> {
     // Test hook (not a WEIR_ variable, which would be read as a config key): widens the window between a completed checkpoint and its commit.
     const delayMs = Number(process.env['TEST_KAFKA_COMMIT_DELAY_MS'] ?? 0);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    const calls = (this.#calls ??= new TransactionCoordinatorCalls(this.settings));
+    const calls = (this.#calls ??= new TransactionCoordinatorCalls(this.settings, this.deliveryTimeoutMs));
     for (const committable of committables) {
       try {
         await calls.commit(requireCommittable(committable));

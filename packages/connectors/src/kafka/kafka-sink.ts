@@ -10,6 +10,8 @@ import { parseTransactionalId, TransactionCoordinatorCalls } from './transaction
 
 /** 15 minutes: the broker's default transaction.max.timeout.ms, the longest a transaction may stay open. */
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 900_000;
+/** 2 minutes: Kafka's producer default, so a broker restart or a leader election costs no failover. */
+const DEFAULT_DELIVERY_TIMEOUT_MS = 120_000;
 
 export interface KafkaSinkConfig<T> {
   readonly settings: KafkaClientSettings;
@@ -17,6 +19,8 @@ export interface KafkaSinkConfig<T> {
   readonly guarantee: DeliveryGuarantee;
   readonly transactionalIdPrefix: string;
   readonly transactionTimeoutMs: number;
+  /** How long sends, commits and the start-up's transaction calls keep retrying a cluster they cannot reach before the task fails. */
+  readonly deliveryTimeoutMs: number;
 }
 
 /**
@@ -48,16 +52,16 @@ export class KafkaSink<T> implements Sink<T> {
   }
 
   async createWriter(context: ConnectorContext, restoredState?: readonly unknown[]): Promise<KafkaWriter<T>> {
-    const { settings, serializer, guarantee, transactionalIdPrefix, transactionTimeoutMs } = this.config;
+    const { settings, serializer, guarantee, transactionalIdPrefix, transactionTimeoutMs, deliveryTimeoutMs } = this.config;
     const lastCheckpointId = Math.max(0, ...(restoredState ?? []).map(requireWriterState).map((s) => s.checkpointId));
     if (guarantee === DeliveryGuarantee.EXACTLY_ONCE) {
       await abortLingering(this.config, context, restoredState === undefined ? undefined : lastCheckpointId);
     }
-    return new KafkaWriter({ settings, serializer, guarantee, transactionalIdPrefix, transactionTimeoutMs, subtask: context.subtaskIndex, lastCheckpointId });
+    return new KafkaWriter({ settings, serializer, guarantee, transactionalIdPrefix, transactionTimeoutMs, deliveryTimeoutMs, subtask: context.subtaskIndex, lastCheckpointId });
   }
 
   createCommitter(): KafkaCommitter {
-    return new KafkaCommitter(this.config.settings, this.config.transactionTimeoutMs);
+    return new KafkaCommitter(this.config.settings, this.config.transactionTimeoutMs, this.config.deliveryTimeoutMs);
   }
 }
 
@@ -71,7 +75,7 @@ export class KafkaSink<T> implements Sink<T> {
  */
 async function abortLingering<T>(config: KafkaSinkConfig<T>, context: ConnectorContext, restoredCheckpointId: number | undefined): Promise<void> {
   const logger = createLogger('kafka-sink', { subtask: context.subtaskIndex });
-  const calls = new TransactionCoordinatorCalls(config.settings);
+  const calls = new TransactionCoordinatorCalls(config.settings, config.deliveryTimeoutMs);
   try {
     const lingering = (await calls.openTransactionalIds()).filter((id) => {
       const parsed = parseTransactionalId(config.transactionalIdPrefix, id);
@@ -101,6 +105,7 @@ export class KafkaSinkBuilder<T> {
   #guarantee: DeliveryGuarantee = DeliveryGuarantee.NONE;
   #prefix: string | undefined;
   #timeoutMs = DEFAULT_TRANSACTION_TIMEOUT_MS;
+  #deliveryTimeoutMs = DEFAULT_DELIVERY_TIMEOUT_MS;
 
   setBootstrapServers(servers: string): this {
     this.#servers = parseBootstrapServers(servers);
@@ -132,12 +137,20 @@ export class KafkaSinkBuilder<T> {
     return this;
   }
 
-  /** `transaction.timeout.ms`: how long the broker keeps a transaction open (EXACTLY_ONCE); default 900000 (15 minutes). */
+  /**
+   * `transaction.timeout.ms`: how long the broker keeps a transaction open (EXACTLY_ONCE);
+   * default 900000 (15 minutes). `delivery.timeout.ms`: how long a send, a commit or the
+   * start-up's abort of lingering transactions keeps retrying a cluster it cannot reach
+   * (a broker restarting, a leader election) before the task fails; default 120000, Kafka's.
+   */
   setProperty(key: string, value: string): this {
-    if (key !== 'transaction.timeout.ms') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `KafkaSink has no property '${key}'; it knows transaction.timeout.ms`);
+    if (key !== 'transaction.timeout.ms' && key !== 'delivery.timeout.ms') {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `KafkaSink has no property '${key}'; it knows transaction.timeout.ms and delivery.timeout.ms`);
+    }
     const ms = Number(value);
-    if (!Number.isSafeInteger(ms) || ms < 1) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `transaction.timeout.ms takes milliseconds >= 1, got '${value}'`);
-    this.#timeoutMs = ms;
+    if (!Number.isSafeInteger(ms) || ms < 1) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `${key} takes milliseconds >= 1, got '${value}'`);
+    if (key === 'transaction.timeout.ms') this.#timeoutMs = ms;
+    else this.#deliveryTimeoutMs = ms;
     return this;
   }
 
@@ -153,6 +166,7 @@ export class KafkaSinkBuilder<T> {
       guarantee: this.#guarantee,
       transactionalIdPrefix: this.#prefix ?? '',
       transactionTimeoutMs: this.#timeoutMs,
+      deliveryTimeoutMs: this.#deliveryTimeoutMs,
     });
   }
 }

@@ -24,8 +24,8 @@ const SOURCE_PROPERTY_DEFAULTS = {
   'isolation.level': 'read_committed',
   /** Commit each completed checkpoint's offsets to the consumer group (for monitoring). */
   'commit.offsets.on.checkpoint': 'true',
-  /** How long brokers may be unreachable before a reader fails its task (ms). */
-  'unreachable.timeout.ms': '30000',
+  /** How long brokers may be unreachable before a reader fails its task (ms): the KafkaSink's delivery.timeout.ms default, so both ends of a job wait out a broker restart alike. */
+  'unreachable.timeout.ms': '120000',
   /** Upper bound on the bytes of one fetch response. */
   'fetch.max.bytes': String(8 * 1024 * 1024),
   'client.id.prefix': 'weir-kafka-source',

@@ -77,6 +77,7 @@ function writer(producers: FakeProducers, lastCheckpointId = 0, guarantee: Deliv
     guarantee,
     transactionalIdPrefix: 'job',
     transactionTimeoutMs: 60_000,
+    deliveryTimeoutMs: 120_000,
     subtask: 1,
     lastCheckpointId,
     producers,

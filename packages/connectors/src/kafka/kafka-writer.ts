@@ -29,6 +29,8 @@ export interface KafkaWriterOptions<T> {
   readonly guarantee: DeliveryGuarantee;
   readonly transactionalIdPrefix: string;
   readonly transactionTimeoutMs: number;
+  /** How long a send retries a cluster it cannot reach (the producer's own retries, which keep its sequence numbers). */
+  readonly deliveryTimeoutMs: number;
   readonly subtask: number;
   /** The checkpoint the writer was restored from; 0 for a fresh start. */
   readonly lastCheckpointId: number;
@@ -79,7 +81,7 @@ export class KafkaWriter<T> implements SinkWriter<T> {
   constructor(private readonly options: KafkaWriterOptions<T>) {
     this.#logger = createLogger('kafka-writer', { subtask: options.subtask });
     this.#lastCheckpointId = options.lastCheckpointId;
-    this.#producers = options.producers ?? kafkaSinkProducers(options.settings, options.subtask, options.transactionTimeoutMs);
+    this.#producers = options.producers ?? kafkaSinkProducers(options.settings, options.subtask, options.transactionTimeoutMs, options.deliveryTimeoutMs);
     this.#pipeline = new ProducePipeline({
       send: (messages) => this.#send(messages).catch((err: unknown) => Promise.reject(this.#sendFailure(err, messages[0]!.topic))),
       batchRecords: BATCH_RECORDS,

@@ -21,9 +21,22 @@ export interface SinkProducers {
   plain(idempotent: boolean): SinkProducer;
 }
 
-/** The real ones, on the brokers of `settings`. */
-export function kafkaSinkProducers(settings: KafkaClientSettings, subtask: number, transactionTimeoutMs: number): SinkProducers {
-  const common = { clientId: `${settings.clientId}-${subtask}`, bootstrapBrokers: [...settings.bootstrapServers], retries: 3 };
+/** The producer's retries back off from 100 ms to this. */
+const MAX_RETRY_DELAY_MS = 1_000;
+
+/**
+ * The real ones, on the brokers of `settings`. A send the cluster does not take (refused
+ * connections while a broker restarts, say) is retried by the producer itself for about
+ * `deliveryTimeoutMs`: its retries resend the same batches with the same sequence numbers, so
+ * a request that did reach the broker is not written twice (the broker drops the duplicate).
+ */
+export function kafkaSinkProducers(settings: KafkaClientSettings, subtask: number, transactionTimeoutMs: number, deliveryTimeoutMs: number): SinkProducers {
+  const common = {
+    clientId: `${settings.clientId}-${subtask}`,
+    bootstrapBrokers: [...settings.bootstrapServers],
+    retries: Math.max(3, Math.ceil(deliveryTimeoutMs / MAX_RETRY_DELAY_MS)),
+    retryDelay: (_client: unknown, _operation: string, attempt: number) => Math.min(MAX_RETRY_DELAY_MS, 100 * 2 ** (attempt - 1)),
+  };
   return {
     transactional: (transactionalId) =>
       new (kafkaLibrary().Producer)({

@@ -29,8 +29,8 @@ const RETRIABLE = new Set(['CONCURRENT_TRANSACTIONS', 'COORDINATOR_LOAD_IN_PROGR
 
 /** One coordinator call that has not answered by then is given up and tried again on new connections (a connection to a restarted broker can hang). */
 const CALL_TIMEOUT_MS = 10_000;
-/** Attempts before a coordinator call fails for good (its task then fails over). */
-const MAX_ATTEMPTS = 30;
+/** Retries back off up to this. */
+const MAX_RETRY_DELAY_MS = 1_000;
 
 /**
  * Transaction coordinator calls on the Kafka protocol directly (what Flink does through
@@ -45,7 +45,14 @@ export class TransactionCoordinatorCalls {
   /** Connections to transaction coordinators by host:port, kept for the next call (a committer makes one every checkpoint). */
   readonly #coordinators = new Map<string, Promise<Connection>>();
 
-  constructor(private readonly settings: KafkaClientSettings) {
+  constructor(
+    private readonly settings: KafkaClientSettings,
+    /**
+     * How long a call keeps retrying a cluster that does not answer or answers "try again"
+     * (a broker restarting, a coordinator loading) before it fails, and its task with it.
+     */
+    private readonly patienceMs: number,
+  ) {
     this.#admin = createAdmin(settings);
   }
 
@@ -68,8 +75,24 @@ export class TransactionCoordinatorCalls {
     await this.#withCoordinator(transactionalId, (connection) => kafkaLibrary().initProducerIdV5.api.async(connection, transactionalId, timeoutMs, -1n, -1).then(() => undefined));
   }
 
-  /** The transactional IDs with an open transaction (ongoing, or being committed or aborted), on every broker. */
+  /**
+   * The transactional IDs with an open transaction (ongoing, or being committed or aborted), on
+   * every broker; retried like the coordinator calls (a fresh broker answers
+   * COORDINATOR_LOAD_IN_PROGRESS until its transaction state is loaded).
+   */
   async openTransactionalIds(): Promise<string[]> {
+    const deadline = Date.now() + this.patienceMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#listOpenTransactions();
+      } catch (err) {
+        if (Date.now() >= deadline || !(isUnreachable(err) || isRetriable(err))) throw err;
+        await backOff(attempt);
+      }
+    }
+  }
+
+  async #listOpenTransactions(): Promise<string[]> {
     const metadata = await this.#admin.metadata({ topics: [] });
     const ids: string[] = [];
     for (const broker of metadata.brokers.values()) {
@@ -88,9 +111,9 @@ export class TransactionCoordinatorCalls {
   }
 
   async #withCoordinator<R>(transactionalId: string, call: (connection: Connection) => Promise<R>): Promise<R> {
+    const deadline = Date.now() + this.patienceMs;
     for (let attempt = 1; ; attempt++) {
       let coordinatorAddress: string | undefined;
-      let reused = false;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new CallTimedOut()), CALL_TIMEOUT_MS);
@@ -100,7 +123,6 @@ export class TransactionCoordinatorCalls {
           (async () => {
             const [coordinator] = await this.#admin.findCoordinator({ keyType: 1, keys: [transactionalId] });
             coordinatorAddress = `${coordinator!.host}:${coordinator!.port}`;
-            reused = this.#coordinators.has(coordinatorAddress);
             return await call(await this.#connectionTo(coordinator!.host, coordinator!.port));
           })(),
           timedOut,
@@ -109,21 +131,20 @@ export class TransactionCoordinatorCalls {
         // The connection may be what failed (or hung): the next call connects anew.
         if (coordinatorAddress !== undefined) this.#dropConnection(coordinatorAddress);
         const hung = err instanceof CallTimedOut;
-        // A kept connection the broker closed meanwhile (idle longer than its connections.max.idle.ms) fails once; the next attempt connects anew.
-        const stale = reused && isUnreachable(err);
-        if (attempt >= MAX_ATTEMPTS || !(hung || stale || [...kafkaErrorIds(err)].some((id) => RETRIABLE.has(id)))) {
+        // Refused or broken connections (a broker restarting, or a kept connection it closed as idle) and "try again" answers are retried.
+        if (Date.now() >= deadline || !(hung || isUnreachable(err) || isRetriable(err))) {
           if (!hung) throw err;
           throw new WeirError(
             ConnectorErrorCode.KAFKA_UNREACHABLE,
-            `the transaction coordinator of ${transactionalId} at ${this.settings.bootstrapServers.join(', ')} (bootstrap.servers) answered none of ${MAX_ATTEMPTS} attempts within ${CALL_TIMEOUT_MS} ms`,
+            `the transaction coordinator of ${transactionalId} at ${this.settings.bootstrapServers.join(', ')} (bootstrap.servers) answered none of ${attempt} attempts within ${CALL_TIMEOUT_MS} ms each (for ${this.patienceMs} ms: the KafkaSink's delivery.timeout.ms)`,
           );
         }
-        if (hung) {
-          // The admin's own connections may be the hung ones: start over with new ones.
+        if (hung || isUnreachable(err)) {
+          // The admin's own connections may be the hung or broken ones: start over with new ones.
           void this.#admin.close().catch(() => {});
           this.#admin = createAdmin(this.settings);
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 50 * attempt)));
+        await backOff(attempt);
       } finally {
         clearTimeout(timer);
       }
@@ -151,3 +172,11 @@ export class TransactionCoordinatorCalls {
 }
 
 class CallTimedOut extends Error {}
+
+function isRetriable(err: unknown): boolean {
+  return [...kafkaErrorIds(err)].some((id) => RETRIABLE.has(id));
+}
+
+function backOff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.min(MAX_RETRY_DELAY_MS, 50 * attempt)));
+}
