@@ -9,6 +9,7 @@ export * from './job-id.ts';
 export * from './subtask-key.ts';
 export * from './config/options.ts';
 export * from './config/load.ts';
+export { isJobConfigKey, jobConfiguration, JOB_CONFIG_KEYS_TEXT } from './config/job-configuration.ts';
 export { envVarName } from './config/env.ts';
 export { durationText } from './config/duration.ts';
 export { memorySizeText } from './config/memory-size.ts';

@@ -83,7 +83,7 @@ describe('HaJobStore', () => {
     const storageDir = mkdtempSync(join(tmpdir(), 'weir-ha-store-'));
     const services = await EtcdHaServices.open({ endpoints: [etcd.endpoint], clusterId: 'jobs', storageDir, leaseTtlMs: 2_000, renewIntervalMs: 500 }, { logger, clock: systemClock, openStorage: (url) => openStorage(url, s3SettingsFromConfig(defaultConfig())) });
     const { term, election } = await leaderOf('jobs');
-    const submission = { jobId: 'j1', jobName: 'sums', entryName: 'job.ts', args: ['a'], parallelism: 2, savepointPath: '', allowNonRestoredState: false, bundleHash: 'abc', submittedAtMs: 5 };
+    const submission = { jobId: 'j1', jobName: 'sums', entryName: 'job.ts', args: ['a'], parallelism: 2, savepointPath: '', allowNonRestoredState: false, configuration: { 'execution.checkpointing.interval': '1s' }, bundleHash: 'abc', submittedAtMs: 5 };
     await services.jobs.add(term, submission, Buffer.from('module.exports = 1'));
     expect(await services.jobs.list()).toEqual({ records: [{ jobId: 'j1', jobName: 'sums', status: HaJobStatus.RUNNING, submittedAtMs: 5, endedAtMs: 0, failureCause: '', dirty: false }], problems: [] });
     const read = await services.jobs.submission('j1');

@@ -3,6 +3,7 @@ import type { CliContext } from '../context.ts';
 import { resolveUserPath } from '../user-cwd.ts';
 import { withJobClient, type ClientArgs } from './client-args.ts';
 import { followJob } from './follow-job.ts';
+import { splitRunProperties } from './run-properties.ts';
 
 export interface RunArgs extends ClientArgs {
   readonly job: string;
@@ -23,8 +24,9 @@ export interface SavepointRestore {
 
 /** `weir run`: bundle, submit, and unless detached follow the job until it ends. */
 export async function runCommand(args: RunArgs, context: CliContext): Promise<void> {
+  const properties = splitRunProperties(args.dynamic);
   const bundle = await bundleJob(resolveUserPath(args.job, context.env));
-  await withJobClient(args, context, async (client) => {
+  await withJobClient({ ...args, dynamic: properties.client }, context, async (client) => {
     const { jobId } = await client.submit({
       bundle: Buffer.from(bundle.code),
       entryName: bundle.entryName,
@@ -32,6 +34,7 @@ export async function runCommand(args: RunArgs, context: CliContext): Promise<vo
       parallelism: args.parallelism ?? 0,
       savepointPath: args.restore?.savepointPath ?? '',
       allowNonRestoredState: args.restore?.allowNonRestoredState ?? false,
+      configuration: properties.job,
     });
     context.out(`Job has been submitted with JobID ${jobId}`);
     if (args.restore !== undefined) context.out(`It starts from the state of ${args.restore.savepointPath}`);

@@ -22,6 +22,10 @@ export function formatJobDetails(details: JobDetails__Output): string[] {
     `  started:  ${formatTime(summary?.startTimeMs ?? 0)}`,
     `  ended:    ${formatTime(summary?.endTimeMs ?? 0)}`,
   ];
+  if (details.checkpointing !== '') lines.push(`  checkpoints: ${details.checkpointing}`);
+  if (details.restartStrategy !== '') lines.push(`  restarts: ${details.restartStrategy}`);
+  const configuration = Object.entries(details.configuration);
+  if (configuration.length > 0) lines.push(`  configuration: ${configuration.map(([key, value]) => `-D ${key}=${value}`).join(' ')}`);
   if (details.failureCause !== '') lines.push(`  failure:  ${details.failureCause}`);
   if (details.failovers.length > 0) lines.push('', 'Failovers (newest first):', ...details.failovers.flatMap(formatFailover));
   const names = new Map(details.vertices.map((vertex) => [vertex.vertexId, vertex.name]));

@@ -28,11 +28,12 @@ export function loadConfig(options: LoadConfigOptions = {}): WeirConfig {
     ...Object.entries(options.dynamic ?? {}).map(([key, raw]) => ({ key, raw, origin: `-D ${key}=${raw}` })),
   ];
   const config: Record<string, string | number | boolean> = { ...defaultConfig() };
-  for (const entry of entries) config[entry.key] = validate(entry);
+  for (const entry of entries) config[entry.key] = validateEntry(entry);
   return Object.freeze(config) as WeirConfig;
 }
 
-function validate(entry: ConfigEntry): string | number | boolean {
+/** The value of one entry, or INVALID_CONFIG naming the key and where it was set: an unknown key, or a value its type does not accept. */
+export function validateEntry(entry: ConfigEntry): string | number | boolean {
   if (!Object.hasOwn(ConfigOptions, entry.key)) throw unknownKey(entry);
   const option: ConfigOption = ConfigOptions[entry.key as ConfigKey];
   const value = parseValue(option.type, entry.raw, option.values);

@@ -20,6 +20,8 @@ export interface JobSubmission {
   /** `weir run -s`; '' when the job started empty. */
   readonly savepointPath: string;
   readonly allowNonRestoredState: boolean;
+  /** `weir run -D`: the job's own configuration keys, over the cluster's. */
+  readonly configuration: Readonly<Record<string, string>>;
   /** SHA-256 (hex) of the bundle, stored beside it as `bundles/<hash>.js`. */
   readonly bundleHash: string;
   readonly submittedAtMs: number;
@@ -89,6 +91,8 @@ export function decodeSubmission(bytes: Uint8Array): JobSubmission | string {
     parallelism: parsed.parallelism ?? 0,
     savepointPath: parsed.savepointPath ?? '',
     allowNonRestoredState: parsed.allowNonRestoredState ?? false,
+    // A submission an older Weir wrote has none.
+    configuration: parsed.configuration ?? {},
     bundleHash: parsed.bundleHash,
     submittedAtMs: parsed.submittedAtMs ?? 0,
   };

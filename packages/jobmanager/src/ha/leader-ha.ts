@@ -11,6 +11,8 @@ export interface SubmittedJob {
   /** `weir run -s`; '' to start empty. */
   readonly savepointPath: string;
   readonly allowNonRestoredState: boolean;
+  /** `weir run -D`: the job's own configuration keys, over the cluster's. */
+  readonly configuration: Readonly<Record<string, string>>;
   readonly submittedAtMs: number;
 }
 

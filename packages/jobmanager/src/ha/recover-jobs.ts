@@ -61,6 +61,7 @@ async function recoverJob(deps: RecoveryDeps, record: JobRecord): Promise<void> 
         parallelism: submission.parallelism,
         savepointPath: submission.savepointPath,
         allowNonRestoredState: submission.allowNonRestoredState,
+        configuration: submission.configuration,
         submittedAtMs: submission.submittedAtMs,
       },
       { checkpoints: completed },

@@ -27,6 +27,8 @@ export interface JobSpec {
   readonly defaults: JobDefaults;
   /** Checkpointing and restart strategy, resolved at submission. */
   readonly settings: JobSettings;
+  /** `weir run -D`: the configuration keys the job was submitted with (already in `defaults` and `settings`). */
+  readonly configuration: Readonly<Record<string, string>>;
   /** Set when the job was submitted with a savepoint path; until its first checkpoint completes, every attempt starts from it. */
   readonly initialRestore?: InitialRestore;
   /** The job's split sources (FLIP-27), whose enumerators run in the job's worker. */

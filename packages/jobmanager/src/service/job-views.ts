@@ -2,6 +2,7 @@ import { JobStatus } from '@weir/common';
 import type { FailoverInfo, JobDetails, JobStatusUpdate, JobSummary } from '@weir/rpc';
 import type { FailureEntry } from '../job/exception-history.ts';
 import type { JobMaster } from '../job/job-master.ts';
+import { describeCheckpointing, describeRestartStrategy } from '../settings/describe-settings.ts';
 
 export function toJobSummary(job: JobMaster): JobSummary {
   return {
@@ -63,5 +64,8 @@ export function toJobDetails(job: JobMaster): JobDetails {
     failureCause: job.failureCause,
     attempt: job.attempt,
     failovers: job.exceptions().entries.filter((entry) => entry.restart !== undefined).map(toFailoverInfo),
+    checkpointing: describeCheckpointing(job.spec.settings.checkpointing),
+    restartStrategy: describeRestartStrategy(job.spec.settings.restartStrategy),
+    configuration: { ...job.spec.configuration },
   };
 }

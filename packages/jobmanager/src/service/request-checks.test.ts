@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SubmitJobRequest__Output } from '@weir/rpc';
 import { checkBundleHash, checkPath, checkSubmitJob } from './request-checks.ts';
 
-const ok: SubmitJobRequest__Output = { bundle: Buffer.from('exports.default = () => {}'), entryName: 'job.js', args: ['a'], parallelism: 4, savepointPath: '', allowNonRestoredState: false };
+const ok: SubmitJobRequest__Output = { bundle: Buffer.from('exports.default = () => {}'), entryName: 'job.js', args: ['a'], parallelism: 4, savepointPath: '', allowNonRestoredState: false, configuration: {} };
 
 function codeOf(check: () => void): string | undefined {
   try {

@@ -48,7 +48,7 @@ async function setup(plan: (defaults: JobDefaults) => Promise<JobPlan>, clusterC
   return { dir, blobStore, dispatcher, calls, closed, warn, opened, submitter: new JobSubmitter(planner, blobStore, dispatcher, clusterConfig, logger, openStorage) };
 }
 
-const request = (parallelism: number) => ({ bundle: Buffer.from('bundle code'), entryName: 'wc.ts', args: ['a'], parallelism, savepointPath: '', allowNonRestoredState: false });
+const request = (parallelism: number) => ({ bundle: Buffer.from('bundle code'), entryName: 'wc.ts', args: ['a'], parallelism, savepointPath: '', allowNonRestoredState: false, configuration: {} });
 
 describe('JobSubmitter', () => {
   it('plans with the request parallelism or the configured default, stores the bundle and starts the job', async () => {
@@ -79,6 +79,28 @@ describe('JobSubmitter', () => {
       { jobId, operators: ['Map', 'Sink: print'] },
       'operators without uid: Map, Sink: print; their state cannot be restored once the job changes, set .uid() on each',
     ]);
+  });
+
+  it("applies the job's own configuration keys (weir run -D) over the cluster's, under what the job's code sets", async () => {
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain, splitSources: [] }));
+    const configuration = { 'execution.checkpointing.interval': '1s', 'restart-strategy.type': 'fixed-delay', 'restart-strategy.fixed-delay.attempts': '4', 'parallelism.default': '2', 'state.backend': 'memory' };
+    const { jobId } = await s.submitter.submit({ ...request(0), configuration });
+    const job = s.dispatcher.get(jobId!);
+    expect(s.calls[0]!.defaults.parallelism).toBe(2);
+    expect(job.spec.settings.checkpointing).toMatchObject({ intervalMs: 1_000, backend: 'memory' });
+    expect(job.spec.settings.restartStrategy).toEqual({ kind: 'fixed-delay', attempts: 4, delayMs: 1_000 });
+    expect(job.spec.configuration).toEqual(configuration);
+  });
+
+  it('refuses a key of the cluster\'s processes or an unknown one before planning, and changes nothing', async () => {
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain, splitSources: [] }));
+    const slots = await s.submitter.submit({ ...request(0), configuration: { 'taskmanager.numberOfTaskSlots': '4' } }).catch((e: unknown) => e);
+    expect(isWeirError(slots, CommonErrorCode.INVALID_CONFIG)).toBe(true);
+    expect((slots as Error).message).toMatch(/^config key taskmanager.numberOfTaskSlots \(from the job's -D taskmanager.numberOfTaskSlots=4\) cannot apply to one job/);
+    const typo = await s.submitter.submit({ ...request(0), configuration: { 'restart-strategy.typ': 'none' } }).catch((e: unknown) => e);
+    expect((typo as Error).message).toMatch(/did you mean restart-strategy.type\?/);
+    expect(s.calls).toEqual([]);
+    expect(s.dispatcher.list()).toEqual([]);
   });
 
   it('returns a planning error as it is and changes nothing', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { JobStatus, Logger, WeirConfig } from '@weir/common';
+import { jobConfiguration, type JobStatus, type Logger, type WeirConfig } from '@weir/common';
 import type { SubmitJobRequest__Output, SubmitJobResponse } from '@weir/rpc';
 import type { Storage, StorageOpener } from '@weir/storage';
 import type { InitialRestore } from '../checkpoint/restore-point.ts';
@@ -51,6 +51,7 @@ export class JobSubmitter {
       parallelism: request.parallelism,
       savepointPath: request.savepointPath,
       allowNonRestoredState: request.allowNonRestoredState,
+      configuration: { ...request.configuration },
       submittedAtMs: Date.now(),
     };
     const master = await this.#start(job, undefined);
@@ -68,12 +69,13 @@ export class JobSubmitter {
 
   async #start(job: SubmittedJob, recovery: JobRecovery | undefined): Promise<JobMaster> {
     const { jobId, entryName } = job;
+    const config = jobConfiguration(this.config, job.configuration);
     const defaults: JobDefaults = {
-      parallelism: job.parallelism || this.config['parallelism.default'],
-      maxParallelism: this.config['pipeline.max-parallelism'],
-      bufferTimeoutMs: this.config['execution.buffer-timeout'],
-      autoWatermarkIntervalMs: this.config['pipeline.auto-watermark-interval'],
-      objectReuse: this.config['pipeline.object-reuse'],
+      parallelism: job.parallelism || config['parallelism.default'],
+      maxParallelism: config['pipeline.max-parallelism'],
+      bufferTimeoutMs: config['execution.buffer-timeout'],
+      autoWatermarkIntervalMs: config['pipeline.auto-watermark-interval'],
+      objectReuse: config['pipeline.object-reuse'],
     };
     const plan = await this.planner.plan({ jobId, code: job.bundle.toString('utf8'), entryName, args: job.args, defaults });
     let checkpointRoot: Storage | undefined;
@@ -82,7 +84,7 @@ export class JobSubmitter {
     let settings: JobSettings;
     let initialRestore: InitialRestore | undefined;
     try {
-      settings = resolveJobSettings(plan.executionConfig, this.config);
+      settings = resolveJobSettings(plan.executionConfig, config);
       // A recovered job with checkpoints restores them; the savepoint may be gone by now.
       const readSavepoint = job.savepointPath !== '' && (recovery?.checkpoints.length ?? 0) === 0;
       initialRestore = readSavepoint
@@ -105,7 +107,7 @@ export class JobSubmitter {
       );
     }
     const spec: JobSpec = {
-      jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...job.args], defaults, settings, ...(initialRestore === undefined ? {} : { initialRestore }),
+      jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...job.args], defaults, settings, configuration: job.configuration, ...(initialRestore === undefined ? {} : { initialRestore }),
       ...(plan.splitSources.length === 0 ? {} : { splitSources: plan.splitSources }),
     };
     const ha = this.ha;

@@ -41,6 +41,7 @@ export const PLAIN_JOB_SETTINGS: JobSettings = { checkpointing: undefined, resta
 export function jobSpec(graph: JobGraph, jobId = 'job-1', settings: JobSettings = PLAIN_JOB_SETTINGS): JobSpec {
   return {
     settings,
+    configuration: {},
     jobId,
     jobGraph: graph,
     bundleHash: 'hash-1',

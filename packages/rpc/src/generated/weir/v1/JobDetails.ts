@@ -10,6 +10,9 @@ export interface JobDetails {
   'failureCause'?: (string);
   'attempt'?: (number);
   'failovers'?: (_weir_v1_FailoverInfo)[];
+  'checkpointing'?: (string);
+  'restartStrategy'?: (string);
+  'configuration'?: ({[key: string]: string});
 }
 
 export interface JobDetails__Output {
@@ -18,4 +21,7 @@ export interface JobDetails__Output {
   'failureCause': (string);
   'attempt': (number);
   'failovers': (_weir_v1_FailoverInfo__Output)[];
+  'checkpointing': (string);
+  'restartStrategy': (string);
+  'configuration': ({[key: string]: string});
 }

@@ -8,6 +8,7 @@ export interface SubmitJobRequest {
   'parallelism'?: (number);
   'savepointPath'?: (string);
   'allowNonRestoredState'?: (boolean);
+  'configuration'?: ({[key: string]: string});
 }
 
 export interface SubmitJobRequest__Output {
@@ -17,4 +18,5 @@ export interface SubmitJobRequest__Output {
   'parallelism': (number);
   'savepointPath': (string);
   'allowNonRestoredState': (boolean);
+  'configuration': ({[key: string]: string});
 }
