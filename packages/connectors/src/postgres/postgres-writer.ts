@@ -27,14 +27,16 @@ export interface PostgresWriterOptions<T> {
 
 /**
  * Flink's JdbcWriter. Records are buffered and written in batches of `batchSize` (or after
- * `batchIntervalMs`, and at every checkpoint). AT_LEAST_ONCE: each batch in a transaction of
- * its own, retried on a new connection up to `maxRetries` times when the connection failed
+ * `batchIntervalMs`, and at every checkpoint). AT_LEAST_ONCE: the task waits for a full batch
+ * (backpressure); each batch in a transaction of its own, retried on a new connection up to `maxRetries` times when the connection failed
  * (upserts are idempotent, so a batch the server applied before the connection broke may be
  * applied again). EXACTLY_ONCE: the batches of a checkpoint interval go into one transaction,
  * which `prepareCommit(n)` ends with PREPARE TRANSACTION '<prefix>-<subtask>-<n>': durable,
  * invisible, and no longer tied to this connection; the committer commits it once checkpoint n
  * completes. A connection lost mid-interval loses its transaction, so the writer fails and the
- * job restores from the last checkpoint, whose records are replayed.
+ * job restores from the last checkpoint, whose records are replayed. The task never waits for
+ * an EXACTLY_ONCE batch before the checkpoint (see `write`): records queue in memory while a
+ * batch waits for the previous transaction's commit, at most about a checkpoint interval's.
  */
 export class PostgresWriter<T> implements SinkWriter<T> {
   readonly #logger: Logger;
@@ -55,7 +57,16 @@ export class PostgresWriter<T> implements SinkWriter<T> {
   write(record: T): void | Promise<void> {
     if (this.#failure !== undefined) throw this.#failure;
     this.#buffer.push(toOperation(this.options.mode, record));
-    if (this.#buffer.length >= this.options.batchSize) return this.#flushBuffer();
+    if (this.#buffer.length >= this.options.batchSize) {
+      const written = this.#flushBuffer();
+      // EXACTLY_ONCE: the batch may wait for a row lock of the previous checkpoint's prepared
+      // transaction, which its COMMIT PREPARED releases; that commit runs on this task after the
+      // record it is handed, so the task must not wait for the batch. A failure is kept and
+      // thrown by the next write, flush or prepareCommit.
+      if (this.options.guarantee !== DeliveryGuarantee.EXACTLY_ONCE) return written;
+      written.catch(() => {});
+      return;
+    }
     if (this.options.batchIntervalMs > 0 && this.#timer === undefined) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
