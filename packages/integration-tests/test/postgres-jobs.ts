@@ -60,3 +60,43 @@ export default function materialize(env: StreamExecutionEnvironment, args: strin
       .build()).uid('copy');
 }
 `;
+
+/**
+ * SINK_ROWS: `count` rows (id, v) upserted into `table` through a PostgresSink; no restarts,
+ * so a bad setting ends the job FAILED with its cause.
+ * args: url, table, username, password ('' for none), guarantee, count
+ */
+export const SINK_ROWS = `
+import { StreamExecutionEnvironment, RestartStrategies } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, PostgresSink, DeliveryGuarantee } from '@weir/connectors';
+
+export default function sinkRows(env: StreamExecutionEnvironment, args: string[]) {
+  const [url, table, username, password, guarantee, count] = args;
+  env.setParallelism(1);
+  env.setRestartStrategy(RestartStrategies.noRestart());
+  const builder = PostgresSink.builder<number>().withUrl(url).withUsername(username)
+    .withUpsert(table, ['id'], (i: number) => ({ id: i, v: 'row ' + i }))
+    .setDeliveryGuarantee(guarantee === 'EXACTLY_ONCE' ? DeliveryGuarantee.EXACTLY_ONCE : DeliveryGuarantee.AT_LEAST_ONCE);
+  if (password) builder.withPassword(password);
+  env.fromSource(new DataGeneratorSource((i: number) => i, Number(count), RateLimiterStrategy.noOp()), 'numbers').uid('numbers')
+    .sinkTo(builder.build()).uid('sink');
+}
+`;
+
+/**
+ * CDC_DISCARD: PostgresCdcSource of `table` into a DiscardingSink; no restarts.
+ * args: port, database, table, slot
+ */
+export const CDC_DISCARD = `
+import { StreamExecutionEnvironment, RestartStrategies } from '@weir/api';
+import { PostgresCdcSource, DiscardingSink } from '@weir/connectors';
+
+export default function cdcDiscard(env: StreamExecutionEnvironment, args: string[]) {
+  const [port, database, table, slot] = args;
+  env.setParallelism(1);
+  env.enableCheckpointing(500);
+  env.setRestartStrategy(RestartStrategies.noRestart());
+  env.fromSource(PostgresCdcSource.builder().hostname('127.0.0.1').port(Number(port)).database(database).tableList(table).slotName(slot).build(), 'cdc').uid('cdc')
+    .sinkTo(new DiscardingSink()).uid('discard');
+}
+`;
