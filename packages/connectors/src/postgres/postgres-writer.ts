@@ -106,11 +106,13 @@ export class PostgresWriter<T> implements SinkWriter<T> {
   async close(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    await this.#writing.catch(() => {});
     const client = this.#client;
     this.#client = undefined;
-    // An open transaction ends with the connection (rolled back): nothing promised it.
+    // An open transaction ends with the connection (rolled back): nothing promised it. Ended
+    // before waiting for a batch in flight, which may wait for a row lock that only a commit
+    // after this close releases.
     await client?.end().catch(() => {});
+    await this.#writing.catch(() => {});
   }
 
   #flushBuffer(): Promise<void> {
