@@ -12,11 +12,12 @@ import { nexmark } from './scenarios/nexmark.ts';
 import { recovery } from './scenarios/recovery.ts';
 import { levelCount } from './scenarios/level-count.ts';
 import { kafka } from './scenarios/kafka.ts';
+import { postgres } from './scenarios/postgres.ts';
 import { shuffle } from './scenarios/shuffle.ts';
 import { taskManagerStart } from './scenarios/taskmanager-start.ts';
 import { windows } from './scenarios/windows.ts';
 
-const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, kafka];
+const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, kafka, postgres];
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, queries: { type: 'string' } } });
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));

@@ -113,6 +113,17 @@ describe('docker-compose.yml', () => {
     expect(Object.keys((compose as unknown as { volumes: Record<string, unknown> }).volumes)).toContain('kafka');
   });
 
+  it('runs PostgreSQL 15 (the version the tests run) with logical WAL and prepared transactions, its data on a volume', () => {
+    const postgres = compose.services.postgres!;
+    expect((postgres as { image?: string }).image).toBe('postgres:15');
+    const command = commandOf(postgres).join(' ');
+    expect(command).toContain('wal_level=logical');
+    expect(Number(/max_prepared_transactions=(\d+)/.exec(command)?.[1])).toBeGreaterThan(0);
+    expect(postgres.ports).toEqual(['5433:5432']);
+    expect(postgres.volumes).toEqual(['postgres:/var/lib/postgresql/data']);
+    expect(Object.keys((compose as unknown as { volumes: Record<string, unknown> }).volumes)).toContain('postgres');
+  });
+
   it("counts a standby's NOT_LEADER answer as healthy", () => {
     expect(repoFile('deploy/healthcheck.mjs')).toContain("includes('is a standby')");
   });

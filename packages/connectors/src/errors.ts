@@ -31,5 +31,22 @@ export const ConnectorErrorCode = {
   KAFKA_PRODUCER_FENCED: 'KAFKA_PRODUCER_FENCED',
   /** Kafka answered a request with an error not covered above; the message has Kafka's error name. */
   KAFKA_ERROR: 'KAFKA_ERROR',
+  /** No PostgreSQL server answered at hostname:port (refused, timed out, or it closed the connection). */
+  POSTGRES_UNREACHABLE: 'POSTGRES_UNREACHABLE',
+  /** PostgreSQL refused the login: wrong password, unknown role, or no pg_hba.conf entry. */
+  POSTGRES_AUTH_FAILED: 'POSTGRES_AUTH_FAILED',
+  /** A database or table the connector reads or writes does not exist. */
+  POSTGRES_TABLE_NOT_FOUND: 'POSTGRES_TABLE_NOT_FOUND',
+  /**
+   * The server is not set up for what the connector needs: wal_level is not logical (CDC),
+   * max_prepared_transactions is 0 (the exactly-once sink), no free replication slot or WAL sender.
+   */
+  POSTGRES_NOT_CONFIGURED: 'POSTGRES_NOT_CONFIGURED',
+  /** A record violates a constraint of the sink's table; the message names the table, the constraint and the record's key. */
+  POSTGRES_CONSTRAINT_VIOLATION: 'POSTGRES_CONSTRAINT_VIOLATION',
+  /** A prepared transaction a completed checkpoint promised was rolled back (by hand, or by another job of the same prefix): its rows are lost. */
+  POSTGRES_TRANSACTION_LOST: 'POSTGRES_TRANSACTION_LOST',
+  /** PostgreSQL answered with an error not covered above; the message has its SQLSTATE and text. */
+  POSTGRES_ERROR: 'POSTGRES_ERROR',
 } as const;
 export type ConnectorErrorCode = (typeof ConnectorErrorCode)[keyof typeof ConnectorErrorCode];

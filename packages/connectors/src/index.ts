@@ -13,3 +13,4 @@ export { FileSinkCommitter, type FileSinkCommittable } from './sink/file/file-si
 export { SimpleStringEncoder, type Encoder } from './sink/file/encoder.ts';
 export { DefaultRollingPolicy, DefaultRollingPolicyBuilder } from './sink/file/rolling-policy.ts';
 export * from './kafka/index.ts';
+export * from './postgres/index.ts';

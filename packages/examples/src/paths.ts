@@ -16,6 +16,8 @@ export const exampleJobs = {
   windowedWordCount: here('../jobs/windowed-word-count.ts'),
   /** Args: `<bootstrap servers> <input topic> <output topic> <transactional id prefix> [guarantee] [checkpoint ms] [discovery ms]`; KafkaSource → keyBy → running sum → KafkaSink (`pnpm demo kafka`). */
   kafkaRunningSums: here('../jobs/kafka-running-sums.ts'),
+  /** Args: `<hostname> <port> <database> <slot> <summary url> [checkpoint ms]`; PostgresCdcSource of accounts → keyBy(id mod 10) → balances in MapState → EXACTLY_ONCE PostgresSink upserting summary (`pnpm demo postgres`). */
+  postgresSummary: here('../jobs/postgres-summary.ts'),
 } as const;
 
 /** Absolute paths of the example inputs. */

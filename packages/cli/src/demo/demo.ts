@@ -13,6 +13,7 @@ import type { CliContext } from '../context.ts';
 import { CliErrorCode } from '../errors.ts';
 import { fraudDemo } from './fraud-demo.ts';
 import { kafkaDemo, kafkaDemoPossible } from './kafka-demo.ts';
+import { postgresDemo, postgresDemoPossible } from './postgres-demo.ts';
 import { recoveryDemo } from './recovery-demo.ts';
 
 const PARALLELISM = 2;
@@ -24,12 +25,16 @@ const JOB_TIMEOUT_MS = 180_000;
  * from the input; then it runs the checkpointed running-sums example, kills a TaskManager
  * mid-run and checks the output is exactly-once (recovery-demo.ts); then Flink's
  * fraud-detection walkthrough with its timers (fraud-demo.ts); last, where a JDK is present,
- * the Kafka step (kafka-demo.ts); `pnpm demo kafka` runs that step alone. It stops the cluster
+ * the Kafka step (kafka-demo.ts), and where PostgreSQL 15 is installed the PostgreSQL step
+ * (postgres-demo.ts); `pnpm demo kafka` and `pnpm demo postgres` run one of those alone. It stops the cluster
  * whatever happens. Process logs go to a file that is kept, with the output, when the demo fails.
  */
-export async function demo(context: CliContext, steps: 'all' | 'kafka' = 'all'): Promise<void> {
+export async function demo(context: CliContext, steps: 'all' | 'kafka' | 'postgres' = 'all'): Promise<void> {
   if (steps === 'kafka' && !kafkaDemoPossible(context)) {
     throw new WeirError(CliErrorCode.DEMO_FAILED, 'the Kafka demo needs a JDK 17+ (`java` on the PATH) and Maven to run its broker');
+  }
+  if (steps === 'postgres' && !postgresDemoPossible(context)) {
+    throw new WeirError(CliErrorCode.DEMO_FAILED, 'the PostgreSQL demo needs PostgreSQL 15 (/usr/lib/postgresql/15/bin) and a postgres user to run its own instance');
   }
   const dir = mkdtempSync(join(tmpdir(), 'weir-demo-'));
   const log = createWriteStream(join(dir, 'cluster.log'));
@@ -68,7 +73,8 @@ export async function demo(context: CliContext, steps: 'all' | 'kafka' = 'all'):
       await recoveryDemo(cluster, join(dir, 'running-sums'), context);
       await fraudDemo(cluster, join(dir, 'alerts'), context);
     }
-    if (steps === 'kafka' || kafkaDemoPossible(context)) await kafkaDemo(cluster, context);
+    if (steps === 'kafka' || (steps === 'all' && kafkaDemoPossible(context))) await kafkaDemo(cluster, context);
+    if (steps === 'postgres' || (steps === 'all' && postgresDemoPossible(context))) await postgresDemo(cluster, context);
     passed = true;
   } finally {
     await cluster?.stop();

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SplitSourceHarness } from '@weir/api/testing';
+import { PostgresServer, postgresAvailable } from '@weir/postgres-server';
+import type { ChangeEvent } from './change-event.ts';
+import { PostgresCdcSource } from './postgres-cdc-source.ts';
+
+import { setTimeout as sleep } from 'node:timers/promises';
+
+describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreSQL', () => {
+  let server: PostgresServer;
+
+  beforeAll(async () => {
+    server = await PostgresServer.start();
+    server.psql("CREATE TABLE items (id int PRIMARY KEY, v text); INSERT INTO items SELECT g, 'v' || g FROM generate_series(1, 5000) g");
+  });
+
+  afterAll(async () => {
+    await server?.destroy();
+  });
+
+  const source = () => PostgresCdcSource.builder().hostname('127.0.0.1').port(server.port).database('postgres').tableList('items').slotName('weir_test').build();
+  const slotLsn = () => server.psql("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'weir_test'");
+  const brief = (e: ChangeEvent) => `${e.op} ${String((e.after ?? e.before)!['id'])} ${String(e.after?.['v'] ?? '')}`;
+
+  it('snapshots from the slot\'s exported snapshot, then streams the changes made meanwhile; the slot advances only on checkpoint completion; a restore resumes after the checkpoint', async () => {
+    const harness = await SplitSourceHarness.start(source(), 2);
+    expect(await harness.poll(1)).toEqual([]);
+    const first = (await harness.poll(0, 3000)) as ChangeEvent[];
+    expect(first.every((e) => e.op === 'r' && e.source.snapshot)).toBe(true);
+    server.psql("INSERT INTO items VALUES (6000, 'new'); UPDATE items SET v = 'changed' WHERE id = 1; DELETE FROM items WHERE id = 4000");
+    const rest = (await harness.poll(0, Number.POSITIVE_INFINITY, 1500)) as ChangeEvent[];
+    const snapshot = [...first, ...rest].filter((e) => e.op === 'r');
+    expect(snapshot.map((e) => e.after!['id'])).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
+    expect(snapshot[0]!.after!['v']).toBe('v1');
+    const changes = rest.filter((e) => e.op !== 'r');
+    expect(changes.map(brief)).toEqual(['c 6000 new', 'u 1 changed', 'd 4000 ']);
+    expect(changes[0]!.source).toMatchObject({ table: 'items', schema: 'public', snapshot: false });
+    expect(changes[0]!.source.txId).toBeGreaterThan(0);
+
+    const before = slotLsn();
+    const checkpoint = harness.snapshot(1);
+    await sleep(300);
+    expect(slotLsn()).toBe(before);
+    await harness.readers[0]!.notifyCheckpointComplete!(1);
+    for (let i = 0; i < 50 && slotLsn() === before; i++) await sleep(100);
+    expect(slotLsn()).not.toBe(before);
+    server.psql("UPDATE items SET v = 'after checkpoint' WHERE id = 2");
+    await harness.poll(0, Number.POSITIVE_INFINITY, 500);
+    await harness.close();
+
+    // Restored at parallelism 1 from checkpoint 1: the change after it comes again, nothing before it.
+    server.psql("INSERT INTO items VALUES (7000, 'later')");
+    const restored = await SplitSourceHarness.start(source(), 1, checkpoint);
+    expect(((await restored.poll(0, Number.POSITIVE_INFINITY, 1500)) as ChangeEvent[]).map(brief)).toEqual(['u 2 after checkpoint', 'c 7000 later']);
+    await restored.close();
+  });
+});

@@ -1,0 +1,164 @@
+import {
+  Boundedness,
+  StaticSplitEnumerator,
+  type SourceReaderContext,
+  type SplitEnumeratorContext,
+  type SplitSource,
+} from '@weir/api';
+import { WeirError } from '@weir/common';
+import { ConnectorErrorCode } from '../../errors.ts';
+import type { PostgresConnectionOptions } from '../postgres-connection.ts';
+import { CDC_SPLIT_ID, requireCdcSplit, type PostgresCdcSplit } from './cdc-split.ts';
+import { ChangeEventDeserializationSchema, type ChangeEvent, type DebeziumDeserializationSchema } from './change-event.ts';
+import { PostgresCdcReader, type StartupMode } from './postgres-cdc-reader.ts';
+
+export interface PostgresCdcSourceConfig<T> {
+  readonly connection: PostgresConnectionOptions;
+  /** `schema.table` of each captured table. */
+  readonly tables: readonly string[];
+  readonly slotName: string;
+  readonly publicationName: string;
+  readonly startup: StartupMode;
+  readonly deserializer: DebeziumDeserializationSchema<T>;
+}
+
+/**
+ * Change data capture out of PostgreSQL (Flink CDC's PostgreSQLSource): a consistent snapshot
+ * of the captured tables, then their changes through logical replication with pgoutput, as
+ * change events of Flink CDC's shape. A FLIP-27 split source with one split (snapshot, then
+ * stream), read by one reader: the other readers of a parallel source finish at once.
+ */
+export class PostgresCdcSource<T> implements SplitSource<T, PostgresCdcSplit, PostgresCdcSplit[]> {
+  readonly boundedness: Boundedness;
+
+  constructor(readonly config: PostgresCdcSourceConfig<T>) {
+    this.boundedness = config.startup === 'snapshot-only' ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED;
+  }
+
+  static builder<T = ChangeEvent>(): PostgresCdcSourceBuilder<T> {
+    return new PostgresCdcSourceBuilder<T>();
+  }
+
+  createEnumerator(context: SplitEnumeratorContext<PostgresCdcSplit>): StaticSplitEnumerator<PostgresCdcSplit> {
+    const { startup, tables } = this.config;
+    const split: PostgresCdcSplit = { splitId: CDC_SPLIT_ID, phase: startup === 'latest' ? 'stream' : 'snapshot', tables: startup === 'latest' ? [] : tables, lastKey: null, lsn: null, exported: false };
+    return new StaticSplitEnumerator(context, [split]);
+  }
+
+  restoreEnumerator(context: SplitEnumeratorContext<PostgresCdcSplit>, checkpoint: PostgresCdcSplit[]): StaticSplitEnumerator<PostgresCdcSplit> {
+    if (!Array.isArray(checkpoint)) throw new WeirError(ConnectorErrorCode.INVALID_POSITION, `a PostgresCdcSource enumerator resumes from its unassigned splits, got ${JSON.stringify(checkpoint)}`);
+    return new StaticSplitEnumerator(context, checkpoint.map(requireCdcSplit));
+  }
+
+  createReader(context: SourceReaderContext): PostgresCdcReader<T> {
+    return new PostgresCdcReader<T>({ ...this.config, subtask: context.subtaskIndex });
+  }
+}
+
+/** Flink CDC's PostgresSourceBuilder names. */
+export class PostgresCdcSourceBuilder<T> {
+  #hostname: string | undefined;
+  #port = 5432;
+  #database: string | undefined;
+  #schemas: readonly string[] = ['public'];
+  #tables: readonly string[] | undefined;
+  #username = 'postgres';
+  #password: string | undefined;
+  #slotName: string | undefined;
+  #publicationName = 'dbz_publication';
+  #startup: StartupMode = 'initial';
+  #deserializer: DebeziumDeserializationSchema<T> = new ChangeEventDeserializationSchema() as unknown as DebeziumDeserializationSchema<T>;
+
+  hostname(hostname: string): this {
+    this.#hostname = requireName(hostname, 'hostname');
+    return this;
+  }
+
+  port(port: number): this {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `port() takes 1..65535, got ${JSON.stringify(port)}`);
+    this.#port = port;
+    return this;
+  }
+
+  database(database: string): this {
+    this.#database = requireName(database, 'database');
+    return this;
+  }
+
+  /** Schemas of the tables named without one in tableList (the first is used); default public. */
+  schemaList(...schemas: string[]): this {
+    if (schemas.length === 0) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'schemaList() takes at least one schema');
+    this.#schemas = schemas.map((s) => requireName(s, 'schemaList'));
+    return this;
+  }
+
+  /** The captured tables, `schema.table` or `table` (in the first of schemaList). */
+  tableList(...tables: string[]): this {
+    if (tables.length === 0) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'tableList() takes at least one table');
+    this.#tables = tables.map((t) => requireName(t, 'tableList'));
+    return this;
+  }
+
+  username(username: string): this {
+    this.#username = requireName(username, 'username');
+    return this;
+  }
+
+  password(password: string): this {
+    if (typeof password !== 'string') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'password() takes a string');
+    this.#password = password;
+    return this;
+  }
+
+  /** The logical replication slot (created if missing); one per job: two jobs on one slot would take each other's changes. */
+  slotName(slotName: string): this {
+    if (typeof slotName !== 'string' || !/^[a-z0-9_]{1,63}$/.test(slotName)) {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `slotName() takes 1 to 63 lower-case letters, digits and '_' (PostgreSQL's rule for slot names), got ${JSON.stringify(slotName)}`);
+    }
+    this.#slotName = slotName;
+    return this;
+  }
+
+  /** The publication pgoutput streams (created for the captured tables if missing); default dbz_publication, as Flink CDC's. */
+  publicationName(publicationName: string): this {
+    this.#publicationName = requireName(publicationName, 'publicationName');
+    return this;
+  }
+
+  /** `initial` (snapshot, then changes; the default), `latest` (changes from now on) or `snapshot-only` (a bounded snapshot). */
+  startupOptions(startup: StartupMode): this {
+    if (startup !== 'initial' && startup !== 'latest' && startup !== 'snapshot-only') {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `startupOptions() takes 'initial', 'latest' or 'snapshot-only', got ${JSON.stringify(startup)}`);
+    }
+    this.#startup = startup;
+    return this;
+  }
+
+  /** What each change event becomes: ChangeEventDeserializationSchema (the events, typed; the default) or JsonDebeziumDeserializationSchema (Debezium's JSON text). */
+  deserializer<R>(deserializer: DebeziumDeserializationSchema<R>): PostgresCdcSourceBuilder<R> {
+    if (typeof deserializer?.deserialize !== 'function') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'deserializer() takes an object with deserialize(event)');
+    const next = this as unknown as PostgresCdcSourceBuilder<R>;
+    next.#deserializer = deserializer;
+    return next;
+  }
+
+  build(): PostgresCdcSource<T> {
+    if (this.#hostname === undefined || this.#database === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a PostgresCdcSource needs hostname(...) and database(...)');
+    if (this.#tables === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a PostgresCdcSource needs tableList(schema.table, ...)');
+    if (this.#slotName === undefined && this.#startup !== 'snapshot-only') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a PostgresCdcSource needs slotName(...), unique to the job');
+    const schema = this.#schemas[0]!;
+    return new PostgresCdcSource<T>({
+      connection: { hostname: this.#hostname, port: this.#port, database: this.#database, username: this.#username, ...(this.#password === undefined ? {} : { password: this.#password }) },
+      tables: this.#tables.map((t) => (t.includes('.') ? t : `${schema}.${t}`)),
+      slotName: this.#slotName ?? '',
+      publicationName: this.#publicationName,
+      startup: this.#startup,
+      deserializer: this.#deserializer,
+    });
+  }
+}
+
+function requireName(value: unknown, method: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `${method}() takes a non-empty string, got ${JSON.stringify(value)}`);
+  return value;
+}
