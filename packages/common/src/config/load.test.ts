@@ -30,6 +30,11 @@ describe('loadConfig sources', () => {
     expect(loadConfig({})['jobmanager.rpc.port']).toBe(6123);
   });
 
+  it('binds every server to the loopback address unless told otherwise, as Flink ships its config', () => {
+    const config = loadConfig({});
+    expect([config['jobmanager.bind-host'], config['taskmanager.bind-host'], config['rest.bind-address']]).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
+  });
+
   it('reads flat dotted keys from the file', () => {
     const file = configFile('jobmanager.rpc.port: 7000\nheartbeat.timeout: 10s\ntaskmanager.host: 10.0.0.5\n');
     const config = loadConfig({ file });
