@@ -25,6 +25,11 @@ export const JobManagerErrorCode = {
   /** A `register` message lacked an ID or data address, or offered no slots; the call ends with it. */
   INVALID_REGISTRATION: 'INVALID_REGISTRATION',
   /**
+   * A `register` message named the ID of a TaskManager that is registered and was heard from
+   * within two heartbeat intervals; the live one keeps its registration, the call ends with it.
+   */
+  TASK_MANAGER_ID_IN_USE: 'TASK_MANAGER_ID_IN_USE',
+  /**
    * SubmitJob: the job's checkpointing, state backend or restart strategy settings (or the
    * cluster keys they fall back to) cannot work, such as a filesystem backend without a directory.
    */

@@ -2,7 +2,7 @@ import type { WeirConfig } from '@weir/common';
 
 /**
  * Where others reach this JobManager's REST API, published in etcd when it leads: `rest.address`,
- * else `jobmanager.rpc.address` (as Flink falls back), never the bind address, which is
+ * else `jobmanager.rpc.address` (as Flink falls back), never the bind address, which may be
  * 0.0.0.0; with the port the server bound (rest.port, or the one picked for 0).
  */
 export function advertisedRestUrl(config: WeirConfig, boundPort: number): string {
