@@ -19,5 +19,5 @@ export * from './free-port.ts';
 export * from './source-events.ts';
 export * from './metrics/metrics-report.ts';
 export * from './checkpoint/messages.ts';
-export { encodeTaskStateSnapshot, decodeTaskStateSnapshot } from './checkpoint/snapshot-format.ts';
+export { encodeTaskStateSnapshot, decodeTaskStateSnapshot, jsonSyntaxProblem } from './checkpoint/snapshot-format.ts';
 export { encodeCheckpointMetadata, decodeCheckpointMetadata, type ExpectedMetadata } from './checkpoint/metadata-format.ts';

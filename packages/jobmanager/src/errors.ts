@@ -68,5 +68,11 @@ export const JobManagerErrorCode = {
   SAVEPOINT_FAILED: 'SAVEPOINT_FAILED',
   /** DisposeSavepoint: the path holds no `_metadata`, or one that is not a savepoint's; nothing was deleted. */
   NOT_A_SAVEPOINT: 'NOT_A_SAVEPOINT',
+  /**
+   * A savepoint target, `weir run -s` path or `weir savepoint -d` path is outside
+   * state.savepoints.dir, state.checkpoints.dir and state.savepoints.allowed-dirs (or has `..`
+   * segments); nothing was read, written or deleted.
+   */
+  PATH_NOT_ALLOWED: 'PATH_NOT_ALLOWED',
 } as const;
 export type JobManagerErrorCode = (typeof JobManagerErrorCode)[keyof typeof JobManagerErrorCode];

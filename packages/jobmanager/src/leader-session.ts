@@ -6,6 +6,7 @@ import { Dispatcher } from './dispatcher.ts';
 import type { LeaderHa } from './ha/leader-ha.ts';
 import type { MetricStore } from './metrics/metric-store.ts';
 import { TaskManagerRegistry } from './registry/task-manager-registry.ts';
+import { AllowedPaths } from './savepoint/allowed-paths.ts';
 import { SavepointService } from './savepoint/savepoint-service.ts';
 import { SlotPool } from './scheduler/slot-pool.ts';
 import { jobServiceHandlers } from './service/job-service.ts';
@@ -79,7 +80,14 @@ export class LeaderSession {
       logger,
     });
     this.submitter = new JobSubmitter(planner, blobStore, dispatcher, config, logger, open, ha);
-    const savepoints = new SavepointService({ dispatcher, defaultDirectory: config['state.savepoints.dir'], openStorage: open, logger });
+    const savepoints = new SavepointService({
+      dispatcher,
+      defaultDirectory: config['state.savepoints.dir'],
+      openStorage: open,
+      allowedPaths: AllowedPaths.fromConfig(config),
+      metadataMaxBytes: config['state.metadata.max-size'],
+      logger,
+    });
     this.savepoints = savepoints;
     this.jobHandlers = jobServiceHandlers(dispatcher, this.submitter, savepoints, slotPool, logger);
     this.taskManagerHandlers = taskManagerServiceHandlers(registry, blobStore, logger, ha?.epoch ?? 0);

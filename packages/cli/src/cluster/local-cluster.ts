@@ -62,8 +62,12 @@ export class LocalCluster {
     const host = config['jobmanager.rpc.address'];
     const cluster = new LocalCluster(`${host}:${config['jobmanager.rpc.port']}`, `http://${host}:${config['rest.port']}`, supervisor, jobManagerLost);
     await ensurePortFree(config['jobmanager.bind-host'], config['jobmanager.rpc.port']);
-    // Local-disk checkpoints by default, so a job that enables checkpointing needs no setup.
-    const checkpoints: Record<string, string> = config['state.checkpoints.dir'] === '' ? { 'state.checkpoints.dir': join(options.dir, 'checkpoints') } : {};
+    // Local-disk checkpoints and savepoints by default, so a job that enables checkpointing and
+    // `weir savepoint <jobId>` need no setup; they are also the directories clients may name.
+    const checkpoints: Record<string, string> = {
+      ...(config['state.checkpoints.dir'] === '' && { 'state.checkpoints.dir': join(options.dir, 'checkpoints') }),
+      ...(config['state.savepoints.dir'] === '' && { 'state.savepoints.dir': join(options.dir, 'savepoints') }),
+    };
     try {
       supervisor.start(childSpec('jobmanager', 'jobmanager', options, { ...checkpoints, 'blob.storage.directory': join(options.dir, 'jobmanager', 'blobs') }, RestartPolicy.never()));
       await waitForJobManager(config['jobmanager.rpc.address'], config['jobmanager.rpc.port'], {

@@ -42,9 +42,10 @@ const CONFLICTS: ReadonlySet<string> = new Set([
 /** A standby that knows no leader (HA's NO_LEADER: an election is under way) or cannot reach it: try again shortly. */
 const UNAVAILABLE: ReadonlySet<string> = new Set([HaErrorCode.NO_LEADER, RestErrorCode.LEADER_UNREACHABLE]);
 
-/** The HTTP status of an error code: 404 for what is not there, 400 for a bad request, 409 for a job that cannot do it now, 503 while no leader answers, 500 for the unexpected. */
+/** The HTTP status of an error code: 404 for what is not there, 400 for a bad request, 403 for a path outside the allowed directories, 409 for a job that cannot do it now, 503 while no leader answers, 500 for the unexpected. */
 export function httpStatusOf(code: string): number {
   if (code.endsWith('NOT_FOUND')) return 404;
+  if (code === JobManagerErrorCode.PATH_NOT_ALLOWED) return 403;
   if (UNAVAILABLE.has(code)) return 503;
   if (code === RestErrorCode.METHOD_NOT_ALLOWED) return 405;
   if (code === RestErrorCode.BAD_REQUEST || code.startsWith('INVALID_')) return 400;

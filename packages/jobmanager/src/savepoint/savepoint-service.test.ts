@@ -5,6 +5,7 @@ import { silentLogger } from '@weir/common/testing';
 import { jobSpec } from '../testing/fixtures.ts';
 import { settle, TIMEOUT } from '../testing/checkpointing-cluster.ts';
 import { MemoryStorage } from '@weir/storage/testing';
+import { AllowedPaths } from './allowed-paths.ts';
 import { SavepointService } from './savepoint-service.ts';
 import { SAVEPOINT_DIR, SAVEPOINT_URL, savepointCluster } from '../testing/savepoint-cluster.ts';
 
@@ -109,7 +110,14 @@ describe('savepoints', () => {
     const plain = cluster({ 'tm-1': 4 });
     plain.dispatcher.submit(jobSpec(pipeline));
     const storage = new MemoryStorage('memory://sp');
-    const service = new SavepointService({ dispatcher: plain.dispatcher, defaultDirectory: 'memory://sp', openStorage: () => storage, logger: silentLogger() });
+    const service = new SavepointService({
+      dispatcher: plain.dispatcher,
+      defaultDirectory: 'memory://sp',
+      openStorage: () => storage,
+      allowedPaths: new AllowedPaths(['memory://sp']),
+      metadataMaxBytes: 1024,
+      logger: silentLogger(),
+    });
     await expect(service.trigger({ jobId: 'job-1', targetDirectory: '', terminate: '', drain: false })).rejects.toMatchObject({
       code: 'SAVEPOINT_NOT_SUPPORTED',
       message: 'job job-1 takes no checkpoints, so it cannot take savepoints; enable checkpointing (env.enableCheckpointing or execution.checkpointing.interval) to take savepoints',
