@@ -74,5 +74,7 @@ export const JobManagerErrorCode = {
    * segments); nothing was read, written or deleted.
    */
   PATH_NOT_ALLOWED: 'PATH_NOT_ALLOWED',
+  /** A client submitted jobs or triggered savepoints more often than jobmanager.client.max-requests-per-minute allows; nothing was done. */
+  RATE_LIMITED: 'RATE_LIMITED',
 } as const;
 export type JobManagerErrorCode = (typeof JobManagerErrorCode)[keyof typeof JobManagerErrorCode];

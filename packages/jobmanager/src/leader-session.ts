@@ -11,6 +11,7 @@ import { SavepointService } from './savepoint/savepoint-service.ts';
 import { SlotPool } from './scheduler/slot-pool.ts';
 import { jobServiceHandlers } from './service/job-service.ts';
 import { taskManagerServiceHandlers } from './service/task-manager-service.ts';
+import type { ClientRateLimiter } from './service/client-rate-limiter.ts';
 import { JobSubmitter } from './submit/job-submitter.ts';
 import { workerJobPlanner } from './submit/worker-job-planner.ts';
 
@@ -21,6 +22,8 @@ export interface LeaderSessionParts {
   readonly blobStore: BlobStore;
   /** Where TaskManagers' metric reports go (the REST API reads it). */
   readonly metricStore: MetricStore;
+  /** Limits submissions and savepoint triggers per client; one for the process, shared with REST. */
+  readonly rateLimiter: ClientRateLimiter;
   /** With HA: this term's epoch and stores; without, the JobManager leads alone, epoch 0. */
   readonly ha?: LeaderHa;
 }
@@ -89,7 +92,7 @@ export class LeaderSession {
       logger,
     });
     this.savepoints = savepoints;
-    this.jobHandlers = jobServiceHandlers(dispatcher, this.submitter, savepoints, slotPool, logger);
+    this.jobHandlers = jobServiceHandlers(dispatcher, this.submitter, savepoints, slotPool, logger, parts.rateLimiter);
     this.taskManagerHandlers = taskManagerServiceHandlers(registry, blobStore, logger, ha?.epoch ?? 0);
   }
 

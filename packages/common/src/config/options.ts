@@ -11,6 +11,7 @@ export const ConfigOptions = {
   'jobmanager.bind-host': { type: 'string', default: '127.0.0.1', doc: "Address the JobManager's gRPC server (and its Prometheus endpoint) listens on; the loopback address by default, so nothing outside this host can submit a job. Set 0.0.0.0 (all interfaces) or the host's address to take TaskManagers and clients of other hosts, as the compose file and Kubernetes manifests do." },
   'jobmanager.job-main.timeout': { type: 'duration', default: 30_000, doc: "How long a job's main may take to build its job graph (in the job's worker thread on the JobManager) before the submission fails." },
   'jobmanager.user-code.heap-size': { type: 'memory', default: 512 * 1024 ** 2, doc: "Heap limit of each job's worker thread on the JobManager, where the job's main runs; a job that exceeds it fails, the JobManager does not." },
+  'jobmanager.client.max-requests-per-minute': { type: 'int', default: 60, doc: 'Job submissions and savepoint triggers (gRPC and REST together) one client address may make per minute, as a token bucket: that many at once, then one per 60/N seconds; more are refused with RATE_LIMITED (REST 429). 0: no limit.' },
   'jobmanager.rpc.max-message-size': { type: 'memory', default: 64 * 1024 ** 2, doc: 'Largest request the JobManager accepts (a job bundle, a TaskManager message); a larger one is refused at once with RESOURCE_EXHAUSTED.' },
   'blob.storage.directory': { type: 'string', default: '.weir/blobs', doc: 'Where the JobManager keeps job bundles and TaskManagers cache them.' },
   'taskmanager.numberOfTaskSlots': { type: 'positiveInt', default: 1, doc: 'Slots a TaskManager offers; a slot runs one subtask of every vertex of a job (slot sharing).' },
@@ -77,6 +78,9 @@ export const ConfigOptions = {
   // Observability: the REST API and dashboard on the JobManager, metrics on every process.
   'rest.port': { type: 'port', default: 8081, doc: 'Port of the JobManager\'s REST API and web dashboard; 0 picks a free one.' },
   'rest.bind-address': { type: 'string', default: '127.0.0.1', doc: 'Address the REST API and web dashboard listen on; the loopback address by default. Set 0.0.0.0 to reach the dashboard from other hosts.' },
+  'rest.server.max-content-length': { type: 'memory', default: 1024 ** 2, doc: 'Largest request body the REST API takes; a request whose Content-Length is larger is answered 413 at once, its body unread.' },
+  'rest.server.request-timeout': { type: 'duration', default: 10_000, doc: "Time a REST request's headers and body have to arrive, and a connection may stay idle; past it the connection is closed, so slow clients cannot hold connections open." },
+  'rest.server.max-connections': { type: 'positiveInt', default: 256, doc: 'Open connections the REST API and dashboard accept at once; more are closed as they come.' },
   'rest.address': { type: 'string', default: '', doc: "Host the JobManager's REST API is reached at, published in etcd when it leads so standbys forward REST requests there; empty: jobmanager.rpc.address." },
   'web.refresh-interval': { type: 'duration', default: 1_000, doc: 'How often the web dashboard asks the REST API for fresh figures.' },
   'metrics.reporter.prom.port': { type: 'portRange', default: '', doc: 'Serve /metrics in the Prometheus text format on this port, or on the first free one of a range such as 9249-9260; empty: no Prometheus endpoint.' },

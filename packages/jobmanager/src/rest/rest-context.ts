@@ -4,6 +4,7 @@ import type { MetricStore } from '../metrics/metric-store.ts';
 import type { RegisteredTaskManager } from '../registry/task-manager-registry.ts';
 import type { SavepointService } from '../savepoint/savepoint-service.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
+import type { ClientRateLimiter } from '../service/client-rate-limiter.ts';
 import type { SavepointOperations } from './savepoint-operations.ts';
 
 /** What the REST handlers read and act on: the JobManager's own parts. */
@@ -13,6 +14,8 @@ export interface RestContext {
   readonly slotPool: SlotPool;
   readonly savepoints: SavepointService;
   readonly operations: SavepointOperations;
+  /** Limits savepoint triggers per client, together with the gRPC API's. */
+  readonly rateLimiter: ClientRateLimiter;
   readonly metrics: MetricStore;
   readonly clock: Clock;
   /** web.refresh-interval: how often the dashboard polls. */

@@ -44,6 +44,7 @@ export function savepointRoutes(app: FastifyInstance, ctx: RestContext): void {
   const trigger = (request: FastifyRequest, reply: FastifyReply, build: (jobId: string) => TriggerSavepointRequest__Output) => {
     const job = jobOf(ctx, request);
     const savepointRequest = build(job.jobId);
+    ctx.rateLimiter.take(request.ip, `${request.method} ${request.routeOptions.url ?? request.url}`);
     job.checkSavepointPossible();
     return reply.code(202).send({ 'request-id': ctx.operations.start(job.jobId, ctx.savepoints.trigger(savepointRequest)) });
   };

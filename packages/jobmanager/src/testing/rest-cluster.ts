@@ -1,3 +1,4 @@
+import { ClientRateLimiter } from '../service/client-rate-limiter.ts';
 import { silentLogger } from '@weir/common/testing';
 import { MetricStore } from '../metrics/metric-store.ts';
 import { buildRestApp, type RestServerOptions } from '../rest/rest-server.ts';
@@ -8,13 +9,14 @@ import { savepointCluster } from './savepoint-cluster.ts';
  * A running checkpointing job (src p=2 -> map p=3 -> sink p=1 on tm-1 and tm-2) behind the
  * REST app, called in-process; `forwarding` makes it a standby's app.
  */
-export function restCluster(job: Parameters<typeof savepointCluster>[0] = {}, forwarding?: RestServerOptions['forwarding']) {
+export function restCluster(job: Parameters<typeof savepointCluster>[0] = {}, forwarding?: RestServerOptions['forwarding'], limits?: RestServerOptions['limits']) {
   const c = savepointCluster(job);
   const metrics = new MetricStore();
   const app = buildRestApp({
     logger: silentLogger(),
     dashboardDir: undefined,
     forwarding,
+    limits,
     context: {
       dispatcher: c.dispatcher,
       taskManagers: {
@@ -24,6 +26,7 @@ export function restCluster(job: Parameters<typeof savepointCluster>[0] = {}, fo
       slotPool: c.slotPool,
       savepoints: c.service,
       operations: new SavepointOperations(),
+      rateLimiter: new ClientRateLimiter(0, c.clock),
       metrics,
       clock: c.clock,
       refreshIntervalMs: 1_000,
