@@ -10,6 +10,7 @@ export * from './subtask-key.ts';
 export * from './config/options.ts';
 export * from './config/load.ts';
 export { envVarName } from './config/env.ts';
+export { HIDDEN_CONTENT, isSensitiveKey, maskedConfig } from './config/sensitive.ts';
 export { durationText } from './config/duration.ts';
 export { memorySizeText } from './config/memory-size.ts';
 export { parsePortRange } from './config/value-types.ts';

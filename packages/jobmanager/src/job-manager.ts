@@ -141,6 +141,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
         rateLimiter,
         metrics: metricStore,
         clock,
+        configuration: config,
         refreshIntervalMs: config['web.refresh-interval'],
         version: VERSION,
         leader: () => ({ address, restUrl, epoch: epoch ?? null }),

@@ -37,6 +37,16 @@ describe('REST API', () => {
     expect(body).toMatchObject({ 'refresh-interval': 1_000, 'weir-version': '0.1.0' });
   });
 
+  it('GET /jobmanager/config lists the configuration as Flink does, with secrets masked', async () => {
+    const { status, body } = await restCluster().get('/jobmanager/config');
+    expect(status).toBe(200);
+    const entries = body as unknown as { key: string; value: string }[];
+    expect(entries).toContainEqual({ key: 's3.secret-key', value: '******' });
+    expect(entries).toContainEqual({ key: 's3.access-key', value: '******' });
+    expect(entries).toContainEqual({ key: 'rest.bind-address', value: '127.0.0.1' });
+    expect(JSON.stringify(entries)).not.toMatch(/hunter2|AKIA-ACCESS/);
+  });
+
   it('GET /jobs and /jobs/overview list the job with its task counts', async () => {
     const c = restCluster();
     expect((await c.get('/jobs')).body).toEqual({ jobs: [{ id: 'job-1', status: 'RUNNING' }] });

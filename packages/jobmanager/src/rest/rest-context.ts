@@ -1,4 +1,4 @@
-import type { Clock } from '@weir/common';
+import type { Clock, WeirConfig } from '@weir/common';
 import type { Dispatcher } from '../dispatcher.ts';
 import type { MetricStore } from '../metrics/metric-store.ts';
 import type { RegisteredTaskManager } from '../registry/task-manager-registry.ts';
@@ -18,6 +18,8 @@ export interface RestContext {
   readonly rateLimiter: ClientRateLimiter;
   readonly metrics: MetricStore;
   readonly clock: Clock;
+  /** This JobManager's configuration, for GET /jobmanager/config (sensitive values masked there). */
+  readonly configuration: WeirConfig;
   /** web.refresh-interval: how often the dashboard polls. */
   readonly refreshIntervalMs: number;
   readonly version: string;

@@ -1,3 +1,4 @@
+import { defaultConfig } from '@weir/common';
 import { ClientRateLimiter } from '../service/client-rate-limiter.ts';
 import { silentLogger } from '@weir/common/testing';
 import { MetricStore } from '../metrics/metric-store.ts';
@@ -29,6 +30,7 @@ export function restCluster(job: Parameters<typeof savepointCluster>[0] = {}, fo
       rateLimiter: new ClientRateLimiter(0, c.clock),
       metrics,
       clock: c.clock,
+      configuration: { ...defaultConfig(), 's3.secret-key': 'hunter2', 's3.access-key': 'AKIA-ACCESS' },
       refreshIntervalMs: 1_000,
       version: '0.1.0',
       leader: () => ({ address: 'jm-1:6123', restUrl: 'http://jm-1:8081', epoch: 7 }),
