@@ -83,6 +83,14 @@ describe('savepoints', () => {
       `cannot write the savepoint directory ${SAVEPOINT_URL}: permission denied [STORAGE_FAILURE]; the savepoint directory must be writable by the JobManager and the TaskManagers`,
     );
     c.savepoints.heal();
+    const outside = c.trigger({ targetDirectory: 'memory://elsewhere' });
+    const climbing = c.trigger({ targetDirectory: 'memory://sp/../elsewhere' });
+    await settle();
+    expect([outside, climbing].map((o) => o.error?.code)).toEqual(['PATH_NOT_ALLOWED', 'PATH_NOT_ALLOWED']);
+    expect(outside.error?.message).toBe(
+      'savepoint directory memory://elsewhere is outside the directories this JobManager allows: memory://sp (state.savepoints.dir, state.checkpoints.dir, state.savepoints.allowed-dirs); give a path below one of them',
+    );
+    await expect(c.service.dispose({ savepointPath: 'memory://elsewhere/savepoint-1' })).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
     const unknownJob = c.trigger({ jobId: 'job-9' });
     const badMode = c.trigger({ terminate: 'PAUSE' });
     const drainOnly = c.trigger({ drain: true });
