@@ -176,6 +176,19 @@ describe('REST API', () => {
     expect(notJson.json()).toMatchObject({ code: 'BAD_REQUEST' });
   });
 
+  it('POST /jobs/:id/savepoints and /stop refuse a directory outside the allowed roots with 403 at once', async () => {
+    const c = restCluster();
+    for (const [url, payload] of [['/jobs/job-1/savepoints', { 'target-directory': '/etc' }], ['/jobs/job-1/stop', { targetDirectory: '/etc' }]] as const) {
+      const refused = await c.app.inject({ method: 'POST', url, payload });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({
+        code: 'PATH_NOT_ALLOWED',
+        errors: ['savepoint directory /etc is outside the directories this JobManager allows: memory://sp (state.savepoints.dir, state.checkpoints.dir, state.savepoints.allowed-dirs); give a path below one of them'],
+      });
+    }
+    expect(c.triggers()).toEqual([]);
+  });
+
   it('PATCH /jobs/:id?mode=cancel cancels the job; another mode is a bad request', async () => {
     const c = restCluster();
     const bad = await c.app.inject({ method: 'PATCH', url: '/jobs/job-1?mode=stop' });

@@ -53,6 +53,11 @@ export class SavepointService {
     }
   }
 
+  /** Throws PATH_NOT_ALLOWED when a savepoint may not be written into `targetDirectory` ('' is state.savepoints.dir, which may). */
+  async checkTargetAllowed(targetDirectory: string): Promise<void> {
+    if (targetDirectory.trim() !== '') await this.deps.allowedPaths.check('savepoint directory', targetDirectory);
+  }
+
   async dispose(request: DisposeSavepointRequest__Output): Promise<void> {
     checkPath('savepoint path', request.savepointPath);
     if (request.savepointPath.trim() !== '') await this.deps.allowedPaths.check('savepoint path', request.savepointPath);
