@@ -52,6 +52,8 @@ describe('docker-compose.yml', () => {
     expect(ha?.endpoints).toEqual(['http://etcd:2379']);
     expect(compose.services.etcd).toBeDefined();
     expect(config['jobmanager.rpc.port']).toBe(6123);
+    // Weir binds the loopback address by default: in a container the others could not reach it.
+    expect([config['jobmanager.bind-host'], config['taskmanager.bind-host'], config['rest.bind-address']]).toEqual(['0.0.0.0', '0.0.0.0', '0.0.0.0']);
     // A JobManager publishes its rpc address in etcd when it leads: its own service name.
     if (name !== 'taskmanager') expect(config['jobmanager.rpc.address']).toBe(name);
   });

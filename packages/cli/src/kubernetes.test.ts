@@ -64,6 +64,8 @@ describe('deploy/kubernetes', () => {
     const env = { WEIR_JOBMANAGER_RPC_ADDRESS: '10.0.0.7', WEIR_TASKMANAGER_HOST: '10.0.0.8', WEIR_S3_ACCESS_KEY: 'a', WEIR_S3_SECRET_KEY: 'b' };
     const config = loadConfig({ env, dynamic: Object.fromEntries(Object.entries(parse(configMap.data['weir.yaml']!) as Record<string, unknown>).map(([k, v]) => [k, String(v)])) });
     expect(haSettingsFromConfig(config, 'jobmanager')?.endpoints).toEqual(['http://weir-etcd:2379']);
+    // Weir binds the loopback address by default: in a pod the other pods could not reach it.
+    expect([config['jobmanager.bind-host'], config['taskmanager.bind-host'], config['rest.bind-address']]).toEqual(['0.0.0.0', '0.0.0.0', '0.0.0.0']);
     expect(byKind('Service').map((s) => s.metadata.name)).toContain('weir-etcd');
   });
 

@@ -52,6 +52,9 @@ export class ProcessCluster {
       'blob.storage.directory': join(dir, 'blobs'),
       'heartbeat.interval': 500,
       'heartbeat.timeout': 5_000,
+      // Tests name savepoint directories of their own below the temp dir; a test of the
+      // confinement itself narrows this.
+      'state.savepoints.allowed-dirs': tmpdir(),
       ...options.config,
     };
     const configArgs = Object.entries(config).flatMap(([k, v]) => ['-D', `${k}=${v}`]);

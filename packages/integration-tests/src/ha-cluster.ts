@@ -84,13 +84,16 @@ export class HaCluster {
     return cluster;
   }
 
-  /** Starts (or restarts) JobManager `index` (1-based) on host jm<index>. */
+  /**
+   * Starts (or restarts) JobManager `index` (1-based) on host jm<index>. It binds its host's
+   * address: Weir's loopback default would keep the lab's other hosts out.
+   */
   startJobManager(index: number, extra: Readonly<Record<string, string | number>> = {}): WeirProcess {
     const host = this.#host(`jm${index}`);
     const port = this.#rpcPorts[index - 1]!;
     const jm = new WeirProcess(
       `jm${index}`,
-      ['jobmanager', ...this.#configArgs, ...props({ 'jobmanager.rpc.address': host.address, 'jobmanager.rpc.port': port, 'rest.port': this.#restPorts[index - 1]!, 'blob.storage.directory': join(this.dir, `jm${index}-blobs`), ...extra })],
+      ['jobmanager', ...this.#configArgs, ...props({ 'jobmanager.rpc.address': host.address, 'jobmanager.bind-host': host.address, 'rest.bind-address': host.address, 'jobmanager.rpc.port': port, 'rest.port': this.#restPorts[index - 1]!, 'blob.storage.directory': join(this.dir, `jm${index}-blobs`), ...extra })],
       join(this.dir, `jm${index}.log`),
       [],
       host.prefix,
@@ -115,7 +118,7 @@ export class HaCluster {
     const host = this.#host(`tm${index}`);
     const tm = new WeirProcess(
       `tm${index}`,
-      ['taskmanager', ...this.#configArgs, ...props({ 'taskmanager.host': host.address, 'taskmanager.numberOfTaskSlots': this.slots, 'taskmanager.resource-id': `tm-${index}` })],
+      ['taskmanager', ...this.#configArgs, ...props({ 'taskmanager.host': host.address, 'taskmanager.bind-host': host.address, 'taskmanager.numberOfTaskSlots': this.slots, 'taskmanager.resource-id': `tm-${index}` })],
       join(this.dir, `tm${index}.log`),
       [],
       host.prefix,

@@ -51,13 +51,15 @@ export class WeirProcess {
     nodeArgs: readonly string[] = [],
     /** A command the process runs under, such as `ip netns exec <namespace>` (which execs, so the PID stays the weir process's). */
     prefix: readonly string[] = [],
+    /** Variables added to the test's environment. */
+    env: Readonly<Record<string, string>> = {},
   ) {
     const { command, args: argv } = weirCommand(args, nodeArgs);
     this.#log = createWriteStream(logFile, { flags: 'a' });
     const [program, ...programArgs] = [...prefix, command, ...argv];
     this.#child = spawn(program!, programArgs, {
       cwd: repoRoot,
-      env: { ...process.env, WEIR_LOG_LEVEL: 'info' },
+      env: { ...process.env, WEIR_LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const capture = (d: Buffer): void => {

@@ -25,6 +25,11 @@ export const JobManagerErrorCode = {
   /** A `register` message lacked an ID or data address, or offered no slots; the call ends with it. */
   INVALID_REGISTRATION: 'INVALID_REGISTRATION',
   /**
+   * A `register` message named the ID of a TaskManager that is registered and was heard from
+   * within two heartbeat intervals; the live one keeps its registration, the call ends with it.
+   */
+  TASK_MANAGER_ID_IN_USE: 'TASK_MANAGER_ID_IN_USE',
+  /**
    * SubmitJob: the job's checkpointing, state backend or restart strategy settings (or the
    * cluster keys they fall back to) cannot work, such as a filesystem backend without a directory.
    */
@@ -63,5 +68,13 @@ export const JobManagerErrorCode = {
   SAVEPOINT_FAILED: 'SAVEPOINT_FAILED',
   /** DisposeSavepoint: the path holds no `_metadata`, or one that is not a savepoint's; nothing was deleted. */
   NOT_A_SAVEPOINT: 'NOT_A_SAVEPOINT',
+  /**
+   * A savepoint target, `weir run -s` path or `weir savepoint -d` path is outside
+   * state.savepoints.dir, state.checkpoints.dir and state.savepoints.allowed-dirs (or has `..`
+   * segments); nothing was read, written or deleted.
+   */
+  PATH_NOT_ALLOWED: 'PATH_NOT_ALLOWED',
+  /** A client submitted jobs or triggered savepoints more often than jobmanager.client.max-requests-per-minute allows; nothing was done. */
+  RATE_LIMITED: 'RATE_LIMITED',
 } as const;
 export type JobManagerErrorCode = (typeof JobManagerErrorCode)[keyof typeof JobManagerErrorCode];

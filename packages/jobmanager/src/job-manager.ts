@@ -10,6 +10,7 @@ import { EtcdLeaderHa } from './ha/etcd-leader-ha.ts';
 import { gatedHandlers } from './ha/leader-gate.ts';
 import { recoverJobs } from './ha/recover-jobs.ts';
 import { standbyRestTarget } from './ha/rest-target.ts';
+import { ClientRateLimiter } from './service/client-rate-limiter.ts';
 import { LeaderSession } from './leader-session.ts';
 import { startJobManagerMetrics } from './metrics/jobmanager-metrics.ts';
 import { MetricStore } from './metrics/metric-store.ts';
@@ -58,10 +59,12 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
 
   // TaskManagers' metric reports, shown over REST; kept across terms (a TaskManager's entry goes when it is lost).
   const metricStore = new MetricStore();
+  // Per client address across terms and APIs: a new term or the REST API is no fresh budget.
+  const rateLimiter = new ClientRateLimiter(config['jobmanager.client.max-requests-per-minute'], clock);
   // Without HA this JobManager leads alone; with HA only while it holds the etcd lease.
-  let session: LeaderSession | undefined = ha === undefined ? new LeaderSession({ config, logger, clock, blobStore, metricStore }) : undefined;
+  let session: LeaderSession | undefined = ha === undefined ? new LeaderSession({ config, logger, clock, blobStore, metricStore, rateLimiter }) : undefined;
   // What metrics show while no term runs: an empty cluster (REST asks the leader).
-  const idle = session ?? new LeaderSession({ config, logger, clock, blobStore, metricStore });
+  const idle = session ?? new LeaderSession({ config, logger, clock, blobStore, metricStore, rateLimiter });
   const current = (): LeaderSession => session ?? idle;
   let election: LeaderElection | undefined;
   // The leader etcd names, followed while this JobManager runs, for REST; the epoch of this one's term while it leads.
@@ -115,6 +118,11 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
     rest = await startRestServer({
       host: config['rest.bind-address'],
       port: config['rest.port'],
+      limits: {
+        maxContentLength: config['rest.server.max-content-length'],
+        requestTimeoutMs: config['rest.server.request-timeout'],
+        maxConnections: config['rest.server.max-connections'],
+      },
       dashboardDir: dashboardBuilt() ? dashboardDir : undefined,
       logger,
       forwarding: ha === undefined ? undefined : { target: restTarget, self: address, timeoutMs: FORWARD_TIMEOUT_MS },
@@ -130,8 +138,10 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
           return current().savepoints;
         },
         operations: new SavepointOperations(),
+        rateLimiter,
         metrics: metricStore,
         clock,
+        configuration: config,
         refreshIntervalMs: config['web.refresh-interval'],
         version: VERSION,
         leader: () => ({ address, restUrl, epoch: epoch ?? null }),
@@ -155,7 +165,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
     election.start({
       async grantLeadership(term) {
         const termLogger = logger.child({ epoch: term.epoch });
-        const next = new LeaderSession({ config, logger: termLogger, clock, blobStore, metricStore, ha: new EtcdLeaderHa(ha, term, termLogger) });
+        const next = new LeaderSession({ config, logger: termLogger, clock, blobStore, metricStore, rateLimiter, ha: new EtcdLeaderHa(ha, term, termLogger) });
         // TaskManagers may register while the jobs are recovered: the jobs wait for their slots.
         session = next;
         epoch = term.epoch;

@@ -6,10 +6,12 @@ import { Dispatcher } from './dispatcher.ts';
 import type { LeaderHa } from './ha/leader-ha.ts';
 import type { MetricStore } from './metrics/metric-store.ts';
 import { TaskManagerRegistry } from './registry/task-manager-registry.ts';
+import { AllowedPaths } from './savepoint/allowed-paths.ts';
 import { SavepointService } from './savepoint/savepoint-service.ts';
 import { SlotPool } from './scheduler/slot-pool.ts';
 import { jobServiceHandlers } from './service/job-service.ts';
 import { taskManagerServiceHandlers } from './service/task-manager-service.ts';
+import type { ClientRateLimiter } from './service/client-rate-limiter.ts';
 import { JobSubmitter } from './submit/job-submitter.ts';
 import { workerJobPlanner } from './submit/worker-job-planner.ts';
 
@@ -20,6 +22,8 @@ export interface LeaderSessionParts {
   readonly blobStore: BlobStore;
   /** Where TaskManagers' metric reports go (the REST API reads it). */
   readonly metricStore: MetricStore;
+  /** Limits submissions and savepoint triggers per client; one for the process, shared with REST. */
+  readonly rateLimiter: ClientRateLimiter;
   /** With HA: this term's epoch and stores; without, the JobManager leads alone, epoch 0. */
   readonly ha?: LeaderHa;
 }
@@ -79,9 +83,16 @@ export class LeaderSession {
       logger,
     });
     this.submitter = new JobSubmitter(planner, blobStore, dispatcher, config, logger, open, ha);
-    const savepoints = new SavepointService({ dispatcher, defaultDirectory: config['state.savepoints.dir'], openStorage: open, logger });
+    const savepoints = new SavepointService({
+      dispatcher,
+      defaultDirectory: config['state.savepoints.dir'],
+      openStorage: open,
+      allowedPaths: AllowedPaths.fromConfig(config),
+      metadataMaxBytes: config['state.metadata.max-size'],
+      logger,
+    });
     this.savepoints = savepoints;
-    this.jobHandlers = jobServiceHandlers(dispatcher, this.submitter, savepoints, slotPool, logger);
+    this.jobHandlers = jobServiceHandlers(dispatcher, this.submitter, savepoints, slotPool, logger, parts.rateLimiter);
     this.taskManagerHandlers = taskManagerServiceHandlers(registry, blobStore, logger, ha?.epoch ?? 0);
   }
 

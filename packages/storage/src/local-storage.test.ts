@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, open, rm, symlink, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,5 +80,72 @@ describe('LocalStorage', () => {
     await storage.writeAtomic('chk-1/_metadata', Uint8Array.of(1, 2));
     await storage.writeAtomic('chk-1/_metadata', Uint8Array.of(3));
     expect(await storage.list('')).toEqual(['chk-1/_metadata']);
+  });
+});
+
+describe('LocalStorage reads regular files below its root only', () => {
+  async function storageWith(setup: (dir: string) => Promise<void>): Promise<LocalStorage> {
+    const root = await tempDirectory();
+    cleanups.push(() => rm(root, { recursive: true, force: true }));
+    const dir = join(root, 'savepoint-1');
+    await mkdir(dir);
+    await setup(dir);
+    return new LocalStorage(dir);
+  }
+
+  async function refusal(storage: LocalStorage, path: string, maxBytes?: number): Promise<Error> {
+    const started = Date.now();
+    const error = await storage.read(path, { maxBytes }).then(
+      () => expect.unreachable(),
+      (err: unknown) => err as Error,
+    );
+    // Refused on what the file is, before its bytes are read.
+    expect(Date.now() - started).toBeLessThan(1_000);
+    return error;
+  }
+
+  it('refuses a _metadata that is a symbolic link to /dev/zero', async () => {
+    const storage = await storageWith((dir) => symlink('/dev/zero', join(dir, '_metadata')));
+    const error = await refusal(storage, '_metadata', 1_000);
+    expect(isWeirError(error, 'STORAGE_NOT_REGULAR_FILE')).toBe(true);
+    expect(error.message).toBe(`${join(storage.root, '_metadata')} is a symbolic link to a file outside ${storage.root}; files of a checkpoint or savepoint are read only from below its directory`);
+  });
+
+  it('refuses a symbolic link to a readable file outside the directory, without echoing its bytes', async () => {
+    const outside = join(await tempDirectory(), 'shadow');
+    await writeFile(outside, 'root:*:20201:0:99999:7:::\n');
+    const storage = await storageWith((dir) => symlink(outside, join(dir, '_metadata')));
+    const error = await refusal(storage, '_metadata');
+    expect(isWeirError(error, 'STORAGE_NOT_REGULAR_FILE')).toBe(true);
+    expect(error.message).not.toContain('root:');
+    expect(error.message).not.toContain(outside);
+  });
+
+  it('reads a symbolic link that stays below the directory', async () => {
+    const storage = await storageWith(async (dir) => {
+      await writeFile(join(dir, 'real'), 'state');
+      await symlink(join(dir, 'real'), join(dir, '_metadata'));
+    });
+    expect(Buffer.from(await storage.read('_metadata')).toString()).toBe('state');
+  });
+
+  it('refuses a FIFO at once instead of waiting for a writer', async () => {
+    const storage = await storageWith(async (dir) => {
+      execFileSync('mkfifo', [join(dir, '_metadata')]);
+    });
+    const error = await refusal(storage, '_metadata');
+    expect(isWeirError(error, 'STORAGE_NOT_REGULAR_FILE')).toBe(true);
+    expect(error.message).toBe(`${join(storage.root, '_metadata')} is not a regular file (a device, FIFO or socket); files of a checkpoint or savepoint are regular files`);
+  });
+
+  it('refuses a 1.5 GB sparse file past maxBytes by its size, within a second', async () => {
+    const storage = await storageWith(async (dir) => {
+      const handle = await open(join(dir, '_metadata'), 'w');
+      await handle.truncate(1_500_000_000);
+      await handle.close();
+    });
+    const error = await refusal(storage, '_metadata', 128 * 1024 ** 2);
+    expect(isWeirError(error, 'STORAGE_TOO_LARGE')).toBe(true);
+    expect(error.message).toBe(`${join(storage.root, '_metadata')} is 1500000000 bytes, more than the 134217728 bytes read from it here`);
   });
 });

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WeirError } from '@weir/common';
 import { StorageErrorCode } from './errors.ts';
 import { joinPath, normalizeFilePath, normalizePath } from './paths.ts';
+import { checkSize } from './read-limits.ts';
 import { describeCause } from './retry.ts';
-import type { Storage } from './types.ts';
+import type { ReadOptions, Storage } from './types.ts';
 
 /** Errors that mean "there is nothing at this path" rather than "the disk said no". */
 const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
@@ -57,15 +59,38 @@ export class LocalStorage implements Storage {
     }
   }
 
-  async read(path: string): Promise<Uint8Array> {
+  /**
+   * Reads a regular file below the root, and only that: the path's symbolic links are resolved
+   * first and must end below the root's own real path (a `_metadata` linked to /dev/zero or
+   * /etc/shadow is refused), and the file is opened without following a link and without
+   * blocking (a FIFO would wait for a writer), then checked to be a regular file no larger
+   * than `maxBytes` before a byte is read.
+   */
+  async read(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
     const target = this.#resolveFile(path);
+    let handle: FileHandle | undefined;
     try {
-      return await readFile(target);
+      const real = await realpath(target);
+      const root = await realpath(this.root);
+      if (!real.startsWith(root.endsWith(sep) ? root : root + sep)) {
+        throw new WeirError(StorageErrorCode.STORAGE_NOT_REGULAR_FILE, `${target} is a symbolic link to a file outside ${this.root}; files of a checkpoint or savepoint are read only from below its directory`);
+      }
+      handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        if (info.isDirectory()) throw new WeirError(StorageErrorCode.STORAGE_NOT_FOUND, `no file at ${target}: it does not exist`);
+        throw new WeirError(StorageErrorCode.STORAGE_NOT_REGULAR_FILE, `${target} is not a regular file (a device, FIFO or socket); files of a checkpoint or savepoint are regular files`);
+      }
+      checkSize(target, info.size, options.maxBytes);
+      return await readUpTo(handle, info.size);
     } catch (error) {
+      if (error instanceof WeirError) throw error;
       if (ABSENT.has(codeOf(error)) || codeOf(error) === 'EISDIR') {
         throw new WeirError(StorageErrorCode.STORAGE_NOT_FOUND, `no file at ${target}: it does not exist`, { cause: error });
       }
       throw this.#failure('read', target, error);
+    } finally {
+      await handle?.close().catch(() => undefined);
     }
   }
 
@@ -142,6 +167,18 @@ async function collectFiles(directory: string, base: string, files: string[]): P
     if (entry.isDirectory()) await collectFiles(join(directory, entry.name), path, files);
     else if (entry.isFile()) files.push(path);
   }
+}
+
+/** The file's first `size` bytes (fewer if it ended sooner): what it held when it was checked, never more. */
+async function readUpTo(handle: FileHandle, size: number): Promise<Uint8Array> {
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  while (at < size) {
+    const { bytesRead } = await handle.read(bytes, at, size - at, at);
+    if (bytesRead === 0) break;
+    at += bytesRead;
+  }
+  return at === size ? bytes : bytes.subarray(0, at);
 }
 
 /** Makes a rename in `directory` durable. */

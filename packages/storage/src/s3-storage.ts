@@ -3,7 +3,8 @@ import { StorageErrorCode } from './errors.ts';
 import type { S3Connection } from './s3-client.ts';
 import { joinPath, normalizeFilePath, normalizePath } from './paths.ts';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.ts';
-import type { Storage } from './types.ts';
+import { tooLarge } from './read-limits.ts';
+import type { ReadOptions, Storage } from './types.ts';
 
 /** DeleteObjects takes at most this many keys per request. */
 const DELETE_BATCH = 1_000;
@@ -55,12 +56,17 @@ export class S3Storage implements Storage {
     return this.write(path, data);
   }
 
-  async read(path: string): Promise<Uint8Array> {
+  async read(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
     const key = this.#fileKey(path);
     return this.#call(`read ${this.#urlOf(key)}`, async () => {
       const { client, sdk } = await this.#client.get();
       try {
         const response = await client.send(new sdk.GetObjectCommand({ Bucket: this.#bucket, Key: key }));
+        if (options.maxBytes !== undefined && (response.ContentLength ?? Infinity) > options.maxBytes) {
+          // Not one byte of the body: the object is refused on its size, as on local disk.
+          (response.Body as { destroy?(): void } | undefined)?.destroy?.();
+          throw tooLarge(this.#urlOf(key), response.ContentLength ?? Infinity, options.maxBytes);
+        }
         // Read the body inside the attempt: a connection that drops mid-body is retried too.
         return (await response.Body?.transformToByteArray()) ?? new Uint8Array();
       } catch (error) {

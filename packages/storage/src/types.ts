@@ -11,8 +11,12 @@ export interface Storage {
   write(path: string, data: Uint8Array): Promise<void>;
   /** Writes so that readers see either nothing or the whole file: temp + rename on disk, one PUT on S3. */
   writeAtomic(path: string, data: Uint8Array): Promise<void>;
-  /** Throws STORAGE_NOT_FOUND when there is no such file. */
-  read(path: string): Promise<Uint8Array>;
+  /**
+   * Throws STORAGE_NOT_FOUND when there is no such file, STORAGE_TOO_LARGE when it holds more
+   * than `maxBytes` (found before its bytes are read), and on local disk STORAGE_NOT_REGULAR_FILE
+   * for a device, FIFO or socket, or a symbolic link to a file outside the storage's root.
+   */
+  read(path: string, options?: ReadOptions): Promise<Uint8Array>;
   exists(path: string): Promise<boolean>;
   /** Relative paths of all files below `prefix` (recursive), sorted. */
   list(prefix: string): Promise<string[]>;
@@ -24,6 +28,14 @@ export interface Storage {
   child(path: string): Storage;
   /** Releases clients (S3); the storage is unusable afterwards. */
   close(): void;
+}
+
+export interface ReadOptions {
+  /**
+   * The most bytes the caller takes: a larger file is refused before it is read, so a file
+   * that is not what was expected (a 1.5 GB sparse file as `_metadata`) costs no memory.
+   */
+  readonly maxBytes?: number;
 }
 
 /** S3 settings, from the `s3.*` configuration keys. */

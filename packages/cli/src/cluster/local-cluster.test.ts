@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { systemClock } from '@weir/common';
 import { silentLogger } from '@weir/common/testing';
 import { describe, expect, it } from 'vitest';
-import { LocalCluster, type LocalClusterOptions } from './local-cluster.ts';
+import { LocalCluster, childInvocation, type LocalClusterOptions } from './local-cluster.ts';
 import { rejection } from '../testing/rejection.ts';
 
 const logger = silentLogger();
@@ -51,5 +51,18 @@ describe('LocalCluster', () => {
     } finally {
       taken.close();
     }
+  });
+});
+
+describe('childInvocation', () => {
+  it("passes the cluster's -D properties as WEIR_* variables, off the command line that ps shows", () => {
+    const spec = childInvocation(
+      'taskmanager',
+      { configFile: '/etc/weir.yaml', dynamic: { 's3.secret-key': 'hunter2', 'rest.port': '8082' }, env: { PATH: '/bin' } },
+      { 'blob.storage.directory': '/work/tm-1/blobs' },
+    );
+    expect(spec.args).toEqual(['taskmanager', '--config', '/etc/weir.yaml', '-D', 'blob.storage.directory=/work/tm-1/blobs']);
+    expect(spec.args.join(' ')).not.toContain('hunter2');
+    expect(spec.env).toEqual({ PATH: '/bin', WEIR_S3_SECRET_KEY: 'hunter2', WEIR_REST_PORT: '8082' });
   });
 });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { loadConfig, type Clock, type Logger } from '@weir/common';
+import { envVarName, loadConfig, type Clock, type ConfigKey, type Logger } from '@weir/common';
 import { weirCommand } from '../child-command.ts';
 import { describeExit } from '../supervisor/child-exit.ts';
 import { RestartPolicy } from '../supervisor/restart-policy.ts';
@@ -62,8 +62,12 @@ export class LocalCluster {
     const host = config['jobmanager.rpc.address'];
     const cluster = new LocalCluster(`${host}:${config['jobmanager.rpc.port']}`, `http://${host}:${config['rest.port']}`, supervisor, jobManagerLost);
     await ensurePortFree(config['jobmanager.bind-host'], config['jobmanager.rpc.port']);
-    // Local-disk checkpoints by default, so a job that enables checkpointing needs no setup.
-    const checkpoints: Record<string, string> = config['state.checkpoints.dir'] === '' ? { 'state.checkpoints.dir': join(options.dir, 'checkpoints') } : {};
+    // Local-disk checkpoints and savepoints by default, so a job that enables checkpointing and
+    // `weir savepoint <jobId>` need no setup; they are also the directories clients may name.
+    const checkpoints: Record<string, string> = {
+      ...(config['state.checkpoints.dir'] === '' && { 'state.checkpoints.dir': join(options.dir, 'checkpoints') }),
+      ...(config['state.savepoints.dir'] === '' && { 'state.savepoints.dir': join(options.dir, 'savepoints') }),
+    };
     try {
       supervisor.start(childSpec('jobmanager', 'jobmanager', options, { ...checkpoints, 'blob.storage.directory': join(options.dir, 'jobmanager', 'blobs') }, RestartPolicy.never()));
       await waitForJobManager(config['jobmanager.rpc.address'], config['jobmanager.rpc.port'], {
@@ -93,10 +97,6 @@ export class LocalCluster {
   }
 }
 
-/**
- * `weir jobmanager|taskmanager` with the cluster's config file and -D properties, then the
- * process's own -D properties (its local dirs), which win.
- */
 function childSpec(
   role: 'jobmanager' | 'taskmanager',
   name: string,
@@ -104,7 +104,26 @@ function childSpec(
   own: Readonly<Record<string, string>>,
   restart: RestartPolicy,
 ): ChildSpec {
+  const { args, env } = childInvocation(role, options, own);
+  return { name, ...weirCommand(args), cwd: options.cwd, env, restart };
+}
+
+/**
+ * `weir jobmanager|taskmanager` with the cluster's config file, the cluster's -D properties as
+ * WEIR_* environment variables, then the process's own -D properties (its local dirs, which
+ * win). The cluster's properties go through the environment because a command line is
+ * anyone's to read (`ps`), and `-D s3.secret-key=…` would show there for every child; an
+ * environment only to the user and root. The environment ranks below -D and above the file,
+ * as the cluster's -D properties did for the children.
+ */
+export function childInvocation(
+  role: 'jobmanager' | 'taskmanager',
+  options: Pick<LocalClusterOptions, 'configFile' | 'dynamic' | 'env'>,
+  own: Readonly<Record<string, string>>,
+): { args: string[]; env: NodeJS.ProcessEnv } {
   const config = options.configFile === undefined ? [] : ['--config', options.configFile];
-  const properties = Object.entries({ ...options.dynamic, ...own }).flatMap(([key, value]) => ['-D', `${key}=${value}`]);
-  return { name, ...weirCommand([role, ...config, ...properties]), cwd: options.cwd, env: options.env, restart };
+  const properties = Object.entries(own).flatMap(([key, value]) => ['-D', `${key}=${value}`]);
+  // loadConfig accepted every key of `dynamic` before any child starts.
+  const env = { ...options.env, ...Object.fromEntries(Object.entries(options.dynamic).map(([key, value]) => [envVarName(key as ConfigKey), value])) };
+  return { args: [role, ...config, ...properties], env };
 }

@@ -39,4 +39,12 @@ describe('checkpoint metadata', () => {
     );
     expect(decodeCheckpointMetadata(encodeMetadata({ ...metadata, checkpointId: 0 }))).toBe('its checkpointId is 0, not a positive integer');
   });
+
+  it('says where a file is not checkpoint metadata without showing what it holds', () => {
+    expect(decodeCheckpointMetadata(Buffer.from('root:*:20201:0:99999:7:::\n'))).toBe('it is not JSON (it does not start as JSON)');
+    expect(decodeCheckpointMetadata(Buffer.from('{"aws_secret_access_key": '))).toBe('it is not JSON (it ends before its JSON does)');
+    expect(decodeCheckpointMetadata(Buffer.from('{"password" "hunter2"}'))).toBe('it is not JSON (invalid at character 12)');
+    expect(decodeCheckpointMetadata(Buffer.from('{"version": "hunter2"}'))).toBe('its version is a string, not 1');
+    expect(decodeCheckpointMetadata(Buffer.from('{"version": 1, "kind": {"token": "hunter2"}}'))).toBe('its kind is an object, not checkpoint or savepoint');
+  });
 });

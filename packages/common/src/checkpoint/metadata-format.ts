@@ -27,13 +27,13 @@ export function decodeCheckpointMetadata(bytes: Uint8Array, expected?: ExpectedM
   const value = parsed.value;
   if (typeof value !== 'object' || value === null) return 'it is not a JSON object';
   const metadata = value as Record<string, unknown>;
-  if (metadata.version !== 1) return `its version is ${JSON.stringify(metadata.version)}, not 1`;
+  if (metadata.version !== 1) return `its version is ${shownValue(metadata.version)}, not 1`;
   if (expected !== undefined) {
     if (metadata.checkpointId !== expected.checkpointId) return `it describes checkpoint ${JSON.stringify(metadata.checkpointId)}, not ${expected.checkpointId}`;
     if (metadata.jobId !== expected.jobId) return `it belongs to job ${JSON.stringify(metadata.jobId)}, not ${expected.jobId}`;
   }
-  if (metadata.kind !== 'checkpoint' && metadata.kind !== 'savepoint') return `its kind is ${JSON.stringify(metadata.kind)}, not checkpoint or savepoint`;
-  if (!isCount(metadata.checkpointId) || metadata.checkpointId < 1) return `its checkpointId is ${JSON.stringify(metadata.checkpointId)}, not a positive integer`;
+  if (metadata.kind !== 'checkpoint' && metadata.kind !== 'savepoint') return `its kind is ${shownValue(metadata.kind)}, not checkpoint or savepoint`;
+  if (!isCount(metadata.checkpointId) || metadata.checkpointId < 1) return `its checkpointId is ${shownValue(metadata.checkpointId)}, not a positive integer`;
   if (typeof metadata.jobId !== 'string' || typeof metadata.jobName !== 'string') return 'it lacks jobId or jobName';
   if (!Array.isArray(metadata.operators)) return 'it lists no operators';
   for (const [i, operator] of metadata.operators.entries()) {
@@ -58,4 +58,14 @@ function operatorProblem(op: unknown): string | undefined {
     if (problem !== undefined) return `subtask ${index}: ${problem}`;
   }
   return undefined;
+}
+
+/**
+ * A value read from a file named as `_metadata`, for a message: numbers and the words Weir
+ * writes as they are, anything else by its type only. The file may be any JSON file the
+ * JobManager can read, and its values are not the caller's to see.
+ */
+function shownValue(value: unknown): string {
+  if (typeof value === 'number' || value === undefined || value === null || value === 'checkpoint' || value === 'savepoint') return String(JSON.stringify(value));
+  return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

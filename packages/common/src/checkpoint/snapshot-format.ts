@@ -37,8 +37,20 @@ export function parseJson(bytes: Uint8Array): { readonly value: unknown } | stri
   try {
     return { value: JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) };
   } catch (err) {
-    return `not JSON (${(err as Error).message})`;
+    return `not JSON (${jsonSyntaxProblem(err)})`;
   }
+}
+
+/**
+ * Where JSON.parse gave up, without the text it quotes: V8's message shows the first bytes of
+ * the input ("Unexpected token 'r', \"root:*:202\"... is not valid JSON"), and a file named
+ * as a savepoint may be any file the JobManager can read (/etc/shadow).
+ */
+export function jsonSyntaxProblem(err: unknown): string {
+  const message = err instanceof Error ? err.message : '';
+  if (message.includes('Unexpected end of JSON input')) return 'it ends before its JSON does';
+  const position = /at position (\d+)/.exec(message)?.[1];
+  return position === undefined ? 'it does not start as JSON' : `invalid at character ${position}`;
 }
 
 /** What is wrong with one operator subtask's state (an OperatorSubtaskState), or undefined. */

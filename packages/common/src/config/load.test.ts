@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { WeirError } from '../errors.ts';
 import { envVarName } from './env.ts';
 import { loadConfig, type LoadConfigOptions } from './load.ts';
+import { isSensitiveKey, maskedConfig } from './sensitive.ts';
 import { ConfigOptions, defaultConfig, type ConfigKey } from './options.ts';
 
 function configFile(text: string): string {
@@ -28,6 +29,11 @@ describe('loadConfig sources', () => {
   it('gives the defaults when nothing is set', () => {
     expect(loadConfig({})).toEqual(defaultConfig());
     expect(loadConfig({})['jobmanager.rpc.port']).toBe(6123);
+  });
+
+  it('binds every server to the loopback address unless told otherwise, as Flink ships its config', () => {
+    const config = loadConfig({});
+    expect([config['jobmanager.bind-host'], config['taskmanager.bind-host'], config['rest.bind-address']]).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
   });
 
   it('reads flat dotted keys from the file', () => {
@@ -170,5 +176,38 @@ describe('enum keys', () => {
       'invalid value "ONCE" for config key execution.checkpointing.mode (from -D execution.checkpointing.mode=ONCE): expected one of EXACTLY_ONCE, AT_LEAST_ONCE',
     );
     expect(loadConfig({ env: { WEIR_S3_PATH_STYLE_ACCESS: 'false' } })['s3.path-style-access']).toBe(false);
+  });
+});
+
+describe('loadConfig secrets', () => {
+  it('resolves ${file:/path} and ${env:NAME} values, from any source', () => {
+    const secret = join(mkdtempSync(join(tmpdir(), 'weir-secret-')), 's3-key');
+    writeFileSync(secret, 'from-a-file\n');
+    const config = loadConfig({
+      file: configFile(`s3.secret-key: \${file:${secret}}\n`),
+      env: { S3_ACCESS: 'from-env', WEIR_S3_ENDPOINT: '${env:S3_ENDPOINT}', S3_ENDPOINT: 'http://minio:9000' },
+      dynamic: { 's3.access-key': '${env:S3_ACCESS}' },
+    });
+    expect([config['s3.secret-key'], config['s3.access-key'], config['s3.endpoint']]).toEqual(['from-a-file', 'from-env', 'http://minio:9000']);
+  });
+
+  it('names the key and the reference of a value that is not there, never what a file holds', () => {
+    expect(errorOf({ dynamic: { 's3.secret-key': '${env:NOPE}' } }).message).toBe(
+      'config key s3.secret-key (from -D s3.secret-key=******) refers to a value that is not there: environment variable NOPE is not set; give ${file:/absolute/path} of a readable file or ${env:NAME} of a set variable',
+    );
+    expect(errorOf({ dynamic: { 's3.secret-key': '${file:/nowhere/key}' } }).message).toContain('file /nowhere/key cannot be read (ENOENT)');
+    const shadow = join(mkdtempSync(join(tmpdir(), 'weir-secret-')), 'shadow');
+    writeFileSync(shadow, 'root:*:20201:0:99999:7:::\n');
+    expect(errorOf({ dynamic: { 'rest.port': `\${file:${shadow}}` } }).message).toBe(
+      `invalid value "root:*:20201:0:99999:7:::" for config key rest.port (from -D rest.port=\${file:${shadow}}): expected a port number from 0 to 65535`,
+    );
+  });
+
+  it('masks the values of sensitive keys in its messages, as Flink does', () => {
+    expect(errorOf({ dynamic: { 's3.secret-key': '' }, file: configFile('s3.secret-key: [1, 2]\n') }).message).not.toContain('1, 2');
+    expect(errorOf({ file: configFile('s3.secret-key: [1, 2]\n') }).message).toMatch(/^invalid value \*{6} for config key s3\.secret-key/);
+    expect(maskedConfig(loadConfig({ dynamic: { 's3.secret-key': 'hunter2', 's3.access-key': 'AKIA' } }))).toMatchObject({ 's3.secret-key': '******', 's3.access-key': '******', 's3.region': 'us-east-1' });
+    expect(maskedConfig(loadConfig({}))['s3.secret-key']).toBe('');
+    expect(['security.auth.tokens-file', 'kafka.sasl.password', 'db.api-key', 'security.ssl.internal.key'].map(isSensitiveKey)).toEqual([true, true, true, true]);
   });
 });

@@ -5,6 +5,8 @@ import type { ConfigEntry } from './entry.ts';
 import { readEnv } from './env.ts';
 import { ConfigOptions, defaultConfig, type ConfigKey, type ConfigOption, type WeirConfig } from './options.ts';
 import { accepts, parseValue } from './value-types.ts';
+import { resolveReference } from './references.ts';
+import { HIDDEN_CONTENT, isSensitiveKey } from './sensitive.ts';
 import { readConfigFile } from './yaml-file.ts';
 
 export interface LoadConfigOptions {
@@ -18,17 +20,18 @@ export interface LoadConfigOptions {
 
 /**
  * The validated configuration. Sources, later wins: defaults, the file, `WEIR_*` environment
- * variables, `-D` properties. An unknown key or a value its type does not accept throws an
- * INVALID_CONFIG WeirError naming the key and where it was set.
+ * variables, `-D` properties. A value `${file:/path}` or `${env:NAME}` is what it refers to.
+ * An unknown key or a value its type does not accept throws an INVALID_CONFIG WeirError naming
+ * the key and where it was set (a sensitive key's value shown as ******).
  */
 export function loadConfig(options: LoadConfigOptions = {}): WeirConfig {
   const entries: ConfigEntry[] = [
     ...(options.file === undefined ? [] : readConfigFile(resolve(options.file))),
     ...readEnv(options.env ?? {}),
-    ...Object.entries(options.dynamic ?? {}).map(([key, raw]) => ({ key, raw, origin: `-D ${key}=${raw}` })),
+    ...Object.entries(options.dynamic ?? {}).map(([key, raw]) => ({ key, raw, origin: `-D ${key}=${isSensitiveKey(key) ? HIDDEN_CONTENT : raw}` })),
   ];
   const config: Record<string, string | number | boolean> = { ...defaultConfig() };
-  for (const entry of entries) config[entry.key] = validateEntry(entry);
+  for (const entry of entries) config[entry.key] = validateEntry(resolveReference(entry, options.env ?? {}));
   return Object.freeze(config) as WeirConfig;
 }
 
@@ -40,7 +43,7 @@ export function validateEntry(entry: ConfigEntry): string | number | boolean {
   if (value === undefined) {
     throw new WeirError(
       CommonErrorCode.INVALID_CONFIG,
-      `invalid value ${JSON.stringify(entry.raw) ?? String(entry.raw)} for config key ${entry.key} (from ${entry.origin}): expected ${accepts(option)}`,
+      `invalid value ${isSensitiveKey(entry.key) ? HIDDEN_CONTENT : (JSON.stringify(entry.raw) ?? String(entry.raw))} for config key ${entry.key} (from ${entry.origin}): expected ${accepts(option)}`,
     );
   }
   return value;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JobStatus, TaskState, WeirError } from '@weir/common';
+import { JobStatus, TaskState, WeirError, jsonSyntaxProblem } from '@weir/common';
 import type { DeployTask } from '@weir/rpc';
 import { SLOT_TIMEOUT, statuses } from '../testing/cluster.ts';
 import { checkpointingCluster, settle, taskState } from '../testing/checkpointing-cluster.ts';
@@ -201,7 +201,7 @@ function jsonError(text: string): string {
   try {
     JSON.parse(text);
   } catch (err) {
-    return (err as Error).message;
+    return jsonSyntaxProblem(err);
   }
   throw new Error(`${text} is valid JSON`);
 }

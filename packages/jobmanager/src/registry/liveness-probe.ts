@@ -19,7 +19,10 @@ const MAX_ANSWER_CHARS = 1_024;
  * TaskManager's event loop nor gRPC in that thread.
  */
 export const httpLivenessProbe: LivenessProbe = async (address, signal) => {
-  const response = await fetch(`http://${address}/liveness`, { signal });
+  // The address was checked to be host:port at registration; the URL is built around it, never from it.
+  const url = new URL('http://localhost/liveness');
+  url.host = address;
+  const response = await fetch(url, { signal, redirect: 'error' });
   const text = await response.text();
   if (!response.ok) throw new Error(`the liveness endpoint at ${address} answered HTTP ${response.status}`);
   const lastRan = text.length <= MAX_ANSWER_CHARS ? (JSON.parse(text) as { eventLoopLastRanMsAgo?: unknown }).eventLoopLastRanMsAgo : undefined;

@@ -158,10 +158,32 @@ describe('TaskManagerRegistry', () => {
     expect(events).toEqual(['registered tm-1 2@tm-1:7000', 'lost tm-1: TaskManager tm-1 lost: connection closed [TASK_MANAGER_LOST]']);
   });
 
-  it('replaces a registration with the same ID, losing the old one first', () => {
-    const { events, registry } = setup();
+  it('refuses a registration under the ID of a live TaskManager, which keeps its registration', () => {
+    const { clock, events, registry } = setup();
+    const live = new FakeConnection();
+    const session = registry.register(registration('tm-1', 2), live);
+    clock.advance(INTERVAL * 3);
+    session.received(heartbeat);
+    clock.advance(INTERVAL);
+    try {
+      registry.register({ ...registration('tm-1', 64), dataAddress: 'rogue:7000' }, new FakeConnection());
+      expect.unreachable();
+    } catch (err) {
+      expect(isWeirError(err, 'TASK_MANAGER_ID_IN_USE')).toBe(true);
+      expect((err as Error).message).toBe(
+        "TaskManager ID 'tm-1' is in use by a live TaskManager (heard from 1000 ms ago); give this one another taskmanager.resource-id, or stop the other one first",
+      );
+    }
+    expect(events).toEqual(['registered tm-1 2@tm-1:7000']);
+    expect(live.closedWith).toBeUndefined();
+    expect(registry.taskManagers()).toEqual([{ id: 'tm-1', dataAddress: 'tm-1:7000', slots: 2, pid: 42, livenessAddress: '' }]);
+  });
+
+  it('replaces a registration with the same ID that went quiet for two heartbeat intervals, losing the old one first', () => {
+    const { clock, events, registry } = setup();
     const old = new FakeConnection();
     const oldSession = registry.register(registration('tm-1', 2), old);
+    clock.advance(INTERVAL * 2);
     const fresh = new FakeConnection();
     registry.register(registration('tm-1', 4), fresh);
     oldSession.closed();
@@ -208,6 +230,35 @@ describe('TaskManagerRegistry', () => {
       );
     }
     expect(events).toEqual([]);
+  });
+
+  it.each([
+    '127.0.0.1:18099/internal/admin?action=x&',
+    'http://127.0.0.1:18099',
+    'user@127.0.0.1:18099',
+    '127.0.0.1:18099?x',
+    '127.0.0.1',
+    '127.0.0.1:0',
+    '127.0.0.1:70000',
+    '[::1:18099',
+  ])('refuses the liveness address %s, which is not host:port', (livenessAddress) => {
+    const { events, registry } = setup();
+    try {
+      registry.register({ ...registration('tm-1'), livenessAddress }, new FakeConnection());
+      expect.unreachable();
+    } catch (err) {
+      expect(isWeirError(err, 'INVALID_REGISTRATION')).toBe(true);
+      expect((err as Error).message).toBe(
+        `invalid TaskManager registration: liveness_address '${livenessAddress}' is not host:port (the JobManager builds the probe's URL itself; a path, query, user or scheme is refused)`,
+      );
+    }
+    expect(events).toEqual([]);
+  });
+
+  it.each(['tm-1:7001', '10.0.0.8:7001', '[::1]:7001', 'weir_taskmanager_1.local:65535'])('takes the liveness address %s', (livenessAddress) => {
+    const { registry } = setup();
+    registry.register({ ...registration('tm-1'), livenessAddress }, new FakeConnection());
+    expect(registry.taskManagers()[0]?.livenessAddress).toBe(livenessAddress);
   });
 
   it('closes every stream on shutdown without reporting losses', () => {

@@ -21,7 +21,7 @@ import { TaskManagerSession, type HeartbeatSettings } from './task-manager-sessi
 export const LossReason = {
   HEARTBEAT_TIMEOUT: 'heartbeat timeout',
   CONNECTION_CLOSED: 'connection closed',
-  /** A TaskManager with the same ID registered again: the old registration is gone. */
+  /** A TaskManager with the same ID registered again after this one went quiet: the old registration is gone. */
   REPLACED: 'registered again',
   /** Its liveness endpoint did not answer the JobManager's probes (the process is stopped, or out of reach). */
   PROBE_UNANSWERED: 'no answer to liveness probes',
@@ -59,13 +59,28 @@ export class TaskManagerRegistry implements TaskManagerGateway {
   ) {}
 
   /**
-   * Registers the TaskManager that sent `message` on `connection`, replacing (and losing) an
-   * earlier registration with the same ID. Throws INVALID_REGISTRATION for an incomplete message.
+   * Registers the TaskManager that sent `message` on `connection`. Throws INVALID_REGISTRATION
+   * for an incomplete message, and TASK_MANAGER_ID_IN_USE when a TaskManager with the same ID
+   * is registered and was heard from within two heartbeat intervals (or is busy, as its
+   * liveness endpoint said lately): IDs are public (GET
+   * /taskmanagers), and replacing a live TaskManager would hand its slots to whoever asked and
+   * restart its jobs. A TaskManager that re-registers after its stream broke retries with
+   * backoff, and gets through once the old registration is lost or has been quiet that long.
    */
   register(message: RegisterTaskManager__Output, connection: TaskManagerConnection): TaskManagerSession {
     const info = validate(message);
     const previous = this.#sessions.get(info.id);
-    if (previous !== undefined) this.#lose(previous, LossReason.REPLACED);
+    if (previous !== undefined) {
+      const quietMs = this.heartbeat.clock.now() - previous.lastSeenMs;
+      // A busy TaskManager is quiet but alive: its liveness thread answered lately that its loop is blocked.
+      if (quietMs < 2 * this.heartbeat.intervalMs || previous.liveness?.blockedForMs() !== undefined) {
+        throw new WeirError(
+          JobManagerErrorCode.TASK_MANAGER_ID_IN_USE,
+          `TaskManager ID ${quoteInput(info.id)} is in use by a live TaskManager (heard from ${quietMs} ms ago); give this one another taskmanager.resource-id, or stop the other one first`,
+        );
+      }
+      this.#lose(previous, LossReason.REPLACED);
+    }
     const session: TaskManagerSession = new TaskManagerSession(info, connection, this.heartbeat, {
       heartbeatTimedOut: (s) => this.#heartbeatTimedOut(s),
       closed: (s) => this.#lose(s, LossReason.CONNECTION_CLOSED),
@@ -167,10 +182,23 @@ function validate(message: RegisterTaskManager__Output): TaskManagerInfo {
   if (message.dataAddress === '') problems.push('data_address is empty (it must be the host:port of the DataExchange service)');
   else if (message.dataAddress.length > MAX_ID_CHARS) problems.push(`data_address ${quoteInput(message.dataAddress)} is longer than ${MAX_ID_CHARS} characters (it must be the host:port of the DataExchange service)`);
   if (message.livenessAddress.length > MAX_ID_CHARS) problems.push(`liveness_address ${quoteInput(message.livenessAddress)} is longer than ${MAX_ID_CHARS} characters (it must be the host:port of the liveness endpoint)`);
+  else if (message.livenessAddress !== '' && !isHostPort(message.livenessAddress)) problems.push(`liveness_address ${quoteInput(message.livenessAddress)} is not host:port (the JobManager builds the probe's URL itself; a path, query, user or scheme is refused)`);
   if (message.slots < 1) problems.push('slots is 0 (a TaskManager must offer at least one slot)');
   else if (message.slots > MAX_SLOTS) problems.push(`slots is ${message.slots}, more than ${MAX_SLOTS}`);
   if (problems.length > 0) {
     throw new WeirError(JobManagerErrorCode.INVALID_REGISTRATION, `invalid TaskManager registration: ${problems.join('; ')}`);
   }
   return { id: message.taskManagerId, dataAddress: message.dataAddress, slots: message.slots, pid: message.pid, livenessAddress: message.livenessAddress };
+}
+
+/**
+ * `host:port` and nothing else: a DNS name or IPv4 address, or an IPv6 address in brackets,
+ * and a port of 1 to 65535. The JobManager fetches http://<address>/liveness every second, so
+ * anything more (a path, `?query`, `user@`) would point its probes at another service.
+ */
+export function isHostPort(address: string): boolean {
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?):(\d{1,5})$/.exec(address);
+  if (match === null) return false;
+  const port = Number(match[2]);
+  return port >= 1 && port <= 65_535;
 }

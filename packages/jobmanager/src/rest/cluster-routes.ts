@@ -1,11 +1,11 @@
-import { WeirError } from '@weir/common';
+import { WeirError, maskedConfig } from '@weir/common';
 import type { FastifyInstance } from 'fastify';
 import { resource } from './http-resources.ts';
 import type { RestContext } from './rest-context.ts';
 import { RestErrorCode } from './rest-errors.ts';
 import { clusterOverview, taskManagerDetails, taskManagerSummary } from './views/cluster-view.ts';
 
-/** /config (the dashboard's, answered by every JobManager itself), /overview, /taskmanagers, /taskmanagers/:taskmanagerid. */
+/** /config (the dashboard's, answered by every JobManager itself), /jobmanager/config (likewise), /overview, /taskmanagers, /taskmanagers/:taskmanagerid. */
 export function clusterRoutes(app: FastifyInstance, ctx: RestContext): void {
   resource(app, '/config', {
     GET: () => ({
@@ -15,6 +15,11 @@ export function clusterRoutes(app: FastifyInstance, ctx: RestContext): void {
       'weir-version': ctx.version,
       features: { 'web-submit': false, 'web-cancel': true },
     }),
+  }, { local: true });
+
+  // Flink's shape, a list of {key, value} strings; a secret's value is ****** (GlobalConfiguration.isSensitive).
+  resource(app, '/jobmanager/config', {
+    GET: () => Object.entries(maskedConfig(ctx.configuration)).map(([key, value]) => ({ key, value: String(value) })),
   }, { local: true });
 
   resource(app, '/overview', {

@@ -37,6 +37,16 @@ describe('REST API', () => {
     expect(body).toMatchObject({ 'refresh-interval': 1_000, 'weir-version': '0.1.0' });
   });
 
+  it('GET /jobmanager/config lists the configuration as Flink does, with secrets masked', async () => {
+    const { status, body } = await restCluster().get('/jobmanager/config');
+    expect(status).toBe(200);
+    const entries = body as unknown as { key: string; value: string }[];
+    expect(entries).toContainEqual({ key: 's3.secret-key', value: '******' });
+    expect(entries).toContainEqual({ key: 's3.access-key', value: '******' });
+    expect(entries).toContainEqual({ key: 'rest.bind-address', value: '127.0.0.1' });
+    expect(JSON.stringify(entries)).not.toMatch(/hunter2|AKIA-ACCESS/);
+  });
+
   it('GET /jobs and /jobs/overview list the job with its task counts', async () => {
     const c = restCluster();
     expect((await c.get('/jobs')).body).toEqual({ jobs: [{ id: 'job-1', status: 'RUNNING' }] });
@@ -164,6 +174,19 @@ describe('REST API', () => {
     const notJson = await c.app.inject({ method: 'POST', url: '/jobs/job-1/savepoints', payload: '{', headers: { 'content-type': 'application/json' } });
     expect(notJson.statusCode).toBe(400);
     expect(notJson.json()).toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('POST /jobs/:id/savepoints and /stop refuse a directory outside the allowed roots with 403 at once', async () => {
+    const c = restCluster();
+    for (const [url, payload] of [['/jobs/job-1/savepoints', { 'target-directory': '/etc' }], ['/jobs/job-1/stop', { targetDirectory: '/etc' }]] as const) {
+      const refused = await c.app.inject({ method: 'POST', url, payload });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({
+        code: 'PATH_NOT_ALLOWED',
+        errors: ['savepoint directory /etc is outside the directories this JobManager allows: memory://sp (state.savepoints.dir, state.checkpoints.dir, state.savepoints.allowed-dirs); give a path below one of them'],
+      });
+    }
+    expect(c.triggers()).toEqual([]);
   });
 
   it('PATCH /jobs/:id?mode=cancel cancels the job; another mode is a bad request', async () => {

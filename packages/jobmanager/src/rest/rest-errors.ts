@@ -20,6 +20,8 @@ export const RestErrorCode = {
   TRIGGER_NOT_FOUND: 'TRIGGER_NOT_FOUND',
   /** A standby forwarded the request to the leader's REST API, which did not answer (it may have just failed). */
   LEADER_UNREACHABLE: 'LEADER_UNREACHABLE',
+  /** The request's body is larger than rest.server.max-content-length; answered 413 from its Content-Length, unread. */
+  REQUEST_TOO_LARGE: 'REQUEST_TOO_LARGE',
 } as const;
 
 /** What every failed request answers: Flink's `{"errors": [...]}` plus the error code. */
@@ -42,9 +44,12 @@ const CONFLICTS: ReadonlySet<string> = new Set([
 /** A standby that knows no leader (HA's NO_LEADER: an election is under way) or cannot reach it: try again shortly. */
 const UNAVAILABLE: ReadonlySet<string> = new Set([HaErrorCode.NO_LEADER, RestErrorCode.LEADER_UNREACHABLE]);
 
-/** The HTTP status of an error code: 404 for what is not there, 400 for a bad request, 409 for a job that cannot do it now, 503 while no leader answers, 500 for the unexpected. */
+/** The HTTP status of an error code: 404 for what is not there, 400 for a bad request, 403 for a path outside the allowed directories, 409 for a job that cannot do it now, 503 while no leader answers, 500 for the unexpected. */
 export function httpStatusOf(code: string): number {
   if (code.endsWith('NOT_FOUND')) return 404;
+  if (code === JobManagerErrorCode.PATH_NOT_ALLOWED) return 403;
+  if (code === JobManagerErrorCode.RATE_LIMITED) return 429;
+  if (code === RestErrorCode.REQUEST_TOO_LARGE) return 413;
   if (UNAVAILABLE.has(code)) return 503;
   if (code === RestErrorCode.METHOD_NOT_ALLOWED) return 405;
   if (code === RestErrorCode.BAD_REQUEST || code.startsWith('INVALID_')) return 400;

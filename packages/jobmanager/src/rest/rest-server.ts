@@ -1,6 +1,7 @@
 import { WeirError, describeError, type Logger } from '@weir/common';
 import { bindFailed } from '@weir/rpc';
 import fastifyStatic from '@fastify/static';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { clusterRoutes } from './cluster-routes.ts';
 import { jobRoutes } from './job-routes.ts';
@@ -21,7 +22,24 @@ export interface RestServerOptions {
   readonly logger: Logger;
   /** With HA: while this JobManager stands by, its REST resources answer from the leader's. */
   readonly forwarding?: LeaderForwardingOptions;
+  /** Bounds on what one request and all connections together may hold; DEFAULT_REST_LIMITS in tests. */
+  readonly limits?: RestLimits;
 }
+
+/** rest.server.*: what a client may make the REST server hold. */
+export interface RestLimits {
+  /** rest.server.max-content-length: a larger body is answered 413 at once, from its Content-Length, unread. */
+  readonly maxContentLength: number;
+  /** rest.server.request-timeout: the headers and the body must have arrived within this; else the connection is closed. */
+  readonly requestTimeoutMs: number;
+  /** rest.server.max-connections: connections beyond it are closed as they come. */
+  readonly maxConnections: number;
+}
+
+export const DEFAULT_REST_LIMITS: RestLimits = { maxContentLength: 1024 ** 2, requestTimeoutMs: 10_000, maxConnections: 256 };
+
+/** How often Node checks requests against their timeouts (its default, 30 s, would let a slow request outlive a short timeout by that much). */
+const TIMEOUT_CHECK_INTERVAL_MS = 500;
 
 export interface RestServer {
   readonly port: number;
@@ -32,9 +50,24 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Weir</title><p>Th
 
 /** The REST API and the dashboard on one HTTP server (fastify), as Flink's JobManager serves them. */
 export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>): FastifyInstance {
-  const app = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true } });
+  const limits = options.limits ?? DEFAULT_REST_LIMITS;
+  const app = Fastify({
+    logger: false,
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: limits.maxContentLength,
+    // A connection that sends nothing for this long is closed, between requests too.
+    connectionTimeout: limits.requestTimeoutMs,
+    serverFactory: (handler) => {
+      const server = createServer(
+        { requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+        handler,
+      );
+      server.maxConnections = limits.maxConnections;
+      return server;
+    },
+  });
   app.setErrorHandler((err: FastifyError | WeirError, request, reply) => {
-    const error = asWeirError(err);
+    const error = asWeirError(err, limits.maxContentLength);
     const status = httpStatusOf(error.code);
     // 503: no leader to ask during an election, which the JobManager logs once, not per request.
     if (status >= 500 && status !== 503) options.logger.warn({ err, method: request.method, url: request.url }, 'REST request failed');
@@ -71,9 +104,12 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
   return { port, close: () => app.close() };
 }
 
-/** A handler's WeirError as it is; fastify's own errors (a body that is not JSON, say) as BAD_REQUEST; anything else INTERNAL. */
-function asWeirError(err: FastifyError | WeirError): WeirError {
+/** A handler's WeirError as it is; fastify's own errors (a body that is not JSON, say) as BAD_REQUEST, a body too large as REQUEST_TOO_LARGE; anything else INTERNAL. */
+function asWeirError(err: FastifyError | WeirError, maxContentLength: number): WeirError {
   if (err instanceof WeirError) return err;
+  if (err.statusCode === 413) {
+    return new WeirError(RestErrorCode.REQUEST_TOO_LARGE, `the request body is larger than the ${maxContentLength} bytes this REST API takes (rest.server.max-content-length)`);
+  }
   if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return new WeirError(RestErrorCode.BAD_REQUEST, err.message);
   return new WeirError('INTERNAL', describeError(err));
 }

@@ -2,8 +2,8 @@ import type { WeirConfig } from '@weir/common';
 
 /**
  * Where others reach this JobManager's REST API, published in etcd when it leads: `rest.address`,
- * else `jobmanager.rpc.address` (as Flink falls back), never the bind address, which is
- * 0.0.0.0 by default; with the port the server bound (rest.port, or the one picked for 0).
+ * else `jobmanager.rpc.address` (as Flink falls back), never the bind address, which may be
+ * 0.0.0.0; with the port the server bound (rest.port, or the one picked for 0).
  */
 export function advertisedRestUrl(config: WeirConfig, boundPort: number): string {
   const host = config['rest.address'] === '' ? config['jobmanager.rpc.address'] : config['rest.address'];

@@ -37,14 +37,18 @@ function operationView(operation: SavepointOperation): object {
  * POST /jobs/:jobid/savepoints ({"target-directory", "cancel-job"}), POST /jobs/:jobid/stop
  * ({"targetDirectory", "drain"}): 202 with a request ID, polled at GET
  * /jobs/:jobid/savepoints/:triggerid. A request the job cannot take now (unknown job, no
- * checkpointing, not running, a savepoint in progress) fails at once instead.
+ * checkpointing, not running, a savepoint in progress, a directory outside the allowed roots)
+ * fails at once instead.
  */
 export function savepointRoutes(app: FastifyInstance, ctx: RestContext): void {
   /** Checks the job can take a savepoint now (404, 409 at once), starts it and answers 202 with the ID to poll. */
-  const trigger = (request: FastifyRequest, reply: FastifyReply, build: (jobId: string) => TriggerSavepointRequest__Output) => {
+  const trigger = async (request: FastifyRequest, reply: FastifyReply, build: (jobId: string) => TriggerSavepointRequest__Output) => {
     const job = jobOf(ctx, request);
     const savepointRequest = build(job.jobId);
+    ctx.rateLimiter.take(request.ip, `${request.method} ${request.routeOptions.url ?? request.url}`);
     job.checkSavepointPossible();
+    // 403 now, not a 202 whose operation fails: the directory is the client's to fix.
+    await ctx.savepoints.checkTargetAllowed(savepointRequest.targetDirectory);
     return reply.code(202).send({ 'request-id': ctx.operations.start(job.jobId, ctx.savepoints.trigger(savepointRequest)) });
   };
 

@@ -14,7 +14,7 @@ function storage(): MemoryStorage {
   return root;
 }
 
-const dispose = (root: MemoryStorage, path: string) => disposeSavepoint(path, (url) => root.child(url), silentLogger());
+const dispose = (root: MemoryStorage, path: string) => disposeSavepoint(path, (url) => root.child(url), silentLogger(), 1024);
 
 describe('disposeSavepoint', () => {
   it('deletes a savepoint directory', async () => {

@@ -8,7 +8,7 @@ import type { StorageOpener } from '@weir/storage';
  * `_metadata` and finding a savepoint's; anything else is NOT_A_SAVEPOINT naming the path and
  * what was there, with nothing deleted.
  */
-export async function disposeSavepoint(path: string, open: StorageOpener, logger: Logger): Promise<void> {
+export async function disposeSavepoint(path: string, open: StorageOpener, logger: Logger, metadataMaxBytes: number): Promise<void> {
   if (path.trim() === '') {
     throw new WeirError(JobManagerErrorCode.INVALID_SAVEPOINT_REQUEST, 'no savepoint path given; name the savepoint directory to dispose (`weir savepoint -d <path>`)');
   }
@@ -16,7 +16,7 @@ export async function disposeSavepoint(path: string, open: StorageOpener, logger
   try {
     let bytes: Uint8Array;
     try {
-      bytes = await storage.read(METADATA_FILE);
+      bytes = await storage.read(METADATA_FILE, { maxBytes: metadataMaxBytes });
     } catch (err) {
       if (!isWeirError(err, StorageErrorCode.STORAGE_NOT_FOUND)) throw err;
       throw notASavepoint(path, `it holds no ${METADATA_FILE} file (a savepoint directory has one)`);

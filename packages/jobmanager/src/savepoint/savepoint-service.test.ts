@@ -5,6 +5,7 @@ import { silentLogger } from '@weir/common/testing';
 import { jobSpec } from '../testing/fixtures.ts';
 import { settle, TIMEOUT } from '../testing/checkpointing-cluster.ts';
 import { MemoryStorage } from '@weir/storage/testing';
+import { AllowedPaths } from './allowed-paths.ts';
 import { SavepointService } from './savepoint-service.ts';
 import { SAVEPOINT_DIR, SAVEPOINT_URL, savepointCluster } from '../testing/savepoint-cluster.ts';
 
@@ -82,6 +83,14 @@ describe('savepoints', () => {
       `cannot write the savepoint directory ${SAVEPOINT_URL}: permission denied [STORAGE_FAILURE]; the savepoint directory must be writable by the JobManager and the TaskManagers`,
     );
     c.savepoints.heal();
+    const outside = c.trigger({ targetDirectory: 'memory://elsewhere' });
+    const climbing = c.trigger({ targetDirectory: 'memory://sp/../elsewhere' });
+    await settle();
+    expect([outside, climbing].map((o) => o.error?.code)).toEqual(['PATH_NOT_ALLOWED', 'PATH_NOT_ALLOWED']);
+    expect(outside.error?.message).toBe(
+      'savepoint directory memory://elsewhere is outside the directories this JobManager allows: memory://sp (state.savepoints.dir, state.checkpoints.dir, state.savepoints.allowed-dirs); give a path below one of them',
+    );
+    await expect(c.service.dispose({ savepointPath: 'memory://elsewhere/savepoint-1' })).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
     const unknownJob = c.trigger({ jobId: 'job-9' });
     const badMode = c.trigger({ terminate: 'PAUSE' });
     const drainOnly = c.trigger({ drain: true });
@@ -109,7 +118,14 @@ describe('savepoints', () => {
     const plain = cluster({ 'tm-1': 4 });
     plain.dispatcher.submit(jobSpec(pipeline));
     const storage = new MemoryStorage('memory://sp');
-    const service = new SavepointService({ dispatcher: plain.dispatcher, defaultDirectory: 'memory://sp', openStorage: () => storage, logger: silentLogger() });
+    const service = new SavepointService({
+      dispatcher: plain.dispatcher,
+      defaultDirectory: 'memory://sp',
+      openStorage: () => storage,
+      allowedPaths: new AllowedPaths(['memory://sp']),
+      metadataMaxBytes: 1024,
+      logger: silentLogger(),
+    });
     await expect(service.trigger({ jobId: 'job-1', targetDirectory: '', terminate: '', drain: false })).rejects.toMatchObject({
       code: 'SAVEPOINT_NOT_SUPPORTED',
       message: 'job job-1 takes no checkpoints, so it cannot take savepoints; enable checkpointing (env.enableCheckpointing or execution.checkpointing.interval) to take savepoints',

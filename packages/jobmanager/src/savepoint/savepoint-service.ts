@@ -3,6 +3,7 @@ import { checkPath } from '../service/request-checks.ts';
 import type { DisposeSavepointRequest__Output, TriggerSavepointRequest__Output, TriggerSavepointResponse } from '@weir/rpc';
 import type { StorageOpener } from '@weir/storage';
 import type { Dispatcher } from '../dispatcher.ts';
+import type { AllowedPaths } from './allowed-paths.ts';
 import { disposeSavepoint } from './dispose-savepoint.ts';
 import { parseSavepointMode } from './savepoint-mode.ts';
 import { SavepointTarget, resolveSavepointBase, savepointDirName } from './savepoint-target.ts';
@@ -12,6 +13,10 @@ export interface SavepointServiceDeps {
   /** state.savepoints.dir: where savepoints go when a request names no directory ('' = not set). */
   readonly defaultDirectory: string;
   readonly openStorage: StorageOpener;
+  /** Where a request may name a savepoint directory (state.savepoints.dir, state.checkpoints.dir, state.savepoints.allowed-dirs). */
+  readonly allowedPaths: AllowedPaths;
+  /** state.metadata.max-size: the largest `_metadata` read before a dispose. */
+  readonly metadataMaxBytes: number;
   readonly logger: Logger;
   /** 12 random hex chars for a savepoint directory's name. */
   readonly randomHex?: () => string;
@@ -34,6 +39,7 @@ export class SavepointService {
     checkPath('target directory', request.targetDirectory);
     job.checkSavepointPossible();
     const base = resolveSavepointBase(request.targetDirectory, this.deps.defaultDirectory);
+    await this.deps.allowedPaths.check('savepoint directory', base);
     const target = await SavepointTarget.create(base, savepointDirName(job.jobId, this.deps.randomHex), this.deps.openStorage);
     const log = logger.child({ jobId: job.jobId });
     try {
@@ -47,8 +53,14 @@ export class SavepointService {
     }
   }
 
+  /** Throws PATH_NOT_ALLOWED when a savepoint may not be written into `targetDirectory` ('' is state.savepoints.dir, which may). */
+  async checkTargetAllowed(targetDirectory: string): Promise<void> {
+    if (targetDirectory.trim() !== '') await this.deps.allowedPaths.check('savepoint directory', targetDirectory);
+  }
+
   async dispose(request: DisposeSavepointRequest__Output): Promise<void> {
     checkPath('savepoint path', request.savepointPath);
-    return disposeSavepoint(request.savepointPath, this.deps.openStorage, this.deps.logger);
+    if (request.savepointPath.trim() !== '') await this.deps.allowedPaths.check('savepoint path', request.savepointPath);
+    return disposeSavepoint(request.savepointPath, this.deps.openStorage, this.deps.logger, this.deps.metadataMaxBytes);
   }
 }

@@ -6,13 +6,24 @@ import type { SavepointService } from '../savepoint/savepoint-service.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
 import type { JobSubmitter } from '../submit/job-submitter.ts';
 import { toListCheckpointsResponse } from './checkpoint-views.ts';
+import { peerAddress, type ClientRateLimiter } from './client-rate-limiter.ts';
 import { toJobDetails, toJobStatusUpdate } from './job-views.ts';
 
 /** The JobService the CLI calls: submit, list, get, cancel, watch, list checkpoints, savepoints. */
-export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitter, savepoints: SavepointService, slotPool: SlotPool, logger: Logger): JobServiceHandlers {
+export function jobServiceHandlers(
+  dispatcher: Dispatcher,
+  submitter: JobSubmitter,
+  savepoints: SavepointService,
+  slotPool: SlotPool,
+  logger: Logger,
+  rateLimiter: ClientRateLimiter,
+): JobServiceHandlers {
   return {
     SubmitJob(call, callback) {
-      submitter.submit(call.request).then(
+      Promise.resolve(call.request).then((request) => {
+        rateLimiter.take(peerAddress(call.getPeer()), 'SubmitJob');
+        return submitter.submit(request);
+      }).then(
         (response) => callback(null, response),
         (err: unknown) => {
           logger.warn({ err, entryName: quoteInput(call.request.entryName) }, 'job submission rejected');
@@ -22,7 +33,10 @@ export function jobServiceHandlers(dispatcher: Dispatcher, submitter: JobSubmitt
     },
 
     TriggerSavepoint(call, callback) {
-      Promise.resolve(call.request).then((request) => savepoints.trigger({ ...request, jobId: parseJobId(request.jobId) })).then(
+      Promise.resolve(call.request).then((request) => {
+        rateLimiter.take(peerAddress(call.getPeer()), 'TriggerSavepoint');
+        return savepoints.trigger({ ...request, jobId: parseJobId(request.jobId) });
+      }).then(
         (response) => callback(null, response),
         (err: unknown) => {
           logger.warn({ err, jobId: quoteInput(call.request.jobId) }, 'savepoint failed');

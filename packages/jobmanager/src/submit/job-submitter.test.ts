@@ -128,7 +128,7 @@ describe('JobSubmitter', () => {
   });
 
   it('rejects a savepoint path that holds no savepoint before storing anything or starting a job', async () => {
-    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain, splitSources: [] }));
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain, splitSources: [] }), { ...config, 'state.savepoints.dir': '/nowhere' });
     const err = await s.submitter.submit({ ...request(1), savepointPath: '/nowhere/savepoint-1', allowNonRestoredState: true }).catch((e: unknown) => e);
     expect(isWeirError(err, 'SAVEPOINT_NOT_FOUND')).toBe(true);
     expect((err as Error).message).toBe(
@@ -138,6 +138,17 @@ describe('JobSubmitter', () => {
     expect(s.dispatcher.list()).toEqual([]);
     expect(s.closed).toHaveLength(1);
     expect(await readdir(s.dir)).toEqual([]);
+  });
+
+  it('refuses a savepoint path outside the allowed directories before opening it', async () => {
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain, splitSources: [] }), { ...config, 'state.savepoints.dir': '/nowhere' });
+    const err = await s.submitter.submit({ ...request(1), savepointPath: '/etc', allowNonRestoredState: true }).catch((e: unknown) => e);
+    expect(isWeirError(err, 'PATH_NOT_ALLOWED')).toBe(true);
+    expect((err as Error).message).toBe(
+      'savepoint path /etc is outside the directories this JobManager allows: /nowhere (state.savepoints.dir, state.checkpoints.dir, state.savepoints.allowed-dirs); give a path below one of them',
+    );
+    expect(s.opened).toEqual([]);
+    expect(s.dispatcher.list()).toEqual([]);
   });
 
   it('rejects a filesystem backend without a directory before storing anything', async () => {

@@ -13,6 +13,7 @@ import type { JobSettings } from '../settings/job-settings.ts';
 import { resolveJobSettings } from '../settings/resolve-job-settings.ts';
 import { checkSubmitJob } from '../service/request-checks.ts';
 import type { JobPlanner } from './job-planner.ts';
+import { AllowedPaths } from '../savepoint/allowed-paths.ts';
 import { readInitialRestore } from './savepoint-reader.ts';
 
 /** A job a new leader takes over: its retained checkpoints and the HA of its checkpoints. */
@@ -23,6 +24,8 @@ export interface JobRecovery {
 
 /** Handles SubmitJob: plan the job, resolve its settings, keep its bundle, hand it to a new JobMaster. */
 export class JobSubmitter {
+  readonly #allowedPaths: AllowedPaths;
+
   constructor(
     private readonly planner: JobPlanner,
     private readonly blobStore: BlobStore,
@@ -32,7 +35,9 @@ export class JobSubmitter {
     private readonly openStorage: StorageOpener,
     /** With HA: the submission is kept in storageDir and registered in etcd before the job starts. */
     private readonly ha?: LeaderHa,
-  ) {}
+  ) {
+    this.#allowedPaths = AllowedPaths.fromConfig(config);
+  }
 
   /**
    * The one way a job comes to exist (a client's SubmitJob, and a recovered job alike).
@@ -43,6 +48,8 @@ export class JobSubmitter {
    */
   async submit(request: SubmitJobRequest__Output): Promise<SubmitJobResponse> {
     checkSubmitJob(request);
+    // A client's path only: a recovered job's was checked when it was submitted.
+    if (request.savepointPath !== '') await this.#allowedPaths.check('savepoint path', request.savepointPath);
     const job: SubmittedJob = {
       jobId: randomBytes(16).toString('hex'),
       bundle: request.bundle,
@@ -88,7 +95,12 @@ export class JobSubmitter {
       // A recovered job with checkpoints restores them; the savepoint may be gone by now.
       const readSavepoint = job.savepointPath !== '' && (recovery?.checkpoints.length ?? 0) === 0;
       initialRestore = readSavepoint
-        ? await readInitialRestore({ path: job.savepointPath, allowNonRestoredState: job.allowNonRestoredState }, plan.jobGraph, this.openStorage, this.logger)
+        ? await readInitialRestore(
+            { path: job.savepointPath, allowNonRestoredState: job.allowNonRestoredState, metadataMaxBytes: this.config['state.metadata.max-size'] },
+            plan.jobGraph,
+            this.openStorage,
+            this.logger,
+          )
         : undefined;
       const directory = settings.checkpointing?.directory;
       checkpointRoot = directory === undefined ? undefined : this.openStorage(directory);

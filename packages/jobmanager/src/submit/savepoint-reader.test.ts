@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,7 +46,7 @@ function savepointDir(metadata: string | CheckpointMetadata = savepointMetadata,
 
 async function read(path: string, graph = jobGraph(vertex('sum', 3)), allowNonRestoredState = false) {
   const { logger, warnings } = recordingLogger();
-  const result = await readInitialRestore({ path, allowNonRestoredState }, graph, open, logger).catch((e: unknown) => e);
+  const result = await readInitialRestore({ path, allowNonRestoredState, metadataMaxBytes: 1024 ** 2 }, graph, open, logger).catch((e: unknown) => e);
   return { result, warnings };
 }
 
@@ -87,6 +87,27 @@ describe('readInitialRestore', () => {
     expect(await failure(chk)).toEqual({
       code: 'SAVEPOINT_NOT_FOUND',
       message: `${chk} is not a savepoint: it has no _metadata (an incomplete checkpoint has none); give the directory of a savepoint or completed retained checkpoint, e.g. <checkpoint dir>/<jobId>/chk-<n>`,
+    });
+  });
+
+  it('refuses a _metadata linked to /dev/zero, a sparse file past state.metadata.max-size and a file of other bytes, showing none of them', async () => {
+    const zero = savepointDir('');
+    rmSync(join(zero, '_metadata'));
+    symlinkSync('/dev/zero', join(zero, '_metadata'));
+    expect(await failure(zero)).toEqual({
+      code: 'INVALID_SAVEPOINT',
+      message: `${zero} is not a savepoint: ${join(zero, '_metadata')} is a symbolic link to a file outside ${zero}; files of a checkpoint or savepoint are read only from below its directory`,
+    });
+    const sparse = savepointDir('');
+    truncateSync(join(sparse, '_metadata'), 1_500_000_000);
+    expect(await failure(sparse)).toEqual({
+      code: 'INVALID_SAVEPOINT',
+      message: `${sparse} is not a savepoint: ${join(sparse, '_metadata')} is 1500000000 bytes, more than the 1048576 bytes read from it here (state.metadata.max-size)`,
+    });
+    const shadow = savepointDir('root:*:20201:0:99999:7:::\ndaemon:*:20201:0:99999:7:::\n');
+    expect(await failure(shadow)).toEqual({
+      code: 'INVALID_SAVEPOINT',
+      message: `${shadow} is not a savepoint: its _metadata cannot be read as checkpoint metadata (it is not JSON (it does not start as JSON))`,
     });
   });
 

@@ -13,6 +13,8 @@ export interface SavepointRequest {
   /** A savepoint or retained checkpoint directory (or its `_metadata` file): local path, file:// or s3:// URL. */
   readonly path: string;
   readonly allowNonRestoredState: boolean;
+  /** state.metadata.max-size: a bigger `_metadata` is refused before it is read. */
+  readonly metadataMaxBytes: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function readInitialRestore(request: SavepointRequest, jobGraph: Jo
   let parent: Storage | undefined;
   try {
     const shown = displayLocation(directory.url);
-    const metadata = decodeCheckpointMetadata(await readMetadata(directory, shown));
+    const metadata = decodeCheckpointMetadata(await readMetadata(directory, shown, request.metadataMaxBytes));
     if (typeof metadata === 'string') {
       throw new WeirError(JobManagerErrorCode.INVALID_SAVEPOINT, `${shown} is not a savepoint: its ${METADATA_FILE} cannot be read as checkpoint metadata (${metadata})`);
     }
@@ -62,10 +64,13 @@ export async function readInitialRestore(request: SavepointRequest, jobGraph: Jo
   }
 }
 
-async function readMetadata(directory: Storage, shown: string): Promise<Uint8Array> {
+async function readMetadata(directory: Storage, shown: string, maxBytes: number): Promise<Uint8Array> {
   try {
-    return await directory.read(METADATA_FILE);
+    return await directory.read(METADATA_FILE, { maxBytes });
   } catch (err) {
+    if (isWeirError(err, StorageErrorCode.STORAGE_TOO_LARGE) || isWeirError(err, StorageErrorCode.STORAGE_NOT_REGULAR_FILE)) {
+      throw new WeirError(JobManagerErrorCode.INVALID_SAVEPOINT, `${shown} is not a savepoint: ${err.message}${isWeirError(err, StorageErrorCode.STORAGE_TOO_LARGE) ? ' (state.metadata.max-size)' : ''}`, { cause: err });
+    }
     if (!isWeirError(err, StorageErrorCode.STORAGE_NOT_FOUND)) throw err;
   }
   const files = await directory.list('').catch(() => []);

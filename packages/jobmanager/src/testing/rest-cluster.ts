@@ -1,3 +1,5 @@
+import { defaultConfig } from '@weir/common';
+import { ClientRateLimiter } from '../service/client-rate-limiter.ts';
 import { silentLogger } from '@weir/common/testing';
 import { MetricStore } from '../metrics/metric-store.ts';
 import { buildRestApp, type RestServerOptions } from '../rest/rest-server.ts';
@@ -8,13 +10,14 @@ import { savepointCluster } from './savepoint-cluster.ts';
  * A running checkpointing job (src p=2 -> map p=3 -> sink p=1 on tm-1 and tm-2) behind the
  * REST app, called in-process; `forwarding` makes it a standby's app.
  */
-export function restCluster(job: Parameters<typeof savepointCluster>[0] = {}, forwarding?: RestServerOptions['forwarding']) {
+export function restCluster(job: Parameters<typeof savepointCluster>[0] = {}, forwarding?: RestServerOptions['forwarding'], limits?: RestServerOptions['limits']) {
   const c = savepointCluster(job);
   const metrics = new MetricStore();
   const app = buildRestApp({
     logger: silentLogger(),
     dashboardDir: undefined,
     forwarding,
+    limits,
     context: {
       dispatcher: c.dispatcher,
       taskManagers: {
@@ -24,8 +27,10 @@ export function restCluster(job: Parameters<typeof savepointCluster>[0] = {}, fo
       slotPool: c.slotPool,
       savepoints: c.service,
       operations: new SavepointOperations(),
+      rateLimiter: new ClientRateLimiter(0, c.clock),
       metrics,
       clock: c.clock,
+      configuration: { ...defaultConfig(), 's3.secret-key': 'hunter2', 's3.access-key': 'AKIA-ACCESS' },
       refreshIntervalMs: 1_000,
       version: '0.1.0',
       leader: () => ({ address: 'jm-1:6123', restUrl: 'http://jm-1:8081', epoch: 7 }),

@@ -1,3 +1,4 @@
+import { AllowedPaths } from '../savepoint/allowed-paths.ts';
 import { WeirError } from '@weir/common';
 import type { TriggerSavepointRequest__Output, TriggerSavepointResponse } from '@weir/rpc';
 import { MemoryStorage } from '@weir/storage/testing';
@@ -23,7 +24,15 @@ export function savepointCluster(job: CheckpointingJob = {}, defaultDirectory = 
     if (url.startsWith(`${SAVEPOINT_ROOT}/`)) return savepoints.child(url.slice(SAVEPOINT_ROOT.length + 1));
     throw new WeirError('INVALID_STORAGE_URL', `the test opens only ${SAVEPOINT_ROOT}, not ${url}`);
   };
-  const service = new SavepointService({ dispatcher: c.dispatcher, defaultDirectory, openStorage: open, logger: silentLogger(), randomHex: () => '0123456789ab' });
+  const service = new SavepointService({
+    dispatcher: c.dispatcher,
+    defaultDirectory,
+    openStorage: open,
+    allowedPaths: new AllowedPaths([SAVEPOINT_ROOT]),
+    metadataMaxBytes: 1024 ** 2,
+    logger: silentLogger(),
+    randomHex: () => '0123456789ab',
+  });
 
   /** Calls TriggerSavepoint; the outcome is captured instead of thrown, so a test can look before it settles. */
   const trigger = (request: Partial<TriggerSavepointRequest__Output> = {}) => {

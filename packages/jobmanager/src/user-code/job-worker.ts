@@ -5,6 +5,7 @@ import { WeirError, durationText, memorySizeText, type Logger } from '@weir/comm
 import { JobManagerErrorCode } from '../errors.ts';
 import type { JobDefaults } from '../job/job-spec.ts';
 import type { EnumeratorHost, HostEvent } from '../source/enumerator-host.ts';
+import { jobWorkerEnvironment } from './worker-environment.ts';
 import type { RequestMessage, ResponseMessage, WorkerMessage, WorkerRequestKind, WorkerRequests, WorkerSetup } from './protocol.ts';
 
 /** What the JobMaster keeps of its job's worker: notice of its death, and closing it when the job ends. */
@@ -128,6 +129,8 @@ export class JobWorker implements JobUserCode {
     const thread = new Worker(bootstrapScript(), {
       eval: true,
       workerData: setup,
+      // A copy of the few variables a job needs, not the JobManager's own (its S3 keys, say).
+      env: jobWorkerEnvironment(process.env),
       resourceLimits: { maxOldGenerationSizeMb: Math.max(1, Math.ceil(heapSizeBytes / 1024 ** 2)) },
     });
     this.#ready = false;

@@ -1,7 +1,8 @@
 import { WeirError } from '@weir/common';
 import { StorageErrorCode } from '../errors.ts';
 import { joinPath, normalizeFilePath, normalizePath } from '../paths.ts';
-import type { Storage } from '../types.ts';
+import { checkSize } from '../read-limits.ts';
+import type { ReadOptions, Storage } from '../types.ts';
 
 export type StorageOperation = 'write' | 'writeAtomic' | 'read' | 'exists' | 'list' | 'delete' | 'deleteDirectory';
 
@@ -83,10 +84,11 @@ export class MemoryStorage implements Storage {
     return this.#put('writeAtomic', path, data);
   }
 
-  async read(path: string): Promise<Uint8Array> {
+  async read(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
     const full = this.#enter('read', normalizeFilePath(path));
     const data = this.#shared.files.get(full);
     if (data === undefined) throw new WeirError(StorageErrorCode.STORAGE_NOT_FOUND, `no file at ${this.url}/${path}: it does not exist`);
+    checkSize(`${this.url}/${path}`, data.byteLength, options.maxBytes);
     return Uint8Array.from(data);
   }
 

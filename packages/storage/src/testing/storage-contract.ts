@@ -62,6 +62,15 @@ export function storageContract(name: string, open: () => Promise<ContractFixtur
       expect((error as Error).message).toMatch(/^no file at .*chk-9\/missing: it does not exist$/);
     });
 
+    it('refuses a file bigger than maxBytes with STORAGE_TOO_LARGE naming sizes, not content', async () => {
+      await storage.write('chk-1/_metadata', text('root:*:20201:0:99999:7:::'));
+      expect(decode(await storage.read('chk-1/_metadata', { maxBytes: 25 }))).toBe('root:*:20201:0:99999:7:::');
+      const error = await errorOf(storage.read('chk-1/_metadata', { maxBytes: 24 }));
+      expect(isWeirError(error, 'STORAGE_TOO_LARGE')).toBe(true);
+      expect((error as Error).message).toMatch(/^.*chk-1\/_metadata is 25 bytes, more than the 24 bytes read from it here$/);
+      expect((error as Error).message).not.toContain('root');
+    });
+
     it('tells whether a file exists; a directory is no file', async () => {
       await storage.write('chk-1/a', text('a'));
       expect(await storage.exists('chk-1/a')).toBe(true);

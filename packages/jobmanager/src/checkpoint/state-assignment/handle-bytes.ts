@@ -9,6 +9,7 @@ export function handleBytesIn(directory: Storage | undefined): HandleBytesReader
     if (directory === undefined) {
       throw new WeirError(JobManagerErrorCode.INVALID_SAVEPOINT, `its state is in file ${handle.path}, but the checkpoint has no directory to read it from`);
     }
-    return directory.read(handle.path);
+    // No more than _metadata recorded: a bigger file is not this state.
+    return directory.read(handle.path, { maxBytes: handle.size });
   };
 }

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWeirError } from '@weir/common';
-import { StorageErrorCode, type Storage } from '@weir/storage';
+import { StorageErrorCode, StorageTooLargeError, type Storage } from '@weir/storage';
 import type { FileSizeProbe, StateFileRef } from './state-files.ts';
 
 export interface ProbeDirectories {
@@ -24,9 +24,11 @@ export function storageProbe(dirs: ProbeDirectories, withSizes: boolean): FileSi
     if (!withSizes) return (await storage.exists(ref.path)) ? ref.size : undefined;
     if (storage.url.startsWith('file:')) return localSize(join(fileURLToPath(storage.url), ref.path));
     try {
-      return (await storage.read(ref.path)).byteLength;
+      return (await storage.read(ref.path, { maxBytes: ref.size })).byteLength;
     } catch (err) {
       if (isWeirError(err, StorageErrorCode.STORAGE_NOT_FOUND)) return undefined;
+      // Refused on its size: a file bigger than recorded is not read into memory to be measured.
+      if (err instanceof StorageTooLargeError) return err.size;
       throw err;
     }
   };

@@ -49,7 +49,8 @@ async function readLevelFile(file: LevelStateFile, restore: TaskRestore, what: s
     throw restoreFailed(restore, what, `its ${file.location} file ${file.path} has no directory to be read from (the task was given no ${file.location === 'shared' ? "job checkpoint directory" : 'checkpoint directory'})`);
   }
   try {
-    return await storage.read(file.path);
+    // No more than the checkpoint recorded: a bigger file is not this state.
+    return await storage.read(file.path, { maxBytes: file.size });
   } catch (err) {
     if (isWeirError(err, StorageErrorCode.STORAGE_NOT_FOUND)) {
       throw restoreFailed(restore, what, `its ${file.location} file ${file.path} does not exist in ${storage.url}; the checkpoint is incomplete (was a shared file deleted?), restore from another checkpoint`, err);

@@ -16,7 +16,8 @@ export async function readStateHandle(handle: StreamStateHandle, restore: TaskRe
   }
   let bytes: Uint8Array;
   try {
-    bytes = await storage.read(handle.path);
+    // No more than the checkpoint recorded: a bigger file is not this state.
+    bytes = await storage.read(handle.path, { maxBytes: handle.size });
   } catch (err) {
     throw new WeirError(
       RuntimeErrorCode.CHECKPOINT_RESTORE_FAILED,
