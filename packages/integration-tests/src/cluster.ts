@@ -52,6 +52,8 @@ export class ProcessCluster {
       'blob.storage.directory': join(dir, 'blobs'),
       'heartbeat.interval': 500,
       'heartbeat.timeout': 5_000,
+      // The default binds are every address (network-namespace tests reach them) without TLS: a test network.
+      'security.insecure-bind-acknowledged': 'true',
       ...options.config,
     };
     const configArgs = Object.entries(config).flatMap(([k, v]) => ['-D', `${k}=${v}`]);

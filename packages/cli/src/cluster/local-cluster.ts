@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { loadConfig, type Clock, type Logger } from '@weir/common';
+import { loadConfig, type Clock, type Logger, type WeirConfig } from '@weir/common';
 import { weirCommand } from '../child-command.ts';
 import { describeExit } from '../supervisor/child-exit.ts';
 import { RestartPolicy } from '../supervisor/restart-policy.ts';
@@ -65,7 +65,7 @@ export class LocalCluster {
     // Local-disk checkpoints by default, so a job that enables checkpointing needs no setup.
     const checkpoints: Record<string, string> = config['state.checkpoints.dir'] === '' ? { 'state.checkpoints.dir': join(options.dir, 'checkpoints') } : {};
     try {
-      supervisor.start(childSpec('jobmanager', 'jobmanager', options, { ...checkpoints, 'blob.storage.directory': join(options.dir, 'jobmanager', 'blobs') }, RestartPolicy.never()));
+      supervisor.start(childSpec('jobmanager', 'jobmanager', options, { ...checkpoints, ...loopbackBinds(config, ['jobmanager.bind-host', 'rest.bind-address']), 'blob.storage.directory': join(options.dir, 'jobmanager', 'blobs') }, RestartPolicy.never()));
       await waitForJobManager(config['jobmanager.rpc.address'], config['jobmanager.rpc.port'], {
         clock: options.clock,
         timeoutMs: options.startTimeoutMs ?? 60_000,
@@ -73,7 +73,7 @@ export class LocalCluster {
       });
       for (let i = 1; i <= options.taskManagers; i++) {
         const name = `taskmanager-${i}`;
-        const own = { ...checkpoints, 'taskmanager.numberOfTaskSlots': String(options.slots), 'blob.storage.directory': join(options.dir, name, 'blobs') };
+        const own = { ...checkpoints, ...loopbackBinds(config, ['taskmanager.bind-host']), 'taskmanager.numberOfTaskSlots': String(options.slots), 'blob.storage.directory': join(options.dir, name, 'blobs') };
         supervisor.start(childSpec('taskmanager', name, options, own, RestartPolicy.onFailure(TASKMANAGER_RESTART_DELAY_MS)));
       }
       await waitForTaskManagers(cluster.jobManagerAddress, options.taskManagers, {
@@ -91,6 +91,15 @@ export class LocalCluster {
   stop(): Promise<void> {
     return this.supervisor.stopAll();
   }
+}
+
+/**
+ * A local cluster is for this machine: the bind keys left at the every-address default bind
+ * the loopback address instead, so it starts without TLS and authentication (@weir/security
+ * refuses a non-loopback bind without them). An address the user set stays.
+ */
+function loopbackBinds(config: WeirConfig, keys: readonly ('jobmanager.bind-host' | 'rest.bind-address' | 'taskmanager.bind-host')[]): Record<string, string> {
+  return Object.fromEntries(keys.filter((key) => config[key] === '0.0.0.0').map((key) => [key, '127.0.0.1']));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { WeirError, describeError, type Logger } from '@weir/common';
 import { bindFailed } from '@weir/rpc';
 import fastifyStatic from '@fastify/static';
+import { followCertificates, secureContextOptions, type PemSource } from '@weir/security';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { clusterRoutes } from './cluster-routes.ts';
 import { jobRoutes } from './job-routes.ts';
@@ -8,6 +9,7 @@ import { metricRoutes } from './metric-routes.ts';
 import { forwardToLeader, type LeaderForwardingOptions } from './leader-forwarding.ts';
 import type { RestContext } from './rest-context.ts';
 import { RestErrorCode, errorBody, httpStatusOf } from './rest-errors.ts';
+import { guardRest, type RestGuardOptions } from './rest-guard.ts';
 import { savepointRoutes } from './savepoint-routes.ts';
 
 export interface RestServerOptions {
@@ -21,6 +23,10 @@ export interface RestServerOptions {
   readonly logger: Logger;
   /** With HA: while this JobManager stands by, its REST resources answer from the leader's. */
   readonly forwarding?: LeaderForwardingOptions;
+  /** Authentication, authorization and audit of every API request (@weir/security); undefined: open, as before security. */
+  readonly guard?: RestGuardOptions;
+  /** HTTPS with this certificate (security.ssl.rest.*), followed when its files change; undefined: plain HTTP. */
+  readonly tls?: PemSource;
 }
 
 export interface RestServer {
@@ -32,7 +38,8 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Weir</title><p>Th
 
 /** The REST API and the dashboard on one HTTP server (fastify), as Flink's JobManager serves them. */
 export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>): FastifyInstance {
-  const app = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true } });
+  const app = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true }, ...(options.tls === undefined ? {} : { https: secureContextOptions(options.tls.current) }) });
+  if (options.tls !== undefined) followCertificates(app.server as unknown as Parameters<typeof followCertificates>[0], options.tls);
   app.setErrorHandler((err: FastifyError | WeirError, request, reply) => {
     const error = asWeirError(err);
     const status = httpStatusOf(error.code);
@@ -43,6 +50,8 @@ export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>):
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(errorBody(new WeirError(RestErrorCode.NOT_FOUND, `no REST resource at ${request.url}; GET /overview, /jobs/overview and /taskmanagers are places to start`))),
   );
+  // Before forwarding: a standby refuses what the leader would.
+  if (options.guard !== undefined) guardRest(app, options.guard);
   if (options.forwarding !== undefined) forwardToLeader(app, options.forwarding);
   clusterRoutes(app, options.context);
   jobRoutes(app, options.context);
