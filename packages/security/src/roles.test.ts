@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authorize, type Action, type Principal, type Role } from './roles.ts';
 
-const as = (role: Role, name = role): Principal => ({ name, role, via: 'token' });
+const as = (role: Role, name: string = role): Principal => ({ name, role, via: 'token' });
 const allowed = (principal: Principal, action: Action, owner?: string) => authorize(principal, action, owner).allowed;
 
 describe('authorize', () => {
