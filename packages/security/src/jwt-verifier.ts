@@ -1,17 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { WeirError, describeError } from '@weir/common';
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { SecurityErrorCode } from './errors.ts';
 import { isRole, ROLES, type Principal, type Role } from './roles.ts';
 import type { JwtSettings } from './settings.ts';
 import { FileWatch } from './watched-files.ts';
 
-function localKeySet(path: string): JWTVerifyGetKey {
+/**
+ * jose is loaded on the first JWT: it is some 170 ms of a process's start (load 8), which no
+ * TaskManager and no JobManager without security.auth.jwt.jwks should pay.
+ */
+let jose: Promise<typeof import('jose')> | undefined;
+const loadJose = () => (jose ??= import('jose'));
+
+function readKeySet(path: string): JSONWebKeySet {
+  let parsed: unknown;
   try {
-    return createLocalJWKSet(JSON.parse(readFileSync(path, 'utf8')));
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new WeirError(SecurityErrorCode.SECURITY_FILE_INVALID, `${path} (security.auth.jwt.jwks) is not a readable JWKS ({"keys": [...]}): ${describeError(err)}`);
   }
+  if (typeof parsed !== 'object' || parsed === null || !Array.isArray((parsed as { keys?: unknown }).keys)) {
+    throw new WeirError(SecurityErrorCode.SECURITY_FILE_INVALID, `${path} (security.auth.jwt.jwks) is JSON but not a JWKS: it needs a "keys" list`);
+  }
+  return parsed as JSONWebKeySet;
 }
 
 /** The highest role a token's `role` claim (a string) or `roles` claim (a list, as many OIDC providers put groups) names. */
@@ -27,7 +39,9 @@ function roleOf(payload: JWTPayload): Role | undefined {
  * principal is the token's `sub`, its role from the `role` or `roles` claim.
  */
 export class JwtVerifier {
-  #keys: JWTVerifyGetKey;
+  /** The JWKS file's keys (undefined for a URL); the key lookup jose makes of them, on first use. */
+  #keySet: JSONWebKeySet | undefined;
+  #keys: JWTVerifyGetKey | undefined;
   readonly #watch: FileWatch | undefined;
 
   constructor(
@@ -35,15 +49,14 @@ export class JwtVerifier {
     onReloadFailed: (err: unknown) => void = () => {},
     intervalMs?: number,
   ) {
-    if (settings.jwks.startsWith('https://')) {
-      this.#keys = createRemoteJWKSet(new URL(settings.jwks));
-    } else {
-      this.#keys = localKeySet(settings.jwks);
+    if (!settings.jwks.startsWith('https://')) {
+      this.#keySet = readKeySet(settings.jwks);
       this.#watch = new FileWatch(
         [settings.jwks],
         () => {
           try {
-            this.#keys = localKeySet(settings.jwks);
+            this.#keySet = readKeySet(settings.jwks);
+            this.#keys = undefined;
           } catch (err) {
             onReloadFailed(err);
           }
@@ -55,6 +68,8 @@ export class JwtVerifier {
 
   /** The principal of a valid token; UNAUTHENTICATED saying why it is not. */
   async verify(token: string): Promise<Principal> {
+    const { createLocalJWKSet, createRemoteJWKSet, jwtVerify } = await loadJose();
+    this.#keys ??= this.#keySet === undefined ? createRemoteJWKSet(new URL(this.settings.jwks)) : createLocalJWKSet(this.#keySet);
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.#keys, { issuer: this.settings.issuer, audience: this.settings.audience }));
