@@ -181,6 +181,11 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
     noCertificate.close();
     expect(subscribeStatus.code).toBe(grpc.status.UNAVAILABLE);
 
+    // The liveness endpoint: plain HTTP fails, HTTPS without a client certificate fails the handshake (the JobManager's probes, with one, keep the TaskManagers alive).
+    const livenessAddress = /"livenessAddress":"([^"]+)"/.exec(cluster.taskManagers[0]!.output)![1]!;
+    expect(await httpStatus(`http://${livenessAddress}/liveness`)).toBeTypeOf('string');
+    expect(await httpStatus(`https://localhost:${livenessAddress.split(':')[1]}/liveness`, { ca })).toBeTypeOf('string');
+
     // A rogue TaskManager: it trusts the cluster's CA, but its own certificate comes from another CA.
     const rogueCa = join(dir, 'rogue');
     expect((await runWeir(['security', 'init', rogueCa, '--host', 'localhost', '--ip', '127.0.0.1'])).code).toBe(0);

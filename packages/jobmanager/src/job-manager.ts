@@ -21,6 +21,7 @@ import { SavepointOperations } from './rest/savepoint-operations.ts';
 import { guardJobService, guardTaskManagerService } from './security/grpc-guard.ts';
 import { JobOwners } from './security/job-owners.ts';
 import { jobManagerListeners } from './security/listeners.ts';
+import { tlsLivenessProbe } from './registry/tls-liveness-probe.ts';
 
 export interface JobManagerHandle {
   /** The port the gRPC server listens on (the configured one, or the one picked for port 0). */
@@ -58,6 +59,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   const security = ClusterSecurity.fromConfig(config, logger);
   checkExposure(security.settings, jobManagerListeners(config), logger);
   const owners = new JobOwners();
+  const livenessProbe = security.internalTls === undefined ? undefined : tlsLivenessProbe(security.internalTls);
   const haSettings = haSettingsFromConfig(config, 'jobmanager');
   const blobStore = await BlobStore.open(config['blob.storage.directory']);
   const s3 = s3SettingsFromConfig(config);
@@ -67,9 +69,9 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   // TaskManagers' metric reports, shown over REST; kept across terms (a TaskManager's entry goes when it is lost).
   const metricStore = new MetricStore();
   // Without HA this JobManager leads alone; with HA only while it holds the etcd lease.
-  let session: LeaderSession | undefined = ha === undefined ? new LeaderSession({ config, logger, clock, blobStore, metricStore }) : undefined;
+  let session: LeaderSession | undefined = ha === undefined ? new LeaderSession({ config, logger, clock, blobStore, metricStore, livenessProbe }) : undefined;
   // What metrics show while no term runs: an empty cluster (REST asks the leader).
-  const idle = session ?? new LeaderSession({ config, logger, clock, blobStore, metricStore });
+  const idle = session ?? new LeaderSession({ config, logger, clock, blobStore, metricStore, livenessProbe });
   const current = (): LeaderSession => session ?? idle;
   let election: LeaderElection | undefined;
   // The leader etcd names, followed while this JobManager runs, for REST; the epoch of this one's term while it leads.
@@ -169,7 +171,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
     election.start({
       async grantLeadership(term) {
         const termLogger = logger.child({ epoch: term.epoch });
-        const next = new LeaderSession({ config, logger: termLogger, clock, blobStore, metricStore, ha: new EtcdLeaderHa(ha, term, termLogger) });
+        const next = new LeaderSession({ config, logger: termLogger, clock, blobStore, metricStore, livenessProbe, ha: new EtcdLeaderHa(ha, term, termLogger) });
         // TaskManagers may register while the jobs are recovered: the jobs wait for their slots.
         session = next;
         epoch = term.epoch;

@@ -103,7 +103,7 @@ export class TaskManager implements TaskManagerHandle {
     const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined, heartbeatTimeoutMs, internalTls);
     // Its thread starts while the data server binds, if the process did not start it earlier.
     const livenessStart =
-      parts.liveness ?? startLivenessEndpoint(config['taskmanager.bind-host'], config['taskmanager.liveness.port'], parts.logger.child({ scope: 'liveness' }));
+      parts.liveness ?? startLivenessEndpoint(config['taskmanager.bind-host'], config['taskmanager.liveness.port'], parts.logger.child({ scope: 'liveness' }), internalTls);
     // Its failure is awaited below; until then it must not count as an unhandled rejection.
     livenessStart.catch(() => undefined);
     // Set right after the bind (below); until then no consumer can know this TaskManager.
