@@ -208,6 +208,12 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
     expect(await httpStatus(`${https}/jobs/${jobId}?mode=cancel`, { ca, token: tokens.vic, method: 'PATCH' })).toBe(403);
     expect(await httpStatus(`${https}/jobs/${jobId}?mode=cancel`, { ca, token: tokens.bob, method: 'PATCH' })).toBe(403);
 
+    // weir security check reports every door closed.
+    const check = await runWeir(['security', 'check', '-m', cluster.jobManagerAddress, ...caArgs, '--rest', `localhost:${restPort}`]);
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual(['protected', 'protected', 'protected', 'protected']);
+    expect(check.stdout).toContain('over TLS without a token: refused, a token is required');
+
     // Every refused mutating call and alice's submission are in the audit log (the last line may still be on its way).
     await cluster.jobManager.waitForOutput(/"who":"bob".*"action":"cancel".*"via":"rest".*"result":"refused/, 5_000);
     const audit = cluster.jobManager.output.split('\n').filter((line) => line.includes('"audit":true'));
