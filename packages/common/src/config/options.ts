@@ -75,7 +75,7 @@ export const ConfigOptions = {
   'security.ssl.rest.enabled': { type: 'boolean', default: false, doc: 'HTTPS for the REST API and dashboard. Needs security.ssl.rest.cert and .key.' },
   'security.ssl.rest.cert': { type: 'string', default: '', doc: "PEM file with the REST API's server certificate; re-read when it changes." },
   'security.ssl.rest.key': { type: 'string', default: '', doc: 'PEM file with the private key of security.ssl.rest.cert; re-read when it changes.' },
-  'security.auth.tokens-file': { type: 'string', default: '', doc: 'File of bearer tokens, one per line: sha256:<hex of the token> <role> <name> (roles: viewer, operator, submitter, admin); re-read when it changes. weir security init writes one.' },
+  'security.auth.tokens-file': { type: 'string', default: '', doc: 'File of bearer tokens, one per line: sha256:HEX ROLE NAME, HEX the SHA-256 of the token, never the token (roles: viewer, submitter, operator, admin); re-read when it changes. weir security init writes one.' },
   'security.auth.jwt.jwks': { type: 'string', default: '', doc: "JWTs are accepted when signed by a key of this JWKS: a file path (re-read when it changes) or an https:// URL (an OIDC provider's jwks_uri)." },
   'security.auth.jwt.issuer': { type: 'string', default: '', doc: 'The iss a JWT must carry (required with security.auth.jwt.jwks).' },
   'security.auth.jwt.audience': { type: 'string', default: '', doc: 'The aud a JWT must carry (required with security.auth.jwt.jwks).' },
