@@ -8,7 +8,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { readCommittedLines } from '@weir/examples';
 import { createDataExchangeClient, createJobServiceClient, grpc, type JobDetails__Output } from '@weir/rpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobIdFrom, ProcessCluster, runWeir, WeirProcess, writeJobFile } from '../src/index.ts';
+import { initClusterCredentials, jobIdFrom, ProcessCluster, runWeir, WeirProcess, writeJobFile } from '../src/index.ts';
 import { rawCall } from '../src/raw-grpc.ts';
 
 /** Running sums per key (n mod 10) of 0 … count-1 at a steady rate, at parallelism 2: the keyBy crosses TaskManagers. */
@@ -91,16 +91,15 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'weir-security-'));
     sec = join(dir, 'sec');
-    const init = await runWeir(['security', 'init', sec, '--host', 'localhost', '--ip', '127.0.0.1']);
-    expect(init.code, init.stderr).toBe(0);
-    adminToken = /^\s+(weir_\S+)$/m.exec(init.stdout)![1]!;
+    const init = await initClusterCredentials(sec);
+    adminToken = init.adminToken!;
     appendFileSync(join(sec, 'tokens'), `sha256:${sha256(tokens.alice)} submitter alice\nsha256:${sha256(tokens.bob)} submitter bob\nsha256:${sha256(tokens.vic)} viewer vic\n`);
-    ca = readFileSync(join(sec, 'ca.pem'));
+    ca = init.ca;
     const keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     jwtKey = keys.privateKey;
     writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [{ ...keys.publicKey.export({ format: 'jwk' }), kid: 'test-key', alg: 'ES256', use: 'sig' }] }));
     securityKeys = {
-      ...Object.fromEntries([...init.stdout.matchAll(/^\s+(security\.[a-z.-]+): (\S+)$/gm)].map((m) => [m[1]!, m[2]!])),
+      ...init.keys,
       'security.auth.jwt.jwks': join(dir, 'jwks.json'),
       'security.auth.jwt.issuer': 'https://idp.test',
       'security.auth.jwt.audience': 'weir',
@@ -108,7 +107,7 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
       'security.insecure-bind-acknowledged': 'false',
     };
     expect(Object.keys(securityKeys)).toContain('security.ssl.internal.cert');
-    caArgs = ['-D', `security.ssl.internal.ca=${join(sec, 'ca.pem')}`];
+    caArgs = ['-D', `security.ssl.internal.ca=${init.caPath}`];
     cluster = await ProcessCluster.start({
       taskManagers: 2,
       slots: 1,
