@@ -31,7 +31,8 @@ function probeHttp(url: string, ca: Buffer | undefined): Promise<number | string
       resolve(response.statusCode ?? 0);
     });
     request.on('timeout', () => request.destroy(new Error('no answer in 3 s')));
-    request.on('error', (err) => resolve(err.message));
+    // OpenSSL's messages run over several lines: the first says what happened.
+    request.on('error', (err) => resolve(err.message.split('\n')[0]!.trim()));
   });
 }
 
