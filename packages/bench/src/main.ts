@@ -1,4 +1,4 @@
-// `pnpm bench [scenario...] [--profile DIR] [--events N] [--queries q5,q7]`: runs the scenarios (all by default), prints a
+// `pnpm bench [scenario...] [--profile DIR] [--events N] [--queries q5,q7] [--tls]`: runs the scenarios (all by default), prints a
 // table per scenario and one JSON line per scenario (prefixed `BENCH `) for tools.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,7 +19,7 @@ import { windows } from './scenarios/windows.ts';
 
 const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, kafka, postgres];
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, queries: { type: 'string' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, queries: { type: 'string' }, tls: { type: 'boolean' } } });
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));
 if (unknown.length > 0) {
   console.error(`error: unknown scenario ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`);
@@ -37,7 +37,7 @@ const queries = values.queries?.split(',').filter((q) => q !== '');
 
 for (const scenario of selected) {
   console.log(`\n## ${scenario.name}: ${scenario.description}`);
-  const result = await scenario.run({ profileDir, events, queries });
+  const result = await scenario.run({ profileDir, events, queries, tls: values.tls === true });
   const width = Math.max(...result.rows.map(([label]) => label.length));
   for (const [label, value, unit] of result.rows) console.log(`  ${label.padEnd(width)}  ${value.padStart(14)} ${unit}`);
   console.log(`BENCH ${JSON.stringify({ scenario: scenario.name, ...result.figures })}`);

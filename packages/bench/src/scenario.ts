@@ -12,6 +12,8 @@ export interface ScenarioOptions {
   readonly events?: number;
   /** The queries a scenario that has several (nexmark) runs, instead of all of them. */
   readonly queries?: readonly string[];
+  /** A scenario that takes it (shuffle) compares mutual TLS inside the cluster with plain connections instead. */
+  readonly tls?: boolean;
 }
 
 export interface ScenarioResult {

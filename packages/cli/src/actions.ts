@@ -6,6 +6,8 @@ import { listCommand } from './commands/list.ts';
 import { runCommand } from './commands/run.ts';
 import { disposeSavepointCommand, savepointCommand } from './commands/savepoint.ts';
 import { jobManagerCommand, taskManagerCommand } from './commands/serve.ts';
+import { securityCheckCommand } from './commands/security-check.ts';
+import { securityInitCommand } from './commands/security-init.ts';
 import { stopCommand } from './commands/stop.ts';
 import type { CliContext } from './context.ts';
 import type { CliActions } from './program.ts';
@@ -24,5 +26,7 @@ export function cliActions(context: CliContext): CliActions {
     stop: (args) => stopCommand(args, context),
     checkpoints: (args) => checkpointsCommand(args, context),
     clusterStart: (args) => clusterStartCommand(args, context),
+    securityInit: (args) => securityInitCommand(args, context),
+    securityCheck: (args) => securityCheckCommand(args, context),
   };
 }

@@ -12,6 +12,7 @@ export interface ConfigOptions {
 /** The options of the commands that talk to a JobManager. */
 export interface ClientOptions extends ConfigOptions {
   jobmanager?: string;
+  tokenFile?: string;
 }
 
 export function withConfig(command: Command): Command {
@@ -21,7 +22,10 @@ export function withConfig(command: Command): Command {
 }
 
 export function withClient(command: Command): Command {
-  return withConfig(command).option('-m, --jobmanager <host:port>', 'JobManager address (default: jobmanager.rpc.address:jobmanager.rpc.port)', parseAddress);
+  return withConfig(command)
+    .option('-m, --jobmanager <host:port>', 'JobManager address (default: jobmanager.rpc.address:jobmanager.rpc.port)', parseAddress)
+    // Never the token itself as an argument: ps shows every process's arguments to every user.
+    .option('--token-file <file>', 'file holding the token to authenticate with (default: $WEIR_TOKEN)');
 }
 
 export function configArgs(options: ConfigOptions): ConfigArgs {
@@ -29,7 +33,7 @@ export function configArgs(options: ConfigOptions): ConfigArgs {
 }
 
 export function clientArgs(options: ClientOptions): ClientArgs {
-  return { ...configArgs(options), jobManager: options.jobmanager };
+  return { ...configArgs(options), jobManager: options.jobmanager, tokenFile: options.tokenFile };
 }
 
 /** Fails the parse the way commander fails a missing `<jobId>`, for commands whose job ID is optional in some forms. */

@@ -6,10 +6,11 @@ import type { JobArgs } from './commands/info.ts';
 import type { RunArgs } from './commands/run.ts';
 import type { ConfigArgs } from './config-args.ts';
 import { clientArgs, configArgs, withClient, withConfig, type ClientOptions, type ConfigOptions } from './program-options.ts';
+import { addSecurityCommands, type SecurityActions } from './program-security.ts';
 import { addSavepointCommands, type SavepointActions } from './program-savepoints.ts';
 
 /** What each command does once its arguments are parsed; main.ts wires the real ones, tests record calls. */
-export interface CliActions extends SavepointActions {
+export interface CliActions extends SavepointActions, SecurityActions {
   jobmanager(args: ConfigArgs): Promise<void>;
   taskmanager(args: ConfigArgs): Promise<void>;
   run(args: RunArgs): Promise<void>;
@@ -75,6 +76,7 @@ export function buildProgram(actions: CliActions): Command {
   );
 
   addSavepointCommands(program, actions);
+  addSecurityCommands(program, actions);
 
   const cluster = program.command('cluster').description('a local cluster of child processes');
   withConfig(

@@ -8,7 +8,7 @@ import { buildProgram, type CliActions } from './program.ts';
 const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
 
 /** The options every command or every client command has, which the README names once below its command table. */
-const SHARED_OPTIONS = new Set(['-c', '-D', '-m']);
+const SHARED_OPTIONS = new Set(['-c', '-D', '-m', '--token-file']);
 
 /** Every command of the `weir` program as its words (`cluster start`), with the flags of its own options. */
 function commands(): { readonly path: string; readonly flags: string[] }[] {

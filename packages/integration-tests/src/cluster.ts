@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createJobServiceClient, type JobServiceClient } from '@weir/rpc';
+import { createJobServiceClient, grpc, type ClientTls, type JobServiceClient } from '@weir/rpc';
 import { freePort } from '@weir/cli';
 import { runWeir, WeirProcess, type RunResult } from './process.ts';
 
@@ -14,6 +14,8 @@ export interface ClusterOptions {
   readonly taskManagerNodeArgs?: readonly string[];
   /** Every process serves Prometheus metrics on a free port of its own (`metricsUrl`). */
   readonly prometheus?: boolean;
+  /** TLS of the test's own gRPC clients (`client`, the start-up wait) when the JobManager speaks TLS (security.ssl.internal.*). */
+  readonly clientTls?: ClientTls;
 }
 
 /**
@@ -37,6 +39,7 @@ export class ProcessCluster {
     /** Base URL of the JobManager's REST API and dashboard, e.g. http://127.0.0.1:40123. */
     readonly restUrl: string,
     private readonly prometheus: boolean,
+    private readonly clientTls: ClientTls | undefined,
   ) {}
 
   static async start(options: ClusterOptions): Promise<ProcessCluster> {
@@ -69,6 +72,7 @@ export class ProcessCluster {
       options.taskManagerNodeArgs ?? [],
       `http://127.0.0.1:${config['rest.port']}`,
       options.prometheus === true,
+      options.clientTls,
     );
     if (jobManagerMetrics !== undefined) cluster.#metricsPorts.set(jobManager, jobManagerMetrics);
     try {
@@ -117,12 +121,12 @@ export class ProcessCluster {
   }
 
   get client(): JobServiceClient {
-    this.#client ??= createJobServiceClient(this.jobManagerAddress);
+    this.#client ??= createJobServiceClient(this.jobManagerAddress, {}, this.clientTls);
     return this.#client;
   }
 
   /** Runs a client command of the CLI against this cluster's JobManager. */
-  weir(args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  weir(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<RunResult> {
     const [command, ...rest] = args;
     return runWeir([command!, '-m', this.jobManagerAddress, ...rest], options);
   }
@@ -141,9 +145,10 @@ export class ProcessCluster {
   async #waitForJobManager(): Promise<void> {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const client = createJobServiceClient(this.jobManagerAddress);
+      const client = createJobServiceClient(this.jobManagerAddress, {}, this.clientTls);
       const ok = await new Promise<boolean>((resolve) => {
-        client.listJobs({}, { deadline: Date.now() + 1_000 }, (err) => resolve(!err));
+        // With authentication on, a call without a token is refused: the JobManager answers, so it is up.
+        client.listJobs({}, { deadline: Date.now() + 1_000 }, (err) => resolve(!err || err.code === grpc.status.UNAUTHENTICATED));
       });
       client.close();
       if (ok) return;

@@ -63,6 +63,8 @@ export class HaCluster {
       'high-availability.etcd.renew-interval': Math.floor(leaseTtlMs / 3),
       'heartbeat.interval': 500,
       'heartbeat.timeout': 5_000,
+      // JobManagers and TaskManagers bind every address (other network namespaces reach them) without TLS: a test network.
+      'security.insecure-bind-acknowledged': 'true',
       ...options.config,
     };
     const rpcPorts: number[] = [];

@@ -9,3 +9,4 @@ export * from './netns.ts';
 export * from './log-lines.ts';
 export * from './kafka-job.ts';
 export * from './poll.ts';
+export * from './security.ts';

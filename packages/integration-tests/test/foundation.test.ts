@@ -119,7 +119,8 @@ describe('a process cluster of one JobManager and two TaskManagers', () => {
 
   it('refuses to start a JobManager on a port already taken, or with an unknown config key', async () => {
     const port = cluster.jobManagerAddress.split(':')[1]!;
-    const taken = await runWeir(['jobmanager', '-D', `jobmanager.rpc.port=${port}`, '-D', `blob.storage.directory=${cluster.dir}/blobs2`], { timeoutMs: 30_000 });
+    // Loopback binds: a non-loopback one without security would be refused before the port is tried.
+    const taken = await runWeir(['jobmanager', '-D', 'jobmanager.bind-host=127.0.0.1', '-D', 'rest.bind-address=127.0.0.1', '-D', `jobmanager.rpc.port=${port}`, '-D', `blob.storage.directory=${cluster.dir}/blobs2`], { timeoutMs: 30_000 });
     expect(taken.code).not.toBe(0);
     expect(taken.stderr).toContain(`port ${port} is already in use`);
 

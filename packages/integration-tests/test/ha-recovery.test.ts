@@ -111,7 +111,8 @@ describe('JobManager HA on one host', () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ha-bad-'));
     const etcd = await startEtcd();
     cleanups.push(() => etcd.remove());
-    const base = ['-D', 'high-availability.type=etcd', '-D', 'jobmanager.rpc.address=127.0.0.1', '-D', 'rest.port=0'];
+    // Loopback binds: a non-loopback one without security would be refused before etcd is tried.
+    const base = ['-D', 'high-availability.type=etcd', '-D', 'jobmanager.rpc.address=127.0.0.1', '-D', 'rest.port=0', '-D', 'jobmanager.bind-host=127.0.0.1', '-D', 'rest.bind-address=127.0.0.1'];
     const start = (name: string, extra: Record<string, string | number>) =>
       new WeirProcess(name, ['jobmanager', ...base, ...Object.entries(extra).flatMap(([k, v]) => ['-D', `${k}=${v}`])], join(dir, `${name}.log`));
     const nowhere = `http://127.0.0.1:${await freePort()}`;
@@ -123,7 +124,7 @@ describe('JobManager HA on one host', () => {
     const unreachable = start('unreachable', { 'high-availability.etcd.endpoints': nowhere, 'high-availability.storageDir': join(dir, 'ha-b'), 'jobmanager.rpc.port': await freePort(), 'blob.storage.directory': join(dir, 'b2') });
     const sameId = start('same-id', { 'high-availability.etcd.endpoints': etcd.endpoint, 'high-availability.storageDir': join(dir, 'ha-c'), 'high-availability.cluster-id': 'shared', 'jobmanager.rpc.port': await freePort(), 'blob.storage.directory': join(dir, 'b3') });
     const notWritable = start('not-writable', { 'high-availability.etcd.endpoints': etcd.endpoint, 'high-availability.storageDir': join(blocked, 'ha'), 'high-availability.cluster-id': 'other', 'jobmanager.rpc.port': await freePort(), 'blob.storage.directory': join(dir, 'b4') });
-    const taskManager = new WeirProcess('tm', ['taskmanager', '-D', 'high-availability.type=etcd', '-D', `high-availability.etcd.endpoints=${nowhere}`], join(dir, 'tm.log'));
+    const taskManager = new WeirProcess('tm', ['taskmanager', '-D', 'taskmanager.bind-host=127.0.0.1', '-D', 'high-availability.type=etcd', '-D', `high-availability.etcd.endpoints=${nowhere}`], join(dir, 'tm.log'));
     const codes = await Promise.all([unreachable.exited, sameId.exited, notWritable.exited, taskManager.exited]);
     expect(codes).toEqual([1, 1, 1, 1]);
     expect(unreachable.output).toContain(`error: cannot reach etcd at ${nowhere} (high-availability.etcd.endpoints) within 10000 ms`);

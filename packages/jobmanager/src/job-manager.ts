@@ -4,6 +4,7 @@ import { dashboardBuilt, dashboardDir } from '@weir/dashboard';
 import { EtcdHaServices, HaErrorCode, haSettingsFromConfig, type LeaderElection, type LeaderRetrieval } from '@weir/ha';
 import type { PrometheusEndpoint } from '@weir/metrics';
 import { bindServer, createServer, services, type JobServiceHandlers, type TaskManagerServiceHandlers } from '@weir/rpc';
+import { ClusterSecurity, checkExposure } from '@weir/security';
 import { openStorage, s3SettingsFromConfig } from '@weir/storage';
 import { BlobStore } from './blob/blob-store.ts';
 import { EtcdLeaderHa } from './ha/etcd-leader-ha.ts';
@@ -18,6 +19,10 @@ import type { RestTarget } from './rest/leader-forwarding.ts';
 import { startRestServer, type RestServer } from './rest/rest-server.ts';
 import { advertisedRestUrl } from './rest/rest-url.ts';
 import { SavepointOperations } from './rest/savepoint-operations.ts';
+import { guardJobService, guardTaskManagerService } from './security/grpc-guard.ts';
+import { JobOwners } from './security/job-owners.ts';
+import { jobManagerListeners } from './security/listeners.ts';
+import { tlsLivenessProbe } from './registry/tls-liveness-probe.ts';
 
 export interface JobManagerHandle {
   /** The port the gRPC server listens on (the configured one, or the one picked for port 0). */
@@ -51,6 +56,11 @@ const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
 export async function startJobManager(config: WeirConfig, options: JobManagerOptions = {}): Promise<JobManagerHandle> {
   const logger = options.logger ?? createLogger('jobmanager');
   const clock = options.clock ?? systemClock;
+  // Before anything binds or opens: a listener exposed without TLS and authentication does not start.
+  const security = ClusterSecurity.fromConfig(config, logger);
+  checkExposure(security.settings, jobManagerListeners(config), logger);
+  const owners = new JobOwners();
+  const livenessProbe = security.internalTls === undefined ? undefined : tlsLivenessProbe(security.internalTls);
   const haSettings = haSettingsFromConfig(config, 'jobmanager');
   const blobStore = await BlobStore.open(config['blob.storage.directory']);
   const s3 = s3SettingsFromConfig(config);
@@ -62,9 +72,9 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   // Per client address across terms and APIs: a new term or the REST API is no fresh budget.
   const rateLimiter = new ClientRateLimiter(config['jobmanager.client.max-requests-per-minute'], clock);
   // Without HA this JobManager leads alone; with HA only while it holds the etcd lease.
-  let session: LeaderSession | undefined = ha === undefined ? new LeaderSession({ config, logger, clock, blobStore, metricStore, rateLimiter }) : undefined;
+  let session: LeaderSession | undefined = ha === undefined ? new LeaderSession({ config, logger, clock, blobStore, metricStore, rateLimiter, livenessProbe }) : undefined;
   // What metrics show while no term runs: an empty cluster (REST asks the leader).
-  const idle = session ?? new LeaderSession({ config, logger, clock, blobStore, metricStore, rateLimiter });
+  const idle = session ?? new LeaderSession({ config, logger, clock, blobStore, metricStore, rateLimiter, livenessProbe });
   const current = (): LeaderSession => session ?? idle;
   let election: LeaderElection | undefined;
   // The leader etcd names, followed while this JobManager runs, for REST; the epoch of this one's term while it leads.
@@ -77,15 +87,18 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
       `this JobManager is a standby and does not serve jobs; the leader is at ${election?.leaderAddress ?? 'an address not known yet'}: pass -m <leader host:port>, or give the client the high-availability.* config to find the leader in etcd`,
     );
   const server = createServer(config['jobmanager.rpc.max-message-size']);
-  server.addService(services.JobService, gatedHandlers<JobServiceHandlers>(services.JobService, () => session?.jobHandlers, notLeader));
-  server.addService(services.TaskManagerService, gatedHandlers<TaskManagerServiceHandlers>(services.TaskManagerService, () => session?.taskManagerHandlers, notLeader));
+  server.addService(services.JobService, guardJobService(gatedHandlers<JobServiceHandlers>(services.JobService, () => session?.jobHandlers, notLeader), security, owners));
+  server.addService(services.TaskManagerService, guardTaskManagerService(gatedHandlers<TaskManagerServiceHandlers>(services.TaskManagerService, () => session?.taskManagerHandlers, notLeader), security, logger));
+  // TaskManagers show a node certificate (checked per call by guardTaskManagerService); CLI clients may come with only a token.
+  const internalTls = security.internalTls;
   const host = config['jobmanager.bind-host'];
   let port: number;
   try {
-    port = await bindServer(server, host, config['jobmanager.rpc.port']);
+    port = await bindServer(server, host, config['jobmanager.rpc.port'], internalTls === undefined ? undefined : { source: internalTls, clientCertificates: 'verified-if-shown' });
   } catch (err) {
     server.forceShutdown();
     ha?.close();
+    security.close();
     throw err;
   }
   // REST and metrics outlive terms: they read the current term's parts at every request.
@@ -126,6 +139,8 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
       dashboardDir: dashboardBuilt() ? dashboardDir : undefined,
       logger,
       forwarding: ha === undefined ? undefined : { target: restTarget, self: address, timeoutMs: FORWARD_TIMEOUT_MS },
+      guard: { security, owners },
+      tls: security.restTls,
       context: {
         get dispatcher() {
           return dispatcher();
@@ -154,18 +169,19 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
     session?.close();
     server.forceShutdown();
     ha?.close();
+    security.close();
     throw err;
   }
   if (!dashboardBuilt()) logger.warn({ dashboardDir }, 'the dashboard is not built (pnpm install builds it); the REST API is served without it');
   logger.info({ host, port, restPort: rest.port, restUrl, blobDirectory: blobStore.directory, highAvailability: ha === undefined ? 'none' : ha.storageUrl }, 'JobManager listening');
-  logger.info(`Web dashboard and REST API at http://${config['rest.bind-address']}:${rest.port}`);
+  logger.info(`Web dashboard and REST API at ${security.restTls === undefined ? 'http' : 'https'}://${config['rest.bind-address']}:${rest.port}`);
 
   if (ha !== undefined) {
     election = ha.election({ address, restUrl });
     election.start({
       async grantLeadership(term) {
         const termLogger = logger.child({ epoch: term.epoch });
-        const next = new LeaderSession({ config, logger: termLogger, clock, blobStore, metricStore, rateLimiter, ha: new EtcdLeaderHa(ha, term, termLogger) });
+        const next = new LeaderSession({ config, logger: termLogger, clock, blobStore, metricStore, rateLimiter, livenessProbe, ha: new EtcdLeaderHa(ha, term, termLogger) });
         // TaskManagers may register while the jobs are recovered: the jobs wait for their slots.
         session = next;
         epoch = term.epoch;
@@ -206,6 +222,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
         await prometheus?.close();
         await leaderRecord?.close();
         ha?.close();
+        security.close();
         logger.info({ port }, 'JobManager stopped');
       })();
       return closing;

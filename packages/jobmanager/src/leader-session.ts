@@ -1,3 +1,4 @@
+import type { LivenessProbe } from './registry/liveness-probe.ts';
 import type { Clock, Logger, WeirConfig } from '@weir/common';
 import { decodeMetricsReport, type JobServiceHandlers, type TaskManagerServiceHandlers } from '@weir/rpc';
 import { openStorage, s3SettingsFromConfig } from '@weir/storage';
@@ -26,6 +27,8 @@ export interface LeaderSessionParts {
   readonly rateLimiter: ClientRateLimiter;
   /** With HA: this term's epoch and stores; without, the JobManager leads alone, epoch 0. */
   readonly ha?: LeaderHa;
+  /** How TaskManagers' liveness endpoints are asked: plain HTTP unless internal TLS is on (tls-liveness-probe.ts). */
+  readonly livenessProbe?: LivenessProbe;
 }
 
 /**
@@ -44,7 +47,7 @@ export class LeaderSession {
   readonly savepoints: SavepointService;
 
   constructor(parts: LeaderSessionParts) {
-    const { config, logger, clock, blobStore, metricStore, ha } = parts;
+    const { config, logger, clock, blobStore, metricStore, ha, livenessProbe } = parts;
     const slotPool = new SlotPool();
     const registry = new TaskManagerRegistry({ clock, intervalMs: config['heartbeat.interval'], timeoutMs: config['heartbeat.timeout'], probeIntervalMs: config['heartbeat.probe-interval'], probeTimeoutMs: config['heartbeat.probe-timeout'] }, logger, {
       registered(tm) {
@@ -66,7 +69,7 @@ export class LeaderSession {
         if (typeof report === 'string') logger.warn({ taskManagerId }, `ignoring a metrics report: ${report}`);
         else metricStore.ingest(taskManagerId, report, clock.now());
       },
-    });
+    }, livenessProbe);
     this.registry = registry;
     this.slotPool = slotPool;
     const dispatcher = new Dispatcher(

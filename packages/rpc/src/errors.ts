@@ -66,6 +66,9 @@ export function fromServiceError(err: grpc.ServiceError, address?: string): Weir
 }
 
 function grpcStatusFor(code: string): grpc.status {
+  // @weir/security's codes, as gRPC's own statuses: clients and proxies know them.
+  if (code === 'UNAUTHENTICATED') return grpc.status.UNAUTHENTICATED;
+  if (code === 'PERMISSION_DENIED') return grpc.status.PERMISSION_DENIED;
   if (code.endsWith('NOT_FOUND')) return grpc.status.NOT_FOUND;
   if (code.startsWith('INVALID') || code.endsWith('INVALID')) return grpc.status.INVALID_ARGUMENT;
   if (code === RpcErrorCode.UNAVAILABLE) return grpc.status.UNAVAILABLE;

@@ -7,8 +7,10 @@ import type { DataExchangeClient } from './generated/weir/v1/DataExchange.ts';
 import type { JobServiceClient } from './generated/weir/v1/JobService.ts';
 import type { TaskManagerServiceClient } from './generated/weir/v1/TaskManagerService.ts';
 import { packageDefinition } from './package-definition.ts';
+import { channelCredentials, serverCredentials, type ClientTls, type ServerTls } from './tls-credentials.ts';
 
 export { grpc };
+export { verifiedPeerCertificate, type ClientTls, type ServerTls } from './tls-credentials.ts';
 export type { DataExchangeClient, JobServiceClient, TaskManagerServiceClient };
 export type { DataExchangeHandlers } from './generated/weir/v1/DataExchange.ts';
 export type { JobServiceHandlers } from './generated/weir/v1/JobService.ts';
@@ -32,7 +34,10 @@ export const services = {
  */
 const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
-/** Every client's options; a factory's `options` argument adds to them (reconnect backoff, say). */
+/**
+ * Every client's options; a factory's `options` argument adds to them (reconnect backoff,
+ * say), its `tls` makes the channel TLS (internal mutual TLS, or only the CA for a CLI).
+ */
 const channelOptions: grpc.ChannelOptions = {
   'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
   'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
@@ -41,16 +46,16 @@ const channelOptions: grpc.ChannelOptions = {
   'grpc.keepalive_permit_without_calls': 1,
 };
 
-export function createJobServiceClient(address: string, options: grpc.ChannelOptions = {}): JobServiceClient {
-  return new proto.weir.v1.JobService(address, grpc.credentials.createInsecure(), { ...channelOptions, ...options });
+export function createJobServiceClient(address: string, options: grpc.ChannelOptions = {}, tls?: ClientTls): JobServiceClient {
+  return new proto.weir.v1.JobService(address, channelCredentials(tls), { ...channelOptions, ...options });
 }
 
-export function createTaskManagerServiceClient(address: string, options: grpc.ChannelOptions = {}): TaskManagerServiceClient {
-  return new proto.weir.v1.TaskManagerService(address, grpc.credentials.createInsecure(), { ...channelOptions, ...options });
+export function createTaskManagerServiceClient(address: string, options: grpc.ChannelOptions = {}, tls?: ClientTls): TaskManagerServiceClient {
+  return new proto.weir.v1.TaskManagerService(address, channelCredentials(tls), { ...channelOptions, ...options });
 }
 
-export function createDataExchangeClient(address: string, options: grpc.ChannelOptions = {}): DataExchangeClient {
-  return new proto.weir.v1.DataExchange(address, grpc.credentials.createInsecure(), { ...channelOptions, ...options });
+export function createDataExchangeClient(address: string, options: grpc.ChannelOptions = {}, tls?: ClientTls): DataExchangeClient {
+  return new proto.weir.v1.DataExchange(address, channelCredentials(tls), { ...channelOptions, ...options });
 }
 
 /**
@@ -70,11 +75,12 @@ export function createServer(maxReceiveBytes: number, options: grpc.ServerOption
 
 /**
  * Binds `server` to host:port and resolves with the bound port (useful with port 0). A port
- * already in use rejects with a RpcErrorCode.BIND_FAILED error naming the address.
+ * already in use rejects with a RpcErrorCode.BIND_FAILED error naming the address. With
+ * `tls` (from @weir/security's PemSource) the port speaks only TLS: a plaintext client fails.
  */
-export function bindServer(server: grpc.Server, host: string, port: number): Promise<number> {
+export function bindServer(server: grpc.Server, host: string, port: number, tls?: ServerTls): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, boundPort) => {
+    server.bindAsync(`${host}:${port}`, serverCredentials(tls), (err, boundPort) => {
       if (err) reject(bindFailed(host, port, err));
       else resolve(boundPort);
     });

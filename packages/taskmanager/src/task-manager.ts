@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import type { Clock, Logger, WeirConfig } from '@weir/common';
 import { followLeader, haSettingsFromConfig } from '@weir/ha';
 import { encodeMetricsReport } from '@weir/rpc';
+import { ClusterSecurity, checkExposure } from '@weir/security';
 import type { PartitionRegistryLike } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
 import { JobManagerConnection } from './control/connection.ts';
@@ -18,6 +19,7 @@ import type { JobLoader, TaskFactory } from './deploy/types.ts';
 import { TaskManagerMetrics } from './metrics/taskmanager-metrics.ts';
 import { TaskMetricsTracker } from './metrics/task-metrics-tracker.ts';
 import { LocalStateDir } from './local-state/local-state-dir.ts';
+import { taskManagerListeners } from './security-listeners.ts';
 
 export interface TaskManagerHandle {
   readonly taskManagerId: string;
@@ -94,10 +96,14 @@ export class TaskManager implements TaskManagerHandle {
     const configuredAddress = `${config['jobmanager.rpc.address']}:${config['jobmanager.rpc.port']}`;
     // First, so that its client connects to the JobManager while the data server binds.
     const heartbeatTimeoutMs = config['heartbeat.timeout'];
-    const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined, heartbeatTimeoutMs);
+    // Before anything connects or binds: an exposed data port without mutual TLS does not start.
+    const security = ClusterSecurity.fromConfig(config, parts.logger);
+    checkExposure(security.settings, taskManagerListeners(config), parts.logger);
+    const internalTls = security.internalTls;
+    const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined, heartbeatTimeoutMs, internalTls);
     // Its thread starts while the data server binds, if the process did not start it earlier.
     const livenessStart =
-      parts.liveness ?? startLivenessEndpoint(config['taskmanager.bind-host'], config['taskmanager.liveness.port'], parts.logger.child({ scope: 'liveness' }));
+      parts.liveness ?? startLivenessEndpoint(config['taskmanager.bind-host'], config['taskmanager.liveness.port'], parts.logger.child({ scope: 'liveness' }), internalTls);
     // Its failure is awaited below; until then it must not count as an unhandled rejection.
     livenessStart.catch(() => undefined);
     // Set right after the bind (below); until then no consumer can know this TaskManager.
@@ -111,6 +117,7 @@ export class TaskManager implements TaskManagerHandle {
         parts.logger.child({ scope: 'data-exchange' }),
         (consumer, cause) => peers?.unreachable(consumer, cause),
         heartbeatTimeoutMs,
+        internalTls,
       );
     } catch (err) {
       targets.close();
@@ -132,7 +139,7 @@ export class TaskManager implements TaskManagerHandle {
     const logger = parts.logger.child({ taskManagerId });
     // The JobManager probes a peer this TaskManager cannot reach at once, instead of at its next liveness probe.
     peers = new PeerReports(logger, (peer, cause) => connection.sendIfRegistered({ peerUnreachable: { dataAddress: peer, cause } }), () => parts.clock.now());
-    const remote = new GrpcRemoteConnector(logger, { peers, ownDataAddress: dataAddress, keepaliveTimeoutMs: heartbeatTimeoutMs });
+    const remote = new GrpcRemoteConnector(logger, { peers, ownDataAddress: dataAddress, keepaliveTimeoutMs: heartbeatTimeoutMs, tls: internalTls });
     const localState = await LocalStateDir.claim({ root: config['state.backend.rocksdb.localdir'] || tmpdir(), taskManagerId, logger: logger.child({ scope: 'local-state' }) });
     // In the background: removing a dead TaskManager's DBs can take a while, and this TaskManager's directory is its own.
     void localState.sweep();

@@ -1,8 +1,11 @@
-import { jobIdFrom, ProcessCluster, writeJobFile } from '@weir/integration-tests';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { initClusterCredentials, jobIdFrom, ProcessCluster, writeJobFile, type ClusterCredentials } from '@weir/integration-tests';
 import { runHandWrittenShuffle } from '../hand-written-shuffle.ts';
 import { timeRunningToFinished } from '../job-timing.ts';
 import { cpuSeconds } from '../process-cpu.ts';
-import type { Scenario } from '../scenario.ts';
+import type { Scenario, ScenarioResult } from '../scenario.ts';
 import { median } from '../stats.ts';
 
 export const RECORDS = 10_000_000;
@@ -55,13 +58,15 @@ const SCRAPE_INTERVAL_MS = 1_000;
  * consumer in the same TaskManager are handed over without encoding. Resolves with records/s
  * and the CPU time the TaskManagers (every thread) used from the job's RUNNING to its end.
  */
-async function runShuffle(metrics: boolean, profileDir: string | undefined, objectReuse = false): Promise<Run> {
+async function runShuffle(metrics: boolean, profileDir: string | undefined, objectReuse = false, tls?: ClusterCredentials): Promise<Run> {
   const cluster = await ProcessCluster.start({
     taskManagers: 2,
     slots: 1,
     prometheus: metrics,
-    config: { 'metrics.fetcher.update-interval': metrics ? '1s' : 0 },
+    // With tls: mutual TLS on every connection inside the cluster (no tokens: the bench's clients are not what it measures).
+    config: { 'metrics.fetcher.update-interval': metrics ? '1s' : 0, ...tlsConfig(tls) },
     taskManagerNodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    clientTls: tls === undefined ? undefined : { ca: tls.ca },
   });
   let scraping = metrics;
   const scraper = (async () => {
@@ -71,7 +76,8 @@ async function runShuffle(metrics: boolean, profileDir: string | undefined, obje
     }
   })();
   try {
-    const submit = await cluster.weir(['run', '--detached', writeJobFile(SHUFFLE_JOB), ...(objectReuse ? ['--', '', 'reuse'] : [])]);
+    const caArgs = tls === undefined ? [] : ['-D', `security.ssl.internal.ca=${tls.caPath}`];
+    const submit = await cluster.weir(['run', ...caArgs, '--detached', writeJobFile(SHUFFLE_JOB), ...(objectReuse ? ['--', '', 'reuse'] : [])]);
     if (submit.code !== 0) throw new Error(`submit failed: ${submit.stderr}`);
     const cpu = (): number => cluster.taskManagers.reduce((sum, tm) => sum + cpuSeconds(tm.pid), 0);
     let cpuAtRunning = 0;
@@ -82,6 +88,48 @@ async function runShuffle(metrics: boolean, profileDir: string | undefined, obje
     await scraper;
     await cluster.stop();
   }
+}
+
+/** The internal TLS keys of `weir security init`'s files: the JobManager, TaskManagers, data exchange and liveness over mutual TLS. */
+function tlsConfig(tls: ClusterCredentials | undefined): Record<string, string> {
+  if (tls === undefined) return {};
+  return Object.fromEntries(Object.entries(tls.keys).filter(([key]) => key.startsWith('security.ssl.internal.')));
+}
+
+/**
+ * `--tls`: the shuffle job (metrics off) with mutual TLS inside the cluster and without, ROUNDS
+ * alternated rounds on fresh clusters, records/s and CPU per record of each and their ratios.
+ */
+async function runTlsComparison(): Promise<ScenarioResult> {
+  const tls = await initClusterCredentials(join(mkdtempSync(join(tmpdir(), 'weir-bench-tls-')), 'security'));
+  const rounds: { plain: Run; tls: Run }[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // The order swapped each round, so neither always runs first on a machine that warms up or gets busier.
+    const first = round % 2 === 0 ? await runShuffle(false, undefined) : await runShuffle(false, undefined, false, tls);
+    const second = round % 2 === 0 ? await runShuffle(false, undefined, false, tls) : await runShuffle(false, undefined);
+    rounds.push(round % 2 === 0 ? { plain: first, tls: second } : { plain: second, tls: first });
+  }
+  const rate = (pick: (r: (typeof rounds)[number]) => Run): number => Math.round(median(rounds.map((r) => pick(r).rate)));
+  const ns = (run: Run): number => (run.cpuSeconds * 1e9) / RECORDS;
+  const ratio = median(rounds.map((r) => r.tls.rate / r.plain.rate));
+  const cpuRatio = median(rounds.map((r) => ns(r.tls) / ns(r.plain)));
+  return {
+    figures: {
+      recordsPerSecondPlain: rate((r) => r.plain),
+      recordsPerSecondTls: rate((r) => r.tls),
+      tlsToPlainRatio: ratio,
+      cpuNsPerRecordPlain: Math.round(median(rounds.map((r) => ns(r.plain)))),
+      cpuNsPerRecordTls: Math.round(median(rounds.map((r) => ns(r.tls)))),
+      tlsToPlainCpuPerRecord: cpuRatio,
+    },
+    rows: [
+      ['Weir, plain connections', rate((r) => r.plain).toLocaleString('en'), 'records/s'],
+      ['Weir, mutual TLS inside the cluster', rate((r) => r.tls).toLocaleString('en'), 'records/s'],
+      ['TLS / plain (aim >= 0.9)', ratio.toFixed(3), ''],
+      ['CPU per record, TLS / plain', cpuRatio.toFixed(3), ''],
+      ...rounds.map((r, i) => [`round ${i + 1}: plain, TLS`, `${(r.plain.rate / 1e6).toFixed(2)}, ${(r.tls.rate / 1e6).toFixed(2)}`, `M records/s; ${ns(r.plain).toFixed(0)}, ${ns(r.tls).toFixed(0)} ns CPU per record`] as const),
+    ],
+  };
 }
 
 /** Records/s, and CPU seconds of the processes that did the work (Weir's TaskManagers; the hand-written shuffle's four processes). */
@@ -102,7 +150,8 @@ export const shuffle: Scenario = {
   description:
     `generator -> keyBy -> ValueState count -> discard; ${RECORDS / 1e6}M records, ${KEYS} keys, parallelism 2 on 2 TaskManagers (metrics off, then on, then object reuse with metrics off), ` +
     `against the same shuffle written by hand (2 producer + 2 consumer processes, msgpackr over TCP); ${ROUNDS} alternated rounds, medians`,
-  async run({ profileDir }) {
+  async run({ profileDir, tls }) {
+    if (tls === true) return runTlsComparison();
     // Alternating, on fresh clusters, so a noisy neighbour hurts every contender alike.
     const rounds: Round[] = [];
     for (let round = 0; round < ROUNDS; round++) {

@@ -1,6 +1,7 @@
 import { WeirError, isWeirError } from '@weir/common';
 import {
   createJobServiceClient,
+  type ClientTls,
   fromServiceError,
   grpc,
   RpcErrorCode,
@@ -29,20 +30,31 @@ const SAVEPOINT_TIMEOUT_MS = 600_000;
 const DISPOSE_TIMEOUT_MS = 120_000;
 
 /** The JobService as promises, with the errors a person can act on. */
+/** How a client proves who it is: a bearer token (sent as `authorization` metadata) and TLS with the cluster's CA. */
+export interface ClientCredentials {
+  readonly token?: string;
+  readonly tls?: ClientTls;
+}
+
 export class JobClient {
   readonly #client: JobServiceClient;
+  readonly #token: string | undefined;
 
-  private constructor(readonly address: string) {
-    this.#client = createJobServiceClient(address);
+  private constructor(
+    readonly address: string,
+    credentials: ClientCredentials,
+  ) {
+    this.#client = createJobServiceClient(address, {}, credentials.tls);
+    this.#token = credentials.token;
   }
 
-  static connect(address: string): JobClient {
-    return new JobClient(address);
+  static connect(address: string, credentials: ClientCredentials = {}): JobClient {
+    return new JobClient(address, credentials);
   }
 
   async submit(request: SubmitJobRequest): Promise<SubmitJobResponse__Output> {
     try {
-      return await this.#unary<SubmitJobResponse__Output>(SUBMIT_TIMEOUT_MS, (options, callback) => this.#client.submitJob(request, options, callback));
+      return await this.#unary<SubmitJobResponse__Output>(SUBMIT_TIMEOUT_MS, (options, callback) => this.#client.submitJob(request, this.#metadata(), options, callback));
     } catch (err) {
       if (!isWeirError(err, RpcErrorCode.MESSAGE_TOO_LARGE)) throw err;
       const details = ((err as WeirError).cause as grpc.ServiceError).details;
@@ -55,41 +67,41 @@ export class JobClient {
   }
 
   async list(): Promise<JobSummary__Output[]> {
-    const response = await this.#unary<ListJobsResponse__Output>(CALL_TIMEOUT_MS, (options, callback) => this.#client.listJobs({}, options, callback));
+    const response = await this.#unary<ListJobsResponse__Output>(CALL_TIMEOUT_MS, (options, callback) => this.#client.listJobs({}, this.#metadata(), options, callback));
     return response.jobs;
   }
 
   get(jobId: string): Promise<JobDetails__Output> {
-    return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.getJob({ jobId }, options, callback));
+    return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.getJob({ jobId }, this.#metadata(), options, callback));
   }
 
   /** TaskManagers and slots of the cluster. */
   overview(): Promise<ClusterOverview__Output> {
-    return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.getClusterOverview({}, options, callback));
+    return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.getClusterOverview({}, this.#metadata(), options, callback));
   }
 
   async cancel(jobId: string): Promise<string> {
-    const response = await this.#unary<CancelJobResponse__Output>(CALL_TIMEOUT_MS, (options, callback) => this.#client.cancelJob({ jobId }, options, callback));
+    const response = await this.#unary<CancelJobResponse__Output>(CALL_TIMEOUT_MS, (options, callback) => this.#client.cancelJob({ jobId }, this.#metadata(), options, callback));
     return response.status;
   }
 
   /** The job's checkpoint history, newest first, with its counts. */
   checkpoints(jobId: string): Promise<ListCheckpointsResponse__Output> {
-    return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.listCheckpoints({ jobId }, options, callback));
+    return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.listCheckpoints({ jobId }, this.#metadata(), options, callback));
   }
 
   /** Takes a savepoint (and with `terminate` then ends the job); answers once its `_metadata` is written. */
   triggerSavepoint(request: TriggerSavepointRequest): Promise<TriggerSavepointResponse__Output> {
-    return this.#unary(SAVEPOINT_TIMEOUT_MS, (options, callback) => this.#client.triggerSavepoint(request, options, callback));
+    return this.#unary(SAVEPOINT_TIMEOUT_MS, (options, callback) => this.#client.triggerSavepoint(request, this.#metadata(), options, callback));
   }
 
   async disposeSavepoint(savepointPath: string): Promise<void> {
-    await this.#unary(DISPOSE_TIMEOUT_MS, (options, callback) => this.#client.disposeSavepoint({ savepointPath }, options, callback));
+    await this.#unary(DISPOSE_TIMEOUT_MS, (options, callback) => this.#client.disposeSavepoint({ savepointPath }, this.#metadata(), options, callback));
   }
 
   /** The job's status now and at every change, until it is terminal. */
   async *watch(jobId: string): AsyncGenerator<JobStatusUpdate__Output> {
-    const stream = this.#client.watchJob({ jobId });
+    const stream = this.#client.watchJob({ jobId }, this.#metadata());
     try {
       for await (const update of stream) yield update as JobStatusUpdate__Output;
     } catch (err) {
@@ -101,6 +113,13 @@ export class JobClient {
 
   close(): void {
     this.#client.close();
+  }
+
+  /** Every call's metadata: the token, when there is one. */
+  #metadata(): grpc.Metadata {
+    const metadata = new grpc.Metadata();
+    if (this.#token !== undefined) metadata.set('authorization', `Bearer ${this.#token}`);
+    return metadata;
   }
 
   #unary<T>(

@@ -1,5 +1,6 @@
 import type { WeirConfig } from '@weir/common';
 import { haSettingsFromConfig, lookUpLeader } from '@weir/ha';
+import { clientCredentials } from '../client/client-credentials.ts';
 import { JobClient } from '../client/job-client.ts';
 import { configuredJobManagerAddress, loadCliConfig, type ConfigArgs } from '../config-args.ts';
 import type { CliContext } from '../context.ts';
@@ -8,6 +9,8 @@ import type { CliContext } from '../context.ts';
 export interface ClientArgs extends ConfigArgs {
   /** `-m host:port`; else the leader etcd names (high-availability.type: etcd), else the config's jobmanager.rpc.address and port. */
   readonly jobManager?: string;
+  /** `--token-file`: the token to authenticate with; else $WEIR_TOKEN. */
+  readonly tokenFile?: string;
 }
 
 /** How long a client command waits for etcd to name a leader (one may be taking over). */
@@ -27,7 +30,7 @@ export async function withJobClient<T>(
   use: (client: JobClient, config: WeirConfig) => Promise<T>,
 ): Promise<T> {
   const config = loadCliConfig(args, context.env);
-  const client = JobClient.connect(args.jobManager ?? (await jobManagerAddress(config)));
+  const client = JobClient.connect(args.jobManager ?? (await jobManagerAddress(config)), clientCredentials(config, args.tokenFile, context.env));
   try {
     return await use(client, config);
   } finally {

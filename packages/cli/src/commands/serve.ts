@@ -35,7 +35,10 @@ export function taskManagerCommand(args: ConfigArgs, context: CliContext): Promi
       // The liveness thread takes some 70 ms to boot: it does so while the TaskManager's modules load, instead of
       // after, when the TaskManager waits for it to register (its port goes into the registration).
       const { startLivenessEndpoint } = await import('@weir/taskmanager/liveness');
-      const liveness = startLivenessEndpoint(config['taskmanager.bind-host'], config['taskmanager.liveness.port'], logger.child({ scope: 'liveness' }));
+      // With internal TLS it serves HTTPS for the JobManager's node certificate only.
+      const { ClusterSecurity } = await import('@weir/security');
+      const tls = new ClusterSecurity(config, logger).internalTls;
+      const liveness = startLivenessEndpoint(config['taskmanager.bind-host'], config['taskmanager.liveness.port'], logger.child({ scope: 'liveness' }), tls);
       // TaskManager.start awaits it (a port in use fails the start with BIND_FAILED); until then it is not unhandled.
       liveness.catch(() => undefined);
       const { startTaskManager } = await import('@weir/taskmanager');

@@ -28,6 +28,8 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     disposeSavepoint: record('disposeSavepoint'),
     stop: record('stop'),
     checkpoints: record('checkpoints'),
+    securityInit: record('securityInit'),
+    securityCheck: record('securityCheck'),
     clusterStart: record('clusterStart'),
   });
   let error = '';

@@ -4,7 +4,7 @@ import type { ConfigEntry } from './entry.ts';
 import { ConfigOptions, type ConfigKey } from './options.ts';
 
 /** `WEIR_*` variables that are not config keys: the CLI reads them itself. */
-export const NON_KEY_ENV_VARS: readonly string[] = ['WEIR_CONFIG', 'WEIR_LOG_LEVEL'];
+export const NON_KEY_ENV_VARS: readonly string[] = ['WEIR_CONFIG', 'WEIR_LOG_LEVEL', 'WEIR_TOKEN'];
 
 /** The environment variable that sets `key`: `jobmanager.rpc.port` → `WEIR_JOBMANAGER_RPC_PORT`. */
 export function envVarName(key: ConfigKey): string {

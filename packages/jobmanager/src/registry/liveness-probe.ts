@@ -23,11 +23,15 @@ export const httpLivenessProbe: LivenessProbe = async (address, signal) => {
   const url = new URL('http://localhost/liveness');
   url.host = address;
   const response = await fetch(url, { signal, redirect: 'error' });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`the liveness endpoint at ${address} answered HTTP ${response.status}`);
+  return livenessReport(address, response.status, await response.text());
+};
+
+/** The report in a liveness endpoint's answer; throws when the answer is not one. */
+export function livenessReport(address: string, status: number, text: string): LivenessReport {
+  if (status !== 200) throw new Error(`the liveness endpoint at ${address} answered HTTP ${status}`);
   const lastRan = text.length <= MAX_ANSWER_CHARS ? (JSON.parse(text) as { eventLoopLastRanMsAgo?: unknown }).eventLoopLastRanMsAgo : undefined;
   if (typeof lastRan !== 'number' || !Number.isFinite(lastRan) || lastRan < 0) {
     throw new Error(`the liveness endpoint at ${address} answered without a valid eventLoopLastRanMsAgo`);
   }
   return { eventLoopLastRanMsAgo: lastRan };
-};
+}

@@ -25,8 +25,8 @@ export interface LeaderForwardingOptions {
 /** Marks a forwarded request: a JobManager that does not lead answers it 503 rather than forwarding it again. */
 export const FORWARDED_BY_HEADER = 'x-weir-forwarded-by';
 
-/** Request headers that carry meaning to the leader's handlers; the rest (cookies, encodings, hop-by-hop) stay here. */
-const REQUEST_HEADERS = ['content-type', 'accept'] as const;
+/** Request headers that carry meaning to the leader's handlers (the leader authenticates the caller again); the rest (cookies, encodings, hop-by-hop) stay here. */
+const REQUEST_HEADERS = ['content-type', 'accept', 'authorization'] as const;
 /** Response headers the leader's answer keeps: its body's type and the methods a path takes (405). */
 const RESPONSE_HEADERS = ['content-type', 'allow'] as const;
 

@@ -1,5 +1,6 @@
 import { WeirError } from '@weir/common';
 import { HaErrorCode } from '@weir/ha';
+import { SecurityErrorCode } from '@weir/security';
 import { JobManagerErrorCode } from '../errors.ts';
 
 /** Codes only the REST API answers with; its other errors carry the JobManager's codes (JOB_NOT_FOUND, JOB_NOT_RUNNING, …). */
@@ -52,6 +53,8 @@ export function httpStatusOf(code: string): number {
   if (code === RestErrorCode.REQUEST_TOO_LARGE) return 413;
   if (UNAVAILABLE.has(code)) return 503;
   if (code === RestErrorCode.METHOD_NOT_ALLOWED) return 405;
+  if (code === SecurityErrorCode.UNAUTHENTICATED) return 401;
+  if (code === SecurityErrorCode.PERMISSION_DENIED) return 403;
   if (code === RestErrorCode.BAD_REQUEST || code.startsWith('INVALID_')) return 400;
   return CONFLICTS.has(code) ? 409 : 500;
 }

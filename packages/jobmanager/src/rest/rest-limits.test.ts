@@ -8,7 +8,7 @@ afterEach(async () => {
 });
 
 async function listening(limits: { maxContentLength: number; requestTimeoutMs: number; maxConnections: number }): Promise<number> {
-  const { app } = restCluster({}, undefined, limits);
+  const { app } = restCluster({}, undefined, { limits });
   apps.push(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   return (app.server.address() as { port: number }).port;

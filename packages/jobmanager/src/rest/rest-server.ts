@@ -1,7 +1,9 @@
 import { WeirError, describeError, type Logger } from '@weir/common';
 import { bindFailed } from '@weir/rpc';
 import fastifyStatic from '@fastify/static';
-import { createServer } from 'node:http';
+import { followCertificates, secureContextOptions, type PemSource } from '@weir/security';
+import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { clusterRoutes } from './cluster-routes.ts';
 import { jobRoutes } from './job-routes.ts';
@@ -9,6 +11,7 @@ import { metricRoutes } from './metric-routes.ts';
 import { forwardToLeader, type LeaderForwardingOptions } from './leader-forwarding.ts';
 import type { RestContext } from './rest-context.ts';
 import { RestErrorCode, errorBody, httpStatusOf } from './rest-errors.ts';
+import { guardRest, type RestGuardOptions } from './rest-guard.ts';
 import { savepointRoutes } from './savepoint-routes.ts';
 
 export interface RestServerOptions {
@@ -24,6 +27,10 @@ export interface RestServerOptions {
   readonly forwarding?: LeaderForwardingOptions;
   /** Bounds on what one request and all connections together may hold; DEFAULT_REST_LIMITS in tests. */
   readonly limits?: RestLimits;
+  /** Authentication, authorization and audit of every API request (@weir/security); undefined: open, as before security. */
+  readonly guard?: RestGuardOptions;
+  /** HTTPS with this certificate (security.ssl.rest.*), followed when its files change; undefined: plain HTTP. */
+  readonly tls?: PemSource;
 }
 
 /** rest.server.*: what a client may make the REST server hold. */
@@ -51,6 +58,7 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Weir</title><p>Th
 /** The REST API and the dashboard on one HTTP server (fastify), as Flink's JobManager serves them. */
 export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>): FastifyInstance {
   const limits = options.limits ?? DEFAULT_REST_LIMITS;
+  const tls = options.tls;
   const app = Fastify({
     logger: false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -58,11 +66,11 @@ export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>):
     // A connection that sends nothing for this long is closed, between requests too.
     connectionTimeout: limits.requestTimeoutMs,
     serverFactory: (handler) => {
-      const server = createServer(
-        { requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
-        handler,
-      );
+      const timeouts = { requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS };
+      // An HTTPS server is an HTTP server to fastify's handler; only its sockets differ.
+      const server = tls === undefined ? createServer(timeouts, handler) : (createHttpsServer({ ...timeouts, ...secureContextOptions(tls.current) }, handler) as unknown as Server);
       server.maxConnections = limits.maxConnections;
+      if (tls !== undefined) followCertificates(server as unknown as Parameters<typeof followCertificates>[0], tls);
       return server;
     },
   });
@@ -76,6 +84,8 @@ export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>):
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(errorBody(new WeirError(RestErrorCode.NOT_FOUND, `no REST resource at ${request.url}; GET /overview, /jobs/overview and /taskmanagers are places to start`))),
   );
+  // Before forwarding: a standby refuses what the leader would.
+  if (options.guard !== undefined) guardRest(app, options.guard);
   if (options.forwarding !== undefined) forwardToLeader(app, options.forwarding);
   clusterRoutes(app, options.context);
   jobRoutes(app, options.context);

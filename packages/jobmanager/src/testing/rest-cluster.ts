@@ -8,16 +8,20 @@ import { savepointCluster } from './savepoint-cluster.ts';
 
 /**
  * A running checkpointing job (src p=2 -> map p=3 -> sink p=1 on tm-1 and tm-2) behind the
- * REST app, called in-process; `forwarding` makes it a standby's app.
+ * REST app, called in-process; `forwarding` makes it a standby's app, `server.guard` one with authentication, `server.limits` one with other limits.
  */
-export function restCluster(job: Parameters<typeof savepointCluster>[0] = {}, forwarding?: RestServerOptions['forwarding'], limits?: RestServerOptions['limits']) {
+export function restCluster(
+  job: Parameters<typeof savepointCluster>[0] = {},
+  forwarding?: RestServerOptions['forwarding'],
+  server: Pick<RestServerOptions, 'limits' | 'guard'> = {},
+) {
   const c = savepointCluster(job);
   const metrics = new MetricStore();
   const app = buildRestApp({
     logger: silentLogger(),
     dashboardDir: undefined,
     forwarding,
-    limits,
+    ...server,
     context: {
       dispatcher: c.dispatcher,
       taskManagers: {

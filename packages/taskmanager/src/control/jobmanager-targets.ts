@@ -1,4 +1,5 @@
 import type { TaskManagerServiceClient } from '@weir/rpc';
+import type { PemSource } from '@weir/security';
 import { createJobManagerClient } from './jobmanager-client.ts';
 
 /** The JobManager to register with: where it is, its leader epoch (0 without HA) and a client for it. */
@@ -17,12 +18,13 @@ export class JobManagerTargets {
   #current: JobManagerTarget | undefined;
   #highestEpoch = 0;
 
-  /** `fixed`: the configured JobManager address, without HA; `keepaliveTimeoutMs`: heartbeat.timeout (createJobManagerClient). */
+  /** `fixed`: the configured JobManager address, without HA; `keepaliveTimeoutMs`: heartbeat.timeout, `tls`: the node certificate (createJobManagerClient). */
   constructor(
     fixed: string | undefined,
     private readonly keepaliveTimeoutMs: number,
+    private readonly tls?: PemSource,
   ) {
-    if (fixed !== undefined) this.#current = { address: fixed, epoch: 0, client: createJobManagerClient(fixed, keepaliveTimeoutMs) };
+    if (fixed !== undefined) this.#current = { address: fixed, epoch: 0, client: createJobManagerClient(fixed, keepaliveTimeoutMs, tls) };
   }
 
   current(): JobManagerTarget | undefined {
@@ -44,7 +46,7 @@ export class JobManagerTargets {
     this.observe(leader.epoch);
     const previous = this.#current;
     if (previous?.address === leader.address && previous.epoch === leader.epoch) return false;
-    this.#current = { address: leader.address, epoch: leader.epoch, client: previous?.address === leader.address ? previous.client : createJobManagerClient(leader.address, this.keepaliveTimeoutMs) };
+    this.#current = { address: leader.address, epoch: leader.epoch, client: previous?.address === leader.address ? previous.client : createJobManagerClient(leader.address, this.keepaliveTimeoutMs, this.tls) };
     if (previous !== undefined && previous.client !== this.#current.client) previous.client.close();
     return true;
   }

@@ -9,6 +9,7 @@ import {
   type ProducerMessage,
   type grpc,
 } from '@weir/rpc';
+import type { PemSource } from '@weir/security';
 import { describeSubpartition, type PartitionProvider } from '@weir/runtime';
 import { dataKeepalive, DEFAULT_KEEPALIVE_TIMEOUT_MS } from './peer-reports.ts';
 import { SubscribeSession, type ProducerStream } from './subscribe-session.ts';
@@ -38,6 +39,7 @@ export async function startDataServer(
   logger: Logger,
   onConsumerUnreachable: (consumerDataAddress: string, cause: string) => void = () => {},
   keepaliveTimeoutMs = DEFAULT_KEEPALIVE_TIMEOUT_MS,
+  tls?: PemSource,
 ): Promise<DataServer> {
   const server = createServer(MAX_RECEIVE_BYTES, dataKeepalive(keepaliveTimeoutMs));
   const handlers: DataExchangeHandlers = {
@@ -67,7 +69,8 @@ export async function startDataServer(
     },
   };
   server.addService(services.DataExchange, handlers);
-  const boundPort = await bindServer(server, host, port);
+  // With internal TLS only a TaskManager with a certificate the cluster CA signed can subscribe: the handshake fails for anyone else.
+  const boundPort = await bindServer(server, host, port, tls === undefined ? undefined : { source: tls, clientCertificates: 'required' });
   return {
     port: boundPort,
     close: () => server.forceShutdown(),

@@ -17,6 +17,7 @@ import {
   type SubpartitionId,
   type Subscription,
 } from '@weir/runtime';
+import type { PemSource } from '@weir/security';
 import { TaskManagerErrorCode } from '../errors.ts';
 import { dataKeepalive, DEFAULT_KEEPALIVE_TIMEOUT_MS, type PeerReports } from './peer-reports.ts';
 import { fromProducerMessage, toSubscribeRequest } from './wire.ts';
@@ -38,16 +39,19 @@ export class GrpcRemoteConnector implements RemoteConnector {
   readonly #peers: PeerReports | undefined;
   readonly #ownDataAddress: string;
   readonly #channelOptions: grpc.ChannelOptions;
+  readonly #tls: PemSource | undefined;
 
   /**
    * `peers` hears of a producer whose connection broke (no keepalive answer, refused, reset);
    * `ownDataAddress` is this TaskManager's, sent with each subscription so that the producer
-   * can report this consumer in turn; `keepaliveTimeoutMs` is heartbeat.timeout (`dataKeepalive`).
+   * can report this consumer in turn; `keepaliveTimeoutMs` is heartbeat.timeout (`dataKeepalive`);
+   * `tls` the node certificate the producer's data port demands (security.ssl.internal.*).
    */
-  constructor(logger: Logger, options: { readonly peers?: PeerReports; readonly ownDataAddress?: string; readonly keepaliveTimeoutMs?: number } = {}) {
+  constructor(logger: Logger, options: { readonly peers?: PeerReports; readonly ownDataAddress?: string; readonly keepaliveTimeoutMs?: number; readonly tls?: PemSource } = {}) {
     this.#logger = logger;
     this.#peers = options.peers;
     this.#ownDataAddress = options.ownDataAddress ?? '';
+    this.#tls = options.tls;
     this.#channelOptions = {
       ...dataKeepalive(options.keepaliveTimeoutMs ?? DEFAULT_KEEPALIVE_TIMEOUT_MS),
       'grpc-node.flow_control_window': DATA_FLOW_CONTROL_WINDOW_BYTES,
@@ -69,7 +73,7 @@ export class GrpcRemoteConnector implements RemoteConnector {
   #clientFor(address: string): DataExchangeClient {
     let client = this.#clients.get(address);
     if (client === undefined) {
-      client = createDataExchangeClient(address, this.#channelOptions);
+      client = createDataExchangeClient(address, this.#channelOptions, this.#tls === undefined ? undefined : { source: this.#tls });
       this.#clients.set(address, client);
     }
     return client;

@@ -1,0 +1,14 @@
+export { SecurityErrorCode } from './errors.ts';
+export { securitySettingsFromConfig, authenticationEnabled, type SecuritySettings, type InternalTlsFiles, type RestTlsFiles, type JwtSettings } from './settings.ts';
+export { PemSource, type PemMaterial, type PemFilePaths } from './pem-source.ts';
+export { WATCH_INTERVAL_MS } from './watched-files.ts';
+export { ROLES, isRole, authorize, ANONYMOUS, type Role, type Action, type Principal, type Decision } from './roles.ts';
+export { hashToken, newToken, tokensFileLine, TokensFile } from './tokens-file.ts';
+export { JwtVerifier } from './jwt-verifier.ts';
+export { Authenticator } from './authenticator.ts';
+export { AuditLog, type AuditEntry } from './audit-log.ts';
+export { checkExposure, isLoopback, type Listener } from './exposure.ts';
+export { secureContextOptions, followCertificates } from './https-options.ts';
+export { ClusterSecurity } from './cluster-security.ts';
+export { createCertificateAuthority, issueCertificate, type PemPair, type CertificateNames } from './certificates.ts';
+export { initClusterSecurity, type InitResult } from './init-cluster.ts';

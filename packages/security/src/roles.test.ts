@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { authorize, type Action, type Principal, type Role } from './roles.ts';
+
+const as = (role: Role, name: string = role): Principal => ({ name, role, via: 'token' });
+const allowed = (principal: Principal, action: Action, owner?: string) => authorize(principal, action, owner).allowed;
+
+describe('authorize', () => {
+  it('gives each role what it may do, and nothing more', () => {
+    const actions: Action[] = ['read', 'submit', 'cancel', 'stop', 'savepoint', 'rescale', 'dispose-savepoint'];
+    const table = Object.fromEntries((['viewer', 'submitter', 'operator', 'admin'] as const).map((role) => [role, actions.filter((a) => allowed(as(role), a, 'someone-else'))]));
+    expect(table).toEqual({
+      viewer: ['read'],
+      submitter: ['read', 'submit'],
+      operator: ['read', 'cancel', 'stop', 'savepoint', 'rescale', 'dispose-savepoint'],
+      admin: actions,
+    });
+  });
+
+  it('lets a submitter control its own jobs only, and says whose a job is', () => {
+    const alice = as('submitter', 'alice');
+    for (const action of ['cancel', 'stop', 'savepoint', 'rescale'] as const) expect(allowed(alice, action, 'alice'), action).toBe(true);
+    expect(authorize(alice, 'cancel', 'bob')).toEqual({ allowed: false, reason: "'alice' (role submitter) may cancel only the jobs it submitted (this one was submitted by 'bob'): another's job takes the operator or admin role" });
+    // A job without a recorded owner (submitted before authentication was on, or recovered by a new leader) is not anyone's own.
+    expect(allowed(alice, 'stop', undefined)).toBe(false);
+  });
+
+  it('names the role a refused call takes', () => {
+    expect(authorize(as('viewer', 'vic'), 'submit')).toEqual({ allowed: false, reason: "'vic' (role viewer) may not run jobs: that takes the submitter or admin role" });
+    expect(authorize(as('operator', 'olga'), 'submit')).toEqual({ allowed: false, reason: "'olga' (role operator) may not run jobs: that takes the submitter or admin role" });
+  });
+});
