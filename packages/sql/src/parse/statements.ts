@@ -1,4 +1,5 @@
-import { SqlError, SqlErrorCode } from '../errors.ts';
+import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
+import { parseSelectList } from './reparse.ts';
 import type { ColumnDefinition, CreateTable, Expr, FromItem, Select, SelectItem, Statement } from './ast.ts';
 import { convertExpression } from './expressions.ts';
 import { child, children, childrenOf, descendant, identifierPath, identifierText, keywords, kind, positionOf, ruleChildren, sourceText, stringValue, unsupported, type TreeNode } from './tree.ts';
@@ -17,12 +18,12 @@ export function convertStatement(node: TreeNode, sql: string): Statement {
       }
       if (kind(ddl) === 'CreateView') {
         const query = child(ddl, 'QueryStatement')!;
-        return { kind: 'createView', name: identifierPath(child(ddl, 'ViewPathCreate')!).join('.'), pos: positionOf(ddl), query: convertQuery(query), text: sourceText(query, sql) };
+        return { kind: 'createView', name: identifierPath(child(ddl, 'ViewPathCreate')!).join('.'), pos: positionOf(ddl), query: convertQuery(query, sql), text: sourceText(query, sql) };
       }
       throw unsupported(ddl, `the statement ${keywords(ddl).slice(0, 2).join(' ')}`);
     }
     case 'DmlStatement':
-      return dml(inner);
+      return dml(inner, sql);
     case 'ShowStatement':
       if (keywords(inner).join(' ') === 'SHOW TABLES') return { kind: 'showTables' };
       throw unsupported(inner, `the statement ${keywords(inner).join(' ')}`);
@@ -31,23 +32,23 @@ export function convertStatement(node: TreeNode, sql: string): Statement {
     case 'ExplainStatement': {
       const target = child(inner, 'DmlStatement');
       if (target === undefined) throw unsupported(inner, 'EXPLAIN of this statement');
-      return { kind: 'explain', statement: dml(target) };
+      return { kind: 'explain', statement: dml(target, sql) };
     }
     default:
       throw unsupported(inner, `the statement ${keywords(inner).slice(0, 2).join(' ') || inner.getText().slice(0, 20)}`);
   }
 }
 
-function dml(node: TreeNode): Extract<Statement, { kind: 'insert' | 'select' }> {
+function dml(node: TreeNode, sql: string): Extract<Statement, { kind: 'insert' | 'select' }> {
   const inner = ruleChildren(node)[0]!;
-  if (kind(inner) === 'QueryStatement') return convertQuery(inner);
+  if (kind(inner) === 'QueryStatement') return convertQuery(inner, sql);
   if (kind(inner) === 'InsertStatement') {
     const simple = child(inner, 'InsertSimpleStatement');
     if (simple === undefined || keywords(simple).includes('OVERWRITE')) throw unsupported(inner, 'this INSERT (write INSERT INTO table SELECT ...)');
     const target = child(simple, 'TablePath')!;
     const query = child(simple, 'QueryStatement');
     if (query === undefined) throw unsupported(simple, 'INSERT without a SELECT (VALUES, a column list)');
-    return { kind: 'insert', table: identifierPath(target).join('.'), tablePos: positionOf(target), query: convertQuery(query) };
+    return { kind: 'insert', table: identifierPath(target).join('.'), tablePos: positionOf(target), query: convertQuery(query, sql) };
   }
   throw unsupported(inner, 'this statement');
 }
@@ -108,14 +109,14 @@ function createTable(node: TreeNode): CreateTable {
   };
 }
 
-export function convertQuery(node: TreeNode): Select {
+export function convertQuery(node: TreeNode, sql: string): Select {
   const rules = ruleChildren(node);
-  if (kind(node) === 'QueryStatement' && rules.length === 1 && kind(rules[0]!) === 'QueryStatement') return convertQuery(rules[0]!);
+  if (kind(node) === 'QueryStatement' && rules.length === 1 && kind(rules[0]!) === 'QueryStatement') return convertQuery(rules[0]!, sql);
   const select = kind(node) === 'SelectStatement' ? node : rules.length === 1 && kind(rules[0]!) === 'SelectStatement' ? rules[0]! : kind(rules[0]!) === 'SelectClause' && rules.length === 1 ? node : undefined;
   if (select === undefined) throw unsupported(node, `the query form ${keywords(node).join(' ') || 'UNION, VALUES, ORDER BY, LIMIT'}`);
   const selectClause = child(select, 'SelectClause')!;
   if (keywords(selectClause).includes('DISTINCT') || child(selectClause, 'SetQuantifier')?.getText().toUpperCase() === 'DISTINCT') throw unsupported(selectClause, 'SELECT DISTINCT');
-  const items = childrenOf(child(selectClause, 'SelectList')!, 'ColumnProjectItem').map(selectItem);
+  const items = childrenOf(child(selectClause, 'SelectList')!, 'ColumnProjectItem').map((item) => selectItem(item, sql));
   let from: FromItem | undefined;
   let where: Expr | undefined;
   let groupBy: Expr[] = [];
@@ -125,7 +126,7 @@ export function convertQuery(node: TreeNode): Select {
       case 'SelectClause':
         break;
       case 'FromClause':
-        from = fromItem(child(clause, 'TableExpression')!);
+        from = fromItem(child(clause, 'TableExpression')!, sql);
         break;
       case 'WhereClause':
         where = convertExpression(ruleChildren(clause)[0]!);
@@ -150,7 +151,7 @@ function groupItem(node: TreeNode): Expr {
   throw unsupported(node, `GROUP BY ${node.getText()} (GROUPING SETS, ROLLUP, CUBE)`);
 }
 
-function selectItem(node: TreeNode): SelectItem {
+function selectItem(node: TreeNode, sql: string): SelectItem {
   const parts = ruleChildren(node);
   const first = parts[0]!;
   if (kind(first) === 'TableAllColumns') {
@@ -164,10 +165,10 @@ function selectItem(node: TreeNode): SelectItem {
     const name = ruleChildren(first)[0]!;
     const text = name.getText();
     const pos = positionOf(name);
-    const call = parts.find((p) => kind(p) === 'Expression');
-    if (call !== undefined) {
-      // The grammar reads `f(x)` (a function it has no rule for, one argument) as the column f and (x).
-      expr = { kind: 'call', name: text.toUpperCase(), args: [convertExpression(call)], pos };
+    const rest = parts.find((p) => kind(p) === 'Expression');
+    if (rest !== undefined) {
+      // The grammar reads `f(x)` (a function it has no rule for) and `a + 1`, `a - 1` as the column, then an expression.
+      expr = rest.getText().startsWith('(') ? { kind: 'call', name: text.toUpperCase(), args: [convertExpression(rest)], pos } : reparseWithParentheses(first, rest, sql);
     } else if (text.startsWith("'")) {
       // ...and a string literal in the select list as a quoted column name.
       expr = { kind: 'literal', type: 'string', text: stringValue(text), pos };
@@ -182,7 +183,7 @@ function selectItem(node: TreeNode): SelectItem {
   return { kind: 'expr', expr, ...(alias !== undefined ? { alias } : {}) };
 }
 
-function fromItem(node: TreeNode): FromItem {
+function fromItem(node: TreeNode, sql: string): FromItem {
   const parts = ruleChildren(node);
   if (parts.length !== 1) throw unsupported(node, 'a join or a list of tables in FROM');
   const item = parts[0]!;
@@ -195,7 +196,7 @@ function fromItem(node: TreeNode): FromItem {
   if (kind(inner) === 'TablePath') return { kind: 'table', name: identifierPath(inner).join('.'), ...(alias ? { alias } : {}), pos: positionOf(inner) };
   if (kind(inner) === 'AtomExpressionTable') {
     const query = child(inner, 'QueryStatement');
-    if (query !== undefined) return { kind: 'subquery', query: convertQuery(query), ...(alias ? { alias } : {}), pos: positionOf(inner) };
+    if (query !== undefined) return { kind: 'subquery', query: convertQuery(query, sql), ...(alias ? { alias } : {}), pos: positionOf(inner) };
   }
   if (kind(inner) === 'WindowTVFClause') return windowItem(inner);
   throw unsupported(primary, `${primary.getText().slice(0, 30)} in FROM`);
@@ -226,4 +227,22 @@ function windowItem(node: TreeNode): FromItem {
     ...(aliasNode ? { alias: identifierPath(ruleChildren(aliasNode)[0]!).join('.') } : {}),
     pos: positionOf(tvf),
   };
+}
+
+/**
+ * `a + 1` in a select list, which the grammar splits into the column a and `+ 1`: parsed again
+ * as `(a) + 1`, positions mapped back to where they are written in the statement.
+ */
+function reparseWithParentheses(column: TreeNode, rest: TreeNode, sql: string): Expr {
+  const start = column.start!.start;
+  const stop = rest.stop!.stop;
+  const columnEnd = column.stop!.stop + 1;
+  const text = `SELECT (${sql.slice(start, columnEnd)})${sql.slice(columnEnd, stop + 1)}`;
+  const reparsed = parseSelectList(text);
+  const origin = positionOf(column);
+  // On the first line, past 'SELECT (' and, after the column, its ')'.
+  const close = 'SELECT ('.length + (columnEnd - start) + 1;
+  const shift = (pos: SqlPosition): SqlPosition =>
+    pos.line === 1 ? { line: origin.line, column: origin.column + pos.column - 'SELECT ('.length - 1 - (pos.column > close ? 1 : 0) } : { line: origin.line + pos.line - 1, column: pos.column };
+  return JSON.parse(JSON.stringify(reparsed), (key, value: unknown) => (key === 'pos' ? shift(value as SqlPosition) : value)) as Expr;
 }
