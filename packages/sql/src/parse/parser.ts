@@ -13,12 +13,12 @@ let parser: FlinkSQL | undefined;
  */
 export function parseStatements(sql: string): Statement[] {
   parser ??= new FlinkSQL();
-  const errors = parser.validate(sql);
+  const errors: Array<{ message: string; startLine: number; startColumn: number }> = [];
+  const program = parser.parse(sql, (error) => errors.push(error)) as unknown as TreeNode;
   if (errors.length > 0) {
     const first = errors[0]!;
     throw new SqlError(SqlErrorCode.SQL_PARSE_ERROR, first.message, { line: first.startLine, column: first.startColumn });
   }
-  const program = parser.parse(sql) as unknown as TreeNode;
   return childrenOf(program, 'SingleStatement').map((single) => convertStatement(descendant(single, 'SqlStatement')!, sql));
 }
 
