@@ -33,8 +33,10 @@ export const filesystemFactory: TableFactory = {
     const format = formatOf(table, fields);
     rows
       .map((row) => format.serialize(row.fields))
+      .name(`Format[${table.name}]`)
       .uid(uid('format'))
       .sinkTo(FileSink.forRowFormat(requireOption(table, 'path', '/data/output'), new SimpleStringEncoder<string>()).build())
+      .name(`Sink[${table.name}]`)
       .uid(uid('sink'));
   },
 };

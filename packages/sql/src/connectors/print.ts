@@ -10,8 +10,10 @@ export const printFactory: TableFactory = {
   attachSink(table, fields, rows, uid) {
     rows
       .map((row) => rowToString(row, fields))
+      .name(`Format[${table.name}]`)
       .uid(uid('format'))
       .sinkTo(new PrintSink<string>(table.options['print-identifier']))
+      .name(`Sink[${table.name}]`)
       .uid(uid('sink'));
   },
 };
@@ -21,7 +23,8 @@ export const blackholeFactory: TableFactory = {
   identifier: 'blackhole',
   options: [],
   accepts: 'all',
-  attachSink(_table, _fields, rows, uid) {
-    rows.sinkTo(new DiscardingSink()).uid(uid('sink'));
+  attachSink(table, _fields, rows, uid) {
+    rows.sinkTo(new DiscardingSink()).name(`Sink[${table.name}]`)
+      .uid(uid('sink'));
   },
 };
