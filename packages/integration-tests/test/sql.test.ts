@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diffLines, readCommittedLines } from '@weir/examples';
@@ -8,6 +8,15 @@ import { killTaskManagersAtRandom } from './chaos.ts';
 import { expectedTotals, expectedWindows, materialize, SQL_JOB } from './sql-jobs.ts';
 
 const ROWS = 12_000;
+
+/**
+ * A TaskManager plans the SQL again when it builds the job's graph, on its event loop: the
+ * first parse of each statement shape warms dt-sql-parser's ANTLR caches, 1-5 s of CPU per
+ * process on this shared machine (see packages/sql/README.md). The tests' usual 5 s
+ * heartbeat.timeout would call a TaskManager lost meanwhile; the default is 50 s. A killed
+ * TaskManager is still found at once by its unanswered liveness probes.
+ */
+const CLUSTER = { taskManagers: 2, slots: 2, config: { 'heartbeat.timeout': 20_000 } };
 const RATE = 1_500;
 
 /**
@@ -24,7 +33,7 @@ describe('Flink SQL on a process cluster', () => {
 
   async function runSqlJob(kills: number): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'weir-sql-'));
-    const cluster = await ProcessCluster.start({ taskManagers: 2, slots: 2 });
+    const cluster = await ProcessCluster.start(CLUSTER);
     cleanups.push(() => cluster.stop());
     const windows = join(dir, 'windows');
     const changelog = join(dir, 'changelog');
@@ -50,6 +59,33 @@ describe('Flink SQL on a process cluster', () => {
     expect(table.rows).toEqual(expectedTotals(ROWS));
     if (kills > 0) expect(completedCount((await listCheckpoints(cluster.client, jobId)).checkpoints)).toBeGreaterThan(3);
   }
+
+  it('weir sql -f submits a script\'s INSERT as a job; a mistake in it is reported with line, column and suggestion, and nothing is submitted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-sql-script-'));
+    const cluster = await ProcessCluster.start(CLUSTER);
+    cleanups.push(() => cluster.stop());
+    const script = (column: string) => `
+      CREATE TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000');
+      CREATE TABLE evens (id BIGINT, label STRING, quarter DECIMAL(10, 2)) WITH ('connector' = 'filesystem', 'path' = '${join(dir, 'out')}', 'format' = 'csv');
+      INSERT INTO evens
+      SELECT id, UPPER(CONCAT('k', CAST(id % 3 AS STRING))), CAST(${column} AS DECIMAL(10, 2)) / 4
+      FROM numbers WHERE id % 2 = 0;`;
+    const bad = join(dir, 'bad.sql');
+    writeFileSync(bad, script('idd'));
+    const refused = await cluster.weir(['sql', '-f', bad, '-d']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("SQL error at line 5, column 67: Column 'idd' not found in any table; did you mean 'id'?");
+    expect((await cluster.weir(['list'])).stdout).not.toMatch(/[0-9a-f]{32}/);
+
+    const good = join(dir, 'good.sql');
+    writeFileSync(good, script('id'));
+    const run = await cluster.weir(['sql', '-f', good, '-d', '-p', '2']);
+    expect(run.code, run.stderr).toBe(0);
+    const details = await waitForStatus(cluster.client, jobIdFrom(run.stdout), ['FINISHED', 'FAILED', 'CANCELED'], 120_000);
+    expect(details.summary!.status, details.failureCause).toBe('FINISHED');
+    const expected = Array.from({ length: 500 }, (_, i) => (i + 1) * 2).map((id) => `${id},K${id % 3},${(id / 4).toFixed(2)}`);
+    expect(readCommittedLines(join(dir, 'out')).sort()).toEqual(expected.sort());
+  });
 
   it('commits the TUMBLE aggregation and the GROUP BY changelog a reference computes', async () => {
     await runSqlJob(0);
