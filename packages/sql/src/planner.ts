@@ -57,7 +57,7 @@ export function checkInsert(planned: PlannedQuery, sink: CatalogTable, pos: { li
     if (!same && !widening) {
       throw new SqlError(
         SqlErrorCode.SQL_TYPE_MISMATCH,
-        `Column types of query result and sink for '${sink.name}' do not match: column ${i + 1} '${f.name}' is ${typeToString(from)}, the sink's '${target.name}' is ${typeToString(to)}; CAST it, as in CAST(${f.name} AS ${typeToString(withNullabilityText(to))})`,
+        `Column types of query result and sink for '${sink.name}' do not match: column ${i + 1} '${f.name}' is ${typeToString(from)}, the sink's '${target.name}' is ${typeToString(to)}; CAST it, as in CAST(${f.name} AS ${typeToString({ ...to, nullable: true })})`,
         pos,
       );
     }
@@ -65,15 +65,11 @@ export function checkInsert(planned: PlannedQuery, sink: CatalogTable, pos: { li
   checkSinkAccepts(planned.physical, sink.name, factory.accepts ?? 'insert-only', sink.options.connector!);
 }
 
-function withNullabilityText(type: ReturnType<typeof withoutRowtime>) {
-  return { ...type, nullable: true };
-}
-
 /** EXPLAIN's text: the logical plan as bound, then the optimized physical plan with each operator's changelog mode. */
 export function explainText(planned: PlannedQuery, sink?: CatalogTable): string {
   const lines = ['== Abstract Syntax Tree =='];
   const logical = (node: LogicalNode, depth: number): void => {
-    lines.push(`${'   '.repeat(depth)}${depth === 0 && sink ? '' : ''}Logical${describeNode(node)}`);
+    lines.push(`${'   '.repeat(depth)}Logical${describeNode(node)}`);
     if (node.kind !== 'scan') logical(node.input, depth + 1);
   };
   let depth = 0;

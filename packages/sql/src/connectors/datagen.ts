@@ -3,7 +3,7 @@ import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
 import { T, type SqlType } from '../validate/types.ts';
 import { convertNumber } from '../translate/values.ts';
-import { numberOption, option, type TableFactory, type TableSource } from './factory.ts';
+import { numberOption, type TableFactory, type TableSource } from './factory.ts';
 
 /** A deterministic hash of (row index, field): a restored job regenerates exactly the rows it lost. */
 function mix(index: number, field: number): number {
@@ -16,7 +16,7 @@ function mix(index: number, field: number): number {
 type FieldGenerator = (index: number) => unknown;
 
 function fieldGenerator(table: CatalogTable, name: string, type: SqlType, field: number): { generate: FieldGenerator; rows?: number } {
-  const kind = option(table, `fields.${name}.kind`) ?? 'random';
+  const kind = table.options[`fields.${name}.kind`] ?? 'random';
   const opt = (key: string, fallback: number): number => numberOrNegative(table, `fields.${name}.${key}`, fallback);
   if (kind === 'sequence') {
     const start = opt('start', 0);
@@ -26,7 +26,7 @@ function fieldGenerator(table: CatalogTable, name: string, type: SqlType, field:
       const n = start + i;
       return type.root === 'STRING' ? String(n) : convertNumber(n, T.BIGINT, type);
     };
-    return { generate, ...(option(table, `fields.${name}.end`) !== undefined ? { rows: end - start + 1 } : {}) };
+    return { generate, ...(table.options[`fields.${name}.end`] !== undefined ? { rows: end - start + 1 } : {}) };
   }
   if (kind !== 'random') throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Table '${table.name}': 'fields.${name}.kind' is 'random' or 'sequence', got '${kind}'`);
   const min = opt('min', 0);

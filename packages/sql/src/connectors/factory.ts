@@ -25,10 +25,6 @@ export interface TableFactory {
   attachSink?(table: CatalogTable, fields: readonly Field[], rows: DataStream<Row>, uid: (name: string) => string): void;
 }
 
-export function option(table: CatalogTable, key: string): string | undefined {
-  return table.options[key];
-}
-
 export function requireOption(table: CatalogTable, key: string, example: string): string {
   const value = table.options[key];
   if (value === undefined) throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Table '${table.name}' (connector '${table.options.connector}') needs the option '${key}', as in '${key}' = '${example}'`);

@@ -38,6 +38,3 @@ export type LogicalNode =
   /** GROUP BY window_start, window_end, ... over a window TVF: keys in their GROUP BY order, then the aggregates. */
   | { readonly kind: 'windowAggregate'; readonly input: LogicalNode; readonly window: WindowSpec; readonly keys: readonly WindowKey[]; readonly aggs: readonly AggCall[]; readonly fields: readonly Field[] };
 
-export function inputsOfNode(node: LogicalNode): LogicalNode[] {
-  return node.kind === 'scan' ? [] : [node.input];
-}

@@ -53,13 +53,6 @@ export function inputsOf(rex: Rex, into: Set<number> = new Set()): Set<number> {
   return into;
 }
 
-/** The same expression with every input index mapped. */
-export function remapInputs(rex: Rex, map: (index: number) => number): Rex {
-  if (rex.kind === 'input') return { ...rex, index: map(rex.index) };
-  if (rex.kind === 'call') return { ...rex, operands: rex.operands.map((o) => remapInputs(o, map)) };
-  return rex;
-}
-
 /** The expression with every input replaced by the expression given for it (merging a Calc into the one above). */
 export function substituteInputs(rex: Rex, projects: readonly Rex[]): Rex {
   if (rex.kind === 'input') return projects[rex.index]!;

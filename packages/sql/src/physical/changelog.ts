@@ -4,13 +4,13 @@ import { describeNode } from './describe.ts';
 
 /**
  * What kinds of rows a stream carries (Flink's ChangelogMode): insert-only (+I); retract
- * (+I, -U, +U, -D: an update is the old row retracted, then the new one); upsert (+I, +U, -D
- * by key, no -U).
+ * (+I, -U, +U, -D: an update is the old row retracted, then the new one). Flink's third,
+ * upsert (no -U, by key), comes with the first sink that asks for it (upsert-kafka).
  */
-export type ChangelogMode = 'insert-only' | 'retract' | 'upsert';
+export type ChangelogMode = 'insert-only' | 'retract';
 
 export function modeToString(mode: ChangelogMode): string {
-  return mode === 'insert-only' ? 'I' : mode === 'retract' ? 'I,UB,UA,D' : 'I,UA,D';
+  return mode === 'insert-only' ? 'I' : 'I,UB,UA,D';
 }
 
 /** A logical node with the changelog mode it produces: the physical plan. */

@@ -137,12 +137,8 @@ export function bindQuery(select: Select, catalog: Catalog): LogicalNode {
 
 function requireBoolean(rex: Rex, clause: string, expr: Expr): void {
   if (rex.type.root !== 'BOOLEAN' && rex.type.root !== 'NULL') {
-    throw new SqlError(SqlErrorCode.SQL_TYPE_MISMATCH, `${clause} takes a BOOLEAN condition, got ${typeToString(withoutRowtime(rex.type))}`, positionOfExpr(expr));
+    throw new SqlError(SqlErrorCode.SQL_TYPE_MISMATCH, `${clause} takes a BOOLEAN condition, got ${typeToString(withoutRowtime(rex.type))}`, expr.pos);
   }
-}
-
-function positionOfExpr(expr: Expr) {
-  return expr.pos;
 }
 
 function containsAggregate(expr: Expr): boolean {

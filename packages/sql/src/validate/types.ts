@@ -90,7 +90,8 @@ function typeOf(name: string, first: string | undefined, second: string | undefi
       return T.DATE;
     case 'TIMESTAMP':
     case 'TIMESTAMP_LTZ': {
-      const precision = first === undefined ? (name === 'TIMESTAMP' ? 6 : 6) : Number(first);
+      // Flink's default precision is 6; Weir's timestamps are milliseconds.
+      const precision = first === undefined ? 6 : Number(first);
       if (precision !== 3) {
         throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `${name}(${precision}) is not supported: Weir's timestamps are milliseconds, write ${name}(3)`, position);
       }
