@@ -9,15 +9,15 @@
 export const BASE_TIME = 1_700_000_000_000;
 export const WINDOW_MS = 2_000;
 
-/** args: windows dir, changelog dir, rows, rows/s, checkpoint interval ms, checkpoint dir */
+/** args: windows dir, changelog dir, rows, rows/s, checkpoint interval ms, checkpoint dir, parallelism */
 export const SQL_JOB = `
 import { CheckpointingMode, FsStateBackend, type StreamExecutionEnvironment } from '@weir/api';
 import { FileSink, SimpleStringEncoder } from '@weir/connectors';
 import { StreamTableEnvironment, rowToString } from '@weir/sql';
 
 export default function sqlJob(env: StreamExecutionEnvironment, args: string[]) {
-  const [windowsDir, changelogDir, rows, rate, interval, checkpointDir] = args;
-  env.setParallelism(2);
+  const [windowsDir, changelogDir, rows, rate, interval, checkpointDir, parallelism] = args;
+  env.setParallelism(Number(parallelism));
   env.enableCheckpointing(Number(interval));
   env.getCheckpointConfig().setCheckpointingMode(CheckpointingMode.EXACTLY_ONCE);
   env.setStateBackend(new FsStateBackend(checkpointDir));

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diffLines, readCommittedLines } from '@weir/examples';
-import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
+import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, savepointPathFrom, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
 import { killTaskManagersAtRandom } from './chaos.ts';
 import { expectedTotals, expectedWindows, materialize, SQL_JOB } from './sql-jobs.ts';
 
@@ -23,7 +23,8 @@ const RATE = 1_500;
  * A Flink SQL job (StreamTableEnvironment in a job module, submitted with weir run) at
  * parallelism 2 on two TaskManagers: a TUMBLE window aggregation into a filesystem table and
  * an unbounded GROUP BY as a changelog, each compared with a reference computed here without
- * the SQL engine; then the same with TaskManagers SIGKILLed: the committed output is the same.
+ * the SQL engine; then the same with TaskManagers SIGKILLed, and stopped with a savepoint and
+ * resumed from it at another parallelism: the committed output is the same. And weir sql -f.
  */
 describe('Flink SQL on a process cluster', () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -31,13 +32,26 @@ describe('Flink SQL on a process cluster', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  /** The committed output of both tables against the references. */
+  function expectCommitted(windows: string, changelog: string, log: string): void {
+    const { missing, extra } = diffLines(readCommittedLines(windows).sort(), expectedWindows(ROWS));
+    expect({ missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }, log).toEqual({ missing: [], extra: [], counts: [0, 0] });
+    const lines = readCommittedLines(changelog);
+    expect(lines.every((l) => /^(\+I|-U|\+U)\[/.test(l)), lines.slice(0, 5).join('\n')).toBe(true);
+    // An update is a retraction and the new row: thousands of them, not a row per key.
+    expect(lines.filter((l) => l.startsWith('-U')).length).toBeGreaterThan(1_000);
+    const table = materialize(lines);
+    expect(table.wrongCounts, log).toEqual([]);
+    expect(table.rows, log).toEqual(expectedTotals(ROWS));
+  }
+
   async function runSqlJob(kills: number): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'weir-sql-'));
     const cluster = await ProcessCluster.start(CLUSTER);
     cleanups.push(() => cluster.stop());
     const windows = join(dir, 'windows');
     const changelog = join(dir, 'changelog');
-    const args = [windows, changelog, String(ROWS), String(RATE), '400', join(dir, 'checkpoints')];
+    const args = [windows, changelog, String(ROWS), String(RATE), '400', join(dir, 'checkpoints'), '2'];
     const run = await cluster.weir(['run', '--detached', writeJobFile(SQL_JOB), '--', ...args]);
     expect(run.code, run.stderr).toBe(0);
     const jobId = jobIdFrom(run.stdout);
@@ -47,16 +61,7 @@ describe('Flink SQL on a process cluster', () => {
     expect(details.summary!.status, `${details.failureCause}\n${chaos.join('\n')}\n${cluster.logs()}`).toBe('FINISHED');
     if (kills > 0) expect(details.attempt, chaos.join('\n')).toBeGreaterThanOrEqual(1);
 
-    const { missing, extra } = diffLines(readCommittedLines(windows).sort(), expectedWindows(ROWS));
-    expect({ missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }, chaos.join('\n')).toEqual({ missing: [], extra: [], counts: [0, 0] });
-
-    const lines = readCommittedLines(changelog);
-    expect(lines.every((l) => /^(\+I|-U|\+U)\[/.test(l)), lines.slice(0, 5).join('\n')).toBe(true);
-    // An update is a retraction and the new row: thousands of them, not a row per key.
-    expect(lines.filter((l) => l.startsWith('-U')).length).toBeGreaterThan(1_000);
-    const table = materialize(lines);
-    expect(table.wrongCounts, chaos.join('\n')).toEqual([]);
-    expect(table.rows).toEqual(expectedTotals(ROWS));
+    expectCommitted(windows, changelog, chaos.join('\n'));
     if (kills > 0) expect(completedCount((await listCheckpoints(cluster.client, jobId)).checkpoints)).toBeGreaterThan(3);
   }
 
@@ -93,5 +98,33 @@ describe('Flink SQL on a process cluster', () => {
 
   it('commits the same with TaskManagers SIGKILLed during the run (exactly-once)', async () => {
     await runSqlJob(2);
+  });
+
+  it('stops the SQL job with a savepoint and resumes it from there at parallelism 1: the same output (uids from the statements)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-sql-savepoint-'));
+    const cluster = await ProcessCluster.start(CLUSTER);
+    cleanups.push(() => cluster.stop());
+    const windows = join(dir, 'windows');
+    const changelog = join(dir, 'changelog');
+    const args = (parallelism: number) => [windows, changelog, String(ROWS), String(RATE), '400', join(dir, 'checkpoints'), String(parallelism)];
+    const job = writeJobFile(SQL_JOB);
+    const first = await cluster.weir(['run', '--detached', job, '--', ...args(2)]);
+    expect(first.code, first.stderr).toBe(0);
+    const firstId = jobIdFrom(first.stdout);
+    await waitForStatus(cluster.client, firstId, ['RUNNING']);
+    await waitForCheckpoints(cluster.client, firstId, (cps) => completedCount(cps) >= 3, 60_000);
+    const stop = await cluster.weir(['stop', '-p', join(dir, 'savepoints'), firstId]);
+    expect(stop.code, `${stop.stderr}\n${cluster.logs()}`).toBe(0);
+    expect((await waitForStatus(cluster.client, firstId, ['FINISHED', 'FAILED', 'CANCELED'])).summary!.status).toBe('FINISHED');
+    // Stopped part-way: some windows are committed, the rest are in the savepoint's state.
+    const before = readCommittedLines(windows).length;
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(expectedWindows(ROWS).length);
+
+    const second = await cluster.weir(['run', '--detached', '-s', savepointPathFrom(stop), job, '--', ...args(1)]);
+    expect(second.code, `${second.stderr}\n${cluster.logs()}`).toBe(0);
+    const details = await waitForStatus(cluster.client, jobIdFrom(second.stdout), ['FINISHED', 'FAILED', 'CANCELED'], 180_000);
+    expect(details.summary!.status, `${details.failureCause}\n${cluster.logs()}`).toBe('FINISHED');
+    expectCommitted(windows, changelog, '');
   });
 });
