@@ -1,13 +1,22 @@
 /**
  * A SQL job whose output the test computes without the SQL engine: a datagen table whose row i
  * is a function of i (k = i % 7, amount = (i % 101) * 0.25, an event time 20 ms per row, up to
- * 499 ms out of order, watermark 1 s behind), a TUMBLE window aggregation into a filesystem
- * (csv) table, and an unbounded GROUP BY whose changelog (+I, -U, +U) is written by a
- * DataStream FileSink through toChangelogStream.
+ * 499 ms out of order, watermark 1 s behind), TUMBLE (by key), HOP and CUMULATE (over all rows)
+ * window aggregations into filesystem (csv) tables, and an unbounded GROUP BY whose changelog
+ * (+I, -U, +U) is written by a DataStream FileSink through toChangelogStream.
  */
 
 export const BASE_TIME = 1_700_000_000_000;
 export const WINDOW_MS = 2_000;
+export const HOP_SLIDE_MS = 1_000;
+export const HOP_SIZE_MS = 3_000;
+export const CUMULATE_STEP_MS = 1_000;
+export const CUMULATE_SIZE_MS = 4_000;
+
+/** The directories of the window tables: TUMBLE's, HOP's and CUMULATE's, below `dir`. */
+export function windowDirs(dir: string): { tumble: string; hop: string; cumulate: string } {
+  return { tumble: `${dir}/tumble`, hop: `${dir}/hop`, cumulate: `${dir}/cumulate` };
+}
 
 /** args: windows dir, changelog dir, rows, rows/s, checkpoint interval ms, checkpoint dir, parallelism */
 export const SQL_JOB = `
@@ -38,12 +47,20 @@ export default function sqlJob(env: StreamExecutionEnvironment, args: string[]) 
     )\`);
   tEnv.executeSql(\`
     CREATE TABLE windows (k INT, window_start TIMESTAMP(3), window_end TIMESTAMP(3), cnt BIGINT, total DECIMAL(38, 2), biggest DECIMAL(12, 4))
-    WITH ('connector' = 'filesystem', 'path' = '\${windowsDir}', 'format' = 'csv')\`);
+    WITH ('connector' = 'filesystem', 'path' = '\${windowsDir}/tumble', 'format' = 'csv')\`);
   tEnv.executeSql(\`
     INSERT INTO windows
     SELECT k, window_start, window_end, COUNT(*), SUM(amount), MAX(amount)
     FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '${WINDOW_MS / 1000}' SECOND))
     GROUP BY k, window_start, window_end\`);
+  for (const [name, tvf] of [
+    ['hop', "HOP(TABLE events, DESCRIPTOR(ts), INTERVAL '${HOP_SLIDE_MS / 1000}' SECOND, INTERVAL '${HOP_SIZE_MS / 1000}' SECOND)"],
+    ['cumulate', "CUMULATE(TABLE events, DESCRIPTOR(ts), INTERVAL '${CUMULATE_STEP_MS / 1000}' SECOND, INTERVAL '${CUMULATE_SIZE_MS / 1000}' SECOND)"],
+  ]) {
+    tEnv.executeSql(\`CREATE TABLE \${name} (window_start TIMESTAMP(3), window_end TIMESTAMP(3), cnt BIGINT, total DECIMAL(38, 2))
+      WITH ('connector' = 'filesystem', 'path' = '\${windowsDir}/\${name}', 'format' = 'csv')\`);
+    tEnv.executeSql(\`INSERT INTO \${name} SELECT window_start, window_end, COUNT(*), SUM(amount) FROM TABLE(\${tvf}) GROUP BY window_start, window_end\`);
+  }
   const totals = tEnv.sqlQuery(\`
     SELECT k, COUNT(*) AS cnt, SUM(amount) AS total, AVG(id) AS avg_id
     FROM events WHERE id % 3 <> 0 GROUP BY k HAVING COUNT(*) > 10\`);
@@ -81,6 +98,30 @@ export function expectedWindows(rows: number): string[] {
   return [...windows.values()]
     .map((w) => `${w.k},${timestamp(w.start)},${timestamp(w.start + WINDOW_MS)},${w.cnt},${decimal(w.total, 2)},${decimal(w.biggest * 100n, 4)}`)
     .sort();
+}
+
+/** The csv lines HOP (all rows, no key) or CUMULATE commits for `rows` rows, sorted. */
+export function expectedAllRowWindows(rows: number, fn: 'hop' | 'cumulate'): string[] {
+  const windows = new Map<string, { cnt: number; total: bigint }>();
+  for (let i = 0; i < rows; i++) {
+    const ts = BASE_TIME + i * 20 - ((i * 7919) % 500);
+    const amount = BigInt((i % 101) * 25);
+    const spans: Array<[number, number]> = [];
+    if (fn === 'hop') {
+      for (let start = ts - (ts % HOP_SLIDE_MS); start > ts - HOP_SIZE_MS; start -= HOP_SLIDE_MS) spans.push([start, start + HOP_SIZE_MS]);
+    } else {
+      const start = ts - (ts % CUMULATE_SIZE_MS);
+      for (let end = start + CUMULATE_STEP_MS; end <= start + CUMULATE_SIZE_MS; end += CUMULATE_STEP_MS) if (end > ts) spans.push([start, end]);
+    }
+    for (const [start, end] of spans) {
+      const id = `${timestamp(start)},${timestamp(end)}`;
+      const w = windows.get(id) ?? { cnt: 0, total: 0n };
+      w.cnt++;
+      w.total += amount;
+      windows.set(id, w);
+    }
+  }
+  return [...windows].map(([id, w]) => `${id},${w.cnt},${decimal(w.total, 2)}`).sort();
 }
 
 /** The final rows of the GROUP BY (as +I/+U rows would print them, kind aside), sorted. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { diffLines, readCommittedLines } from '@weir/examples';
 import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, savepointPathFrom, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
 import { killTaskManagersAtRandom } from './chaos.ts';
-import { expectedTotals, expectedWindows, materialize, SQL_JOB } from './sql-jobs.ts';
+import { expectedAllRowWindows, expectedTotals, expectedWindows, materialize, SQL_JOB, windowDirs } from './sql-jobs.ts';
 
 const ROWS = 12_000;
 
@@ -21,8 +21,8 @@ const RATE = 1_500;
 
 /**
  * A Flink SQL job (StreamTableEnvironment in a job module, submitted with weir run) at
- * parallelism 2 on two TaskManagers: a TUMBLE window aggregation into a filesystem table and
- * an unbounded GROUP BY as a changelog, each compared with a reference computed here without
+ * parallelism 2 on two TaskManagers: TUMBLE, HOP and CUMULATE window aggregations into
+ * filesystem tables and an unbounded GROUP BY as a changelog, each compared with a reference computed here without
  * the SQL engine; then the same with TaskManagers SIGKILLed, and stopped with a savepoint and
  * resumed from it at another parallelism: the committed output is the same. And weir sql -f.
  */
@@ -34,8 +34,15 @@ describe('Flink SQL on a process cluster', () => {
 
   /** The committed output of both tables against the references. */
   function expectCommitted(windows: string, changelog: string, log: string): void {
-    const { missing, extra } = diffLines(readCommittedLines(windows).sort(), expectedWindows(ROWS));
-    expect({ missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }, log).toEqual({ missing: [], extra: [], counts: [0, 0] });
+    const dirs = windowDirs(windows);
+    for (const [dir, expected] of [
+      [dirs.tumble, expectedWindows(ROWS)],
+      [dirs.hop, expectedAllRowWindows(ROWS, 'hop')],
+      [dirs.cumulate, expectedAllRowWindows(ROWS, 'cumulate')],
+    ] as const) {
+      const { missing, extra } = diffLines(readCommittedLines(dir).sort(), expected);
+      expect({ dir, missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }, log).toEqual({ dir, missing: [], extra: [], counts: [0, 0] });
+    }
     const lines = readCommittedLines(changelog);
     expect(lines.every((l) => /^(\+I|-U|\+U)\[/.test(l)), lines.slice(0, 5).join('\n')).toBe(true);
     // An update is a retraction and the new row: thousands of them, not a row per key.
@@ -92,7 +99,7 @@ describe('Flink SQL on a process cluster', () => {
     expect(readCommittedLines(join(dir, 'out')).sort()).toEqual(expected.sort());
   });
 
-  it('commits the TUMBLE aggregation and the GROUP BY changelog a reference computes', async () => {
+  it('commits the TUMBLE, HOP and CUMULATE aggregations and the GROUP BY changelog a reference computes', async () => {
     await runSqlJob(0);
   });
 
@@ -117,7 +124,7 @@ describe('Flink SQL on a process cluster', () => {
     expect(stop.code, `${stop.stderr}\n${cluster.logs()}`).toBe(0);
     expect((await waitForStatus(cluster.client, firstId, ['FINISHED', 'FAILED', 'CANCELED'])).summary!.status).toBe('FINISHED');
     // Stopped part-way: some windows are committed, the rest are in the savepoint's state.
-    const before = readCommittedLines(windows).length;
+    const before = readCommittedLines(windowDirs(windows).tumble).length;
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(expectedWindows(ROWS).length);
 
