@@ -50,6 +50,8 @@ const bundledDependencies = {
   rpc: { bundle: ['@grpc/grpc-js', 'protobufjs'], lazy: ['@grpc/proto-loader'] },
   common: { bundle: ['pino'], lazy: [] },
   cli: { bundle: ['commander'], lazy: [] },
+  // dt-sql-parser's ES modules import directories (./parser), which Node's ES module loader refuses.
+  sql: { bundle: ['dt-sql-parser'], lazy: [] },
 };
 
 /**

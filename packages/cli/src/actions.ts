@@ -4,6 +4,7 @@ import { clusterStartCommand } from './commands/cluster-start.ts';
 import { infoCommand } from './commands/info.ts';
 import { listCommand } from './commands/list.ts';
 import { runCommand } from './commands/run.ts';
+import { sqlCommand } from './commands/sql.ts';
 import { disposeSavepointCommand, savepointCommand } from './commands/savepoint.ts';
 import { jobManagerCommand, taskManagerCommand } from './commands/serve.ts';
 import { securityCheckCommand } from './commands/security-check.ts';
@@ -17,6 +18,7 @@ export function cliActions(context: CliContext): CliActions {
     jobmanager: (args) => jobManagerCommand(args, context),
     taskmanager: (args) => taskManagerCommand(args, context),
     run: (args) => runCommand(args, context),
+    sql: (args) => sqlCommand(args, context),
     list: (args) => listCommand(args, context),
     info: (args) => infoCommand(args, context),
     cancel: (args) => cancelCommand(args, context),

@@ -72,7 +72,7 @@ describe('bundleJob', () => {
     const error = await bundleError(join(dir, 'job.ts'));
     expect(error.code).toBe('BUNDLE_FAILED');
     expect(error.message).toBe(
-      `cannot bundle job ${join(dir, 'job.ts')}: job.ts:1:21: Could not resolve "left-pad" (a job may import @weir/api, @weir/connectors, Node built-ins and packages in a node_modules beside it)`,
+      `cannot bundle job ${join(dir, 'job.ts')}: job.ts:1:21: Could not resolve "left-pad" (a job may import @weir/api, @weir/connectors, @weir/sql, Node built-ins and packages in a node_modules beside it)`,
     );
   });
 });

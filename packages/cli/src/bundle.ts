@@ -49,7 +49,7 @@ function describeBuildErrors(errors: readonly Message[]): string {
   const [first] = errors;
   const where = first!.location === null ? '' : `${first!.location.file}:${first!.location.line}:${first!.location.column + 1}: `;
   const hint = first!.text.startsWith('Could not resolve')
-    ? ' (a job may import @weir/api, @weir/connectors, Node built-ins and packages in a node_modules beside it)'
+    ? ' (a job may import @weir/api, @weir/connectors, @weir/sql, Node built-ins and packages in a node_modules beside it)'
     : '';
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : '';
   return `${where}${first!.text}${hint}${more}`;

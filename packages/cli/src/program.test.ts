@@ -37,6 +37,13 @@ describe('weir command line', () => {
     expect(parse(['run', 'job.ts', '--detached']).calls[0]![1]).toMatchObject({ detached: true });
   });
 
+  it('parses sql -f with parallelism and detached, and requires -f', () => {
+    expect(parse(['sql', '-f', 'q.sql', '-p', '2', '-d']).calls).toEqual([
+      ['sql', { config: undefined, dynamic: {}, jobManager: undefined, file: 'q.sql', parallelism: 2, detached: true }],
+    ]);
+    expect(parse(['sql']).error).toMatch(/required option '-f, --file <script>' not specified/);
+  });
+
   it('parses list, info and cancel', () => {
     expect(parse(['list', '-m', '[::1]:6123']).calls).toEqual([['list', { config: undefined, dynamic: {}, jobManager: '[::1]:6123' }]]);
     expect(parse(['info', 'abc123']).calls).toEqual([['info', { config: undefined, dynamic: {}, jobManager: undefined, jobId: 'abc123' }]]);

@@ -4,6 +4,7 @@ import type { ClientArgs } from './commands/client-args.ts';
 import type { ClusterStartArgs } from './commands/cluster-start.ts';
 import type { JobArgs } from './commands/info.ts';
 import type { RunArgs } from './commands/run.ts';
+import type { SqlArgs } from './commands/sql.ts';
 import type { ConfigArgs } from './config-args.ts';
 import { clientArgs, configArgs, withClient, withConfig, type ClientOptions, type ConfigOptions } from './program-options.ts';
 import { addSecurityCommands, type SecurityActions } from './program-security.ts';
@@ -14,6 +15,7 @@ export interface CliActions extends SavepointActions, SecurityActions {
   jobmanager(args: ConfigArgs): Promise<void>;
   taskmanager(args: ConfigArgs): Promise<void>;
   run(args: RunArgs): Promise<void>;
+  sql(args: SqlArgs): Promise<void>;
   list(args: ClientArgs): Promise<void>;
   info(args: JobArgs): Promise<void>;
   checkpoints(args: JobArgs): Promise<void>;
@@ -62,6 +64,17 @@ export function buildProgram(actions: CliActions): Command {
     const restore = options.fromSavepoint === undefined ? undefined : { savepointPath: options.fromSavepoint, allowNonRestoredState: options.allowNonRestoredState };
     return actions.run({ ...clientArgs(options), job, args: jobArgs, parallelism: options.parallelism, detached: options.detached, restore });
   });
+
+  withClient(
+    program
+      .command('sql')
+      .description("plan a Flink SQL script (CREATE TABLE / VIEW, INSERT INTO) and submit its INSERTs as one job")
+      .requiredOption('-f, --file <script>', 'the SQL script, statements separated by ;')
+      .option('-p, --parallelism <n>', 'default parallelism of the job', parsePositiveInt)
+      .option('-d, --detached', 'return once the job is submitted', false),
+  ).action((options: ClientOptions & { file: string; parallelism?: number; detached: boolean }) =>
+    actions.sql({ ...clientArgs(options), file: options.file, parallelism: options.parallelism, detached: options.detached }),
+  );
 
   withClient(program.command('list').description('list the jobs of the cluster')).action((options: ClientOptions) =>
     actions.list(clientArgs(options)),

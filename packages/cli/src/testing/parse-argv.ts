@@ -20,6 +20,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     jobmanager: record('jobmanager'),
     taskmanager: record('taskmanager'),
     run: record('run'),
+    sql: record('sql'),
     list: record('list'),
     info: record('info'),
     cancel: record('cancel'),

@@ -1,6 +1,7 @@
 import * as api from '@weir/api';
 import { loadJobBundle, type JobMain } from '@weir/common';
 import * as connectors from '@weir/connectors';
+import * as sql from '@weir/sql';
 import { planJob } from './plan-job.ts';
 import { InProcessEnumeratorHost, type HostEvent } from '../source/enumerator-host.ts';
 import { splitSourceOf, splitSourceOperators } from '../source/source-coordinators.ts';
@@ -16,7 +17,7 @@ export type WorkerHandlers = { readonly [K in keyof WorkerRequests]: (payload: W
 export function workerHandlers(setup: WorkerSetup, emit: (event: HostEvent) => void): WorkerHandlers {
   let main: JobMain<api.StreamExecutionEnvironment> | undefined;
   const loadMain = (): JobMain<api.StreamExecutionEnvironment> =>
-    (main ??= loadJobBundle<api.StreamExecutionEnvironment>(setup.code, setup.entryName, { '@weir/api': api, '@weir/connectors': connectors }, { systemExit: setup.systemExit }));
+    (main ??= loadJobBundle<api.StreamExecutionEnvironment>(setup.code, setup.entryName, { '@weir/api': api, '@weir/connectors': connectors, '@weir/sql': sql }, { systemExit: setup.systemExit }));
   let enumerators: InProcessEnumeratorHost | undefined;
   return {
     plan: (request) => planJob(loadMain, setup.entryName, request),

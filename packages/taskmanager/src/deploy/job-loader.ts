@@ -12,7 +12,7 @@ import type { JobLoader, LoadedJob } from './types.ts';
  */
 let provided: Promise<Readonly<Record<string, unknown>>> | undefined;
 function providedModules(): Promise<Readonly<Record<string, unknown>>> {
-  provided ??= import('@weir/connectors').then((connectors) => ({ '@weir/api': api, '@weir/connectors': connectors }));
+  provided ??= Promise.all([import('@weir/connectors'), import('@weir/sql')]).then(([connectors, sql]) => ({ '@weir/api': api, '@weir/connectors': connectors, '@weir/sql': sql }));
   return provided;
 }
 

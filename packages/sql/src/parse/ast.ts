@@ -1,0 +1,78 @@
+import type { SqlPosition } from '../errors.ts';
+
+/** The parser's output: statements and expressions as written, with where each starts; no names resolved yet. */
+
+export type Expr =
+  | { readonly kind: 'column'; readonly path: readonly string[]; readonly pos: SqlPosition }
+  | { readonly kind: 'literal'; readonly type: 'number' | 'string' | 'boolean' | 'null'; readonly text: string; readonly pos: SqlPosition }
+  /** INTERVAL 'n' UNIT: the value as written and the unit (SECOND, MINUTE, HOUR, DAY, MILLISECOND). */
+  | { readonly kind: 'interval'; readonly value: string; readonly unit: string; readonly pos: SqlPosition }
+  /**
+   * A function or an operator: `+`, `-`, `*`, `/`, `%`, `||`, `=`, `<>`, `<`, `<=`, `>`, `>=`,
+   * `AND`, `OR`, `NOT`, `NEGATE`, `IS NULL`, `IS NOT NULL`, `IS TRUE`, `IS FALSE`, `LIKE`,
+   * `BETWEEN`, `IN` (the NOT forms are NOT around them), or a function by its upper-case name.
+   */
+  | { readonly kind: 'call'; readonly name: string; readonly args: readonly Expr[]; readonly star?: boolean; readonly distinct?: boolean; readonly pos: SqlPosition }
+  /** CASE [operand] WHEN .. THEN .. [ELSE ..] END */
+  | { readonly kind: 'case'; readonly operand?: Expr; readonly whens: ReadonlyArray<readonly [Expr, Expr]>; readonly otherwise?: Expr; readonly pos: SqlPosition }
+  | { readonly kind: 'cast'; readonly expr: Expr; readonly typeText: string; readonly pos: SqlPosition };
+
+export type SelectItem =
+  | { readonly kind: 'expr'; readonly expr: Expr; readonly alias?: string }
+  | { readonly kind: 'star'; readonly qualifier?: string; readonly pos: SqlPosition };
+
+export type FromItem =
+  | { readonly kind: 'table'; readonly name: string; readonly alias?: string; readonly pos: SqlPosition }
+  | { readonly kind: 'subquery'; readonly query: Select; readonly alias?: string; readonly pos: SqlPosition }
+  /** FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(col), size)), HOP (slide, size) and CUMULATE (step, size). */
+  | {
+      readonly kind: 'window';
+      readonly fn: 'TUMBLE' | 'HOP' | 'CUMULATE';
+      readonly table: string;
+      readonly tablePos: SqlPosition;
+      readonly timeColumn: string;
+      readonly timeColumnPos: SqlPosition;
+      readonly intervals: ReadonlyArray<Extract<Expr, { kind: 'interval' }>>;
+      readonly alias?: string;
+      readonly pos: SqlPosition;
+    };
+
+export interface Select {
+  readonly kind: 'select';
+  readonly items: readonly SelectItem[];
+  readonly from?: FromItem;
+  readonly where?: Expr;
+  readonly groupBy: readonly Expr[];
+  readonly having?: Expr;
+  readonly pos: SqlPosition;
+}
+
+export interface ColumnDefinition {
+  readonly name: string;
+  readonly pos: SqlPosition;
+  /** A physical column's type as written. */
+  readonly typeText?: string;
+  /** A computed column's expression (`name AS expr`). */
+  readonly computed?: Expr;
+}
+
+export interface CreateTable {
+  readonly kind: 'createTable';
+  readonly name: string;
+  readonly pos: SqlPosition;
+  readonly temporary: boolean;
+  readonly ifNotExists: boolean;
+  readonly columns: readonly ColumnDefinition[];
+  readonly watermark?: { readonly column: string; readonly columnPos: SqlPosition; readonly expr: Expr };
+  readonly primaryKey?: readonly string[];
+  readonly options: Readonly<Record<string, string>>;
+}
+
+export type Statement =
+  | CreateTable
+  | { readonly kind: 'createView'; readonly name: string; readonly pos: SqlPosition; readonly query: Select; readonly text: string }
+  | { readonly kind: 'insert'; readonly table: string; readonly tablePos: SqlPosition; readonly query: Select }
+  | Select
+  | { readonly kind: 'showTables' }
+  | { readonly kind: 'describe'; readonly name: string; readonly pos: SqlPosition }
+  | { readonly kind: 'explain'; readonly statement: Extract<Statement, { kind: 'insert' | 'select' }> };

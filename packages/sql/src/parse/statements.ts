@@ -1,0 +1,248 @@
+import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
+import { parseSelectList } from './reparse.ts';
+import type { ColumnDefinition, CreateTable, Expr, FromItem, Select, SelectItem, Statement } from './ast.ts';
+import { convertExpression } from './expressions.ts';
+import { child, children, childrenOf, descendant, identifierPath, identifierText, keywords, kind, positionOf, ruleChildren, sourceText, stringValue, unsupported, type TreeNode } from './tree.ts';
+
+/** One SqlStatement node of dt-sql-parser's tree as a Weir SQL statement. */
+export function convertStatement(node: TreeNode, sql: string): Statement {
+  const [inner] = ruleChildren(node);
+  if (inner === undefined) throw unsupported(node, `the statement ${node.getText()}`);
+  switch (kind(inner)) {
+    case 'DdlStatement': {
+      const ddl = ruleChildren(inner)[0]!;
+      if (kind(ddl) === 'CreateTable') {
+        const simple = child(ddl, 'SimpleCreateTable');
+        if (simple === undefined) throw unsupported(ddl, 'CREATE TABLE .. AS / LIKE');
+        return createTable(simple);
+      }
+      if (kind(ddl) === 'CreateView') {
+        const query = child(ddl, 'QueryStatement')!;
+        return { kind: 'createView', name: identifierPath(child(ddl, 'ViewPathCreate')!).join('.'), pos: positionOf(ddl), query: convertQuery(query, sql), text: sourceText(query, sql) };
+      }
+      throw unsupported(ddl, `the statement ${keywords(ddl).slice(0, 2).join(' ')}`);
+    }
+    case 'DmlStatement':
+      return dml(inner, sql);
+    case 'ShowStatement':
+      if (keywords(inner).join(' ') === 'SHOW TABLES') return { kind: 'showTables' };
+      throw unsupported(inner, `the statement ${keywords(inner).join(' ')}`);
+    case 'DescribeStatement':
+      return { kind: 'describe', name: identifierPath(ruleChildren(inner)[0]!).join('.'), pos: positionOf(ruleChildren(inner)[0]!) };
+    case 'ExplainStatement': {
+      const target = child(inner, 'DmlStatement');
+      if (target === undefined) throw unsupported(inner, 'EXPLAIN of this statement');
+      return { kind: 'explain', statement: dml(target, sql) };
+    }
+    default:
+      throw unsupported(inner, `the statement ${keywords(inner).slice(0, 2).join(' ') || inner.getText().slice(0, 20)}`);
+  }
+}
+
+function dml(node: TreeNode, sql: string): Extract<Statement, { kind: 'insert' | 'select' }> {
+  const inner = ruleChildren(node)[0]!;
+  if (kind(inner) === 'QueryStatement') return convertQuery(inner, sql);
+  if (kind(inner) === 'InsertStatement') {
+    const simple = child(inner, 'InsertSimpleStatement');
+    if (simple === undefined || keywords(simple).includes('OVERWRITE')) throw unsupported(inner, 'this INSERT (write INSERT INTO table SELECT ...)');
+    const target = child(simple, 'TablePath')!;
+    const query = child(simple, 'QueryStatement');
+    if (query === undefined) throw unsupported(simple, 'INSERT without a SELECT (VALUES, a column list)');
+    return { kind: 'insert', table: identifierPath(target).join('.'), tablePos: positionOf(target), query: convertQuery(query, sql) };
+  }
+  throw unsupported(inner, 'this statement');
+}
+
+function createTable(node: TreeNode): CreateTable {
+  const words = keywords(node);
+  const columns: ColumnDefinition[] = [];
+  let watermark: CreateTable['watermark'];
+  let primaryKey: string[] | undefined;
+  for (const part of ruleChildren(node)) {
+    switch (kind(part)) {
+      case 'ColumnOptionDefinition': {
+        const column = ruleChildren(part)[0]!;
+        const nameNode = child(column, 'ColumnNameCreate')!;
+        const name = identifierPath(nameNode).join('.');
+        if (kind(column) === 'PhysicalColumnDefinition') {
+          columns.push({ name, pos: positionOf(nameNode), typeText: child(column, 'ColumnType')!.getText() });
+          if (descendant(column, 'ColumnConstraint')?.getText().toUpperCase().includes('PRIMARYKEY')) primaryKey = [name];
+        } else if (kind(column) === 'ComputedColumnDefinition') {
+          columns.push({ name, pos: positionOf(nameNode), computed: convertExpression(child(column, 'ComputedColumnExpression')!) });
+        } else {
+          throw unsupported(column, 'a metadata column');
+        }
+        break;
+      }
+      case 'WatermarkDefinition': {
+        const column = child(part, 'ColumnName')!;
+        watermark = { column: identifierPath(column).join('.'), columnPos: positionOf(column), expr: convertExpression(child(part, 'Expression')!) };
+        break;
+      }
+      case 'TableConstraint':
+        primaryKey = childrenOf(child(part, 'ColumnNameList')!, 'ColumnName').map((c) => identifierPath(c).join('.'));
+        break;
+      case 'WithOption':
+      case 'TablePathCreate':
+      case 'IfNotExists':
+        break;
+      default:
+        throw unsupported(part, `${part.getText().slice(0, 30)} in CREATE TABLE`);
+    }
+  }
+  const options: Record<string, string> = {};
+  for (const property of childrenOf(child(child(node, 'WithOption') ?? node, 'TablePropertyList') ?? node, 'TableProperty')) {
+    const [key, value] = ruleChildren(property);
+    options[stringValue(identifierText(key!.getText()))] = stringValue(value!.getText());
+  }
+  const nameNode = child(node, 'TablePathCreate')!;
+  return {
+    kind: 'createTable',
+    name: identifierPath(nameNode).join('.'),
+    pos: positionOf(nameNode),
+    temporary: words.includes('TEMPORARY'),
+    ifNotExists: child(node, 'IfNotExists') !== undefined,
+    columns,
+    ...(watermark ? { watermark } : {}),
+    ...(primaryKey ? { primaryKey } : {}),
+    options,
+  };
+}
+
+export function convertQuery(node: TreeNode, sql: string): Select {
+  const rules = ruleChildren(node);
+  if (kind(node) === 'QueryStatement' && rules.length === 1 && kind(rules[0]!) === 'QueryStatement') return convertQuery(rules[0]!, sql);
+  const select = kind(node) === 'SelectStatement' ? node : rules.length === 1 && kind(rules[0]!) === 'SelectStatement' ? rules[0]! : kind(rules[0]!) === 'SelectClause' && rules.length === 1 ? node : undefined;
+  if (select === undefined) throw unsupported(node, `the query form ${keywords(node).join(' ') || 'UNION, VALUES, ORDER BY, LIMIT'}`);
+  const selectClause = child(select, 'SelectClause')!;
+  if (keywords(selectClause).includes('DISTINCT') || child(selectClause, 'SetQuantifier')?.getText().toUpperCase() === 'DISTINCT') throw unsupported(selectClause, 'SELECT DISTINCT');
+  const items = childrenOf(child(selectClause, 'SelectList')!, 'ColumnProjectItem').map((item) => selectItem(item, sql));
+  let from: FromItem | undefined;
+  let where: Expr | undefined;
+  let groupBy: Expr[] = [];
+  let having: Expr | undefined;
+  for (const clause of ruleChildren(select)) {
+    switch (kind(clause)) {
+      case 'SelectClause':
+        break;
+      case 'FromClause':
+        from = fromItem(child(clause, 'TableExpression')!, sql);
+        break;
+      case 'WhereClause':
+        where = convertExpression(ruleChildren(clause)[0]!);
+        break;
+      case 'GroupByClause':
+        groupBy = childrenOf(clause, 'GroupItemDefinition').map(groupItem);
+        break;
+      case 'HavingClause':
+        having = convertExpression(ruleChildren(clause)[0]!);
+        break;
+      default:
+        throw unsupported(clause, `${keywords(clause).join(' ') || kind(clause)} in a query`);
+    }
+  }
+  return { kind: 'select', items, ...(from ? { from } : {}), ...(where ? { where } : {}), groupBy, ...(having ? { having } : {}), pos: positionOf(select) };
+}
+
+function groupItem(node: TreeNode): Expr {
+  const inner = ruleChildren(node)[0]!;
+  if (kind(inner) === 'ColumnName') return { kind: 'column', path: identifierPath(inner), pos: positionOf(inner) };
+  if (kind(inner) === 'Expression') return convertExpression(inner);
+  throw unsupported(node, `GROUP BY ${node.getText()} (GROUPING SETS, ROLLUP, CUBE)`);
+}
+
+function selectItem(node: TreeNode, sql: string): SelectItem {
+  const parts = ruleChildren(node);
+  const first = parts[0]!;
+  if (kind(first) === 'TableAllColumns') {
+    const qualifier = identifierPath(first).filter((p) => p !== '*');
+    return { kind: 'star', ...(qualifier.length > 0 ? { qualifier: qualifier.join('.') } : {}), pos: positionOf(first) };
+  }
+  const aliasNode = child(node, 'ColumnAlias');
+  const alias = aliasNode === undefined ? undefined : identifierPath(ruleChildren(aliasNode)[0]!).join('.');
+  let expr: Expr;
+  if (kind(first) === 'SelectLiteralColumnName') {
+    const name = ruleChildren(first)[0]!;
+    const text = name.getText();
+    const pos = positionOf(name);
+    const rest = parts.find((p) => kind(p) === 'Expression');
+    if (rest !== undefined) {
+      // The grammar reads `f(x)` (a function it has no rule for) and `a + 1`, `a - 1` as the column, then an expression.
+      expr = rest.getText().startsWith('(') ? { kind: 'call', name: text.toUpperCase(), args: [convertExpression(rest)], pos } : reparseWithParentheses(first, rest, sql);
+    } else if (text.startsWith("'")) {
+      // ...and a string literal in the select list as a quoted column name.
+      expr = { kind: 'literal', type: 'string', text: stringValue(text), pos };
+    } else {
+      expr = { kind: 'column', path: identifierPath(name), pos };
+    }
+  } else if (kind(first) === 'SelectExpressionColumnName') {
+    expr = convertExpression(ruleChildren(first)[0]!);
+  } else {
+    throw unsupported(node, `the select item ${node.getText()}`);
+  }
+  return { kind: 'expr', expr, ...(alias !== undefined ? { alias } : {}) };
+}
+
+function fromItem(node: TreeNode, sql: string): FromItem {
+  const parts = ruleChildren(node);
+  if (parts.length !== 1) throw unsupported(node, 'a join or a list of tables in FROM');
+  const item = parts[0]!;
+  if (kind(item) === 'WindowTVFClause') return windowItem(item);
+  if (kind(item) !== 'TableReference') throw unsupported(item, `${item.getText().slice(0, 30)} in FROM`);
+  const aliasNode = child(item, 'TableAlias');
+  const alias = aliasNode === undefined ? undefined : identifierPath(ruleChildren(aliasNode)[0]!).join('.');
+  const primary = child(item, 'TablePrimary')!;
+  const inner = ruleChildren(primary)[0]!;
+  if (kind(inner) === 'TablePath') return { kind: 'table', name: identifierPath(inner).join('.'), ...(alias ? { alias } : {}), pos: positionOf(inner) };
+  if (kind(inner) === 'AtomExpressionTable') {
+    const query = child(inner, 'QueryStatement');
+    if (query !== undefined) return { kind: 'subquery', query: convertQuery(query, sql), ...(alias ? { alias } : {}), pos: positionOf(inner) };
+  }
+  if (kind(inner) === 'WindowTVFClause') return windowItem(inner);
+  throw unsupported(primary, `${primary.getText().slice(0, 30)} in FROM`);
+}
+
+function windowItem(node: TreeNode): FromItem {
+  const tvf = child(node, 'WindowTVFExpression')!;
+  const fn = child(tvf, 'WindowTVFName')!.getText().toUpperCase();
+  if (fn !== 'TUMBLE' && fn !== 'HOP' && fn !== 'CUMULATE') throw unsupported(tvf, `the window function ${fn}`);
+  const params = childrenOf(tvf, 'WindowTVFParam');
+  const tableParam = params.find((p) => keywords(p)[0] === 'TABLE');
+  const descriptor = params.map((p) => child(p, 'ColumnDescriptor')).find((d) => d !== undefined);
+  if (tableParam === undefined || descriptor === undefined) {
+    throw new SqlError(SqlErrorCode.SQL_PARSE_ERROR, `${fn} takes TABLE t, DESCRIPTOR(time_column) and intervals, as in ${fn}(TABLE t, DESCRIPTOR(ts), INTERVAL '10' SECOND)`, positionOf(tvf));
+  }
+  const intervals = params.flatMap((p) => ruleChildren(p)).filter((r) => kind(r) === 'TimeIntervalExpression').map((r) => convertExpression(r) as Extract<Expr, { kind: 'interval' }>);
+  const tableNode = ruleChildren(tableParam)[0]!;
+  const columnNode = child(descriptor, 'ColumnName')!;
+  const aliasNode = children(node).find((c) => kind(c) === 'TableAlias');
+  return {
+    kind: 'window',
+    fn,
+    table: identifierPath(tableNode).join('.'),
+    tablePos: positionOf(tableNode),
+    timeColumn: identifierPath(columnNode).join('.'),
+    timeColumnPos: positionOf(columnNode),
+    intervals,
+    ...(aliasNode ? { alias: identifierPath(ruleChildren(aliasNode)[0]!).join('.') } : {}),
+    pos: positionOf(tvf),
+  };
+}
+
+/**
+ * `a + 1` in a select list, which the grammar splits into the column a and `+ 1`: parsed again
+ * as `(a) + 1`, positions mapped back to where they are written in the statement.
+ */
+function reparseWithParentheses(column: TreeNode, rest: TreeNode, sql: string): Expr {
+  const start = column.start!.start;
+  const stop = rest.stop!.stop;
+  const columnEnd = column.stop!.stop + 1;
+  const text = `SELECT (${sql.slice(start, columnEnd)})${sql.slice(columnEnd, stop + 1)}`;
+  const reparsed = parseSelectList(text);
+  const origin = positionOf(column);
+  // On the first line, past 'SELECT (' and, after the column, its ')'.
+  const close = 'SELECT ('.length + (columnEnd - start) + 1;
+  const shift = (pos: SqlPosition): SqlPosition =>
+    pos.line === 1 ? { line: origin.line, column: origin.column + pos.column - 'SELECT ('.length - 1 - (pos.column > close ? 1 : 0) } : { line: origin.line + pos.line - 1, column: pos.column };
+  return JSON.parse(JSON.stringify(reparsed), (key, value: unknown) => (key === 'pos' ? shift(value as SqlPosition) : value)) as Expr;
+}

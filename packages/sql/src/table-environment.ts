@@ -1,0 +1,211 @@
+import type { DataStream, StreamExecutionEnvironment } from '@weir/api';
+import { SqlError, SqlErrorCode } from './errors.ts';
+import type { Field } from './logical/rex.ts';
+import type { Select, Statement } from './parse/ast.ts';
+import { parseStatement, parseStatements } from './parse/parser.ts';
+import { checkInsert, explainText, planQuery, statementUid, translateInsert, translateQuery, type PlannedQuery } from './planner.ts';
+import type { Row } from './row.ts';
+import { Catalog } from './validate/catalog.ts';
+import { tableFromDdl } from './validate/ddl.ts';
+import { typeToString } from './validate/types.ts';
+
+/** What executeSql returns (Flink's TableResult): 'OK', or the rows of SHOW / DESCRIBE / EXPLAIN. */
+export class TableResult {
+  constructor(
+    readonly columns: readonly string[],
+    readonly rows: ReadonlyArray<readonly string[]>,
+  ) {}
+
+  static readonly OK = new TableResult(['result'], [['OK']]);
+
+  /** The rows as lines, columns separated by two spaces (EXPLAIN's one row is its text). */
+  toString(): string {
+    return this.rows.map((r) => r.join('  ')).join('\n');
+  }
+}
+
+/** A query's result as a relation (Flink's Table): its schema, its plan, and its rows as a stream. */
+export class Table {
+  constructor(
+    private readonly tEnv: StreamTableEnvironment,
+    readonly planned: PlannedQuery,
+    private readonly text: string,
+  ) {}
+
+  /** The columns and their types, as Flink's ResolvedSchema prints them. */
+  getResolvedSchema(): ReadonlyArray<{ name: string; type: string }> {
+    return this.planned.fields.map((f) => ({ name: f.name, type: typeToString(f.type) }));
+  }
+
+  get fields(): readonly Field[] {
+    return this.planned.fields;
+  }
+
+  explain(): string {
+    return explainText(this.planned);
+  }
+
+  /** Runs INSERT INTO `table` SELECT * FROM this, as part of the job (Flink's Table.executeInsert). */
+  executeInsert(table: string): TableResult {
+    return this.tEnv.executeSql(`INSERT INTO ${table} ${this.text}`);
+  }
+
+  /** @internal The query's operators on the environment. */
+  translate(): DataStream<Row> {
+    return translateQuery(this.planned, this.tEnv.env, this.tEnv.nextUid(this.text));
+  }
+}
+
+/**
+ * Several INSERTs planned together into the job (Flink's StatementSet). In a job module the
+ * job is what the module builds, so execute() adds the INSERTs to the environment's graph,
+ * as Flink's StreamStatementSet.attachAsDataStream() does.
+ */
+export class StatementSet {
+  readonly #inserts: string[] = [];
+
+  constructor(private readonly tEnv: StreamTableEnvironment) {}
+
+  addInsertSql(statement: string): this {
+    const parsed = parseStatement(statement);
+    if (parsed.kind !== 'insert') throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `a StatementSet takes INSERT INTO statements, got ${parsed.kind}`);
+    // Planned now, so a mistake is reported by the statement that has it.
+    this.tEnv.planInsert(parsed);
+    this.#inserts.push(statement);
+    return this;
+  }
+
+  explain(): string {
+    return this.#inserts.map((s) => this.tEnv.executeSql(`EXPLAIN ${s}`).toString()).join('\n');
+  }
+
+  execute(): TableResult {
+    for (const statement of this.#inserts) this.tEnv.executeSql(statement);
+    return TableResult.OK;
+  }
+
+  attachAsDataStream(): void {
+    this.execute();
+  }
+}
+
+/**
+ * Flink SQL on a Weir job (Flink's StreamTableEnvironment): DDL fills this environment's
+ * catalog, queries are planned at once (so every error comes before the job is submitted),
+ * and INSERTs add their operators to `env`'s job graph.
+ */
+export class StreamTableEnvironment {
+  readonly #catalog = new Catalog();
+  readonly #uidUses = new Map<string, number>();
+
+  private constructor(readonly env: StreamExecutionEnvironment) {}
+
+  static create(env: StreamExecutionEnvironment): StreamTableEnvironment {
+    return new StreamTableEnvironment(env);
+  }
+
+  /** Runs one statement: CREATE TABLE / VIEW, INSERT INTO (added to the job), SHOW TABLES, DESCRIBE, EXPLAIN. */
+  executeSql(statement: string): TableResult {
+    return this.#execute(parseStatement(statement), statement);
+  }
+
+  /** Runs a script of `;`-separated statements in order; returns each one's result. */
+  executeScript(script: string): TableResult[] {
+    return parseStatements(script).map((s) => this.#execute(s, script));
+  }
+
+  sqlQuery(query: string): Table {
+    const parsed = parseStatement(query);
+    if (parsed.kind !== 'select') throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `sqlQuery() takes a SELECT; use executeSql() for ${parsed.kind}`);
+    return new Table(this, planQuery(parsed, this.#catalog), query);
+  }
+
+  createStatementSet(): StatementSet {
+    return new StatementSet(this);
+  }
+
+  listTables(): string[] {
+    return this.#catalog.names();
+  }
+
+  /** An insert-only table's rows as a stream (Flink refuses an updating one here: use toChangelogStream). */
+  toDataStream(table: Table): DataStream<Row> {
+    if (table.planned.physical.mode !== 'insert-only') {
+      throw new SqlError(SqlErrorCode.SQL_UPDATES_NOT_ACCEPTED, 'Table is not an append-only table: its query produces updates; use toChangelogStream(table) instead');
+    }
+    return table.translate();
+  }
+
+  /** Every row of the table's changelog, each with its kind (+I, -U, +U, -D). */
+  toChangelogStream(table: Table): DataStream<Row> {
+    return table.translate();
+  }
+
+  /** @internal A uid maker for one statement: its text's digest, and a count when the same text is planned again. */
+  nextUid(text: string): (operator: string) => string {
+    const uses = this.#uidUses.get(text) ?? 0;
+    this.#uidUses.set(text, uses + 1);
+    return statementUid(text, uses);
+  }
+
+  /** @internal */
+  planInsert(insert: Extract<Statement, { kind: 'insert' }>): PlannedQuery {
+    const sink = this.#catalog.table(insert.table, insert.tablePos);
+    const planned = planQuery(insert.query, this.#catalog);
+    checkInsert(planned, sink, insert.tablePos);
+    return planned;
+  }
+
+  #execute(statement: Statement, text: string): TableResult {
+    switch (statement.kind) {
+      case 'createTable':
+        this.#catalog.add(tableFromDdl(statement), statement.pos, statement.ifNotExists);
+        return TableResult.OK;
+      case 'createView': {
+        const planned = planQuery(statement.query, this.#catalog);
+        this.#catalog.add({ kind: 'view', name: statement.name, query: statement.query, text: statement.text, fields: planned.fields }, statement.pos);
+        return TableResult.OK;
+      }
+      case 'insert': {
+        const planned = this.planInsert(statement);
+        const sink = this.#catalog.table(statement.table, statement.tablePos);
+        translateInsert(planned, sink, this.env, this.nextUid(insertKey(statement, text)));
+        return TableResult.OK;
+      }
+      case 'select':
+        throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, 'executeSql() of a SELECT needs a client to show its rows (weir sql, not yet); use sqlQuery() and toDataStream / toChangelogStream, or INSERT INTO a print table');
+      case 'showTables':
+        return new TableResult(['table name'], this.#catalog.names().map((n) => [n]));
+      case 'describe': {
+        const entry = this.#catalog.get(statement.name, statement.pos);
+        if (entry.kind === 'view') return new TableResult(['name', 'type'], entry.fields.map((f) => [f.name, typeToString(f.type)]));
+        return new TableResult(
+          ['name', 'type', 'null', 'key', 'extras', 'watermark'],
+          entry.columns.map((c, i) => [
+            c.name,
+            typeToString({ ...c.type, nullable: true }),
+            c.type.nullable ? 'TRUE' : 'FALSE',
+            entry.primaryKey?.includes(c.name) ? `PRI(${entry.primaryKey.join(', ')})` : '',
+            c.computedText === undefined ? '' : `AS ${c.computedText}`,
+            entry.watermark?.column === i ? entry.watermark.text : '',
+          ]),
+        );
+      }
+      case 'explain': {
+        const inner = statement.statement;
+        if (inner.kind === 'select') return new TableResult(['result'], [[explainText(planQuery(inner, this.#catalog))]]);
+        const planned = this.planInsert(inner);
+        return new TableResult(['result'], [[explainText(planned, this.#catalog.table(inner.table, inner.tablePos))]]);
+      }
+    }
+  }
+}
+
+/** An INSERT's identity for its uids: its target and query as parsed, so formatting does not change them. */
+function insertKey(statement: Extract<Statement, { kind: 'insert' }>, _text: string): string {
+  return JSON.stringify({ table: statement.table, query: stripPositions(statement.query) });
+}
+
+function stripPositions(query: Select): unknown {
+  return JSON.parse(JSON.stringify(query, (key, value: unknown) => (key === 'pos' || key === 'tablePos' || key === 'timeColumnPos' || key === 'columnPos' ? undefined : value)));
+}

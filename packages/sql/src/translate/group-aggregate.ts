@@ -1,0 +1,44 @@
+import { KeyedProcessFunction, Types, ValueStateDescriptor, type Collector, type KeyedProcessContext, type ValueState } from '@weir/api';
+import type { Row } from '../row.ts';
+import type { Accumulator } from './aggregates.ts';
+
+/**
+ * GROUP BY without windows (Flink's GroupAggFunction) over insert-only input: per key, the
+ * accumulators in keyed state; the first row of a key emits +I, every later one that changes
+ * the result emits -U of the old result and +U of the new (nothing when it is unchanged).
+ */
+export class GroupAggregateFunction extends KeyedProcessFunction<string, Row, Row> {
+  #state!: ValueState<unknown[]>;
+
+  constructor(
+    private readonly keyIndexes: readonly number[],
+    private readonly args: ReadonlyArray<number | undefined>,
+    private readonly accumulators: readonly Accumulator[],
+  ) {
+    super();
+  }
+
+  override open(): void {
+    this.#state = this.getRuntimeContext().getState(new ValueStateDescriptor<unknown[]>('accumulators', Types.GENERIC<unknown[]>()));
+  }
+
+  processElement(row: Row, _ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
+    const previous = this.#state.value();
+    const accs = previous ?? this.accumulators.map((a) => a.create());
+    const next = accs.map((acc, i) => {
+      const arg = this.args[i];
+      return this.accumulators[i]!.add(acc, arg === undefined ? 1 : (row.fields[arg] ?? null));
+    });
+    this.#state.update(next);
+    const keys = this.keyIndexes.map((k) => row.fields[k] ?? null);
+    const result = [...keys, ...next.map((acc, i) => this.accumulators[i]!.result(acc))];
+    if (previous === null || previous === undefined) {
+      out.collect({ kind: '+I', fields: result });
+      return;
+    }
+    const before = [...keys, ...previous.map((acc, i) => this.accumulators[i]!.result(acc))];
+    if (before.every((v, i) => v === result[i])) return;
+    out.collect({ kind: '-U', fields: before });
+    out.collect({ kind: '+U', fields: result });
+  }
+}

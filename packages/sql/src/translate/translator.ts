@@ -1,0 +1,121 @@
+import { SlidingEventTimeWindows, TumblingEventTimeWindows, WatermarkStrategy, Watermark, type DataStream, type StreamExecutionEnvironment, type WatermarkGenerator, type WindowAssigner, type TimeWindow } from '@weir/api';
+import type { TableFactory } from '../connectors/factory.ts';
+import type { WindowSpec } from '../logical/nodes.ts';
+import type { PhysicalNode } from '../physical/changelog.ts';
+import type { Row } from '../row.ts';
+import type { CatalogTable } from '../validate/catalog.ts';
+import { accumulatorOf } from './aggregates.ts';
+import { compile } from './compile.ts';
+import { GroupAggregateFunction } from './group-aggregate.ts';
+import { CumulativeEventTimeWindows, WindowRowFunction, windowAggregateFunction } from './window-aggregate.ts';
+
+/** The uid of an operator of the plan: the statement's own prefix, then the operator's place in the plan. */
+export type UidOf = (operator: string) => string;
+
+/** A group key as a string: keyed state and key groups hash it the same in every run. */
+function keyString(values: readonly unknown[]): string {
+  return JSON.stringify(values, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+}
+
+/**
+ * A physical plan as DataStream operators on `env`: a source per scan, a flatMap per Calc,
+ * keyBy + keyed process function per GroupAggregate, keyBy + event-time window per
+ * WindowAggregate. Operators get uids from `uid` and their place in the plan (pre-order), so
+ * the same statement gets the same uids and a savepoint of it restores.
+ */
+export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironment, uid: UidOf, sourceOf: (table: CatalogTable) => TableFactory): DataStream<Row> {
+  let counter = 0;
+  const visit = (physical: PhysicalNode): DataStream<Row> => {
+    const id = counter++;
+    const node = physical.node;
+    const name = `${node.kind}-${id}`;
+    const inputs = physical.inputs.map(visit);
+    switch (node.kind) {
+      case 'scan':
+        return scan(node.table, env, (op) => uid(`${name}-${op}`), sourceOf(node.table));
+      case 'calc': {
+        const projects = node.projects.map(compile);
+        const condition = node.condition === undefined ? undefined : compile(node.condition);
+        return inputs[0]!
+          .flatMap<Row>((row, out) => {
+            if (condition !== undefined && condition(row.fields) !== true) return;
+            out.collect({ kind: row.kind, fields: projects.map((p) => p(row.fields)) });
+          })
+          .name(`Calc[${id}]`)
+          .uid(uid(name));
+      }
+      case 'windowTvf': {
+        const assigner = assignerOf(node.window);
+        const time = node.timeIndex;
+        return inputs[0]!
+          .flatMap<Row>((row, out) => {
+            const ts = row.fields[time] as number;
+            for (const w of assigner.assignWindows(row, ts, { getCurrentProcessingTime: () => 0 } as never)) {
+              out.collect({ kind: row.kind, fields: [...row.fields, w.start, w.end, w.end - 1] });
+            }
+          })
+          .name(`WindowTableFunction[${id}]`)
+          .uid(uid(name));
+      }
+      case 'aggregate': {
+        const keys = node.groupKeys;
+        const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
+        return inputs[0]!
+          .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
+          .process(new GroupAggregateFunction(keys, node.aggs.map((a) => a.arg), accumulators))
+          .name(`GroupAggregate[${id}]`)
+          .uid(uid(name));
+      }
+      case 'windowAggregate': {
+        const keyIndexes = node.keys.flatMap((k) => (k.kind === 'field' ? [k.index] : []));
+        const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
+        return inputs[0]!
+          .keyBy((row: Row) => keyString(keyIndexes.map((k) => row.fields[k] ?? null)))
+          .window(assignerOf(node.window) as WindowAssigner<Row, TimeWindow>)
+          .aggregate(windowAggregateFunction(keyIndexes, node.aggs.map((a) => a.arg), accumulators), new WindowRowFunction(node.keys))
+          .name(`WindowAggregate[${id}]`)
+          .uid(uid(name));
+      }
+    }
+  };
+  return visit(plan);
+}
+
+function assignerOf(window: WindowSpec): WindowAssigner<unknown, TimeWindow> {
+  if (window.fn === 'TUMBLE') return TumblingEventTimeWindows.of(window.size);
+  if (window.fn === 'HOP') return SlidingEventTimeWindows.of(window.size, window.slide!);
+  return new CumulativeEventTimeWindows(window.size, window.step!);
+}
+
+/** A table's rows as `+I` Rows: the connector's records, computed columns added, timestamps and watermarks from the WATERMARK clause. */
+function scan(table: CatalogTable, env: StreamExecutionEnvironment, uid: UidOf, factory: TableFactory): DataStream<Row> {
+  const { source, toRow } = factory.createSource!(table);
+  const computed = table.columns.map((c) => (c.computed === undefined ? undefined : compile(c.computed)));
+  const fullRow = (physical: unknown[]): unknown[] => table.columns.map((c, i) => (c.physicalIndex !== undefined ? (physical[c.physicalIndex] ?? null) : computed[i]!(physical)));
+  let strategy: WatermarkStrategy<unknown> = WatermarkStrategy.noWatermarks();
+  const watermark = table.watermark;
+  if (watermark !== undefined) {
+    const expr = compile(watermark.expr);
+    const column = watermark.column;
+    // Flink's SQL watermark: the largest value of the WATERMARK expression seen so far, emitted periodically.
+    strategy = WatermarkStrategy.forGenerator<unknown>((): WatermarkGenerator<unknown> => {
+      let max = Number.NEGATIVE_INFINITY;
+      return {
+        onEvent(event) {
+          const value = expr(fullRow(toRow(event)));
+          if (typeof value === 'number' && value > max) max = value;
+        },
+        onPeriodicEmit(output) {
+          if (max > Number.NEGATIVE_INFINITY) output.emitWatermark(new Watermark(max));
+        },
+      };
+    }).withTimestampAssigner((event) => fullRow(toRow(event))[column] as number);
+  }
+  return env
+    .fromSource(source, strategy, `TableSourceScan[${table.name}]`)
+    .uid(uid('source'))
+    .map((record): Row => ({ kind: '+I', fields: fullRow(toRow(record)) }))
+    .name(`Scan[${table.name}]`)
+    .uid(uid('row'));
+}
+

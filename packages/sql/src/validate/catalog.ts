@@ -1,0 +1,73 @@
+import { closest, distance } from 'fastest-levenshtein';
+import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
+import type { Select } from '../parse/ast.ts';
+import type { Field, Rex } from '../logical/rex.ts';
+
+/** A column of a table: physical (read from the connector, at `physicalIndex` of its records) or computed. */
+export interface CatalogColumn extends Field {
+  readonly physicalIndex?: number;
+  /** A computed column's expression, over the table's physical columns (by physical index). */
+  readonly computed?: Rex;
+  readonly computedText?: string;
+}
+
+export interface CatalogTable {
+  readonly kind: 'table';
+  readonly name: string;
+  /** In declared order; a scan's row has one field per column, in this order. */
+  readonly columns: readonly CatalogColumn[];
+  readonly physicalCount: number;
+  /** The event-time attribute and its watermark expression (over the scan's row). */
+  readonly watermark?: { readonly column: number; readonly expr: Rex; readonly text: string };
+  readonly primaryKey?: readonly string[];
+  readonly options: Readonly<Record<string, string>>;
+}
+
+export interface CatalogView {
+  readonly kind: 'view';
+  readonly name: string;
+  readonly query: Select;
+  readonly text: string;
+  readonly fields: readonly Field[];
+}
+
+export type CatalogEntry = CatalogTable | CatalogView;
+
+/** The tables and views of a table environment (Flink's in-memory default catalog). */
+export class Catalog {
+  readonly #entries = new Map<string, CatalogEntry>();
+
+  add(entry: CatalogEntry, pos: SqlPosition | undefined, ifNotExists = false): void {
+    if (this.#entries.has(entry.name)) {
+      if (ifNotExists) return;
+      throw new SqlError(SqlErrorCode.SQL_TABLE_EXISTS, `Table or view ${entry.name} already exists in the catalog default_catalog.default_database`, pos);
+    }
+    this.#entries.set(entry.name, entry);
+  }
+
+  names(): string[] {
+    return [...this.#entries.keys()].sort();
+  }
+
+  get(name: string, pos: SqlPosition | undefined): CatalogEntry {
+    const entry = this.#entries.get(name);
+    if (entry !== undefined) return entry;
+    throw new SqlError(SqlErrorCode.SQL_UNKNOWN_TABLE, `Object '${name}' not found${suggest(name, this.names())}`, pos);
+  }
+
+  table(name: string, pos: SqlPosition | undefined): CatalogTable {
+    const entry = this.get(name, pos);
+    if (entry.kind !== 'table') throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `${name} is a view; INSERT INTO takes a table`, pos);
+    return entry;
+  }
+}
+
+/** "; did you mean 'x'?" with the nearest of `names` (a different case first), or nothing if none is near. */
+export function suggest(name: string, names: readonly string[]): string {
+  if (names.length === 0) return '';
+  const sameCase = names.find((n) => n.toLowerCase() === name.toLowerCase());
+  const nearest = sameCase ?? closest(name, [...names]);
+  // Case-insensitive distance: Flink identifiers are case-sensitive, typos are not.
+  const far = sameCase === undefined && distance(name.toLowerCase(), nearest.toLowerCase()) > Math.max(2, Math.floor(name.length / 2));
+  return far ? `; known: ${names.slice(0, 10).join(', ')}` : `; did you mean '${nearest}'?`;
+}

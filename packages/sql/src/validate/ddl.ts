@@ -1,0 +1,75 @@
+import { SqlError, SqlErrorCode } from '../errors.ts';
+import type { CreateTable } from '../parse/ast.ts';
+import type { Rex } from '../logical/rex.ts';
+import { rexToString } from '../logical/rex.ts';
+import { suggest, type CatalogColumn, type CatalogTable } from './catalog.ts';
+import { bindExpr } from './expressions.ts';
+import { isTimestamp, parseType, typeToString, withNullability, withoutRowtime } from './types.ts';
+
+/** CREATE TABLE as a catalog table: types parsed, computed columns and the watermark bound and checked. */
+export function tableFromDdl(ddl: CreateTable): CatalogTable {
+  const seen = new Set<string>();
+  const physical: CatalogColumn[] = [];
+  for (const column of ddl.columns) {
+    if (seen.has(column.name)) throw new SqlError(SqlErrorCode.SQL_TABLE_EXISTS, `Column '${column.name}' is declared twice in ${ddl.name}`, column.pos);
+    seen.add(column.name);
+    if (column.typeText !== undefined) physical.push({ name: column.name, type: parseType(column.typeText, column.pos), physicalIndex: physical.length });
+  }
+  const physicalScope = {
+    column: (c: { path: readonly string[]; pos: CreateTable['pos'] }): Rex => {
+      const name = c.path[c.path.length - 1]!;
+      const index = physical.findIndex((p) => p.name === name);
+      if (index < 0) throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `Column '${name}' not found among the physical columns of ${ddl.name}${suggest(name, physical.map((p) => p.name))}`, c.pos);
+      return { kind: 'input', index, type: physical[index]!.type };
+    },
+  };
+  let columns: CatalogColumn[] = ddl.columns.map((column) => {
+    if (column.typeText !== undefined) return physical.find((p) => p.name === column.name)!;
+    const computed = bindExpr(column.computed!, physicalScope);
+    return { name: column.name, type: withoutRowtime(computed.type), computed, computedText: rexToString(computed, physical) };
+  });
+  if (ddl.primaryKey !== undefined) {
+    for (const key of ddl.primaryKey) {
+      const index = columns.findIndex((c) => c.name === key);
+      if (index < 0) throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `PRIMARY KEY column '${key}' not found in ${ddl.name}${suggest(key, columns.map((c) => c.name))}`, ddl.pos);
+      columns[index] = { ...columns[index]!, type: withNullability(columns[index]!.type, false) };
+    }
+  }
+  let watermark: CatalogTable['watermark'];
+  if (ddl.watermark !== undefined) {
+    const { column, columnPos, expr } = ddl.watermark;
+    const index = columns.findIndex((c) => c.name === column);
+    if (index < 0) throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `The rowtime attribute field '${column}' is not defined in the table schema${suggest(column, columns.map((c) => c.name))}`, columnPos);
+    const type = columns[index]!.type;
+    if (!isTimestamp(type)) {
+      throw new SqlError(
+        SqlErrorCode.SQL_TYPE_MISMATCH,
+        `Invalid data type of time field for watermark definition. The field must be of type TIMESTAMP(3) or TIMESTAMP_LTZ(3), but the time field '${column}' is ${typeToString(type)}`,
+        columnPos,
+      );
+    }
+    const rowScope = {
+      column: (c: { path: readonly string[]; pos: CreateTable['pos'] }): Rex => {
+        const name = c.path[c.path.length - 1]!;
+        const at = columns.findIndex((col) => col.name === name);
+        if (at < 0) throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `Column '${name}' not found in ${ddl.name}${suggest(name, columns.map((col) => col.name))}`, c.pos);
+        return { kind: 'input', index: at, type: columns[at]!.type };
+      },
+    };
+    const bound = bindExpr(expr, rowScope);
+    if (!isTimestamp(bound.type)) {
+      throw new SqlError(SqlErrorCode.SQL_TYPE_MISMATCH, `The watermark expression must be of type TIMESTAMP(3) or TIMESTAMP_LTZ(3), but is ${typeToString(bound.type)}`, expr.pos);
+    }
+    columns = columns.map((c, i) => (i === index ? { ...c, type: { ...c.type, rowtime: true } } : c));
+    watermark = { column: index, expr: bound, text: rexToString(bound, columns) };
+  }
+  return {
+    kind: 'table',
+    name: ddl.name,
+    columns,
+    physicalCount: physical.length,
+    ...(watermark ? { watermark } : {}),
+    ...(ddl.primaryKey ? { primaryKey: ddl.primaryKey } : {}),
+    options: ddl.options,
+  };
+}
