@@ -1,6 +1,6 @@
 import { type CheckpointedFunction, type MapFunction, type StreamExecutionEnvironment } from '@weir/api';
 import { describe, expect, it } from 'vitest';
-import { checkpoint, notifyComplete, restoreFrom } from '../testing/checkpoints.ts';
+import { checkpoint, notifyAborted, notifyComplete, restoreFrom } from '../testing/checkpoints.ts';
 import { CountPerKey, listSource, SourceControl, TransactionalSink } from '../testing/checkpoint-fixtures.ts';
 import { CollectingSink, runJob, states, waitUntil } from '../testing/harness.ts';
 import { MemoryStorage } from '@weir/storage/testing';
@@ -62,6 +62,24 @@ describe('declined checkpoints', () => {
     notifyComplete(job, 2);
     await waitUntil(() => sink.committed.length === 1000);
     expect(job.deployed.map((d) => d.task.state)).toEqual(['RUNNING', 'RUNNING']);
+    await Promise.all(job.deployed.map((d) => d.task.cancel()));
+  });
+
+  it('does not decline a checkpoint the JobManager aborted while its snapshot was written (its files deleted under it)', async () => {
+    const storage = new MemoryStorage();
+    const sink = new TransactionalSink<[string, number]>();
+    const control = new SourceControl(500);
+    const job = await runJob(countJob(control, sink), { checkpointing: settings({ storage }) });
+    await waitUntil(() => sink.writtenBy(0) === 500);
+    storage.fail('write', '', new Error("ENOENT: no such file or directory, open 'chk-1/state'"));
+    for (const d of job.deployed) if (d.isSource) d.task.triggerCheckpoint(1, 1000);
+    notifyAborted(job, 1);
+    await waitUntil(() => storage.log.some((line) => line.startsWith('write chk-1/')));
+    // A decline would follow the failed write within a few turns of the event loop.
+    for (let turn = 0; turn < 200; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(job.declines).toEqual([]);
+    storage.heal();
+    expect(await checkpoint(job, 2)).toBe('acked');
     await Promise.all(job.deployed.map((d) => d.task.cancel()));
   });
 

@@ -66,9 +66,18 @@ export interface SubtaskCheckpointerOptions {
  * barrier handler to complete the input channel state; both go into one channel state handle
  * on the chain's head operator.
  */
+/** How many checkpoint IDs back an abort notification is remembered. */
+const ABORTS_REMEMBERED = 16;
+
 export class SubtaskCheckpointer implements CheckpointActions {
   readonly #options: SubtaskCheckpointerOptions;
   #closed = false;
+  /**
+   * Checkpoints the JobManager said it aborted, marked as the notification arrives (before its
+   * step runs): a snapshot still being written for one may fail on the files the JobManager
+   * deletes, and that is no failure to report. The last few IDs are enough.
+   */
+  readonly #abortedByJobManager = new Set<number>();
 
   constructor(options: SubtaskCheckpointerOptions) {
     this.#options = options;
@@ -106,6 +115,8 @@ export class SubtaskCheckpointer implements CheckpointActions {
   }
 
   notifyAborted(checkpointId: number): void {
+    this.#abortedByJobManager.add(checkpointId);
+    for (const id of this.#abortedByJobManager) if (id <= checkpointId - ABORTS_REMEMBERED) this.#abortedByJobManager.delete(id);
     this.#options.work.addStep(async () => {
       notifyStatesCheckpointAborted(this.#options.states, checkpointId);
       for (const operator of this.#options.operators) await operator.notifyCheckpointAborted(checkpointId);
@@ -209,6 +220,10 @@ export class SubtaskCheckpointer implements CheckpointActions {
   /** `message` says why; the JobManager names the task (declineSentence), so it is not prefixed here. */
   #decline(checkpointId: number, reason: CheckpointFailureReason, message: string): void {
     if (this.#closed) return;
+    if (this.#abortedByJobManager.has(checkpointId)) {
+      this.#options.logger.debug({ checkpointId, reason, message }, 'the checkpoint was aborted by the JobManager while this task took its snapshot: nothing to report');
+      return;
+    }
     this.#options.logger.warn({ checkpointId, reason }, declineSentence(this.#options.label, { checkpointId, message }));
     try {
       this.#options.onDecline({ checkpointId, reason, message });
