@@ -9,6 +9,9 @@ import { createJobServiceClient, type JobDetails__Output, type JobSummary__Outpu
 import type { NetnsLab } from './netns.ts';
 import { runWeir, WeirProcess, type RunResult } from './process.ts';
 
+/** Keys a client command takes (weir run refuses the cluster processes' own, such as heartbeat.interval). */
+const CLIENT_KEY_PREFIXES = ['high-availability.', 'security.', 'jobmanager.rpc.'];
+
 export interface HaClusterOptions {
   readonly jobManagers: number;
   readonly taskManagers: number;
@@ -143,10 +146,11 @@ export class HaCluster {
     }
   }
 
-  /** Runs a client command of the CLI with the HA config, so it finds the leader in etcd. */
+  /** Runs a client command of the CLI with the cluster's connection keys (HA, security), so it finds the leader in etcd. */
   weir(args: readonly string[], options: { timeoutMs?: number } = {}): Promise<RunResult> {
     const [command, ...rest] = args;
-    return runWeir([command!, ...this.#configArgs, ...rest], options);
+    const client = Object.entries(this.config).filter(([key]) => CLIENT_KEY_PREFIXES.some((prefix) => key.startsWith(prefix)));
+    return runWeir([command!, ...client.flatMap(([k, v]) => ['-D', `${k}=${v}`]), ...rest], options);
   }
 
   /** GetJob on whichever JobManager leads now; retries through a failover. */
