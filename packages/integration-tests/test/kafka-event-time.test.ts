@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { javaAvailable, KafkaBroker, produceValues, readCommittedWithJavaClient, readTopic } from '@weir/kafka-broker';
 import { diffLines } from '@weir/examples';
-import { completedCount, jobIdFrom, kafkaEvidence, KafkaJobHarness, listCheckpoints, waitForStatus, writeJobFile, type ProcessCluster } from '../src/index.ts';
+import { completedCount, jobIdFrom, kafkaEvidence, KafkaJobHarness, listCheckpoints, waitForCheckpoints, waitForStatus, writeJobFile, type ProcessCluster } from '../src/index.ts';
 import { EPOCH, expectedWindowTotals, KAFKA_WINDOWED_TOTALS, kafkaSplitEventRecord } from './split-watermark-jobs.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -44,15 +44,6 @@ describe.skipIf(!javaAvailable())('event-time windows over Kafka with several pa
       const values = Array.from({ length: Math.min(batch, to - i) }, (_, j) => kafkaSplitEventRecord(i + j, partitions));
       await produceValues(broker.bootstrapServers, topic, values);
       if (perSecond !== undefined) await sleep(100);
-    }
-  }
-
-  async function nextCompletedCheckpoint(c: ProcessCluster, jobId: string): Promise<void> {
-    const before = completedCount((await listCheckpoints(c.client, jobId)).checkpoints);
-    const deadline = Date.now() + 30_000;
-    while (completedCount((await listCheckpoints(c.client, jobId)).checkpoints) <= before) {
-      if (Date.now() > deadline) throw new Error(`no checkpoint of ${jobId} completed within 30 s:\n${c.logs()}`);
-      await sleep(50);
     }
   }
 
@@ -102,7 +93,8 @@ describe.skipIf(!javaAvailable())('event-time windows over Kafka with several pa
     step('partitions 4 and 5 added and assigned');
     const phase3 = produceEvents(input, 24_000, 32_000, 6, 2_000);
     await waitForStatus(c.client, jobId, ['RUNNING']);
-    await nextCompletedCheckpoint(c, jobId);
+    const completed = completedCount((await listCheckpoints(c.client, jobId)).checkpoints);
+    await waitForCheckpoints(c.client, jobId, (checkpoints) => completedCount(checkpoints) > completed, 30_000);
     step(`SIGKILL ${(await c.killTaskManager(c.liveTaskManagers[0])).name} right after a checkpoint completed`);
     await c.startTaskManager();
     await phase3;
