@@ -113,7 +113,8 @@ export class PostgresCdcReader<T> implements SplitSourceReader<T, PostgresCdcSpl
       this.#next++;
       const table = this.#tables.get(position.tables[0]!)!;
       position.lastKey = table.primaryKey.map((column) => row[column]);
-      output.collect(this.options.deserializer.deserialize(this.#snapshotEvent(table, row, position.lsn)), this.#snapshotTimeMs);
+      // The split's own output: the source operator made it at assignment, and it holds the reader's watermark until the split emits.
+      output.createOutputForSplit(position.splitId).collect(this.options.deserializer.deserialize(this.#snapshotEvent(table, row, position.lsn)), this.#snapshotTimeMs);
       return InputStatus.MORE_AVAILABLE;
     }
     this.#work(async () => {
@@ -141,6 +142,7 @@ export class PostgresCdcReader<T> implements SplitSourceReader<T, PostgresCdcSpl
   #pollStream(position: Position, output: ReaderOutput<T>): InputStatus {
     if (this.options.startup === 'snapshot-only') {
       this.#position = undefined;
+      output.releaseOutputForSplit(position.splitId);
       return this.#noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
     }
     const stream = this.#stream!;
@@ -149,7 +151,8 @@ export class PostgresCdcReader<T> implements SplitSourceReader<T, PostgresCdcSpl
       if (stream.failure !== undefined) throw stream.failure;
       return InputStatus.NOTHING_AVAILABLE;
     }
-    for (const event of transaction.events) output.collect(this.options.deserializer.deserialize(event), transaction.commitTimeMs);
+    const splitOutput = output.createOutputForSplit(position.splitId);
+    for (const event of transaction.events) splitOutput.collect(this.options.deserializer.deserialize(event), transaction.commitTimeMs);
     position.lsn = transaction.endLsn;
     return InputStatus.MORE_AVAILABLE;
   }
