@@ -5,7 +5,7 @@ import { createLogger, WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
 import { DeliveryGuarantee } from '../kafka/kafka-writer.ts';
 import { PostgresCommitter } from './postgres-committer.ts';
-import { connect, parsePostgresUrl, postgresFailure, type PostgresConnectionOptions } from './postgres-connection.ts';
+import { connect, parsePostgresUrl, postgresFailure, quoteTable, type PostgresConnectionOptions } from './postgres-connection.ts';
 import { PostgresWriter, type PostgresWriterState } from './postgres-writer.ts';
 import { requirePreparedTransactions, rollBackLingering } from './prepared-transactions.ts';
 import type { ChangelogRecord, SinkMode } from './sink-operations.ts';
@@ -67,7 +67,7 @@ export class PostgresSink<T> implements Sink<T> {
   async #check(client: Client): Promise<void> {
     const { mode, connection } = this.config;
     if (mode.kind === 'statement') return;
-    const { rows } = await client.query<{ oid: string | null }>('SELECT to_regclass($1)::oid::text AS oid', [mode.table]);
+    const { rows } = await client.query<{ oid: string | null }>('SELECT to_regclass($1)::oid::text AS oid', [quoteTable(mode.table)]);
     if (rows[0]?.oid === null || rows[0]?.oid === undefined) {
       throw new WeirError(
         ConnectorErrorCode.POSTGRES_TABLE_NOT_FOUND,
