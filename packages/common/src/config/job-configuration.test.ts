@@ -19,6 +19,7 @@ describe('jobConfiguration', () => {
   });
 
   it('refuses a key of the cluster\'s processes, naming it and the keys a job takes', () => {
+    expect(() => jobConfiguration(defaultConfig(), { 'state.checkpoints.dir': '/etc' })).toThrow(/config key state.checkpoints.dir .* cannot apply to one job/);
     const refused = () => jobConfiguration(defaultConfig(), { 'taskmanager.numberOfTaskSlots': '4' });
     expect(refused).toThrow(/config key taskmanager.numberOfTaskSlots \(from the job's -D taskmanager.numberOfTaskSlots=4\) cannot apply to one job: .*execution.checkpointing.\*, restart-strategy.\*/);
   });

@@ -5,7 +5,11 @@ import { ConfigOptions, type WeirConfig } from './options.ts';
 /** Keys of this family apply to one job: how it checkpoints and how it restarts. */
 const JOB_KEY_PREFIXES = ['execution.checkpointing.', 'restart-strategy.'] as const;
 
-/** And these: its parallelism, pipeline options and state backend. */
+/**
+ * And these: its parallelism, pipeline options and state backend. Not state.checkpoints.dir: a
+ * client naming where the JobManager writes and deletes checkpoint directories would get around
+ * the roots that confine the paths a client may name (state.savepoints.allowed-dirs).
+ */
 const JOB_KEYS: ReadonlySet<string> = new Set([
   'parallelism.default',
   'pipeline.max-parallelism',
@@ -14,7 +18,6 @@ const JOB_KEYS: ReadonlySet<string> = new Set([
   'execution.buffer-timeout',
   'state.backend',
   'state.backend.incremental',
-  'state.checkpoints.dir',
   'state.checkpoints.num-retained',
 ]);
 

@@ -17,6 +17,7 @@ describe('request checks', () => {
   it('pass a well-formed submission', () => {
     expect(codeOf(() => checkSubmitJob(ok))).toBeUndefined();
     expect(codeOf(() => checkSubmitJob({ ...ok, entryName: '', parallelism: 0, savepointPath: 's3://bucket/savepoints/savepoint-1' }))).toBeUndefined();
+    expect(codeOf(() => checkSubmitJob({ ...ok, configuration: { 'execution.checkpointing.interval': '1s' } }))).toBeUndefined();
   });
 
   it.each([
@@ -28,6 +29,9 @@ describe('request checks', () => {
     ['too many args', { args: Array.from({ length: 10_001 }, () => '') }, 'INVALID_REQUEST'],
     ['a parallelism above 32768', { parallelism: 32_769 }, 'INVALID_REQUEST'],
     ['an overlong savepoint path', { savepointPath: '/'.repeat(4_097) }, 'INVALID_REQUEST'],
+    ['65 configuration keys', { configuration: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, 'v'])) }, 'INVALID_REQUEST'],
+    ['an overlong configuration value', { configuration: { 'state.backend': 'x'.repeat(1_025) } }, 'INVALID_REQUEST'],
+    ['a configuration value with a newline', { configuration: { 'restart-strategy.type': 'none\nforged log line' } }, 'INVALID_REQUEST'],
   ])('refuse a submission with %s', (_what, change, code) => {
     expect(codeOf(() => checkSubmitJob({ ...ok, ...change }))).toBe(code);
   });

@@ -16,8 +16,11 @@ const MAX_PATH_CHARS = 4_096;
 const MAX_ENTRY_NAME_CHARS = 255;
 /** Most args a job may get; a job needing more should read them from a file. */
 const MAX_ARGS = 10_000;
+/** Most `-D` keys a job may carry (there are fewer job keys than this), and the longest key and value. */
+const MAX_CONFIGURATION_ENTRIES = 64;
+const MAX_CONFIGURATION_CHARS = 1_024;
 
-/** SubmitJob: a bundle of UTF-8 text, a file name, bounded args, a parallelism the API accepts and a bounded savepoint path. */
+/** SubmitJob: a bundle of UTF-8 text, a file name, bounded args, a parallelism the API accepts, a bounded savepoint path and bounded configuration keys. */
 export function checkSubmitJob(request: SubmitJobRequest__Output): void {
   if (request.bundle.length === 0) throw invalid(CommonErrorCode.INVALID_JOB, 'the job bundle is empty; submit the bundled job module (weir run bundles it)');
   if (!isUtf8(request.bundle)) throw invalid(CommonErrorCode.INVALID_JOB, 'the job bundle is not UTF-8 text; submit the bundled JavaScript job module (weir run bundles it)');
@@ -32,6 +35,15 @@ export function checkSubmitJob(request: SubmitJobRequest__Output): void {
     throw invalid(JobManagerErrorCode.INVALID_REQUEST, `parallelism ${request.parallelism} is above ${MAX_MAX_PARALLELISM}, the most a job can have; give 1 to ${MAX_MAX_PARALLELISM}, or 0 for the cluster's parallelism.default`);
   }
   checkPath('savepoint path', request.savepointPath);
+  const configuration = Object.entries(request.configuration);
+  if (configuration.length > MAX_CONFIGURATION_ENTRIES) {
+    throw invalid(JobManagerErrorCode.INVALID_REQUEST, `the job carries ${configuration.length} configuration keys, more than ${MAX_CONFIGURATION_ENTRIES}; weir run -D takes the job's own keys only`);
+  }
+  for (const [key, value] of configuration) {
+    if (key.length > MAX_CONFIGURATION_CHARS || value.length > MAX_CONFIGURATION_CHARS || /\p{Cc}/u.test(key + value)) {
+      throw invalid(JobManagerErrorCode.INVALID_REQUEST, `configuration key ${quoteInput(key)} = ${quoteInput(value)} is no config entry: keys and values are at most ${MAX_CONFIGURATION_CHARS} characters without control characters`);
+    }
+  }
 }
 
 /** A path a request names (savepoint path, target directory): at most PATH_MAX characters, no control characters. */
