@@ -21,6 +21,8 @@ export class ReadAheadQueue<O, R> {
   readonly #runs = new Map<O, Run<R>[]>();
   /** Owners with queued records, the one whose turn it is first. */
   readonly #turns: O[] = [];
+  /** The runs of `#turns[0]`, looked up once per turn rather than per record. */
+  #current: Run<R>[] | undefined;
   #taken = 0;
   #size = 0;
 
@@ -49,7 +51,7 @@ export class ReadAheadQueue<O, R> {
   shift(): R | undefined {
     const owner = this.#turns[0];
     if (owner === undefined) return undefined;
-    const runs = this.#runs.get(owner)!;
+    const runs = (this.#current ??= this.#runs.get(owner)!);
     const run = runs[0]!;
     const record = run.records[run.next++]!;
     this.#size--;
@@ -60,11 +62,16 @@ export class ReadAheadQueue<O, R> {
     if (runs.length === 0) {
       this.#runs.delete(owner);
       this.#turns.shift();
-      this.#taken = 0;
+      this.#endTurn();
     } else if (runEnded || this.#taken >= RECORDS_PER_TURN) {
       this.#turns.push(this.#turns.shift()!);
-      this.#taken = 0;
+      this.#endTurn();
     }
     return record;
+  }
+
+  #endTurn(): void {
+    this.#taken = 0;
+    this.#current = undefined;
   }
 }
