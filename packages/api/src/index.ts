@@ -127,6 +127,7 @@ export {
   type Sink,
   type Committer,
   type SinkJobSettings,
+  type ExclusiveResource,
 } from './connector/types.ts';
 export {
   isSplitSource,
@@ -174,3 +175,4 @@ export type { JobGraph, JobVertex, JobEdge, JobOperator } from './graph/job-grap
 export { buildStreamGraph } from './graph/build-stream-graph.ts';
 export { buildJobGraph } from './graph/build-job-graph.ts';
 export { operatorIdForUid, operatorsWithoutUid } from './graph/operator-id.ts';
+export { exclusiveResourceKey, exclusiveResources } from './graph/exclusive-resources.ts';

@@ -34,6 +34,11 @@ export const JobManagerErrorCode = {
    * cluster keys they fall back to) cannot work, such as a filesystem backend without a directory.
    */
   INVALID_JOB_SETTINGS: 'INVALID_JOB_SETTINGS',
+  /**
+   * SubmitJob: the job's sinks claim something a job that has not ended holds (the same
+   * exactly-once KafkaSink transactional id prefix on the same cluster, say); see Sink.exclusiveResources.
+   */
+  RESOURCE_IN_USE: 'RESOURCE_IN_USE',
   /** More consecutive checkpoints failed than execution.checkpointing.tolerable-failed-checkpoints allows; the cause of the failover. */
   CHECKPOINT_FAILURE_THRESHOLD: 'CHECKPOINT_FAILURE_THRESHOLD',
   /** Checkpoints were completed but none of the retained ones can be read back; the job fails instead of restarting without its state. */

@@ -18,6 +18,7 @@ export type { DisposeSavepointRequest, DisposeSavepointRequest__Output } from '.
 export type { DisposeSavepointResponse, DisposeSavepointResponse__Output } from './generated/weir/v1/DisposeSavepointResponse.ts';
 export type { EndOfData, EndOfData__Output } from './generated/weir/v1/EndOfData.ts';
 export type { EndOfPartition, EndOfPartition__Output } from './generated/weir/v1/EndOfPartition.ts';
+export type { ExclusiveResource, ExclusiveResource__Output } from './generated/weir/v1/ExclusiveResource.ts';
 export type { FailoverInfo, FailoverInfo__Output } from './generated/weir/v1/FailoverInfo.ts';
 export type { FetchBundleRequest, FetchBundleRequest__Output } from './generated/weir/v1/FetchBundleRequest.ts';
 export type { FetchBundleResponse, FetchBundleResponse__Output } from './generated/weir/v1/FetchBundleResponse.ts';

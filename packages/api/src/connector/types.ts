@@ -134,6 +134,24 @@ export interface Sink<T> {
    * submission.
    */
   validate?(job: SinkJobSettings): void;
+  /**
+   * What outside the cluster this sink must use alone among the cluster's running jobs: an
+   * exactly-once KafkaSink's transactional id prefix, whose lingering transactions each job
+   * aborts when it starts, so a second job with the same prefix would abort the first one's.
+   * The JobManager refuses a submission that claims what a running job holds.
+   */
+  exclusiveResources?(): readonly ExclusiveResource[];
+}
+
+/** One thing a sink claims for its job alone (see Sink.exclusiveResources); two claims are the same when kind, scope and name are. */
+export interface ExclusiveResource {
+  /** What kind of thing it is, as a stable dotted name: 'kafka.transactional-id-prefix'. */
+  readonly kind: string;
+  /** Where the name is unique: the Kafka cluster's bootstrap servers, a database. */
+  readonly scope: string;
+  readonly name: string;
+  /** For messages: "Kafka transactional.id prefix 'orders' on localhost:9092". */
+  readonly description: string;
 }
 
 /** What a sink's `validate` sees of the job: what it set (undefined: the cluster's defaults apply). */

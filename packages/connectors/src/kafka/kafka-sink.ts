@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ConnectorContext, Sink, SinkJobSettings } from '@weir/api';
+import type { ConnectorContext, ExclusiveResource, Sink, SinkJobSettings } from '@weir/api';
 import { createLogger, WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
 import { kafkaFailure, parseBootstrapServers, type KafkaClientSettings } from './kafka-client.ts';
@@ -8,6 +8,8 @@ import type { KafkaRecordSerializationSchema } from './kafka-record-serializatio
 import { DeliveryGuarantee, KafkaWriter, type KafkaWriterState } from './kafka-writer.ts';
 import { parseTransactionalId, TransactionCoordinatorCalls } from './transactions.ts';
 
+/** The kind of an EXACTLY_ONCE KafkaSink's exclusive resource (its prefix); `weir kafka transactions` finds a prefix's job by it. */
+export const KAFKA_PREFIX_RESOURCE = 'kafka.transactional-id-prefix';
 /** 15 minutes: the broker's default transaction.max.timeout.ms, the longest a transaction may stay open. */
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 900_000;
 /** 2 minutes: Kafka's producer default, so a broker restart or a leader election costs no failover. */
@@ -49,6 +51,17 @@ export class KafkaSink<T> implements Sink<T> {
           'set transaction.timeout.ms well above the checkpoint interval (up to the broker\'s transaction.max.timeout.ms, 15 minutes by default)',
       );
     }
+  }
+
+  /**
+   * EXACTLY_ONCE: the transactional id prefix on this cluster. Each start aborts the prefix's
+   * lingering transactions, so a second running job with it would abort the first one's.
+   */
+  exclusiveResources(): ExclusiveResource[] {
+    const { guarantee, transactionalIdPrefix, settings } = this.config;
+    if (guarantee !== DeliveryGuarantee.EXACTLY_ONCE) return [];
+    const cluster = [...settings.bootstrapServers].sort().join(',');
+    return [{ kind: KAFKA_PREFIX_RESOURCE, scope: cluster, name: transactionalIdPrefix, description: `Kafka transactional.id prefix '${transactionalIdPrefix}' on ${cluster}` }];
   }
 
   async createWriter(context: ConnectorContext, restoredState?: readonly unknown[]): Promise<KafkaWriter<T>> {

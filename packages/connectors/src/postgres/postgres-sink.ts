@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Client } from 'pg';
-import type { ConnectorContext, Sink } from '@weir/api';
+import type { ConnectorContext, ExclusiveResource, Sink } from '@weir/api';
 import { createLogger, WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
 import { DeliveryGuarantee } from '../kafka/kafka-writer.ts';
@@ -39,6 +39,19 @@ export class PostgresSink<T> implements Sink<T> {
 
   static builder<T = unknown>(): PostgresSinkBuilder<T> {
     return new PostgresSinkBuilder<T>();
+  }
+
+  /**
+   * EXACTLY_ONCE: the prepared transactions' prefix in this database. Each start rolls back the
+   * prefix's prepared transactions no checkpoint of its own promised, so a second running job
+   * with it (the default prefix is the table's: two jobs writing one table) would roll back the
+   * first one's.
+   */
+  exclusiveResources(): ExclusiveResource[] {
+    const { guarantee, transactionIdPrefix, connection } = this.config;
+    if (guarantee !== DeliveryGuarantee.EXACTLY_ONCE) return [];
+    const database = `${connection.hostname}:${connection.port}/${connection.database}`;
+    return [{ kind: 'postgres.transaction-id-prefix', scope: database, name: transactionIdPrefix, description: `PostgreSQL prepared transaction prefix '${transactionIdPrefix}' in ${database}` }];
   }
 
   async createWriter(context: ConnectorContext, restoredState?: readonly unknown[]): Promise<PostgresWriter<T>> {

@@ -3,6 +3,8 @@ import { parsePostgresUrl, quoteTable } from './postgres-connection.ts';
 import { gidOf, parseGid } from './prepared-transactions.ts';
 import { deleteSql, upsertSql } from './sink-batch.ts';
 import { toOperation } from './sink-operations.ts';
+import { DeliveryGuarantee } from '../kafka/kafka-writer.ts';
+import { PostgresSink } from './postgres-sink.ts';
 
 describe('PostgresSink SQL and names', () => {
   it('builds a multi-row upsert and a delete by key, identifiers quoted', () => {
@@ -31,5 +33,14 @@ describe('PostgresSink SQL and names', () => {
     expect(toOperation(mode, { op: 'd', before: { id: 1 }, after: null })).toEqual({ kind: 'delete', row: { id: 1 } });
     expect(() => toOperation(mode, { op: 'x' })).toThrow(/takes change events \{ op: 'c' \| 'r' \| 'u' \| 'd'/);
     expect(() => toOperation(mode, { op: 'c', after: { v: 1 } })).toThrow(/lacks its primary key column\(s\) id/);
+  });
+
+  it('claims its prepared transaction prefix in its database when EXACTLY_ONCE: by default the table\'s, so two jobs writing one table clash', () => {
+    const sink = (guarantee: DeliveryGuarantee) =>
+      PostgresSink.builder<{ k: number }>().withUrl('jdbc:postgresql://db:6543/shop').withUpsert('kv', ['k'], (r) => r).setDeliveryGuarantee(guarantee).build();
+    const [claim] = sink(DeliveryGuarantee.EXACTLY_ONCE).exclusiveResources();
+    expect(claim).toMatchObject({ kind: 'postgres.transaction-id-prefix', scope: 'db:6543/shop', name: expect.stringMatching(/^weir-[0-9a-f]{12}$/) });
+    expect(sink(DeliveryGuarantee.EXACTLY_ONCE).exclusiveResources()).toEqual([claim]);
+    expect(sink(DeliveryGuarantee.AT_LEAST_ONCE).exclusiveResources()).toEqual([]);
   });
 });

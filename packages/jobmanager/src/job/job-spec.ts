@@ -1,4 +1,4 @@
-import type { JobGraph } from '@weir/api';
+import type { ExclusiveResource, JobGraph } from '@weir/api';
 import type { InitialRestore } from '../checkpoint/restore-point.ts';
 import type { JobSettings } from '../settings/job-settings.ts';
 import type { SplitSourceOperator } from '../source/source-coordinators.ts';
@@ -33,6 +33,8 @@ export interface JobSpec {
   readonly initialRestore?: InitialRestore;
   /** The job's split sources (FLIP-27), whose enumerators run in the job's worker. */
   readonly splitSources?: readonly SplitSourceOperator[];
+  /** What the job's sinks claim for it alone while it runs (see Sink.exclusiveResources). */
+  readonly exclusiveResources?: readonly ExclusiveResource[];
 }
 
 /** Slots the job needs with slot sharing: its highest vertex parallelism. */

@@ -1,4 +1,4 @@
-import type { ExecutionConfig, JobGraph } from '@weir/api';
+import type { ExclusiveResource, ExecutionConfig, JobGraph } from '@weir/api';
 import type { JobDefaults } from '../job/job-spec.ts';
 import type { JobUserCode } from '../user-code/job-worker.ts';
 import type { SplitSourceOperator } from '../source/source-coordinators.ts';
@@ -8,6 +8,8 @@ export interface JobPlan {
   readonly jobGraph: JobGraph;
   /** Names of the operators with no `.uid()`, whose state would not survive a change of the job. */
   readonly operatorsWithoutUid: readonly string[];
+  /** What the job's sinks claim for the job alone (a KafkaSink's transactional id prefix); no two running jobs may share one. */
+  readonly exclusiveResources?: readonly ExclusiveResource[];
   /** What the job set on its environment: checkpointing, state backend, restart strategy. */
   readonly executionConfig: ExecutionConfig;
   /** The job's split sources, whose enumerators run in the job's worker. */

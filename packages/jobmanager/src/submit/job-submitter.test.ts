@@ -161,4 +161,17 @@ describe('JobSubmitter', () => {
     expect(s.closed).toHaveLength(1);
     expect(await readdir(s.dir)).toEqual([]);
   });
+
+  it('refuses a job whose sinks claim what a running job holds, naming it, until that job ends', async () => {
+    const resources = [{ kind: 'kafka.transactional-id-prefix', scope: 'localhost:9092', name: 'orders', description: "Kafka transactional.id prefix 'orders' on localhost:9092" }];
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain, splitSources: [], exclusiveResources: resources }));
+    const { jobId } = await s.submitter.submit(request(1));
+    const refused = await s.submitter.submit(request(1)).catch((e: unknown) => e);
+    expect(isWeirError(refused, 'RESOURCE_IN_USE')).toBe(true);
+    expect((refused as Error).message).toContain(`uses Kafka transactional.id prefix 'orders' on localhost:9092, which job 'test job' (${jobId}) uses while it runs`);
+    expect(s.dispatcher.list()).toHaveLength(1);
+    expect(s.closed).toHaveLength(1);
+    s.dispatcher.cancel(jobId!);
+    await expect(s.submitter.submit(request(1))).resolves.toMatchObject({ jobName: 'test job' });
+  });
 });

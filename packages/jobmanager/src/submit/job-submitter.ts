@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { jobConfiguration, type JobStatus, type Logger, type WeirConfig } from '@weir/common';
+import { isGloballyTerminal, jobConfiguration, type JobStatus, type Logger, type WeirConfig } from '@weir/common';
 import type { SubmitJobRequest__Output, SubmitJobResponse } from '@weir/rpc';
 import type { Storage, StorageOpener } from '@weir/storage';
 import type { InitialRestore } from '../checkpoint/restore-point.ts';
@@ -15,6 +15,7 @@ import { checkSubmitJob } from '../service/request-checks.ts';
 import type { JobPlanner } from './job-planner.ts';
 import { AllowedPaths } from '../savepoint/allowed-paths.ts';
 import { readInitialRestore } from './savepoint-reader.ts';
+import { ExclusiveClaims } from './exclusive-claims.ts';
 
 /** A job a new leader takes over: its retained checkpoints and the HA of its checkpoints. */
 export interface JobRecovery {
@@ -25,6 +26,7 @@ export interface JobRecovery {
 /** Handles SubmitJob: plan the job, resolve its settings, keep its bundle, hand it to a new JobMaster. */
 export class JobSubmitter {
   readonly #allowedPaths: AllowedPaths;
+  readonly #claims: ExclusiveClaims;
 
   constructor(
     private readonly planner: JobPlanner,
@@ -37,6 +39,12 @@ export class JobSubmitter {
     private readonly ha?: LeaderHa,
   ) {
     this.#allowedPaths = AllowedPaths.fromConfig(config);
+    this.#claims = new ExclusiveClaims(() =>
+      dispatcher
+        .list()
+        .filter((master) => !isGloballyTerminal(master.status))
+        .map((master) => ({ jobId: master.jobId, jobName: master.spec.jobGraph.jobName, resources: master.spec.exclusiveResources ?? [] })),
+    );
   }
 
   /**
@@ -90,7 +98,10 @@ export class JobSubmitter {
     let bundleHash: string;
     let settings: JobSettings;
     let initialRestore: InitialRestore | undefined;
+    let claim: { release(): void } | undefined;
     try {
+      // A recovered job held its claims when it was submitted; it takes them back whatever else runs now.
+      if (recovery === undefined) claim = this.#claims.reserve({ jobId, jobName: plan.jobGraph.jobName, resources: plan.exclusiveResources ?? [] });
       settings = resolveJobSettings(plan.executionConfig, config);
       // A recovered job with checkpoints restores them; the savepoint may be gone by now.
       const readSavepoint = job.savepointPath !== '' && (recovery?.checkpoints.length ?? 0) === 0;
@@ -108,6 +119,7 @@ export class JobSubmitter {
       if (this.ha !== undefined && recovery === undefined) await this.ha.jobSubmitted(job, plan.jobGraph.jobName);
       if (this.ha !== undefined && settings.checkpointing !== undefined) checkpointHa = await this.ha.checkpoints(jobId, initialRestore?.point.checkpointId ?? 0);
     } catch (err) {
+      claim?.release();
       checkpointRoot?.close();
       await plan.userCode.close();
       throw err;
@@ -121,8 +133,11 @@ export class JobSubmitter {
     const spec: JobSpec = {
       jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...job.args], defaults, settings, configuration: job.configuration, ...(initialRestore === undefined ? {} : { initialRestore }),
       ...(plan.splitSources.length === 0 ? {} : { splitSources: plan.splitSources }),
+      ...((plan.exclusiveResources ?? []).length === 0 ? {} : { exclusiveResources: plan.exclusiveResources }),
     };
     const ha = this.ha;
+    // From here the job is live and the dispatcher's list holds its claims.
+    claim?.release();
     return this.dispatcher.submit(spec, checkpointRoot, {
       userCode: plan.userCode,
       checkpointHa,

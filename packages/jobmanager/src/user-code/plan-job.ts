@@ -19,6 +19,7 @@ export async function planJob(loadMain: () => JobMain<api.StreamExecutionEnviron
     return {
       jobGraph,
       operatorsWithoutUid: api.operatorsWithoutUid(streamGraph).map((node) => node.name),
+      exclusiveResources: api.exclusiveResources(streamGraph),
       executionConfig: streamGraph.config,
       splitSources: splitSourceOperators(streamGraph, jobGraph),
     };

@@ -7,6 +7,7 @@ import type { ClusterOverview as _weir_v1_ClusterOverview, ClusterOverview__Outp
 import type { ClusterOverviewRequest as _weir_v1_ClusterOverviewRequest, ClusterOverviewRequest__Output as _weir_v1_ClusterOverviewRequest__Output } from './weir/v1/ClusterOverviewRequest.ts';
 import type { DisposeSavepointRequest as _weir_v1_DisposeSavepointRequest, DisposeSavepointRequest__Output as _weir_v1_DisposeSavepointRequest__Output } from './weir/v1/DisposeSavepointRequest.ts';
 import type { DisposeSavepointResponse as _weir_v1_DisposeSavepointResponse, DisposeSavepointResponse__Output as _weir_v1_DisposeSavepointResponse__Output } from './weir/v1/DisposeSavepointResponse.ts';
+import type { ExclusiveResource as _weir_v1_ExclusiveResource, ExclusiveResource__Output as _weir_v1_ExclusiveResource__Output } from './weir/v1/ExclusiveResource.ts';
 import type { FailoverInfo as _weir_v1_FailoverInfo, FailoverInfo__Output as _weir_v1_FailoverInfo__Output } from './weir/v1/FailoverInfo.ts';
 import type { JobDetails as _weir_v1_JobDetails, JobDetails__Output as _weir_v1_JobDetails__Output } from './weir/v1/JobDetails.ts';
 import type { JobRequest as _weir_v1_JobRequest, JobRequest__Output as _weir_v1_JobRequest__Output } from './weir/v1/JobRequest.ts';
@@ -38,6 +39,7 @@ export interface ProtoGrpcType {
       ClusterOverviewRequest: MessageTypeDefinition<_weir_v1_ClusterOverviewRequest, _weir_v1_ClusterOverviewRequest__Output>
       DisposeSavepointRequest: MessageTypeDefinition<_weir_v1_DisposeSavepointRequest, _weir_v1_DisposeSavepointRequest__Output>
       DisposeSavepointResponse: MessageTypeDefinition<_weir_v1_DisposeSavepointResponse, _weir_v1_DisposeSavepointResponse__Output>
+      ExclusiveResource: MessageTypeDefinition<_weir_v1_ExclusiveResource, _weir_v1_ExclusiveResource__Output>
       FailoverInfo: MessageTypeDefinition<_weir_v1_FailoverInfo, _weir_v1_FailoverInfo__Output>
       JobDetails: MessageTypeDefinition<_weir_v1_JobDetails, _weir_v1_JobDetails__Output>
       JobRequest: MessageTypeDefinition<_weir_v1_JobRequest, _weir_v1_JobRequest__Output>

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { Sink } from '../connector/types.ts';
+import { StreamExecutionEnvironment } from '../environment/stream-execution-environment.ts';
+import { exclusiveResources } from './exclusive-resources.ts';
+
+function claiming(name: string): Sink<number> {
+  return {
+    createWriter: () => ({ write() {}, flush() {}, close() {} }),
+    exclusiveResources: () => [{ kind: 'test.prefix', scope: 'here', name, description: `test prefix '${name}'` }],
+  };
+}
+
+describe('exclusiveResources', () => {
+  it("collects what the job's sinks claim", () => {
+    const env = new StreamExecutionEnvironment();
+    const numbers = env.fromElements(1, 2, 3);
+    numbers.sinkTo(claiming('a'));
+    numbers.sinkTo(claiming('b'));
+    expect(exclusiveResources(env.getStreamGraph('job')).map((r) => r.name)).toEqual(['a', 'b']);
+  });
+
+  it('refuses two sinks of one job claiming the same thing, naming both', () => {
+    const env = new StreamExecutionEnvironment();
+    const numbers = env.fromElements(1, 2, 3);
+    numbers.sinkTo(claiming('a')).name('first');
+    numbers.sinkTo(claiming('a')).name('second');
+    expect(() => exclusiveResources(env.getStreamGraph('job'))).toThrow(/sinks 'first' and 'second' both use test prefix 'a'/);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { KafkaRecordSerializationSchema } from './kafka-record-serialization-schema.ts';
+import { KafkaSink } from './kafka-sink.ts';
+import { DeliveryGuarantee } from './kafka-writer.ts';
+import { SimpleStringSchema } from './schemas.ts';
+
+const sink = (guarantee: DeliveryGuarantee, servers = 'b:9092,a:9092') =>
+  KafkaSink.builder<string>()
+    .setBootstrapServers(servers)
+    .setRecordSerializer(KafkaRecordSerializationSchema.builder<string>().setTopic('out').setValueSerializationSchema(new SimpleStringSchema()).build())
+    .setDeliveryGuarantee(guarantee)
+    .setTransactionalIdPrefix('orders')
+    .build();
+
+describe('KafkaSink', () => {
+  it('claims its transactional id prefix on its cluster when EXACTLY_ONCE, however the servers are listed', () => {
+    expect(sink(DeliveryGuarantee.EXACTLY_ONCE).exclusiveResources()).toEqual([
+      { kind: 'kafka.transactional-id-prefix', scope: 'a:9092,b:9092', name: 'orders', description: "Kafka transactional.id prefix 'orders' on a:9092,b:9092" },
+    ]);
+    expect(sink(DeliveryGuarantee.EXACTLY_ONCE, 'a:9092,b:9092').exclusiveResources()).toEqual(sink(DeliveryGuarantee.EXACTLY_ONCE).exclusiveResources());
+  });
+
+  it('claims nothing without transactions', () => {
+    expect(sink(DeliveryGuarantee.AT_LEAST_ONCE).exclusiveResources()).toEqual([]);
+  });
+});

@@ -1,0 +1,16 @@
+// Original file: proto/weir/v1/job_service.proto
+
+
+export interface ExclusiveResource {
+  'kind'?: (string);
+  'scope'?: (string);
+  'name'?: (string);
+  'description'?: (string);
+}
+
+export interface ExclusiveResource__Output {
+  'kind': (string);
+  'scope': (string);
+  'name': (string);
+  'description': (string);
+}
