@@ -2,6 +2,7 @@ import { cancelCommand, cancelWithSavepointCommand } from './commands/cancel.ts'
 import { checkpointsCommand } from './commands/checkpoints.ts';
 import { clusterStartCommand } from './commands/cluster-start.ts';
 import { infoCommand } from './commands/info.ts';
+import { kafkaTransactionsCommand } from './commands/kafka-transactions.ts';
 import { listCommand } from './commands/list.ts';
 import { runCommand } from './commands/run.ts';
 import { sqlCommand } from './commands/sql.ts';
@@ -30,5 +31,6 @@ export function cliActions(context: CliContext): CliActions {
     clusterStart: (args) => clusterStartCommand(args, context),
     securityInit: (args) => securityInitCommand(args, context),
     securityCheck: (args) => securityCheckCommand(args, context),
+    kafkaTransactions: (args) => kafkaTransactionsCommand(args, context),
   };
 }

@@ -7,11 +7,12 @@ import type { RunArgs } from './commands/run.ts';
 import type { SqlArgs } from './commands/sql.ts';
 import type { ConfigArgs } from './config-args.ts';
 import { clientArgs, configArgs, withClient, withConfig, type ClientOptions, type ConfigOptions } from './program-options.ts';
+import { addKafkaCommands, type KafkaActions } from './program-kafka.ts';
 import { addSecurityCommands, type SecurityActions } from './program-security.ts';
 import { addSavepointCommands, type SavepointActions } from './program-savepoints.ts';
 
 /** What each command does once its arguments are parsed; main.ts wires the real ones, tests record calls. */
-export interface CliActions extends SavepointActions, SecurityActions {
+export interface CliActions extends SavepointActions, SecurityActions, KafkaActions {
   jobmanager(args: ConfigArgs): Promise<void>;
   taskmanager(args: ConfigArgs): Promise<void>;
   run(args: RunArgs): Promise<void>;
@@ -90,6 +91,7 @@ export function buildProgram(actions: CliActions): Command {
 
   addSavepointCommands(program, actions);
   addSecurityCommands(program, actions);
+  addKafkaCommands(program, actions);
 
   const cluster = program.command('cluster').description('a local cluster of child processes');
   withConfig(

@@ -31,6 +31,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     checkpoints: record('checkpoints'),
     securityInit: record('securityInit'),
     securityCheck: record('securityCheck'),
+    kafkaTransactions: record('kafkaTransactions'),
     clusterStart: record('clusterStart'),
   });
   let error = '';

@@ -12,6 +12,20 @@ export interface KafkaCommittable {
   readonly epoch: number;
 }
 
+/** What DescribeTransactions says of one transactional id. */
+export interface TransactionDescription {
+  readonly transactionalId: string;
+  /** Kafka's name: Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, Empty, Dead. */
+  readonly state: string;
+  readonly producerId: string;
+  readonly epoch: number;
+  /** -1 when no transaction is open. */
+  readonly startTimeMs: number;
+  readonly timeoutMs: number;
+  /** `topic[partition,...]` of each topic the open transaction wrote to. */
+  readonly topics: readonly string[];
+}
+
 /** `<prefix>-<subtask>-<checkpoint>`: the transaction a subtask opened for the checkpoint after `checkpoint - 1`. */
 export function transactionalIdOf(prefix: string, subtask: number, checkpointId: number): string {
   return `${prefix}-${subtask}-${checkpointId}`;
@@ -73,6 +87,22 @@ export class TransactionCoordinatorCalls {
   /** InitProducerId for `transactionalId`: the broker aborts its open transaction, if any, and fences whoever held it. */
   async abort(transactionalId: string, timeoutMs: number): Promise<void> {
     await this.#withCoordinator(transactionalId, (connection) => kafkaLibrary().initProducerIdV5.api.async(connection, transactionalId, timeoutMs, -1n, -1).then(() => undefined));
+  }
+
+  /** DescribeTransactions at the id's coordinator: its state, producer, epoch, start time and timeout, and the partitions it wrote. */
+  async describe(transactionalId: string): Promise<TransactionDescription> {
+    const response = await this.#withCoordinator(transactionalId, (connection) => kafkaLibrary().describeTransactionsV0.api.async(connection, [transactionalId]));
+    const state = response.transactionStates[0];
+    if (state === undefined) throw new WeirError(ConnectorErrorCode.KAFKA_ERROR, `the coordinator of ${transactionalId} described no transaction`);
+    return {
+      transactionalId,
+      state: state.transactionState,
+      producerId: String(state.producerId),
+      epoch: state.producerEpoch,
+      startTimeMs: Number(state.transactionStartTimeMs),
+      timeoutMs: state.transactionTimeoutMs,
+      topics: state.topics.map((t) => `${t.topic}[${t.partitions.join(',')}]`),
+    };
   }
 
   /**

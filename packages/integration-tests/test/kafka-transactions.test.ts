@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { javaAvailable, KafkaBroker, produceValues, readCommittedWithJavaClient } from '@weir/kafka-broker';
+import { exampleJobs, kafkaInputRecord } from '@weir/examples';
+import { KafkaJobHarness, runWeir, until, waitForStatus } from '../src/index.ts';
+
+/**
+ * Issue 24's Kafka operations on a process cluster and a real broker: a job SIGKILLed and never
+ * restarted leaves its EXACTLY_ONCE sink's transaction open, and every read_committed consumer
+ * of the partition stops at it. `weir kafka transactions` lists it with its job and checkpoint,
+ * and `--abort` ends it: Kafka's own Java consumer then reads what came after. On the way, a
+ * second job with the running one's transactional id prefix is refused at submission.
+ */
+describe.skipIf(!javaAvailable())('weir kafka transactions and exclusive transactional id prefixes', () => {
+  let broker: KafkaBroker;
+  let kafka: KafkaJobHarness;
+
+  beforeAll(async () => {
+    broker = await KafkaBroker.start();
+    kafka = new KafkaJobHarness(broker);
+  });
+
+  afterAll(async () => {
+    await kafka?.cleanup();
+    await broker?.destroy();
+  });
+
+  it('lists a killed job\'s lingering transaction with its job and checkpoint; aborting it lets read_committed read on', async () => {
+    const c = await kafka.cluster();
+    await broker.createTopic('lt-in', 1);
+    await broker.createTopic('lt-out', 1);
+    await produceValues(broker.bootstrapServers, 'lt-in', Array.from({ length: 50 }, (_, i) => kafkaInputRecord(i, 50)));
+    // A checkpoint every 100 s (under the example's 120 s transaction timeout): the records stay in the transaction opened for checkpoint 1.
+    const jobId = await kafka.submit(c, ['lt-in', 'lt-out', 'lingering', 'EXACTLY_ONCE', '100000']);
+    await waitForStatus(c.client, jobId, ['RUNNING']);
+    const transactions = (...extra: string[]) => runWeir(['kafka', 'transactions', broker.bootstrapServers, '-m', c.jobManagerAddress, ...extra]);
+    const listed = await until(transactions, (r) => r.stdout.includes('lingering-0-1'), 60_000, 'the open transaction listed');
+
+    const second = await c.weir(['run', '--detached', ...exampleArgs(broker.bootstrapServers, 'lt-in', 'lt-other', 'lingering')]);
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toMatch(/RESOURCE_IN_USE|uses Kafka transactional.id prefix 'lingering' on .* which job 'kafkaRunningSums' \(/);
+
+    for (const tm of c.liveTaskManagers) await c.killTaskManager(tm);
+    await c.weir(['cancel', jobId]);
+    await waitForStatus(c.client, jobId, ['CANCELED']);
+    // Written after the open transaction: a read_committed consumer cannot see it until that transaction ends.
+    await produceValues(broker.bootstrapServers, 'lt-out', [{ value: 'after the lingering transaction', partition: 0 }]);
+    expect(await readCommittedWithJavaClient(broker.bootstrapServers, 'lt-out')).toEqual([]);
+
+    const afterKill = await transactions('--prefix', 'lingering');
+    const row = afterKill.stdout.split('\n').find((line) => line.startsWith('lingering-0-1'));
+    expect(row, `${listed.stdout}\n${afterKill.stdout}\n${afterKill.stderr}`).toMatch(/lingering-0-1\s+lingering\s+0\s+after 0\s+\d+\s+\d+\s+Ongoing\s+.*kafkaRunningSums [0-9a-f]{32} CANCELED\s+lt-out\[0\]/);
+    expect(row).toContain(jobId);
+
+    const aborted = await transactions('--abort', 'lingering-0-1');
+    expect(aborted.code, aborted.stderr).toBe(0);
+    expect(aborted.stdout).toMatch(/^aborted lingering-0-1 \(producer \d+, epoch \d+, open for .*\); read_committed consumers of lt-out\[0\] read on past it/);
+    expect(await readCommittedWithJavaClient(broker.bootstrapServers, 'lt-out')).toEqual(['after the lingering transaction']);
+    expect((await transactions('--prefix', 'lingering')).stdout).toContain("no open transactions with prefix 'lingering'");
+
+    const again = await transactions('--abort', 'lingering-0-1');
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/transactional id 'lingering-0-1' has no open transaction \(its state is \w+\)/);
+  });
+});
+
+function exampleArgs(servers: string, input: string, output: string, prefix: string): string[] {
+  return [exampleJobs.kafkaRunningSums, '--', servers, input, output, prefix, 'EXACTLY_ONCE', '100000'];
+}
