@@ -11,6 +11,7 @@ export * from './config/options.ts';
 export * from './config/load.ts';
 export { isJobConfigKey, jobConfiguration, JOB_CONFIG_KEYS_TEXT } from './config/job-configuration.ts';
 export { envVarName } from './config/env.ts';
+export { closestKey } from './config/closest-key.ts';
 export { HIDDEN_CONTENT, isSensitiveKey, maskedConfig } from './config/sensitive.ts';
 export { durationText } from './config/duration.ts';
 export { memorySizeText } from './config/memory-size.ts';

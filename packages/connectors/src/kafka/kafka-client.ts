@@ -1,5 +1,5 @@
 import type { Admin, Consumer } from '@platformatic/kafka';
-import { WeirError } from '@weir/common';
+import { closestKey, WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
 import { kafkaLibrary } from './kafka-library.ts';
 
@@ -8,6 +8,13 @@ export interface KafkaClientSettings {
   /** host:port of each bootstrap broker. */
   readonly bootstrapServers: readonly string[];
   readonly clientId: string;
+}
+
+/** A setProperty key the connector does not know: "did you mean" the nearest known key, else the list of them. */
+export function unknownProperty(connector: string, key: string, known: readonly string[]): string {
+  const suggestion = closestKey(key, known);
+  const hint = suggestion === undefined ? `it knows ${known.join(', ')}` : `did you mean ${suggestion}? (it knows ${known.join(', ')})`;
+  return `${connector} has no property '${key}'; ${hint}`;
 }
 
 /** `host:port[,host:port...]` as Kafka's bootstrap.servers takes it; throws INVALID_ARGUMENT naming the bad entry. */

@@ -23,4 +23,11 @@ describe('KafkaSink', () => {
   it('claims nothing without transactions', () => {
     expect(sink(DeliveryGuarantee.AT_LEAST_ONCE).exclusiveResources()).toEqual([]);
   });
+
+  it('refuses an unknown property with the nearest known key', () => {
+    expect(() => KafkaSink.builder().setProperty('transaction.timeout', '1000')).toThrow(
+      "KafkaSink has no property 'transaction.timeout'; did you mean transaction.timeout.ms? (it knows transaction.timeout.ms, delivery.timeout.ms)",
+    );
+    expect(() => KafkaSink.builder().setProperty('acks', 'all')).toThrow("KafkaSink has no property 'acks'; it knows transaction.timeout.ms, delivery.timeout.ms");
+  });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ConnectorContext, ExclusiveResource, Sink, SinkJobSettings } from '@weir/api';
 import { createLogger, WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
-import { kafkaFailure, parseBootstrapServers, type KafkaClientSettings } from './kafka-client.ts';
+import { kafkaFailure, parseBootstrapServers, unknownProperty, type KafkaClientSettings } from './kafka-client.ts';
 import { KafkaCommitter } from './kafka-committer.ts';
 import type { KafkaRecordSerializationSchema } from './kafka-record-serialization-schema.ts';
 import { DeliveryGuarantee, KafkaWriter, type KafkaWriterState } from './kafka-writer.ts';
@@ -158,7 +158,7 @@ export class KafkaSinkBuilder<T> {
    */
   setProperty(key: string, value: string): this {
     if (key !== 'transaction.timeout.ms' && key !== 'delivery.timeout.ms') {
-      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `KafkaSink has no property '${key}'; it knows transaction.timeout.ms and delivery.timeout.ms`);
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, unknownProperty('KafkaSink', key, ['transaction.timeout.ms', 'delivery.timeout.ms']));
     }
     const ms = Number(value);
     if (!Number.isSafeInteger(ms) || ms < 1) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `${key} takes milliseconds >= 1, got '${value}'`);

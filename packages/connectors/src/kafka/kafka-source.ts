@@ -6,9 +6,9 @@ import {
   type SplitSource,
   type TypeInformation,
 } from '@weir/api';
-import { WeirError } from '@weir/common';
+import { closestKey, WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
-import { parseBootstrapServers, type KafkaClientSettings } from './kafka-client.ts';
+import { parseBootstrapServers, unknownProperty, type KafkaClientSettings } from './kafka-client.ts';
 import type { KafkaPartitionSplit } from './kafka-partition-split.ts';
 import { KafkaSourceEnumerator, type KafkaEnumeratorState } from './kafka-source-enumerator.ts';
 import { KafkaSourceReader } from './kafka-source-reader.ts';
@@ -184,7 +184,7 @@ export class KafkaSourceBuilder<T> {
 
   setProperty(key: string, value: string): this {
     if (!(key in SOURCE_PROPERTY_DEFAULTS)) {
-      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `KafkaSource has no property '${key}'; it knows ${Object.keys(SOURCE_PROPERTY_DEFAULTS).join(', ')}`);
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, unknownProperty('KafkaSource', key, Object.keys(SOURCE_PROPERTY_DEFAULTS)));
     }
     if (key === 'isolation.level' && value !== 'read_committed' && value !== 'read_uncommitted') {
       throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `isolation.level is read_committed or read_uncommitted, got '${value}'`);
