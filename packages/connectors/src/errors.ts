@@ -29,6 +29,11 @@ export const ConnectorErrorCode = {
   KAFKA_TRANSACTION_ABORTED: 'KAFKA_TRANSACTION_ABORTED',
   /** A KafkaSink producer was fenced while writing: two jobs (or sinks) share a transactional id prefix, or the broker timed the transaction out. */
   KAFKA_PRODUCER_FENCED: 'KAFKA_PRODUCER_FENCED',
+  /**
+   * An EXACTLY_ONCE KafkaSink's transaction.timeout.ms is above the brokers'
+   * transaction.max.timeout.ms: every attempt would be refused alike, so the job fails at once.
+   */
+  KAFKA_TRANSACTION_TIMEOUT_TOO_LONG: 'KAFKA_TRANSACTION_TIMEOUT_TOO_LONG',
   /** Kafka answered a request with an error not covered above; the message has Kafka's error name. */
   KAFKA_ERROR: 'KAFKA_ERROR',
   /** No PostgreSQL server answered at hostname:port (refused, timed out, or it closed the connection). */

@@ -6,7 +6,8 @@
 // output topic must see each line once, whatever fails.
 //
 //   pnpm weir run packages/examples/jobs/kafka-running-sums.ts -- <bootstrap servers> <input topic> \
-//     <output topic> <transactional id prefix> [EXACTLY_ONCE|AT_LEAST_ONCE|NONE] [checkpoint ms] [discovery ms]
+//     <output topic> <transactional id prefix> [EXACTLY_ONCE|AT_LEAST_ONCE|NONE] [checkpoint ms] [discovery ms] \
+//     [transaction timeout ms]
 import {
   KeyedProcessFunction,
   RestartStrategies,
@@ -36,9 +37,9 @@ class RunningSum extends KeyedProcessFunction<string, Event, string> {
 }
 
 export default function kafkaRunningSums(env: StreamExecutionEnvironment, args: string[]): void {
-  const [servers, input, output, prefix, guarantee = 'EXACTLY_ONCE', interval = '1000', discovery = '1000'] = args;
+  const [servers, input, output, prefix, guarantee = 'EXACTLY_ONCE', interval = '1000', discovery = '1000', transactionTimeout = '120000'] = args;
   if (servers === undefined || input === undefined || output === undefined || prefix === undefined) {
-    throw new Error('args: <bootstrap servers> <input topic> <output topic> <transactional id prefix> [guarantee] [checkpoint ms] [discovery ms]');
+    throw new Error('args: <bootstrap servers> <input topic> <output topic> <transactional id prefix> [guarantee] [checkpoint ms] [discovery ms] [transaction timeout ms]');
   }
   env.setMaxParallelism(128);
   env.enableCheckpointing(Number(interval));
@@ -56,7 +57,7 @@ export default function kafkaRunningSums(env: StreamExecutionEnvironment, args: 
     .setRecordSerializer(KafkaRecordSerializationSchema.builder<string>().setTopic(output).setValueSerializationSchema(new SimpleStringSchema()).build())
     .setDeliveryGuarantee(guarantee as DeliveryGuarantee)
     .setTransactionalIdPrefix(prefix)
-    .setProperty('transaction.timeout.ms', '120000')
+    .setProperty('transaction.timeout.ms', transactionTimeout)
     .build();
   env
     .fromSource(source, 'kafka-in')

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { javaAvailable, KafkaBroker, produceValues, readCommittedWithJavaClient } from '@weir/kafka-broker';
 import { exampleJobs, kafkaInputRecord } from '@weir/examples';
 import { KafkaJobHarness, runWeir, until, waitForStatus } from '../src/index.ts';
@@ -19,8 +19,11 @@ describe.skipIf(!javaAvailable())('weir kafka transactions and exclusive transac
     kafka = new KafkaJobHarness(broker);
   });
 
+  afterEach(async () => {
+    await kafka.cleanup();
+  });
+
   afterAll(async () => {
-    await kafka?.cleanup();
     await broker?.destroy();
   });
 
@@ -60,6 +63,20 @@ describe.skipIf(!javaAvailable())('weir kafka transactions and exclusive transac
     const again = await transactions('--abort', 'lingering-0-1');
     expect(again.code).not.toBe(0);
     expect(again.stderr).toMatch(/transactional id 'lingering-0-1' has no open transaction \(its state is \w+\)/);
+  });
+
+  it("a sink's transaction.timeout.ms above the brokers' transaction.max.timeout.ms fails the job at once, saying both and what to change", async () => {
+    const c = await kafka.cluster();
+    await broker.createTopic('tt-in', 1);
+    await broker.createTopic('tt-out', 1);
+    // 1000 s: above the broker's default transaction.max.timeout.ms of 15 minutes.
+    const jobId = await kafka.submit(c, ['tt-in', 'tt-out', 'too-long', 'EXACTLY_ONCE', '1000', '1000', '1000000']);
+    const failed = await waitForStatus(c.client, jobId, ['FAILED']);
+    expect(failed.failureCause).toMatch(
+      /Sink \(1\/1\) failed: the KafkaSink.s transaction.timeout.ms \(1000000 ms\) is above the brokers' transaction.max.timeout.ms \(900000 ms\).*lower it with setProperty/,
+    );
+    // Refused alike on every attempt: no restart.
+    expect(failed.failovers.map((f) => [f.code, f.restarted])).toEqual([['KAFKA_TRANSACTION_TIMEOUT_TOO_LONG', false]]);
   });
 });
 

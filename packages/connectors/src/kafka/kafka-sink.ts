@@ -6,7 +6,7 @@ import { kafkaFailure, parseBootstrapServers, unknownProperty, type KafkaClientS
 import { KafkaCommitter } from './kafka-committer.ts';
 import type { KafkaRecordSerializationSchema } from './kafka-record-serialization-schema.ts';
 import { DeliveryGuarantee, KafkaWriter, type KafkaWriterState } from './kafka-writer.ts';
-import { parseTransactionalId, TransactionCoordinatorCalls } from './transactions.ts';
+import { parseTransactionalId, TransactionCoordinatorCalls, transactionTimeoutTooLong } from './transactions.ts';
 
 /** The kind of an EXACTLY_ONCE KafkaSink's exclusive resource (its prefix); `weir kafka transactions` finds a prefix's job by it. */
 export const KAFKA_PREFIX_RESOURCE = 'kafka.transactional-id-prefix';
@@ -90,6 +90,7 @@ async function abortLingering<T>(config: KafkaSinkConfig<T>, context: ConnectorC
   const logger = createLogger('kafka-sink', { subtask: context.subtaskIndex });
   const calls = new TransactionCoordinatorCalls(config.settings, config.deliveryTimeoutMs);
   try {
+    await requireTimeoutAllowed(calls, config.transactionTimeoutMs);
     const lingering = (await calls.openTransactionalIds()).filter((id) => {
       const parsed = parseTransactionalId(config.transactionalIdPrefix, id);
       return parsed !== undefined && parsed.subtask % context.parallelism === context.subtaskIndex && (restoredCheckpointId === undefined || parsed.checkpointId > restoredCheckpointId);
@@ -101,6 +102,12 @@ async function abortLingering<T>(config: KafkaSinkConfig<T>, context: ConnectorC
   } finally {
     await calls.close();
   }
+}
+
+/** A transaction timeout the brokers refuse fails every attempt alike: say so before any record is written. */
+async function requireTimeoutAllowed(calls: TransactionCoordinatorCalls, transactionTimeoutMs: number): Promise<void> {
+  const maxMs = await calls.maxTransactionTimeoutMs();
+  if (maxMs !== undefined && transactionTimeoutMs > maxMs) throw transactionTimeoutTooLong(transactionTimeoutMs, maxMs);
 }
 
 function requireWriterState(state: unknown): KafkaWriterState {

@@ -153,7 +153,7 @@ describe('KafkaWriter (EXACTLY_ONCE)', () => {
     await settle();
     await w.write('a');
     const failure = await w.prepareCommit(1).catch((err: unknown) => err);
-    expect(isWeirError(failure) && failure.code === ConnectorErrorCode.INVALID_ARGUMENT).toBe(true);
+    expect(isWeirError(failure) && failure.code === ConnectorErrorCode.KAFKA_TRANSACTION_TIMEOUT_TOO_LONG).toBe(true);
     expect(() => w.write('b')).toThrow(/transaction.timeout.ms/);
   });
 

@@ -4,7 +4,7 @@ import { createLogger, WeirError, type Logger } from '@weir/common';
 import { ConnectorErrorCode } from '../errors.ts';
 import { describeKafkaError, kafkaErrorIds, kafkaFailure, type KafkaClientSettings } from './kafka-client.ts';
 import type { KafkaRecordSerializationSchema } from './kafka-record-serialization-schema.ts';
-import { transactionalIdOf, type KafkaCommittable } from './transactions.ts';
+import { transactionalIdOf, transactionTimeoutTooLong, type KafkaCommittable } from './transactions.ts';
 import { ProducePipeline } from './produce-pipeline.ts';
 import { kafkaSinkProducers, type SinkProducer, type SinkProducers } from './sink-producers.ts';
 
@@ -179,13 +179,7 @@ export class KafkaWriter<T> implements SinkWriter<T> {
         { cause: err },
       );
     }
-    if (ids.has('INVALID_TRANSACTION_TIMEOUT')) {
-      return new WeirError(
-        ConnectorErrorCode.INVALID_ARGUMENT,
-        `the broker refused the KafkaSink's transaction.timeout.ms (${this.options.transactionTimeoutMs} ms): it must not exceed the broker's transaction.max.timeout.ms (15 minutes by default)`,
-        { cause: err },
-      );
-    }
+    if (ids.has('INVALID_TRANSACTION_TIMEOUT')) return transactionTimeoutTooLong(this.options.transactionTimeoutMs, undefined, err);
     if (/Unknown topic/i.test(detail) || ids.has('UNKNOWN_TOPIC_OR_PARTITION')) {
       return new WeirError(
         ConnectorErrorCode.KAFKA_TOPIC_NOT_FOUND,

@@ -38,6 +38,9 @@ export function parseTransactionalId(prefix: string, id: string): { subtask: num
   return match === null ? undefined : { subtask: Number(match[1]), checkpointId: Number(match[2]) };
 }
 
+/** Kafka's ConfigResource type of a broker. */
+const BROKER_RESOURCE = 4;
+
 /** Kafka errors that mean "try again in a moment" on transaction coordinator calls. */
 const RETRIABLE = new Set(['CONCURRENT_TRANSACTIONS', 'COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR', 'REQUEST_TIMED_OUT']);
 
@@ -87,6 +90,18 @@ export class TransactionCoordinatorCalls {
   /** InitProducerId for `transactionalId`: the broker aborts its open transaction, if any, and fences whoever held it. */
   async abort(transactionalId: string, timeoutMs: number): Promise<void> {
     await this.#withCoordinator(transactionalId, (connection) => kafkaLibrary().initProducerIdV5.api.async(connection, transactionalId, timeoutMs, -1n, -1).then(() => undefined));
+  }
+
+  /** The broker's transaction.max.timeout.ms (asked of one broker: the setting is the cluster's), or undefined when it does not say. */
+  async maxTransactionTimeoutMs(): Promise<number | undefined> {
+    const metadata = await this.#admin.metadata({ topics: [] });
+    const [brokerId] = metadata.brokers.keys();
+    if (brokerId === undefined) return undefined;
+    const [description] = await this.#admin.describeConfigs({
+      resources: [{ resourceType: BROKER_RESOURCE, resourceName: String(brokerId), configurationKeys: ['transaction.max.timeout.ms'] }],
+    });
+    const value = description?.configs.find((c) => c.name === 'transaction.max.timeout.ms')?.value;
+    return value === null || value === undefined ? undefined : Number(value);
   }
 
   /** DescribeTransactions at the id's coordinator: its state, producer, epoch, start time and timeout, and the partitions it wrote. */
@@ -209,4 +224,15 @@ function isRetriable(err: unknown): boolean {
 
 function backOff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.min(MAX_RETRY_DELAY_MS, 50 * attempt)));
+}
+
+/** KAFKA_TRANSACTION_TIMEOUT_TOO_LONG: the sink's timeout, the brokers' limit when known, and both ways out. */
+export function transactionTimeoutTooLong(transactionTimeoutMs: number, maxMs: number | undefined, cause?: unknown): WeirError {
+  const limit = maxMs === undefined ? "the brokers' transaction.max.timeout.ms" : `the brokers' transaction.max.timeout.ms (${maxMs} ms)`;
+  return new WeirError(
+    ConnectorErrorCode.KAFKA_TRANSACTION_TIMEOUT_TOO_LONG,
+    `the KafkaSink's transaction.timeout.ms (${transactionTimeoutMs} ms) is above ${limit}: the brokers refuse every transaction of this sink; ` +
+      "lower it with setProperty('transaction.timeout.ms', ...) (still well above the checkpoint interval), or raise transaction.max.timeout.ms on the brokers",
+    cause === undefined ? undefined : { cause },
+  );
 }

@@ -16,6 +16,8 @@ const UNRECOVERABLE_CODES: ReadonlySet<string> = new Set([
   'RECORD_DECODE_FAILED',
   // @weir/connectors' ConnectorErrorCode.KAFKA_TRANSACTION_ABORTED: a restore would try to commit the same aborted transaction again.
   'KAFKA_TRANSACTION_ABORTED',
+  // ConnectorErrorCode.KAFKA_TRANSACTION_TIMEOUT_TOO_LONG: the brokers refuse the sink's transaction timeout on every attempt.
+  'KAFKA_TRANSACTION_TIMEOUT_TOO_LONG',
 ]);
 
 /** Whether the job must fail at once, whatever its restart strategy says. */
