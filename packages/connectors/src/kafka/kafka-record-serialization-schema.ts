@@ -8,7 +8,15 @@ export interface KafkaProducerRecord {
   readonly key?: Uint8Array;
   readonly value: Uint8Array;
   readonly partition?: number;
+  /** In order; a key may repeat, as Kafka allows. */
+  readonly headers?: readonly KafkaHeader[];
 }
+
+/** One Kafka record header: its key and value bytes. */
+export type KafkaHeader = readonly [key: string, value: Uint8Array];
+
+/** A record's headers (Flink's HeaderProvider): pairs (a key may repeat) or an object; string values are written as UTF-8. */
+export type HeaderProvider<T> = (element: T) => readonly (readonly [string, string | Uint8Array])[] | Readonly<Record<string, string | Uint8Array>>;
 
 /** Turns a job's record into a Kafka record (Flink's KafkaRecordSerializationSchema). */
 export interface KafkaRecordSerializationSchema<T> {
@@ -26,6 +34,7 @@ export class KafkaRecordSerializationSchemaBuilder<T> {
   #value: SerializationSchema<T> | undefined;
   #key: SerializationSchema<T> | undefined;
   #partitioner: ((element: T) => number) | undefined;
+  #headers: HeaderProvider<T> | undefined;
 
   setTopic(topic: string): this {
     if (typeof topic !== 'string' || topic === '') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `setTopic() takes a topic name, got ${JSON.stringify(topic)}`);
@@ -49,6 +58,13 @@ export class KafkaRecordSerializationSchemaBuilder<T> {
     return this;
   }
 
+  /** Headers for each record (Flink's setHeaderProvider). */
+  setHeaderProvider(provider: HeaderProvider<T>): this {
+    if (typeof provider !== 'function') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'setHeaderProvider() takes a function of the record returning its headers: [[key, value], ...] or { key: value }');
+    this.#headers = provider;
+    return this;
+  }
+
   build(): KafkaRecordSerializationSchema<T> {
     const topic = this.#topic;
     const value = this.#value;
@@ -57,12 +73,14 @@ export class KafkaRecordSerializationSchemaBuilder<T> {
     }
     const key = this.#key;
     const partitioner = this.#partitioner;
+    const headers = this.#headers;
     return {
       serialize: (element) => ({
         topic,
         value: value.serialize(element),
         ...(key === undefined ? {} : { key: key.serialize(element) }),
         ...(partitioner === undefined ? {} : { partition: partitioner(element) }),
+        ...(headers === undefined ? {} : { headers: toHeaders(headers(element)) }),
       }),
     };
   }
@@ -71,4 +89,16 @@ export class KafkaRecordSerializationSchemaBuilder<T> {
 function requireSchema<T>(schema: SerializationSchema<T>, method: string): SerializationSchema<T> {
   if (typeof schema?.serialize !== 'function') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `${method}() takes a SerializationSchema, such as new SimpleStringSchema()`);
   return schema;
+}
+
+const utf8 = new TextEncoder();
+
+function toHeaders(given: ReturnType<HeaderProvider<never>>): KafkaHeader[] {
+  const pairs = Array.isArray(given) ? (given as readonly (readonly [string, string | Uint8Array])[]) : Object.entries(given ?? {});
+  return pairs.map(([key, value]) => {
+    if (typeof key !== 'string' || !(typeof value === 'string' || value instanceof Uint8Array)) {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `a header provider returns string keys with string or Uint8Array values, got ${JSON.stringify([key, typeof value])}`);
+    }
+    return [key, typeof value === 'string' ? utf8.encode(value) : value] as const;
+  });
 }

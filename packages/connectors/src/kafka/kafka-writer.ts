@@ -93,9 +93,16 @@ export class KafkaWriter<T> implements SinkWriter<T> {
   }
 
   write(record: T): void | Promise<void> {
-    const { topic, key, value, partition } = this.options.serializer.serialize(record);
+    const { topic, key, value, partition, headers } = this.options.serializer.serialize(record);
     this.#written = true;
-    return this.#pipeline.add({ topic, value: Buffer.from(value), ...(key === undefined ? {} : { key: Buffer.from(key) }), ...(partition === undefined ? {} : { partition }) });
+    return this.#pipeline.add({
+      topic,
+      value: Buffer.from(value),
+      ...(key === undefined ? {} : { key: Buffer.from(key) }),
+      ...(partition === undefined ? {} : { partition }),
+      // Buffer keys: a Map keyed by them keeps a key that repeats (Kafka allows it).
+      ...(headers === undefined || headers.length === 0 ? {} : { headers: new Map(headers.map(([k, v]) => [Buffer.from(k), Buffer.from(v)])) }),
+    });
   }
 
   /** AT_LEAST_ONCE and EXACTLY_ONCE: everything written is acknowledged by the broker when this resolves; NONE only at end of input. */

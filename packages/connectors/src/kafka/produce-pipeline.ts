@@ -1,9 +1,10 @@
 import { systemClock, type Clock, type TimerHandle } from '@weir/common';
 
-/** A message as the pipeline sizes it: its key and value bytes. */
+/** A message as the pipeline sizes it: its key, value and header bytes. */
 export interface SizedMessage {
   readonly key?: Uint8Array | undefined;
   readonly value?: Uint8Array | undefined;
+  readonly headers?: ReadonlyMap<Uint8Array, Uint8Array> | Readonly<Record<string, Uint8Array>> | undefined;
 }
 
 export interface ProducePipelineOptions<M extends SizedMessage> {
@@ -127,7 +128,15 @@ export class ProducePipeline<M extends SizedMessage> {
   }
 }
 
-/** A record's bytes on the wire, roughly: key, value and a few bytes of framing. */
+/** A record's bytes on the wire, roughly: key, value, headers and a few bytes of framing. */
 function sizeOf(message: SizedMessage): number {
-  return (message.value?.byteLength ?? 0) + (message.key?.byteLength ?? 0) + 16;
+  return (message.value?.byteLength ?? 0) + (message.key?.byteLength ?? 0) + 16 + headerBytes(message.headers);
+}
+
+function headerBytes(headers: SizedMessage['headers']): number {
+  if (headers === undefined) return 0;
+  let bytes = 0;
+  const entries = headers instanceof Map ? headers.entries() : Object.entries(headers);
+  for (const [key, value] of entries as Iterable<[Uint8Array | string, Uint8Array]>) bytes += (typeof key === 'string' ? key.length : key.byteLength) + value.byteLength + 4;
+  return bytes;
 }
