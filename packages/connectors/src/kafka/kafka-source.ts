@@ -137,9 +137,11 @@ export class KafkaSourceBuilder<T> {
     return this;
   }
 
+  /** Every topic whose name the pattern matches (RegExp.test: anchor it, /^orders-/, for a prefix), found again at every partition discovery, so topics created later are read too. */
   setTopicPattern(pattern: RegExp): this {
     if (!(pattern instanceof RegExp)) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'setTopicPattern() takes a RegExp, such as /^orders-.*/');
-    this.#subscription = { pattern };
+    // Without g and y: test() on such a RegExp starts at its lastIndex, so every other topic would be missed.
+    this.#subscription = { pattern: new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')) };
     return this;
   }
 
