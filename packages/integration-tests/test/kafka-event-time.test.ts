@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { javaAvailable, KafkaBroker, produceValues, readCommittedWithJavaClient, readTopic } from '@weir/kafka-broker';
+import { describe, expect, it } from 'vitest';
+import { javaAvailable, produceValues, readCommittedWithJavaClient, readTopic } from '@weir/kafka-broker';
 import { diffLines } from '@weir/examples';
-import { completedCount, jobIdFrom, kafkaEvidence, KafkaJobHarness, listCheckpoints, waitForCheckpoints, waitForStatus, writeJobFile, type ProcessCluster } from '../src/index.ts';
+import { completedCount, jobIdFrom, kafkaEvidence, listCheckpoints, waitForCheckpoints, waitForStatus, writeJobFile, type ProcessCluster } from '../src/index.ts';
+import { kafkaSuite } from './kafka-suite.ts';
 import { EPOCH, expectedWindowTotals, KAFKA_WINDOWED_TOTALS, kafkaSplitEventRecord } from './split-watermark-jobs.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,29 +21,15 @@ const TOTAL = 40_000;
  * read_committed.
  */
 describe.skipIf(!javaAvailable())('event-time windows over Kafka with several partitions per reader', () => {
-  let broker: KafkaBroker;
-  let kafka: KafkaJobHarness;
+  const suite = kafkaSuite();
   let run = 0;
-
-  beforeAll(async () => {
-    broker = await KafkaBroker.start();
-    kafka = new KafkaJobHarness(broker);
-  });
-
-  afterEach(async () => {
-    await kafka.cleanup();
-  });
-
-  afterAll(async () => {
-    await broker?.destroy();
-  });
 
   /** Events from..to-1 into `topic` over `partitions` partitions, in batches at about `perSecond` (all at once without it). */
   async function produceEvents(topic: string, from: number, to: number, partitions: number, perSecond?: number): Promise<void> {
     const batch = perSecond === undefined ? to - from : Math.max(1, Math.floor(perSecond / 10));
     for (let i = from; i < to; i += batch) {
       const values = Array.from({ length: Math.min(batch, to - i) }, (_, j) => kafkaSplitEventRecord(i + j, partitions));
-      await produceValues(broker.bootstrapServers, topic, values);
+      await produceValues(suite.broker.bootstrapServers, topic, values);
       if (perSecond !== undefined) await sleep(100);
     }
   }
@@ -65,16 +52,16 @@ describe.skipIf(!javaAvailable())('event-time windows over Kafka with several pa
     run++;
     const input = `et-in-${run}`;
     const output = `et-out-${run}`;
-    const c = await kafka.cluster();
-    await broker.createTopic(input, 4);
-    await broker.createTopic(output, 2);
+    const c = await suite.kafka.cluster();
+    await suite.broker.createTopic(input, 4);
+    await suite.broker.createTopic(output, 2);
     const steps: string[] = [];
     const t0 = Date.now();
     const step = (what: string) => steps.push(`${Date.now() - t0} ms: ${what}`);
 
     await produceEvents(input, 0, BACKLOG, 4);
     step(`${BACKLOG} events in the topic before the job starts`);
-    const args = [broker.bootstrapServers, input, output, `et-${run}`, backend, `${c.dir}/checkpoints`];
+    const args = [suite.broker.bootstrapServers, input, output, `et-${run}`, backend, `${c.dir}/checkpoints`];
     const submitted = await c.weir(['run', '--detached', '-p', String(parallelism), writeJobFile(KAFKA_WINDOWED_TOTALS), '--', ...args]);
     expect(submitted.code, submitted.stderr).toBe(0);
     const jobId = jobIdFrom(submitted.stdout);
@@ -88,7 +75,7 @@ describe.skipIf(!javaAvailable())('event-time windows over Kafka with several pa
     await phase2;
 
     // New partitions get events only once the job reads them, so the events are not late by discovery's delay.
-    await broker.addPartitions(input, 6);
+    await suite.broker.addPartitions(input, 6);
     await Promise.all([readingSplit(c, `${input}-4`), readingSplit(c, `${input}-5`)]);
     step('partitions 4 and 5 added and assigned');
     const phase3 = produceEvents(input, 24_000, 32_000, 6, 2_000);
@@ -99,21 +86,21 @@ describe.skipIf(!javaAvailable())('event-time windows over Kafka with several pa
     await c.startTaskManager();
     await phase3;
 
-    await broker.kill();
+    await suite.broker.kill();
     step('SIGKILL the broker');
     await sleep(2_000);
-    await broker.restart();
+    await suite.broker.restart();
     step('broker restarted');
     await produceEvents(input, 32_000, TOTAL, 6, 4_000);
     // One event per partition, far later than the last: the watermark passes every window of the input.
     const end = EPOCH + TOTAL * 5;
-    await produceValues(broker.bootstrapServers, input, Array.from({ length: 6 }, (_, partition) => ({ value: `end -1 ${end}`, partition })));
+    await produceValues(suite.broker.bootstrapServers, input, Array.from({ length: 6 }, (_, partition) => ({ value: `end -1 ${end}`, partition })));
     step('all input produced');
 
     const expected = expectedWindowTotals(TOTAL);
     const deadline = Date.now() + 120_000;
-    while ((await readTopic(broker.bootstrapServers, output)).length < expected.length && Date.now() < deadline) await sleep(1_000);
-    const lines = await readCommittedWithJavaClient(broker.bootstrapServers, output);
+    while ((await readTopic(suite.broker.bootstrapServers, output)).length < expected.length && Date.now() < deadline) await sleep(1_000);
+    const lines = await readCommittedWithJavaClient(suite.broker.bootstrapServers, output);
     step(`${lines.length} lines committed`);
     const evidence = kafkaEvidence(c, steps);
     await c.weir(['cancel', jobId]);

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { javaAvailable, KafkaBroker } from '@weir/kafka-broker';
+import { describe, expect, it } from 'vitest';
+import { javaAvailable } from '@weir/kafka-broker';
 import { expectedKafkaSums } from '@weir/examples';
-import { completedCount, kafkaEvidence, KafkaJobHarness, listCheckpoints, waitForStatus, type ProcessCluster } from '../src/index.ts';
+import { completedCount, kafkaEvidence, listCheckpoints, waitForStatus, type ProcessCluster } from '../src/index.ts';
+import { kafkaSuite } from './kafka-suite.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -13,21 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * missing, none twice, through TaskManager SIGKILLs, partitions added and a broker SIGKILL.
  */
 describe.skipIf(!javaAvailable())('Kafka exactly-once on a process cluster', () => {
-  let broker: KafkaBroker;
-  let kafka: KafkaJobHarness;
-
-  beforeAll(async () => {
-    broker = await KafkaBroker.start();
-    kafka = new KafkaJobHarness(broker);
-  });
-
-  afterEach(async () => {
-    await kafka.cleanup();
-  });
-
-  afterAll(async () => {
-    await broker?.destroy();
-  });
+  const suite = kafkaSuite();
 
   async function nextCompletedCheckpoint(c: ProcessCluster, jobId: string): Promise<void> {
     const before = completedCount((await listCheckpoints(c.client, jobId)).checkpoints);
@@ -36,43 +23,43 @@ describe.skipIf(!javaAvailable())('Kafka exactly-once on a process cluster', () 
 
   it('TaskManagers SIGKILLed (once between a completed checkpoint and its commit), partitions added, the broker SIGKILLed and restarted: read_committed sees each line once', async () => {
     // Commits reach the broker 1 s after their checkpoint completed: a kill right after completion lands before the commit.
-    const c = await kafka.cluster({ TEST_KAFKA_COMMIT_DELAY_MS: '1000' });
-    await broker.createTopic('eo-in', 4);
-    await broker.createTopic('eo-out', 2);
+    const c = await suite.kafka.cluster({ TEST_KAFKA_COMMIT_DELAY_MS: '1000' });
+    await suite.broker.createTopic('eo-in', 4);
+    await suite.broker.createTopic('eo-out', 2);
     const total = 8_000;
     const cutover = 4_000;
     const steps: string[] = [];
     const t0 = Date.now();
     const step = (what: string) => steps.push(`${Date.now() - t0} ms: ${what}`);
-    await kafka.produce('eo-in', 0, 2_000, cutover, 10_000);
-    const jobId = await kafka.submit(c, ['eo-in', 'eo-out', 'eo-sums', 'EXACTLY_ONCE', '1000', '500'], ['-p', '2']);
+    await suite.kafka.produce('eo-in', 0, 2_000, cutover, 10_000);
+    const jobId = await suite.kafka.submit(c, ['eo-in', 'eo-out', 'eo-sums', 'EXACTLY_ONCE', '1000', '500'], ['-p', '2']);
     await waitForStatus(c.client, jobId, ['RUNNING']);
     step('running');
 
-    const phase2 = kafka.produce('eo-in', 2_000, cutover, cutover);
+    const phase2 = suite.kafka.produce('eo-in', 2_000, cutover, cutover);
     await sleep(1_500 + Math.random() * 1_500);
     step(`SIGKILL ${(await c.killTaskManager(c.liveTaskManagers[Math.floor(Math.random() * 2)])).name}`);
     await c.startTaskManager();
     await phase2;
 
-    await broker.addPartitions('eo-in', 6);
+    await suite.broker.addPartitions('eo-in', 6);
     step('partitions 4 and 5 added');
-    const phase3 = kafka.produce('eo-in', cutover, 6_000, cutover);
+    const phase3 = suite.kafka.produce('eo-in', cutover, 6_000, cutover);
     await waitForStatus(c.client, jobId, ['RUNNING']);
     await nextCompletedCheckpoint(c, jobId);
     step(`SIGKILL ${(await c.killTaskManager(c.liveTaskManagers[0])).name} right after a checkpoint completed`);
     await c.startTaskManager();
     await phase3;
 
-    await broker.kill();
+    await suite.broker.kill();
     step('SIGKILL the broker');
     await sleep(2_000);
-    await broker.restart();
+    await suite.broker.restart();
     step('broker restarted');
-    await kafka.produce('eo-in', 6_000, total, cutover);
+    await suite.kafka.produce('eo-in', 6_000, total, cutover);
     step('all input produced');
 
-    const lines = await kafka.waitForOutput('eo-out', total, 90_000);
+    const lines = await suite.kafka.waitForOutput('eo-out', total, 90_000);
     step(`${lines.length} lines committed`);
     const evidence = kafkaEvidence(c, steps);
     await c.weir(['cancel', jobId]);

@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { javaAvailable, KafkaBroker, readCommittedWithJavaClient, readTopic } from '@weir/kafka-broker';
+import { javaAvailable, readCommittedWithJavaClient, readTopic } from '@weir/kafka-broker';
 import { expectedKafkaSums } from '@weir/examples';
-import { getJob, KafkaJobHarness, savepointPathFrom, waitForStatus } from '../src/index.ts';
+import { getJob, savepointPathFrom, waitForStatus } from '../src/index.ts';
+import { kafkaSuite } from './kafka-suite.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -15,31 +16,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * savepoint taken at p=2 resumes at p=3 with exact output.
  */
 describe.skipIf(!javaAvailable())('Kafka jobs through failures and a rescale', () => {
-  let broker: KafkaBroker;
-  let kafka: KafkaJobHarness;
-
-  beforeAll(async () => {
-    broker = await KafkaBroker.start();
-    kafka = new KafkaJobHarness(broker);
-  });
-
-  afterEach(async () => {
-    await kafka.cleanup();
-  });
-
-  afterAll(async () => {
-    await broker?.destroy();
-  });
+  const suite = kafkaSuite();
 
   it('AT_LEAST_ONCE: a TaskManager SIGKILLed, nothing missing', async () => {
-    const c = await kafka.cluster();
-    await broker.createTopic('alo-in', 4);
-    await broker.createTopic('alo-out', 2);
+    const c = await suite.kafka.cluster();
+    await suite.broker.createTopic('alo-in', 4);
+    await suite.broker.createTopic('alo-out', 2);
     const total = 4_000;
-    await kafka.produce('alo-in', 0, 1_000, total, 10_000);
-    const jobId = await kafka.submit(c, ['alo-in', 'alo-out', 'alo-sums', 'AT_LEAST_ONCE', '500', '0'], ['-p', '2']);
+    await suite.kafka.produce('alo-in', 0, 1_000, total, 10_000);
+    const jobId = await suite.kafka.submit(c, ['alo-in', 'alo-out', 'alo-sums', 'AT_LEAST_ONCE', '500', '0'], ['-p', '2']);
     await waitForStatus(c.client, jobId, ['RUNNING']);
-    const producing = kafka.produce('alo-in', 1_000, total, total);
+    const producing = suite.kafka.produce('alo-in', 1_000, total, total);
     await sleep(1_500 + Math.random() * 1_000);
     await c.killTaskManager(c.liveTaskManagers[1]);
     await c.startTaskManager();
@@ -48,7 +35,7 @@ describe.skipIf(!javaAvailable())('Kafka jobs through failures and a rescale', (
     let missing: number[] = [];
     do {
       await sleep(1_000);
-      const seen = new Set((await readTopic(broker.bootstrapServers, 'alo-out')).map((r) => Number(r.value!.split(' ')[1])));
+      const seen = new Set((await readTopic(suite.broker.bootstrapServers, 'alo-out')).map((r) => Number(r.value!.split(' ')[1])));
       missing = Array.from({ length: total }, (_, i) => i).filter((i) => !seen.has(i));
     } while (missing.length > 0 && Date.now() < deadline);
     await c.weir(['cancel', jobId]);
@@ -56,24 +43,24 @@ describe.skipIf(!javaAvailable())('Kafka jobs through failures and a rescale', (
   });
 
   it('EXACTLY_ONCE through a broker down for 15 s: sources, sinks and commits wait for it, at most one failover, exact output', async () => {
-    const c = await kafka.cluster();
-    await broker.createTopic('outage-in', 4);
-    await broker.createTopic('outage-out', 2);
+    const c = await suite.kafka.cluster();
+    await suite.broker.createTopic('outage-in', 4);
+    await suite.broker.createTopic('outage-out', 2);
     const total = 6_000;
-    await kafka.produce('outage-in', 0, 2_000, total, 10_000);
-    const jobId = await kafka.submit(c, ['outage-in', 'outage-out', 'outage-sums', 'EXACTLY_ONCE', '500', '0'], ['-p', '2']);
+    await suite.kafka.produce('outage-in', 0, 2_000, total, 10_000);
+    const jobId = await suite.kafka.submit(c, ['outage-in', 'outage-out', 'outage-sums', 'EXACTLY_ONCE', '500', '0'], ['-p', '2']);
     await waitForStatus(c.client, jobId, ['RUNNING']);
-    const producing = kafka.produce('outage-in', 2_000, 4_000, total);
-    expect((await kafka.waitForOutput('outage-out', 1, 60_000)).length, c.logs()).toBeGreaterThan(0);
-    await broker.kill();
+    const producing = suite.kafka.produce('outage-in', 2_000, 4_000, total);
+    expect((await suite.kafka.waitForOutput('outage-out', 1, 60_000)).length, c.logs()).toBeGreaterThan(0);
+    await suite.broker.kill();
     const killed = Date.now();
     await sleep(15_000);
-    await broker.restart();
+    await suite.broker.restart();
     const downMs = Date.now() - killed;
-    await producing.catch(() => kafka.produce('outage-in', 2_000, 4_000, total));
-    await kafka.produce('outage-in', 4_000, total, total);
-    await kafka.waitForOutput('outage-out', total, 90_000);
-    const lines = await readCommittedWithJavaClient(broker.bootstrapServers, 'outage-out');
+    await producing.catch(() => suite.kafka.produce('outage-in', 2_000, 4_000, total));
+    await suite.kafka.produce('outage-in', 4_000, total, total);
+    await suite.kafka.waitForOutput('outage-out', total, 90_000);
+    const lines = await readCommittedWithJavaClient(suite.broker.bootstrapServers, 'outage-out');
     const { attempt, failovers } = await getJob(c.client, jobId);
     await c.weir(['cancel', jobId]);
     expect(lines.sort(), c.logs()).toEqual(expectedKafkaSums(total, total));
@@ -82,28 +69,28 @@ describe.skipIf(!javaAvailable())('Kafka jobs through failures and a rescale', (
   });
 
   it('starts while the broker is down (the cause named, restarts until it is up), then rescales 2 -> 3 through a savepoint with exact output', async () => {
-    const c = await kafka.cluster();
-    await broker.createTopic('rs-in', 4);
-    await broker.createTopic('rs-out', 2);
+    const c = await suite.kafka.cluster();
+    await suite.broker.createTopic('rs-in', 4);
+    await suite.broker.createTopic('rs-out', 2);
     const total = 4_000;
-    await kafka.produce('rs-in', 0, 1_500, total, 10_000);
-    await broker.stop();
-    const first = await kafka.submit(c, ['rs-in', 'rs-out', 'rs-sums', 'EXACTLY_ONCE', '500', '0'], ['-p', '2']);
+    await suite.kafka.produce('rs-in', 0, 1_500, total, 10_000);
+    await suite.broker.stop();
+    const first = await suite.kafka.submit(c, ['rs-in', 'rs-out', 'rs-sums', 'EXACTLY_ONCE', '500', '0'], ['-p', '2']);
     const deadline = Date.now() + 60_000;
-    while (!c.jobManager.output.includes(`cannot reach the Kafka cluster at ${broker.bootstrapServers} (bootstrap.servers, setBootstrapServers)`)) {
+    while (!c.jobManager.output.includes(`cannot reach the Kafka cluster at ${suite.broker.bootstrapServers} (bootstrap.servers, setBootstrapServers)`)) {
       expect(Date.now() < deadline, `no unreachable-broker cause in the JobManager's log:\n${c.logs()}`).toBe(true);
       await sleep(500);
     }
-    await broker.restart();
+    await suite.broker.restart();
     await waitForStatus(c.client, first, ['RUNNING'], 60_000);
-    expect((await kafka.waitForOutput('rs-out', 1, 60_000)).length, c.logs()).toBeGreaterThan(0);
+    expect((await suite.kafka.waitForOutput('rs-out', 1, 60_000)).length, c.logs()).toBeGreaterThan(0);
     const stop = await c.weir(['stop', '--savepointPath', join(tmpdir(), `weir-kafka-sp-${process.pid}`), first]);
     expect(stop.code, `${stop.stdout}\n${stop.stderr}\n${c.logs()}`).toBe(0);
 
-    const second = await kafka.submit(c, ['rs-in', 'rs-out', 'rs-sums', 'EXACTLY_ONCE', '500', '0'], ['-s', savepointPathFrom(stop), '-p', '3']);
+    const second = await suite.kafka.submit(c, ['rs-in', 'rs-out', 'rs-sums', 'EXACTLY_ONCE', '500', '0'], ['-s', savepointPathFrom(stop), '-p', '3']);
     await waitForStatus(c.client, second, ['RUNNING']);
-    await kafka.produce('rs-in', 1_500, total, total);
-    const lines = await kafka.waitForOutput('rs-out', total, 90_000);
+    await suite.kafka.produce('rs-in', 1_500, total, total);
+    const lines = await suite.kafka.waitForOutput('rs-out', total, 90_000);
     await c.weir(['cancel', second]);
     expect(lines.sort(), c.logs()).toEqual(expectedKafkaSums(total, total));
   });

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { javaAvailable, KafkaBroker, produceValues, readCommittedWithJavaClient } from '@weir/kafka-broker';
+import { describe, expect, it } from 'vitest';
+import { javaAvailable, produceValues, readCommittedWithJavaClient } from '@weir/kafka-broker';
 import { exampleJobs, kafkaInputRecord } from '@weir/examples';
-import { KafkaJobHarness, runWeir, until, waitForStatus } from '../src/index.ts';
+import { runWeir, until, waitForStatus } from '../src/index.ts';
+import { kafkaSuite } from './kafka-suite.ts';
 
 /**
  * Issue 24's Kafka operations on a process cluster and a real broker: a job SIGKILLed and never
@@ -11,34 +12,20 @@ import { KafkaJobHarness, runWeir, until, waitForStatus } from '../src/index.ts'
  * second job with the running one's transactional id prefix is refused at submission.
  */
 describe.skipIf(!javaAvailable())('weir kafka transactions and exclusive transactional id prefixes', () => {
-  let broker: KafkaBroker;
-  let kafka: KafkaJobHarness;
-
-  beforeAll(async () => {
-    broker = await KafkaBroker.start();
-    kafka = new KafkaJobHarness(broker);
-  });
-
-  afterEach(async () => {
-    await kafka.cleanup();
-  });
-
-  afterAll(async () => {
-    await broker?.destroy();
-  });
+  const suite = kafkaSuite();
 
   it('lists a killed job\'s lingering transaction with its job and checkpoint; aborting it lets read_committed read on', async () => {
-    const c = await kafka.cluster();
-    await broker.createTopic('lt-in', 1);
-    await broker.createTopic('lt-out', 1);
-    await produceValues(broker.bootstrapServers, 'lt-in', Array.from({ length: 50 }, (_, i) => kafkaInputRecord(i, 50)));
+    const c = await suite.kafka.cluster();
+    await suite.broker.createTopic('lt-in', 1);
+    await suite.broker.createTopic('lt-out', 1);
+    await produceValues(suite.broker.bootstrapServers, 'lt-in', Array.from({ length: 50 }, (_, i) => kafkaInputRecord(i, 50)));
     // A checkpoint every 100 s (under the example's 120 s transaction timeout): the records stay in the transaction opened for checkpoint 1.
-    const jobId = await kafka.submit(c, ['lt-in', 'lt-out', 'lingering', 'EXACTLY_ONCE', '100000']);
+    const jobId = await suite.kafka.submit(c, ['lt-in', 'lt-out', 'lingering', 'EXACTLY_ONCE', '100000']);
     await waitForStatus(c.client, jobId, ['RUNNING']);
-    const transactions = (...extra: string[]) => runWeir(['kafka', 'transactions', broker.bootstrapServers, '-m', c.jobManagerAddress, ...extra]);
+    const transactions = (...extra: string[]) => runWeir(['kafka', 'transactions', suite.broker.bootstrapServers, '-m', c.jobManagerAddress, ...extra]);
     const listed = await until(transactions, (r) => r.stdout.includes('lingering-0-1'), 60_000, 'the open transaction listed');
 
-    const second = await c.weir(['run', '--detached', ...exampleArgs(broker.bootstrapServers, 'lt-in', 'lt-other', 'lingering')]);
+    const second = await c.weir(['run', '--detached', ...exampleArgs(suite.broker.bootstrapServers, 'lt-in', 'lt-other', 'lingering')]);
     expect(second.code).not.toBe(0);
     expect(second.stderr).toMatch(/RESOURCE_IN_USE|uses Kafka transactional.id prefix 'lingering' on .* which job 'kafkaRunningSums' \(/);
 
@@ -46,8 +33,8 @@ describe.skipIf(!javaAvailable())('weir kafka transactions and exclusive transac
     await c.weir(['cancel', jobId]);
     await waitForStatus(c.client, jobId, ['CANCELED']);
     // Written after the open transaction: a read_committed consumer cannot see it until that transaction ends.
-    await produceValues(broker.bootstrapServers, 'lt-out', [{ value: 'after the lingering transaction', partition: 0 }]);
-    expect(await readCommittedWithJavaClient(broker.bootstrapServers, 'lt-out')).toEqual([]);
+    await produceValues(suite.broker.bootstrapServers, 'lt-out', [{ value: 'after the lingering transaction', partition: 0 }]);
+    expect(await readCommittedWithJavaClient(suite.broker.bootstrapServers, 'lt-out')).toEqual([]);
 
     const afterKill = await transactions('--prefix', 'lingering');
     const row = afterKill.stdout.split('\n').find((line) => line.startsWith('lingering-0-1'));
@@ -57,7 +44,7 @@ describe.skipIf(!javaAvailable())('weir kafka transactions and exclusive transac
     const aborted = await transactions('--abort', 'lingering-0-1');
     expect(aborted.code, aborted.stderr).toBe(0);
     expect(aborted.stdout).toMatch(/^aborted lingering-0-1 \(producer \d+, epoch \d+, open for .*\); read_committed consumers of lt-out\[0\] read on past it/);
-    expect(await readCommittedWithJavaClient(broker.bootstrapServers, 'lt-out')).toEqual(['after the lingering transaction']);
+    expect(await readCommittedWithJavaClient(suite.broker.bootstrapServers, 'lt-out')).toEqual(['after the lingering transaction']);
     expect((await transactions('--prefix', 'lingering')).stdout).toContain("no open transactions with prefix 'lingering'");
 
     const again = await transactions('--abort', 'lingering-0-1');
@@ -66,11 +53,11 @@ describe.skipIf(!javaAvailable())('weir kafka transactions and exclusive transac
   });
 
   it("a sink's transaction.timeout.ms above the brokers' transaction.max.timeout.ms fails the job at once, saying both and what to change", async () => {
-    const c = await kafka.cluster();
-    await broker.createTopic('tt-in', 1);
-    await broker.createTopic('tt-out', 1);
+    const c = await suite.kafka.cluster();
+    await suite.broker.createTopic('tt-in', 1);
+    await suite.broker.createTopic('tt-out', 1);
     // 1000 s: above the broker's default transaction.max.timeout.ms of 15 minutes.
-    const jobId = await kafka.submit(c, ['tt-in', 'tt-out', 'too-long', 'EXACTLY_ONCE', '1000', '1000', '1000000']);
+    const jobId = await suite.kafka.submit(c, ['tt-in', 'tt-out', 'too-long', 'EXACTLY_ONCE', '1000', '1000', '1000000']);
     const failed = await waitForStatus(c.client, jobId, ['FAILED']);
     expect(failed.failureCause).toMatch(
       /Sink \(1\/1\) failed: the KafkaSink.s transaction.timeout.ms \(1000000 ms\) is above the brokers' transaction.max.timeout.ms \(900000 ms\).*lower it with setProperty/,
