@@ -5,7 +5,7 @@ import { RUNNING_SUM } from './checkpoint-jobs.ts';
  *
  * RUNNING_SUMS_INTO_POSTGRES: the running-sums job (its output known exactly, see
  * checkpoint-jobs.ts) writing each line into table `sums (line text)` (no key: a duplicate
- * would stay) through an EXACTLY_ONCE PostgresSink.
+ * would stay) through an EXACTLY_ONCE PostgresSink; its parallelism is weir run's -p.
  * args: url, records, records/s, checkpoint interval ms
  */
 export const RUNNING_SUMS_INTO_POSTGRES = `
@@ -17,7 +17,6 @@ ${RUNNING_SUM}
 export default function runningSumsIntoPostgres(env: StreamExecutionEnvironment, args: string[]) {
   const [url, records, rate, interval] = args;
   const n = Number(records);
-  env.setParallelism(2);
   env.enableCheckpointing(Number(interval));
   env.getCheckpointConfig().setMinPauseBetweenCheckpoints(100);
   env.setRestartStrategy(RestartStrategies.fixedDelayRestart(1000, 200));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectedRunningSums, diffLines } from '@weir/examples';
 import { PostgresServer, postgresAvailable } from '@weir/postgres-server';
-import { completedCount, jobIdFrom, kafkaEvidence, listCheckpoints, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
+import { completedCount, jobIdFrom, kafkaEvidence, listCheckpoints, ProcessCluster, savepointPathFrom, waitForStatus, writeJobFile } from '../src/index.ts';
 import { RUNNING_SUMS_INTO_POSTGRES } from './postgres-jobs.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,8 +14,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * running-sums job (p=2 on 2 TaskManagers) writes its lines through the EXACTLY_ONCE
  * PostgresSink into a table without a key; TaskManagers are SIGKILLed (once right after a
  * checkpoint completed, before its COMMIT PREPARED reached the server) and PostgreSQL is
- * stopped and started mid-run. psql, not the sink's code, reads the table: each line exactly
- * once, and no prepared transaction left behind.
+ * stopped and started mid-run; and the job is stopped with a savepoint at p=2 and resumed at
+ * p=3. psql, not the sink's code, reads the table: each line exactly once, and no prepared
+ * transaction left behind.
  */
 describe.skipIf(!postgresAvailable())('PostgresSink exactly-once on a process cluster', () => {
   let server: PostgresServer;
@@ -59,7 +60,7 @@ describe.skipIf(!postgresAvailable())('PostgresSink exactly-once on a process cl
     const steps: string[] = [];
     const t0 = Date.now();
     const step = (what: string) => steps.push(`${Date.now() - t0} ms: ${what}`);
-    const run = await c.weir(['run', '--detached', writeJobFile(RUNNING_SUMS_INTO_POSTGRES), '--', `jdbc:postgresql://127.0.0.1:${server.port}/postgres`, String(total), '1500', '500']);
+    const run = await c.weir(['run', '--detached', '-p', '2', writeJobFile(RUNNING_SUMS_INTO_POSTGRES), '--', `jdbc:postgresql://127.0.0.1:${server.port}/postgres`, String(total), '1500', '500']);
     expect(run.code, run.stderr).toBe(0);
     const jobId = jobIdFrom(run.stdout);
     await waitForStatus(c.client, jobId, ['RUNNING']);
@@ -90,6 +91,35 @@ describe.skipIf(!postgresAvailable())('PostgresSink exactly-once on a process cl
     const expected = expectedRunningSums(total);
     expect(lines.length, `${JSON.stringify(diffLines(lines, expected)).slice(0, 2000)}\n${evidence}`).toBe(total);
     expect(lines, evidence).toEqual(expected);
+    expect(server.psql('SELECT count(*) FROM pg_prepared_xacts')).toBe('0');
+  });
+
+  it('stopped with a savepoint at p=2 and resumed from it at p=3: each line once, no prepared transaction left', async () => {
+    server.psql('CREATE TABLE IF NOT EXISTS sums (line text NOT NULL)');
+    server.psql('TRUNCATE sums');
+    const c = await cluster({});
+    const total = 6_000;
+    const job = writeJobFile(RUNNING_SUMS_INTO_POSTGRES);
+    const args = ['--', `jdbc:postgresql://127.0.0.1:${server.port}/postgres`, String(total), '1500', '500'];
+    const first = await c.weir(['run', '--detached', '-p', '2', job, ...args]);
+    expect(first.code, first.stderr).toBe(0);
+    const firstId = jobIdFrom(first.stdout);
+    await waitForStatus(c.client, firstId, ['RUNNING']);
+    await nextCompletedCheckpoint(c, firstId);
+    const stop = await c.weir(['stop', '--savepointPath', join(mkdtempSync(join(tmpdir(), 'weir-pg-sp-')), 'savepoints'), firstId]);
+    expect(stop.code, `${stop.stdout}\n${stop.stderr}\n${c.logs()}`).toBe(0);
+    const written = Number(server.psql('SELECT count(*) FROM sums'));
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(total);
+
+    const second = await c.weir(['run', '--detached', '-p', '3', '-s', savepointPathFrom(stop), job, ...args]);
+    expect(second.code, second.stderr).toBe(0);
+    const details = await waitForStatus(c.client, jobIdFrom(second.stdout), ['FINISHED', 'FAILED', 'CANCELED'], 120_000);
+    expect(details.summary!.status, details.failureCause).toBe('FINISHED');
+    const lines = server.psql('SELECT line FROM sums ORDER BY line').split('\n');
+    const expected = expectedRunningSums(total);
+    expect(lines.length, JSON.stringify(diffLines(lines, expected)).slice(0, 2000)).toBe(total);
+    expect(lines).toEqual(expected);
     expect(server.psql('SELECT count(*) FROM pg_prepared_xacts')).toBe('0');
   });
 });
