@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { PostgresServer, postgresAvailable } from '@weir/postgres-server';
-import { jobIdFrom, kafkaEvidence, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
+import { jobIdFrom, kafkaEvidence, ProcessCluster, until, waitForStatus, writeJobFile } from '../src/index.ts';
 import { CDC_MATERIALIZE } from './postgres-jobs.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -127,5 +127,28 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
     expect(lag(), evidence).toBeLessThanOrEqual(64 * 1024);
     await c.weir(['cancel', jobId]);
     expect(server.psql('SELECT count(*) FROM pg_prepared_xacts')).toBe('0');
+  });
+
+  it('a column added to the captured table while streaming reaches the copy in the next changes', async () => {
+    server.createDatabase('grow_source');
+    server.createDatabase('grow_target');
+    server.psql("CREATE TABLE accounts (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL); INSERT INTO accounts SELECT g, 'name-' || g, g FROM generate_series(1, 100) g", 'grow_source');
+    server.psql('CREATE TABLE accounts_copy (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL)', 'grow_target');
+    const c = await ProcessCluster.start({ taskManagers: 1, slots: 2, config: { 'state.checkpoints.dir': join(mkdtempSync(join(tmpdir(), 'weir-pg-grow-')), 'checkpoints') } });
+    cleanups.push(() => c.stop());
+    const run = await c.weir(['run', '--detached', writeJobFile(CDC_MATERIALIZE), '--', String(server.port), 'grow_source', `postgres://127.0.0.1:${server.port}/grow_target`, 'weir_grow', '500']);
+    expect(run.code, run.stderr).toBe(0);
+    const jobId = jobIdFrom(run.stdout);
+    await until(async () => server.psql('SELECT count(*) FROM accounts_copy', 'grow_target'), (n) => n === '100', 60_000, 'the snapshot copied');
+
+    // The copy gets the column first, as a user migrating both ends would do it.
+    server.psql('ALTER TABLE accounts_copy ADD COLUMN note text', 'grow_target');
+    server.psql("ALTER TABLE accounts ADD COLUMN note text; UPDATE accounts SET note = 'note-' || id WHERE id <= 10; INSERT INTO accounts VALUES (101, 'late', 7, 'added')", 'grow_source');
+    const rows = (database: string, table: string) => server.psql(`SELECT id || ',' || name || ',' || balance || ',' || coalesce(note, '-') FROM ${table} ORDER BY id`, database);
+    const source = rows('grow_source', 'accounts');
+    const copy = await until(async () => rows('grow_target', 'accounts_copy'), (copied) => copied === source, 60_000, 'the copy equal to the table with its new column');
+    expect(copy.split('\n')).toHaveLength(101);
+    expect((await waitForStatus(c.client, jobId, ['RUNNING'])).attempt).toBe(0);
+    await c.weir(['cancel', jobId]);
   });
 });
