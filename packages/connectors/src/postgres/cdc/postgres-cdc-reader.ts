@@ -134,7 +134,11 @@ export class PostgresCdcReader<T> implements SplitSourceReader<T, PostgresCdcSpl
       await this.#client!.query('COMMIT');
       this.#logger.info({ exported: position.exported, lsn: position.lsn }, position.exported ? 'snapshot read from the slot\'s exported snapshot' : 'snapshot read (resumed or slot found existing: from a newer snapshot, see the README)');
       position.phase = 'stream';
-      if (this.options.startup !== 'snapshot-only') await this.#startStream(position);
+      if (this.options.startup !== 'snapshot-only') {
+        await this.#startStream(position).catch((err: unknown) => {
+          throw postgresFailure(err, this.options.connection, `starting the change stream of slot '${this.options.slotName}' after the snapshot`);
+        });
+      }
     });
     return InputStatus.NOTHING_AVAILABLE;
   }
@@ -168,6 +172,7 @@ export class PostgresCdcReader<T> implements SplitSourceReader<T, PostgresCdcSpl
   }
 
   /** Runs `task` off the poll loop; pollNext answers NOTHING_AVAILABLE meanwhile, and the task's end wakes it. */
+  /** Runs a step of the snapshot off the poll; a failure not already described is one of reading the snapshot. */
   #work(task: () => Promise<void>): void {
     this.#busy = true;
     task().then(
