@@ -50,6 +50,8 @@ export {
 } from './functions/types.ts';
 export { TimeDomain, type TimerService } from './functions/timer-service.ts';
 export { OutputTag } from './functions/output-tag.ts';
+export { PrintSink } from './functions/print-sink.ts';
+export { AggregationFunction, type AggregationType, type FieldExpression } from './functions/aggregation.ts';
 export type { Collector } from './functions/collector.ts';
 export type { RuntimeContext } from './functions/runtime-context.ts';
 export type { Counter, Gauge, Meter, Histogram, HistogramStatistics, MetricGroup } from './metrics/types.ts';

@@ -4,6 +4,7 @@ import type { Sink } from '../connector/types.ts';
 import type { Collector } from '../functions/collector.ts';
 import type { FilterFunction, FlatMapFunction, KeySelector, MapFunction, ProcessFunction } from '../functions/types.ts';
 import { PartitionerKind } from '../graph/stream-graph.ts';
+import { PrintSink } from '../functions/print-sink.ts';
 import type { ConnectedStreams } from './connected-streams.ts';
 import type { DataStreamSink } from './data-stream-sink.ts';
 import type { JobBuilder } from './job-builder.ts';
@@ -132,6 +133,20 @@ export class DataStream<T> {
 
   sinkTo(sink: Sink<T>): DataStreamSink<T> {
     return this.builder.addSink(toSink(sink), inputsFrom(this.refs, 0));
+  }
+
+  /**
+   * Prints each record's `String(record)` to stdout (Flink's print()): prefixed `<subtask>> `
+   * when the sink runs with parallelism > 1, `<sinkIdentifier>> ` or `<sinkIdentifier>:<subtask>> `
+   * with an identifier. For debugging: a slow reader of stdout back-pressures the job.
+   */
+  print(sinkIdentifier?: string): DataStreamSink<T> {
+    return this.sinkTo(new PrintSink<T>(sinkIdentifier)).name('Print to Std. Out');
+  }
+
+  /** As print(), to stderr (Flink's printToErr()). */
+  printToErr(sinkIdentifier?: string): DataStreamSink<T> {
+    return this.sinkTo(new PrintSink<T>(sinkIdentifier, true)).name('Print to Std. Err');
   }
 
   #withPartitioner(partitioner: PartitionerKind): DataStream<T> {
