@@ -86,5 +86,7 @@ export const ApiErrorCode = {
   INVALID_BROADCAST_STATE: 'INVALID_BROADCAST_STATE',
   /** AsyncDataStream got a timeout, capacity or retry strategy out of range, or a function without asyncInvoke. */
   INVALID_ASYNC_SETTINGS: 'INVALID_ASYNC_SETTINGS',
+  /** An async function's input was not completed within the AsyncDataStream timeout, and its timeout() did not complete it otherwise (Flink's TimeoutException). */
+  ASYNC_TIMEOUT: 'ASYNC_TIMEOUT',
 } as const;
 export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];

@@ -6,6 +6,8 @@ import type { FilterFunction, FlatMapFunction, KeySelector, MapFunction, Process
 import { PartitionerKind } from '../graph/stream-graph.ts';
 import { PrintSink } from '../functions/print-sink.ts';
 import type { ConnectedStreams } from './connected-streams.ts';
+import type { BroadcastConnectedStream, BroadcastStream } from './broadcast-stream.ts';
+import type { MapStateDescriptor } from '../state/types.ts';
 import type { DataStreamSink } from './data-stream-sink.ts';
 import type { JobBuilder } from './job-builder.ts';
 import type { KeyedStream } from './keyed-stream.ts';
@@ -110,9 +112,16 @@ export class DataStream<T> {
     return new DataStream<T>(this.builder, refs);
   }
 
-  /** Two inputs for one CoProcessFunction; they may have different types. */
-  connect<T2>(other: DataStream<T2>): ConnectedStreams<T, T2> {
+  /**
+   * Two inputs for one CoProcessFunction; they may have different types. Connected to a
+   * BroadcastStream (`rules.broadcast(descriptor)`), a (Keyed)BroadcastProcessFunction with
+   * broadcast state (Flink's broadcast state pattern).
+   */
+  connect<T2>(other: BroadcastStream<T2>): BroadcastConnectedStream<T, T2>;
+  connect<T2>(other: DataStream<T2>): ConnectedStreams<T, T2>;
+  connect<T2>(other: DataStream<T2> | BroadcastStream<T2>): ConnectedStreams<T, T2> | BroadcastConnectedStream<T, T2> {
     this.builder.requireSameJob(other, 'connect()');
+    if (this.builder.isBroadcastStream(other)) return this.builder.broadcastConnected(this, other);
     return this.builder.connected(this, other);
   }
 
@@ -121,9 +130,16 @@ export class DataStream<T> {
     return this.#withPartitioner(PartitionerKind.REBALANCE);
   }
 
-  /** Every record to every downstream subtask. */
-  broadcast(): DataStream<T> {
-    return this.#withPartitioner(PartitionerKind.BROADCAST);
+  /**
+   * Every record to every downstream subtask. With MapStateDescriptors, a BroadcastStream to
+   * `connect` to another stream: the operator keeps these broadcast states (Flink's
+   * broadcast(MapStateDescriptor...)), the same copy in each of its subtasks.
+   */
+  broadcast(): DataStream<T>;
+  broadcast(...descriptors: [MapStateDescriptor<unknown, unknown>, ...MapStateDescriptor<unknown, unknown>[]]): BroadcastStream<T>;
+  broadcast(...descriptors: MapStateDescriptor<unknown, unknown>[]): DataStream<T> | BroadcastStream<T> {
+    if (descriptors.length === 0) return this.#withPartitioner(PartitionerKind.BROADCAST);
+    return this.builder.broadcastStream(this.refs, descriptors);
   }
 
   /** Subtask i to subtask i: the downstream operator must have the same parallelism. */
