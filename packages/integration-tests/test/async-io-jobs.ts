@@ -58,12 +58,12 @@ export default function enrich(env: StreamExecutionEnvironment, args: string[]) 
 
 export const NEVER = `
 import { StreamExecutionEnvironment, AsyncDataStream, RestartStrategies } from '@weir/api';
-import { DataGeneratorSource, FileSink, SimpleStringEncoder } from '@weir/connectors';
+import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
 
 export default function never(env: StreamExecutionEnvironment, args: string[]) {
   env.setParallelism(1);
   env.setRestartStrategy(RestartStrategies.noRestart());
-  const indexes = env.fromSource(new DataGeneratorSource((i: number) => i, 10), 'indexes');
+  const indexes = env.fromSource(new DataGeneratorSource((i: number) => i, 10, RateLimiterStrategy.noOp()), 'indexes');
   AsyncDataStream.unorderedWait(indexes, (_i: number) => new Promise<string[]>(() => {}), 500)
     .sinkTo(FileSink.forRowFormat(args[0]!, new SimpleStringEncoder<string>()).build());
 }
