@@ -4,7 +4,7 @@
  * streams interleave, so it can be checked exactly through kills and a rescale.
  *
  * Events i = 0 … n-1 belong to epoch ⌊i / EPOCH⌋; rule e (one per epoch, from a source of its
- * own at parallelism 1, slower than the events at first) says the factor of epoch e. An event
+ * own at parallelism 1) says the factor of epoch e. An event
  * whose rule is in the broadcast state is emitted at once as `key i i*factor runningSum`; one
  * whose rule has not come yet waits in keyed list state, and the rule's arrival releases the
  * waiting events of every key through applyToKeyedState. Rules arrive in epoch order, and each
