@@ -101,3 +101,30 @@ export function expectedBroadcastRules(events: number): string[] {
   }
   return lines.sort();
 }
+
+/** Bad input: a KeyedBroadcastProcessFunction that asks for its broadcast state's descriptor as keyed state. args: output dir */
+export const BROADCAST_AS_KEYED = `
+import { StreamExecutionEnvironment, KeyedBroadcastProcessFunction, MapStateDescriptor, Types, RestartStrategies } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
+
+const RULES = new MapStateDescriptor<number, number>('rules', Types.NUMBER, Types.NUMBER);
+
+class Misused extends KeyedBroadcastProcessFunction<number, number, number, string> {
+  override open(): void {
+    this.getRuntimeContext().getMapState(RULES);
+  }
+  processElement(): void {}
+  processBroadcastElement(): void {}
+}
+
+export default function misused(env: StreamExecutionEnvironment, args: string[]) {
+  env.setParallelism(1);
+  env.setRestartStrategy(RestartStrategies.noRestart());
+  const rules = env.fromSource(new DataGeneratorSource((i: number) => i, 10, RateLimiterStrategy.noOp()), 'rules').broadcast(RULES);
+  env.fromSource(new DataGeneratorSource((i: number) => i, 10, RateLimiterStrategy.noOp()), 'events')
+    .keyBy((i: number) => i)
+    .connect(rules)
+    .process(new Misused())
+    .sinkTo(FileSink.forRowFormat(args[0]!, new SimpleStringEncoder<string>()).build());
+}
+`;

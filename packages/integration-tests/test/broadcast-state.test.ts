@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { completedCount, getJob, jobIdFrom, listCheckpoints, ProcessCluster, savepointPathFrom, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
-import { BROADCAST_RULES, expectedBroadcastRules } from './broadcast-state-jobs.ts';
+import { BROADCAST_AS_KEYED, BROADCAST_RULES, expectedBroadcastRules } from './broadcast-state-jobs.ts';
 
 const EVENTS = 9_000;
 
@@ -63,5 +63,16 @@ describe('broadcast state through a TaskManager kill and a rescale', () => {
 
     const { missing, extra } = diffLines(readCommittedLines(output).sort(), expectedBroadcastRules(EVENTS));
     expect({ missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }).toEqual({ missing: [], extra: [], counts: [0, 0] });
+  });
+
+  it('fails the job with BROADCAST_STATE_MISUSED when a function asks for its broadcast state as keyed state', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-broadcast-misuse-'));
+    const cluster = await ProcessCluster.start({ taskManagers: 1, slots: 1 });
+    cleanups.push(() => cluster.stop());
+    const run = await cluster.weir(['run', '--detached', writeJobFile(BROADCAST_AS_KEYED), '--', join(dir, 'out')]);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const details = await waitForStatus(cluster.client, jobIdFrom(run.stdout), ['FINISHED', 'FAILED', 'CANCELED'], 60_000);
+    expect(details.summary!.status).toBe('FAILED');
+    expect(details.failureCause).toContain("getMapState('rules') of operator 'Co-Process-Broadcast-Keyed' names its broadcast state 'rules', which is not keyed state");
   });
 });
