@@ -12,8 +12,10 @@ import { ENRICH, expectedEnriched, NEVER } from './async-io-jobs.ts';
 const EVENTS = 3_000;
 
 /**
- * The enrichment service: `GET /enrich?i=N` answers `{ v: 3N }` after up to 20 ms, except that
- * the first request for every index N with N % 100 = 7 never gets an answer (the job's attempt
+ * The enrichment service: `GET /enrich?i=N` answers `{ v: 3N }` after 30 to 80 ms (slow enough that the
+ * operator's queue of 20 is never empty when a checkpoint is taken, so the restored checkpoint
+ * holds lookups in flight), except that
+ * the first request for every index N with N % 200 = 7 never gets an answer (the job's attempt
  * aborts after 300 ms and is retried). It counts the requests per index.
  */
 async function startEnrichmentServer(): Promise<{ url: string; requests: Map<number, number>; stop: () => Promise<void> }> {
@@ -23,11 +25,11 @@ async function startEnrichmentServer(): Promise<{ url: string; requests: Map<num
     const i = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('i'));
     const seen = (requests.get(i) ?? 0) + 1;
     requests.set(i, seen);
-    if (i % 100 === 7 && seen === 1) return;
+    if (i % 200 === 7 && seen === 1) return;
     setTimeout(() => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ v: i * 3 }));
-    }, Math.floor(Math.random() * 20));
+    }, 30 + Math.floor(Math.random() * 50));
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -83,8 +85,8 @@ describe('async I/O on a process cluster', () => {
     const { missing, extra } = diffLines([...lines].sort(), [...expectedEnriched(EVENTS)].sort());
     expect({ missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }).toEqual({ missing: [], extra: [], counts: [0, 0] });
     // The hanging first requests were retried: the server saw every such index at least twice.
-    const retried = [...server.requests].filter(([i]) => i % 100 === 7);
-    expect(retried.length).toBe(EVENTS / 100);
+    const retried = [...server.requests].filter(([i]) => i % 200 === 7);
+    expect(retried.length).toBe(EVENTS / 200);
     expect(retried.every(([, n]) => n >= 2)).toBe(true);
   });
 
