@@ -200,6 +200,22 @@ describe('AsyncWaitOperator', () => {
     ]);
   });
 
+  it('holds results that complete while a step runs (a snapshot until its barrier) until after that step', async () => {
+    const fn = new Manual();
+    const h = await harness(fn as AsyncFunction<unknown, unknown>);
+    h.element('a');
+    let release!: () => void;
+    h.work.addStep(() => new Promise<void>((resolve) => (release = resolve)));
+    const drained = h.work.drain();
+    fn.complete('a');
+    await settle(h);
+    expect(h.work.stepRunning).toBe(true);
+    expect(h.takeRecords()).toEqual([]);
+    release();
+    await drained;
+    expect(h.takeRecords()).toEqual(['a!']);
+  });
+
   it('finish waits for the last inputs, their timeouts included', async () => {
     const fn = new Manual();
     const h = await harness(fn as AsyncFunction<unknown, unknown>, { timeoutMs: 100 });
