@@ -73,5 +73,20 @@ export const ApiErrorCode = {
   MISSING_TIMESTAMP: 'MISSING_TIMESTAMP',
   /** A StateTtlConfig with a time to live below 1 ms, an unknown update type or visibility, or enableTimeToLive() without a StateTtlConfig. */
   INVALID_STATE_TTL: 'INVALID_STATE_TTL',
+  /**
+   * A rolling aggregation (sum, min, max, minBy, maxBy) got a field that is not a position or
+   * name, or a record whose field it cannot aggregate (missing, not a number, bigint or string).
+   */
+  INVALID_AGGREGATION: 'INVALID_AGGREGATION',
+  /**
+   * Broadcast state used wrongly: broadcast() without a MapStateDescriptor, getBroadcastState
+   * with a descriptor the broadcast() call did not register, or a function that is not a
+   * (Keyed)BroadcastProcessFunction where one is taken.
+   */
+  INVALID_BROADCAST_STATE: 'INVALID_BROADCAST_STATE',
+  /** AsyncDataStream got a timeout, capacity or retry strategy out of range, or a function without asyncInvoke. */
+  INVALID_ASYNC_SETTINGS: 'INVALID_ASYNC_SETTINGS',
+  /** An async function's input was not completed within the AsyncDataStream timeout, and its timeout() did not complete it otherwise (Flink's TimeoutException). */
+  ASYNC_TIMEOUT: 'ASYNC_TIMEOUT',
 } as const;
 export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];

@@ -25,6 +25,8 @@ export { DataStream } from './streams/data-stream.ts';
 export { SingleOutputStreamOperator } from './streams/single-output-stream-operator.ts';
 export { KeyedStream } from './streams/keyed-stream.ts';
 export { ConnectedStreams } from './streams/connected-streams.ts';
+export { BroadcastStream, BroadcastConnectedStream } from './streams/broadcast-stream.ts';
+export { AsyncDataStream } from './streams/async-data-stream.ts';
 export { DataStreamSink } from './streams/data-stream-sink.ts';
 export { WindowedStream } from './streams/windowed-stream.ts';
 export { AllWindowedStream } from './streams/all-windowed-stream.ts';
@@ -49,7 +51,36 @@ export {
   type OnTimerContext,
 } from './functions/types.ts';
 export { TimeDomain, type TimerService } from './functions/timer-service.ts';
+export {
+  BroadcastProcessFunction,
+  KeyedBroadcastProcessFunction,
+  type ReadOnlyBroadcastState,
+  type BroadcastState,
+  type BaseBroadcastContext,
+  type ReadOnlyBroadcastContext,
+  type BroadcastContext,
+  type KeyedReadOnlyBroadcastContext,
+  type KeyedBroadcastOnTimerContext,
+  type KeyedBroadcastContext,
+  type KeyedStateFunction,
+  type StateOf,
+} from './functions/broadcast.ts';
+export {
+  RichAsyncFunction,
+  AsyncRetryStrategies,
+  RetryPredicates,
+  TimeUnit,
+  asyncTimeoutError,
+  type AsyncFunction,
+  type ResultFuture,
+  type AsyncRetryStrategy,
+  type AsyncRetryPredicate,
+  type AsyncWaitSettings,
+  type AsyncOutputMode,
+} from './functions/async.ts';
 export { OutputTag } from './functions/output-tag.ts';
+export { PrintSink } from './functions/print-sink.ts';
+export { AggregationFunction, type AggregationType, type FieldExpression } from './functions/aggregation.ts';
 export type { Collector } from './functions/collector.ts';
 export type { RuntimeContext } from './functions/runtime-context.ts';
 export type { Counter, Gauge, Meter, Histogram, HistogramStatistics, MetricGroup } from './metrics/types.ts';

@@ -5,7 +5,7 @@ export { FileSource, FileSourceBuilder } from './file/file-source.ts';
 export { FileSourceReader, type FileSplit } from './file/file-source-reader.ts';
 export { FileSplitEnumerator, type FileEnumeratorState } from './file/file-split-enumerator.ts';
 export { TextLineInputFormat } from './file/text-line-input-format.ts';
-export { PrintSink } from './sink/print-sink.ts';
+export { PrintSink } from '@weir/api';
 export { DiscardingSink } from './sink/discarding-sink.ts';
 export { FileSink, FileSinkBuilder } from './sink/file/file-sink.ts';
 export { FileSinkWriter, type FileSinkWriterState } from './sink/file/file-sink-writer.ts';

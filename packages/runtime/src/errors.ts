@@ -14,6 +14,14 @@ export const RuntimeErrorCode = {
   STATE_NO_CURRENT_KEY: 'STATE_NO_CURRENT_KEY',
   /** Two state descriptors of one operator share a name but not a kind. */
   STATE_DESCRIPTOR_MISMATCH: 'STATE_DESCRIPTOR_MISMATCH',
+  /**
+   * Broadcast state used wrongly: getBroadcastState with a descriptor that broadcast(...) did
+   * not register, a broadcast state's name used for keyed state (getState, getMapState...),
+   * or a write to it from the non-broadcast side (read-only there, as in Flink).
+   */
+  BROADCAST_STATE_MISUSED: 'BROADCAST_STATE_MISUSED',
+  /** applyToKeyedState on a state backend that cannot visit its keys synchronously (LevelDB). */
+  KEYED_STATE_ITERATION_UNSUPPORTED: 'KEYED_STATE_ITERATION_UNSUPPORTED',
   /** A user function asked for operator list state whose name starts with '$', which the runtime keeps for itself. */
   STATE_NAME_RESERVED: 'STATE_NAME_RESERVED',
   /**

@@ -7,6 +7,9 @@ import type { WindowAssigner } from '../windowing/window-assigner.ts';
 import type { AggregateFunction, ProcessWindowFunction } from '../windowing/window-functions.ts';
 import type { Window } from '../windowing/windows.ts';
 import type { TypeInformation } from '../types/type-information.ts';
+import type { MapStateDescriptor } from '../state/types.ts';
+import type { BroadcastProcessFunction, KeyedBroadcastProcessFunction } from '../functions/broadcast.ts';
+import type { AsyncFunction, AsyncWaitSettings } from '../functions/async.ts';
 import type {
   CoProcessFunction,
   KeyedCoProcessFunction,
@@ -55,6 +58,8 @@ export const OperatorKind = {
   CO_PROCESS: 'coProcess',
   TIMESTAMPS_AND_WATERMARKS: 'timestampsAndWatermarks',
   WINDOW: 'window',
+  BROADCAST_PROCESS: 'broadcastProcess',
+  ASYNC_WAIT: 'asyncWait',
   SINK: 'sink',
 } as const;
 export type OperatorKind = (typeof OperatorKind)[keyof typeof OperatorKind];
@@ -80,6 +85,20 @@ export type OperatorSpec =
       readonly fn: CoProcessFunction<unknown, unknown, unknown> | KeyedCoProcessFunction<unknown, unknown, unknown, unknown>;
       /** Present when both inputs were keyed (`connect(a.keyBy(f), b.keyBy(g))` or `connect(...).keyBy(f, g)`). */
       readonly keys?: readonly [KeySelector<unknown, unknown>, KeySelector<unknown, unknown>];
+    }
+  | {
+      readonly kind: 'broadcastProcess';
+      /** A KeyedBroadcastProcessFunction when `key` is set, else a BroadcastProcessFunction. */
+      readonly fn: BroadcastProcessFunction<unknown, unknown, unknown> | KeyedBroadcastProcessFunction<unknown, unknown, unknown, unknown>;
+      /** The broadcast states of `broadcast(...)`: operator state, the same copy in every subtask. */
+      readonly descriptors: readonly MapStateDescriptor<unknown, unknown>[];
+      /** The first input's key selector when it is a KeyedStream; input 1 is the broadcast input. */
+      readonly key?: KeySelector<unknown, unknown>;
+    }
+  | {
+      readonly kind: 'asyncWait';
+      readonly fn: AsyncFunction<unknown, unknown>;
+      readonly settings: AsyncWaitSettings;
     }
   | { readonly kind: 'sink'; readonly sink: Sink<unknown> };
 

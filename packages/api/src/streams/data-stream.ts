@@ -4,7 +4,10 @@ import type { Sink } from '../connector/types.ts';
 import type { Collector } from '../functions/collector.ts';
 import type { FilterFunction, FlatMapFunction, KeySelector, MapFunction, ProcessFunction } from '../functions/types.ts';
 import { PartitionerKind } from '../graph/stream-graph.ts';
+import { PrintSink } from '../functions/print-sink.ts';
 import type { ConnectedStreams } from './connected-streams.ts';
+import type { BroadcastConnectedStream, BroadcastStream } from './broadcast-stream.ts';
+import type { MapStateDescriptor } from '../state/types.ts';
 import type { DataStreamSink } from './data-stream-sink.ts';
 import type { JobBuilder } from './job-builder.ts';
 import type { KeyedStream } from './keyed-stream.ts';
@@ -109,9 +112,16 @@ export class DataStream<T> {
     return new DataStream<T>(this.builder, refs);
   }
 
-  /** Two inputs for one CoProcessFunction; they may have different types. */
-  connect<T2>(other: DataStream<T2>): ConnectedStreams<T, T2> {
+  /**
+   * Two inputs for one CoProcessFunction; they may have different types. Connected to a
+   * BroadcastStream (`rules.broadcast(descriptor)`), a (Keyed)BroadcastProcessFunction with
+   * broadcast state (Flink's broadcast state pattern).
+   */
+  connect<T2>(other: BroadcastStream<T2>): BroadcastConnectedStream<T, T2>;
+  connect<T2>(other: DataStream<T2>): ConnectedStreams<T, T2>;
+  connect<T2>(other: DataStream<T2> | BroadcastStream<T2>): ConnectedStreams<T, T2> | BroadcastConnectedStream<T, T2> {
     this.builder.requireSameJob(other, 'connect()');
+    if (this.builder.isBroadcastStream(other)) return this.builder.broadcastConnected(this, other);
     return this.builder.connected(this, other);
   }
 
@@ -120,9 +130,16 @@ export class DataStream<T> {
     return this.#withPartitioner(PartitionerKind.REBALANCE);
   }
 
-  /** Every record to every downstream subtask. */
-  broadcast(): DataStream<T> {
-    return this.#withPartitioner(PartitionerKind.BROADCAST);
+  /**
+   * Every record to every downstream subtask. With MapStateDescriptors, a BroadcastStream to
+   * `connect` to another stream: the operator keeps these broadcast states (Flink's
+   * broadcast(MapStateDescriptor...)), the same copy in each of its subtasks.
+   */
+  broadcast(): DataStream<T>;
+  broadcast(...descriptors: [MapStateDescriptor<unknown, unknown>, ...MapStateDescriptor<unknown, unknown>[]]): BroadcastStream<T>;
+  broadcast(...descriptors: MapStateDescriptor<unknown, unknown>[]): DataStream<T> | BroadcastStream<T> {
+    if (descriptors.length === 0) return this.#withPartitioner(PartitionerKind.BROADCAST);
+    return this.builder.broadcastStream(this.refs, descriptors);
   }
 
   /** Subtask i to subtask i: the downstream operator must have the same parallelism. */
@@ -132,6 +149,20 @@ export class DataStream<T> {
 
   sinkTo(sink: Sink<T>): DataStreamSink<T> {
     return this.builder.addSink(toSink(sink), inputsFrom(this.refs, 0));
+  }
+
+  /**
+   * Prints each record's `String(record)` to stdout (Flink's print()): prefixed `<subtask>> `
+   * when the sink runs with parallelism > 1, `<sinkIdentifier>> ` or `<sinkIdentifier>:<subtask>> `
+   * with an identifier. For debugging: a slow reader of stdout back-pressures the job.
+   */
+  print(sinkIdentifier?: string): DataStreamSink<T> {
+    return this.sinkTo(new PrintSink<T>(sinkIdentifier)).name('Print to Std. Out');
+  }
+
+  /** As print(), to stderr (Flink's printToErr()). */
+  printToErr(sinkIdentifier?: string): DataStreamSink<T> {
+    return this.sinkTo(new PrintSink<T>(sinkIdentifier, true)).name('Print to Std. Err');
   }
 
   #withPartitioner(partitioner: PartitionerKind): DataStream<T> {

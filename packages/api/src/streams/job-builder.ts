@@ -6,6 +6,7 @@ import type { WatermarkStrategy } from '../time/watermark-strategy.ts';
 import type { KeySelector } from '../functions/types.ts';
 import { PartitionerKind, type OperatorSpec } from '../graph/stream-graph.ts';
 import { ConnectedStreams } from './connected-streams.ts';
+import { BroadcastConnectedStream, BroadcastStream, requireBroadcastDescriptors } from './broadcast-stream.ts';
 import type { DataStream } from './data-stream.ts';
 import { DataStreamSink } from './data-stream-sink.ts';
 import { KeyedStream } from './keyed-stream.ts';
@@ -66,6 +67,18 @@ export class JobBuilder {
 
   connected<T1, T2>(first: DataStream<T1>, second: DataStream<T2>): ConnectedStreams<T1, T2> {
     return new ConnectedStreams(this, first, second);
+  }
+
+  broadcastStream<T>(refs: readonly StreamRef[], descriptors: readonly unknown[]): BroadcastStream<T> {
+    return new BroadcastStream<T>(this, refs, requireBroadcastDescriptors(descriptors));
+  }
+
+  isBroadcastStream(stream: unknown): stream is BroadcastStream<unknown> {
+    return stream instanceof BroadcastStream;
+  }
+
+  broadcastConnected<T1, T2>(first: DataStream<T1>, broadcast: BroadcastStream<T2>): BroadcastConnectedStream<T1, T2> {
+    return new BroadcastConnectedStream(this, first, broadcast);
   }
 
   setUid(node: Transformation, uid: string): void {

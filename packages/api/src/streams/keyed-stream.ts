@@ -11,6 +11,7 @@ import { DataStream } from './data-stream.ts';
 import type { WindowedStream } from './windowed-stream.ts';
 import type { JobBuilder } from './job-builder.ts';
 import { toKeyedProcessFunction, toReduceFunction } from './normalize.ts';
+import { AggregationFunction, type AggregationType, type FieldExpression } from '../functions/aggregation.ts';
 import type { SingleOutputStreamOperator } from './single-output-stream-operator.ts';
 import { inputsFrom, type StreamRef } from './transformation.ts';
 
@@ -80,6 +81,43 @@ export class KeyedStream<T, K> extends DataStream<T> {
     return this.builder.addOperator(
       { kind: 'reduce', fn: toReduceFunction(fn), ...this.operatorKey() },
       'Keyed Reduce',
+      inputsFrom(this.refs, 0),
+    );
+  }
+
+  /**
+   * The running sum of `field` per key (a position of array records, or an object's field name):
+   * each record emits its key's first record with `field` set to the sum so far (Flink's sum).
+   */
+  sum(field: FieldExpression): SingleOutputStreamOperator<T> {
+    return this.#aggregate('sum', field, true);
+  }
+
+  /** The running minimum of `field` per key; the other fields are those of the key's first record (Flink's min). */
+  min(field: FieldExpression): SingleOutputStreamOperator<T> {
+    return this.#aggregate('min', field, true);
+  }
+
+  /** The running maximum of `field` per key; the other fields are those of the key's first record (Flink's max). */
+  max(field: FieldExpression): SingleOutputStreamOperator<T> {
+    return this.#aggregate('max', field, true);
+  }
+
+  /** The key's record with the smallest `field` so far, whole; on a tie the earlier one, or the later with `first` = false (Flink's minBy). */
+  minBy(field: FieldExpression, first = true): SingleOutputStreamOperator<T> {
+    return this.#aggregate('minBy', field, first);
+  }
+
+  /** The key's record with the largest `field` so far, whole; on a tie the earlier one, or the later with `first` = false (Flink's maxBy). */
+  maxBy(field: FieldExpression, first = true): SingleOutputStreamOperator<T> {
+    return this.#aggregate('maxBy', field, first);
+  }
+
+  /** As Flink's KeyedStream.aggregate: a keyed reduce named "Keyed Aggregation", its accumulator in keyed state. */
+  #aggregate(type: AggregationType, field: FieldExpression, first: boolean): SingleOutputStreamOperator<T> {
+    return this.builder.addOperator(
+      { kind: 'reduce', fn: new AggregationFunction(type, field, first), ...this.operatorKey() },
+      'Keyed Aggregation',
       inputsFrom(this.refs, 0),
     );
   }

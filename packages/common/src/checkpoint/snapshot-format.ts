@@ -66,7 +66,7 @@ export function subtaskStateProblem(state: Json): string | undefined {
     if (!Array.isArray(state.operator)) return 'its operator state is not a list';
     for (const handle of state.operator) {
       if (!isObject(handle) || !isObject(handle.states) || !isStreamHandle(handle.handle)) return 'operator state: a handle lacks its bytes or list names';
-      if (Object.values(handle.states).some((s) => !isObject(s) || (s.mode !== 'split' && s.mode !== 'union'))) return 'operator state: a list mode is neither split nor union';
+      if (Object.values(handle.states).some((s) => !isObject(s) || (s.mode !== 'split' && s.mode !== 'union' && s.mode !== 'broadcast'))) return 'operator state: a list mode is neither split, union nor broadcast';
     }
   }
   if (state.channel !== undefined && state.channel !== null) {

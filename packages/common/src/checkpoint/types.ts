@@ -89,12 +89,14 @@ export type KeyedStateHandle = HeapKeyedStateHandle | LevelKeyedStateHandle;
 
 /**
  * Operator (non-keyed) state of one operator subtask: named lists, redistributed on rescale
- * round-robin (`split`) or given whole to every subtask (`union`). Source reader positions,
- * sink writer state and pending sink committables are operator state too.
+ * round-robin (`split`), given whole to every subtask (`union`), or, for broadcast state
+ * (every subtask holds the same copy), one old subtask's copy to each new subtask
+ * (`broadcast`, Flink's OperatorStateHandle.Mode.BROADCAST). Source reader positions, sink
+ * writer state and pending sink committables are operator state too.
  */
 export interface OperatorStateHandle {
   readonly handle: StreamStateHandle;
-  readonly states: Readonly<Record<string, { readonly mode: 'split' | 'union' }>>;
+  readonly states: Readonly<Record<string, { readonly mode: 'split' | 'union' | 'broadcast' }>>;
 }
 
 /**

@@ -8,6 +8,8 @@ import { SourceOperator } from './source-operator.ts';
 import { TimestampsAndWatermarksOperator } from './timestamps-and-watermarks-operator.ts';
 import { FilterOperator, FlatMapOperator, MapOperator, ReduceOperator } from './transform-operators.ts';
 import { WindowOperator } from './window/window-operator.ts';
+import { BroadcastProcessOperator } from './broadcast/broadcast-process-operator.ts';
+import { AsyncWaitOperator } from './async/async-wait-operator.ts';
 
 /** Whether keyed state is available to the operator (it runs on a KeyedStream). */
 export function isKeyed(spec: OperatorSpec): boolean {
@@ -22,6 +24,8 @@ export function isKeyed(spec: OperatorSpec): boolean {
       return true;
     case 'coProcess':
       return spec.keys !== undefined;
+    case 'broadcastProcess':
+      return spec.key !== undefined;
     default:
       return false;
   }
@@ -49,6 +53,10 @@ export function createOperator(spec: OperatorSpec, out: Output, context: Operato
       return new TimestampsAndWatermarksOperator(spec.strategy, out, context);
     case 'window':
       return new WindowOperator(spec.window, out, context, spec.key);
+    case 'broadcastProcess':
+      return new BroadcastProcessOperator(spec.fn, out, context, spec.descriptors, spec.key);
+    case 'asyncWait':
+      return new AsyncWaitOperator(spec.fn, spec.settings, out, context);
     case 'sink':
       return new SinkOperator(spec.sink, context);
   }

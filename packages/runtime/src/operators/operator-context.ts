@@ -1,5 +1,5 @@
 import type { ConnectorContext } from '@weir/api';
-import type { ReaderEvent } from '@weir/common';
+import type { Clock, ReaderEvent } from '@weir/common';
 import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
 import type { OperatorStateStore } from '../state/operator-state-store.ts';
 import type { OperatorRuntimeContext } from '../task/runtime-context.ts';
@@ -32,6 +32,10 @@ export interface OperatorContext {
   readonly timestamp: RecordTimestamp;
   /** The task's processing time: timers and periodic watermarks run through it, on the task's loop. */
   readonly processingTime: ProcessingTimeService;
+  /** Runs an action on the task's loop, between two records (Mailbox.put): an async operator's completions. */
+  readonly mail: (action: () => void) => void;
+  /** The task's clock: timers that must outlive the processing-time service's quiescing at the end of input (async timeouts). */
+  readonly clock: Clock;
   /** pipeline.auto-watermark-interval of the job: how often sources and assigners emit watermarks (0: never periodically). */
   readonly autoWatermarkIntervalMs: number;
 }

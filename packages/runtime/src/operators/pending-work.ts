@@ -9,6 +9,12 @@ export class PendingWork {
   count = 0;
   readonly #queue: (Promise<void> | (() => Promise<void>))[] = [];
   #draining: Promise<void> | undefined;
+  /**
+   * True while a step runs (a checkpoint's synchronous part until its barrier is out): mail
+   * that would emit records (an async operator's completed results) waits for it, so nothing
+   * gets between a snapshot and its barrier.
+   */
+  stepRunning = false;
 
   add(promise: Promise<void>): void {
     // Handled here so a rejection is never "unhandled"; drain() still rethrows it.
@@ -41,10 +47,16 @@ export class PendingWork {
     while (queue.length > 0) {
       let head = queue[0]!;
       if (typeof head === 'function') {
+        this.stepRunning = true;
         head = head();
         head.catch(() => {});
         // Kept in place as its promise: a failed step keeps failing later drains instead of running again.
         queue[0] = head;
+        try {
+          await head;
+        } finally {
+          this.stepRunning = false;
+        }
       }
       await head;
       queue.shift();

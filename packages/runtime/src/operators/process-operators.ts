@@ -13,14 +13,14 @@ import type { OperatorContext } from './operator-context.ts';
 import type { Output } from './output.ts';
 import { FunctionContext, UserTimerService } from './process-context.ts';
 
-type WithOnTimer = { onTimer?(timestamp: number, ctx: FunctionContext, out: Collector<unknown>): void };
+export type WithOnTimer = { onTimer?(timestamp: number, ctx: FunctionContext, out: Collector<unknown>): void };
 
 /**
  * What the process operators share: the function's context and, when keyed, the operator's
  * timers (keyed state of their own, restored before open), which fire `onTimer` with their
  * key current. A watermark fires the event-time timers it makes due before it is passed on.
  */
-class TimerHost {
+export class TimerHost {
   readonly timers: InternalTimerService | undefined;
   readonly userTimers: UserTimerService;
   readonly ctx: FunctionContext;
@@ -29,6 +29,8 @@ class TimerHost {
     private readonly fn: WithOnTimer,
     private readonly out: Output,
     private readonly context: OperatorContext,
+    /** The context the function gets (a broadcast operator's has broadcast state too). */
+    createContext: (timers: UserTimerService) => FunctionContext = (timers) => new FunctionContext(context.subtaskIndex, context.timestamp, out, timers, context.keyed?.keys),
   ) {
     const keyed = context.keyed;
     this.timers =
@@ -39,7 +41,7 @@ class TimerHost {
             onProcessingTime: (timer) => this.#onTimer(TimeDomain.PROCESSING_TIME, timer),
           }, context.work);
     this.userTimers = new UserTimerService(context.processingTime, this.timers, context.label);
-    this.ctx = new FunctionContext(context.subtaskIndex, context.timestamp, out, this.userTimers, keyed?.keys);
+    this.ctx = createContext(this.userTimers);
   }
 
   async open(): Promise<void> {

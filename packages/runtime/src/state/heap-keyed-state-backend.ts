@@ -34,6 +34,11 @@ export class HeapKeyedStateBackend extends RegistryBackedStates<StateTable<unkno
     return table === undefined ? [] : [...table.values()];
   }
 
+  /** The keys of this subtask with a value of state `name` (normalized, see key-context.ts) and their key group index. */
+  keysOf(name: string): [unknown, number][] {
+    return this.states.table(name)?.keyEntries() ?? [];
+  }
+
   /** Heap state needs no opening, confirmation tracking or clean-up: see state-lifecycle.ts. */
   async open(): Promise<void> {}
 

@@ -2,8 +2,12 @@ import type { ListState, ListStateDescriptor, OperatorStateStore as ApiOperatorS
 import { WeirError } from '@weir/common';
 import { RuntimeErrorCode } from '../errors.ts';
 
-/** How a list is redistributed when the parallelism changes: dealt round-robin (split) or given whole to every subtask (union). */
-export type ListMode = 'split' | 'union';
+/**
+ * How a list is redistributed when the parallelism changes: dealt round-robin (split), given
+ * whole to every subtask (union), or one old subtask's copy to each new subtask (broadcast:
+ * broadcast state, the same in every subtask).
+ */
+export type ListMode = 'split' | 'union' | 'broadcast';
 
 /** One named list of a snapshot, copied at the synchronous part. */
 export interface OperatorListSnapshot {
@@ -19,6 +23,8 @@ export const InternalList = {
   SINK_WRITER: '$sink-writer',
   /** Committables prepared for checkpoints that have not been committed yet: `{ checkpointId, committables }`. */
   SINK_COMMITTABLES: '$sink-committables',
+  /** An async operator's queue: the inputs (and watermarks) not yet emitted, invoked again after a restore. */
+  ASYNC_WAIT_QUEUE: '$async-wait-queue',
 } as const;
 export type InternalList = (typeof InternalList)[keyof typeof InternalList];
 
@@ -67,6 +73,11 @@ export class OperatorStateStore implements ApiOperatorStateStore {
 
   getUnionListState<T>(descriptor: ListStateDescriptor<T>): ListState<T> {
     return this.#user(descriptor.name, 'union') as ListState<T>;
+  }
+
+  /** The list holding broadcast state `name` as [key, value] entries (broadcast-state.ts writes it at each snapshot). */
+  broadcastList(name: string): ListState<unknown> & { readonly entries: readonly unknown[] } {
+    return this.#list(name, 'broadcast');
   }
 
   /** A list of the runtime's own (split). */

@@ -133,6 +133,16 @@ export class StateTable<V> implements StateAccess<V> {
     }
   }
 
+  /** The normalized keys of a plain state that have a value, with their key group index (applyToKeyedState visits them). */
+  keyEntries(): [unknown, number][] {
+    if (this.#namespaced) throw new Error(`state '${this.name}' is a window's (namespaced) state; its keys are not visited`);
+    const keys: [unknown, number][] = [];
+    this.#groups.forEach((group, index) => {
+      if (group !== undefined) for (const key of group.keys()) keys.push([key, index]);
+    });
+    return keys;
+  }
+
   /** Number of entries: keys, or (key, namespace) pairs of a namespaced state. */
   get size(): number {
     let n = 0;

@@ -46,6 +46,8 @@ export interface ChainContext extends RecordWriterContext {
   /** The task's processing time: timers, periodic watermarks, state TTL. */
   readonly processingTime: ProcessingTimeService;
   readonly clock: Clock;
+  /** The task's mailbox: actions between two records. */
+  readonly mail: (action: () => void) => void;
   /** Reader events of split sources, to the enumerator of the operator. */
   readonly operatorEvents: (operatorId: string, event: ReaderEvent) => void;
   /** The task's input watermark: the head operator's currentInputWatermark. */
@@ -118,6 +120,8 @@ export function buildChain(context: ChainContext): OperatorChain {
       timestamp: context.timestamp,
       processingTime: context.processingTime,
       autoWatermarkIntervalMs: context.jobGraph.autoWatermarkIntervalMs,
+      mail: context.mail,
+      clock: context.clock,
       sendOperatorEvent: (event) => context.operatorEvents(operatorId, event),
     });
     operators.unshift(operator);

@@ -25,6 +25,9 @@ export interface SubtaskInfo {
 
 /** What one operator's function sees of its task; the state getters work only when the operator is keyed. */
 export class OperatorRuntimeContext implements RuntimeContext {
+  /** The names of the operator's broadcast states: keyed state of these names is refused, it would be another state of the same name. */
+  #broadcastStateNames: ReadonlySet<string> = new Set();
+
   constructor(
     private readonly subtask: SubtaskInfo,
     private readonly operatorName: string,
@@ -76,7 +79,19 @@ export class OperatorRuntimeContext implements RuntimeContext {
     return this.#backend('getReducingState', descriptor.name).getReducingState(descriptor);
   }
 
+  /** A broadcast operator's states: its function gets them from ctx.getBroadcastState, never as keyed state. */
+  reserveBroadcastStateNames(names: ReadonlySet<string>): void {
+    this.#broadcastStateNames = names;
+  }
+
   #backend(method: string, stateName: string): KeyedStateBackend {
+    if (this.#broadcastStateNames.has(stateName)) {
+      throw new WeirError(
+        RuntimeErrorCode.BROADCAST_STATE_MISUSED,
+        `${method}('${stateName}') of operator '${this.operatorName}' names its broadcast state '${stateName}', which is not keyed state: ` +
+          `read it with ctx.getBroadcastState(descriptor) (written only in processBroadcastElement), or give the keyed state another name`,
+      );
+    }
     if (this.keyed !== undefined) return this.keyed;
     throw new WeirError(
       RuntimeErrorCode.STATE_NOT_KEYED,

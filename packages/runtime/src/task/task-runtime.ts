@@ -170,6 +170,7 @@ export class TaskRuntime {
       timestamp: this.#timestamp,
       processingTime: this.#processingTime,
       clock: this.#clock,
+      mail: (action) => this.mailbox.put(action),
       operatorEvents: (operatorId, event) => this.options.onOperatorEvent?.(operatorId, event),
       inputWatermark: () => this.currentInputWatermark,
     });

@@ -37,6 +37,8 @@ export class OperatorHarness {
   readonly metrics = new OperatorMetrics({ jobId: 'job', jobName: 'job', taskName: 'Op', subtaskIndex: 0, attempt: 0, operatorId: 'op', operatorName: 'Op' });
   /** The operator's pending work: timers a watermark made due beyond one slice fire here. */
   readonly work = new PendingWork();
+  /** The operator's operator state: what a snapshot leaves in it, or a restore put there before open. */
+  readonly lists: OperatorStateStore;
   readonly #mail: (() => void)[] = [];
 
   constructor(
@@ -49,6 +51,8 @@ export class OperatorHarness {
       backend?: (clock: ManualClock) => KeyedStateBackend;
       /** The backend holds restored state: the operator restores what it keeps in memory (timers) on open. */
       restored?: boolean;
+      /** Operator state to start with (a restore's): `restored` should be true with it. */
+      lists?: OperatorStateStore;
     } = {},
   ) {
     this.clock = new ManualClock(options.start ?? 0);
@@ -64,6 +68,7 @@ export class OperatorHarness {
       emitWatermark: (timestamp) => void emitted.push({ kind: 'watermark', timestamp }),
       emitWatermarkStatus: (idle) => void emitted.push({ kind: idle ? 'idle' : 'active' }),
     };
+    this.lists = options.lists ?? new OperatorStateStore(label);
     const subtask = { jobId: 'job', taskName: 'Op', subtaskIndex: 0, parallelism: 1, maxParallelism, attempt: 0 };
     this.operator = createOperator(spec, output, {
       operatorId: 'op',
@@ -72,7 +77,7 @@ export class OperatorHarness {
       failures: new FailureWrapper(label),
       runtimeContext: new OperatorRuntimeContext(subtask, 'Op', this.backend, this.metrics.group),
       keyed: this.backend,
-      lists: new OperatorStateStore(label),
+      lists: this.lists,
       restored: options.restored ?? false,
       checkpointing: false,
       connector: { jobId: 'job', subtaskIndex: 0, parallelism: 1, attemptNumber: 0 },
@@ -83,6 +88,8 @@ export class OperatorHarness {
       timestamp: slot,
       processingTime: new ProcessingTimeService(this.clock, (action) => this.#mail.push(action)),
       autoWatermarkIntervalMs: options.autoWatermarkIntervalMs ?? 0,
+      mail: (action) => this.#mail.push(action),
+      clock: this.clock,
     });
   }
 
@@ -95,6 +102,20 @@ export class OperatorHarness {
   element(value: unknown, timestamp?: number): void {
     this.timestamp.value = timestamp;
     this.operator.inputs[0]!.collect(value);
+  }
+
+  /** A record on input `index` of a two-input operator (1: a connected or broadcast stream). */
+  elementOn(index: number, value: unknown, timestamp?: number): void {
+    this.timestamp.value = timestamp;
+    this.operator.inputs[index]!.collect(value);
+  }
+
+  /** The synchronous part of checkpoint `checkpointId`, then a copy of the operator state, as a restore would get it. */
+  async snapshot(checkpointId = 1): Promise<OperatorStateStore> {
+    await this.operator.snapshotState(checkpointId, checkpointId);
+    const copy = new OperatorStateStore('Op (1/1)');
+    for (const [name, { mode, entries }] of this.lists.snapshot()) copy.restore(name, mode, structuredClone(entries));
+    return copy;
   }
 
   watermark(timestamp: number): void {

@@ -139,6 +139,18 @@ describe('assignState', () => {
     }
   });
 
+  it('gives every subtask one copy of the broadcast state, scaled up or down, without reading it (Flink\'s BROADCAST mode)', async () => {
+    const copy = (i: number): OperatorStateHandle => ({ handle: { kind: 'file', path: `b${i}`, size: 1 }, states: { rules: { mode: 'broadcast' } } });
+    const metadata = checkpoint(operator('bc', [{ operator: [copy(0)] }, { operator: [copy(1)] }]));
+    const copies = async (parallelism: number) => {
+      const assignment = await assign(metadata, jobGraph(vertex('bc', parallelism)));
+      return Array.from({ length: parallelism }, (_, i) => listsOf(assignedState(assignment, 'bc', i).operators['op-bc']?.operator));
+    };
+    expect(await copies(2)).toEqual([[{ file: 'b0', names: ['rules'] }], [{ file: 'b1', names: ['rules'] }]]);
+    expect(await copies(3)).toEqual([[{ file: 'b0', names: ['rules'] }], [{ file: 'b1', names: ['rules'] }], [{ file: 'b0', names: ['rules'] }]]);
+    expect(await copies(1)).toEqual([[{ file: 'b0', names: ['rules'] }]]);
+  });
+
   it('fails naming the operators whose state no operator takes, unless allowNonRestoredState', async () => {
     const metadata = checkpoint(
       operator('gone', [{ keyed: [keyed(0, 127, 'g')] }]),

@@ -11,6 +11,10 @@ export type ListReader = (handle: OperatorStateHandle, oldSubtask: number) => Pr
  * - `union` lists go whole to every subtask, at any parallelism: each subtask gets the other
  *   subtasks' handles narrowed to their union lists (a task restores only the lists a
  *   handle's `states` names), so nothing is read here;
+ * - `broadcast` lists (broadcast state: every subtask holds the same copy) stay with their
+ *   subtask at an unchanged parallelism; at a new one, new subtask i gets the copy of old
+ *   subtask i mod old parallelism, as Flink's repartitioner does, so scaling up or down gives
+ *   every subtask exactly one copy and nothing is read here;
  * - `split` lists stay with their subtask at an unchanged parallelism (a source reader keeps
  *   its own position); at a new one they are read, concatenated in subtask order and dealt
  *   out in even contiguous shares, written inline.
@@ -28,7 +32,8 @@ export async function repartitionOperatorState(
   return Array.from({ length: newParallelism }, (_, index) => {
     const own = new Map<string, OperatorList>();
     for (const [name, entries] of split) own.set(name, { mode: 'split', entries: evenShare(entries, index, newParallelism) });
-    return [...(own.size > 0 ? [inlineOperatorLists(own)] : []), ...unionOf(index)];
+    const broadcast = (old[index % old.length] ?? []).flatMap((h) => narrowed(h, 'broadcast'));
+    return [...(own.size > 0 ? [inlineOperatorLists(own)] : []), ...broadcast, ...unionOf(index)];
   });
 }
 

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ConnectorContext } from '@weir/api';
-import { DiscardingSink } from './discarding-sink.ts';
+import type { ConnectorContext } from '../connector/types.ts';
 import { PrintSink } from './print-sink.ts';
 
 const context = (subtaskIndex: number, parallelism: number): ConnectorContext => ({ jobId: 'j', subtaskIndex, parallelism, attemptNumber: 0 });
@@ -29,6 +28,16 @@ describe('PrintSink', () => {
     expect(printed(new PrintSink('out'), context(1, 2), ['a'])).toEqual(['out:2> a\n']);
   });
 
+  it('prints to stderr with stdErr (printToErr)', () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    new PrintSink(undefined, true).createWriter(context(1, 2)).write('e');
+    expect(lines).toEqual(['2> e\n']);
+  });
+
   it('makes the task wait for drain when stdout is full', async () => {
     vi.spyOn(process.stdout, 'write').mockImplementation(() => false);
     const result = new PrintSink().createWriter(context(0, 1)).write('x');
@@ -40,17 +49,5 @@ describe('PrintSink', () => {
     process.stdout.emit('drain');
     await result;
     expect(drained).toBe(true);
-  });
-});
-
-describe('DiscardingSink', () => {
-  it('drops records and counts them over its writers', () => {
-    const sink = new DiscardingSink<number>();
-    const a = sink.createWriter();
-    const b = sink.createWriter();
-    a.write(1);
-    a.write(2);
-    b.write(3);
-    expect(sink.count).toBe(3);
   });
 });

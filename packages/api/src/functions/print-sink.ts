@@ -1,16 +1,20 @@
 import { once } from 'node:events';
-import type { ConnectorContext, Sink, SinkWriter } from '@weir/api';
+import type { ConnectorContext, Sink, SinkWriter } from '../connector/types.ts';
 
 /**
- * Writes `String(record)` per line to stdout (Flink's PrintSink), prefixed as Flink does:
- * `id:3> ` with an identifier and parallelism > 1, `id> ` with an identifier alone,
- * `3> ` (subtask + 1) with parallelism > 1 alone, nothing otherwise.
+ * Writes `String(record)` per line to stdout, or stderr with `stdErr` (Flink's PrintSink),
+ * prefixed as Flink does: `id:3> ` with an identifier and parallelism > 1, `id> ` with an
+ * identifier alone, `3> ` (subtask + 1) with parallelism > 1 alone, nothing otherwise. It lives
+ * in @weir/api (and @weir/connectors re-exports it) because `DataStream.print()` makes one.
  */
 export class PrintSink<T> implements Sink<T> {
-  constructor(readonly sinkIdentifier?: string) {}
+  constructor(
+    readonly sinkIdentifier?: string,
+    readonly stdErr = false,
+  ) {}
 
   createWriter(context: ConnectorContext): SinkWriter<T> {
-    return new PrintSinkWriter<T>(printPrefix(this.sinkIdentifier, context), process.stdout);
+    return new PrintSinkWriter<T>(printPrefix(this.sinkIdentifier, context), this.stdErr ? process.stderr : process.stdout);
   }
 }
 

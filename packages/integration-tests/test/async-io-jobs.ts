@@ -1,0 +1,74 @@
+/**
+ * The async I/O jobs of async-io.test.ts (issue 26 item 4).
+ *
+ * ENRICH: events 0 … n-1 from one generator split, enriched by an HTTP lookup
+ * (`GET /enrich?i=…` of the test's server, answering `{ v: i * 3 }`) through
+ * AsyncDataStream.orderedWaitWithRetry: each attempt aborts after 300 ms and is tried again
+ * after 50 ms (the server never answers the first request of some indexes), the operator's
+ * timeout is far beyond. A keyed check after it writes `i v in-order` when i follows the index
+ * it saw last (its own keyed state, so a restore agrees with it), else `OUT-OF-ORDER`.
+ *
+ * args: output dir, events, events/s, server URL, checkpoint interval ms
+ *
+ * NEVER: an async function that never completes, with a 500 ms timeout and no restarts.
+ *
+ * args: output dir
+ */
+export const ENRICH = `
+import { StreamExecutionEnvironment, AsyncDataStream, AsyncRetryStrategies, RetryPredicates, TimeUnit, KeyedProcessFunction, ValueStateDescriptor, Types,
+  type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
+
+type Enriched = { i: number; v: number };
+
+class CheckOrder extends KeyedProcessFunction<string, Enriched, string> {
+  private last!: ValueState<number>;
+  override open(): void {
+    this.last = this.getRuntimeContext().getState(new ValueStateDescriptor('last', Types.NUMBER));
+  }
+  processElement(e: Enriched, _ctx: KeyedProcessContext<string>, out: Collector<string>): void {
+    const last = this.last.value() ?? -1;
+    this.last.update(e.i);
+    out.collect(e.i + ' ' + e.v + ' ' + (e.i === last + 1 ? 'in-order' : 'OUT-OF-ORDER after ' + last));
+  }
+}
+
+export default function enrich(env: StreamExecutionEnvironment, args: string[]) {
+  const [output, events, rate, server, interval] = args;
+  env.setParallelism(1);
+  env.enableCheckpointing(Number(interval));
+  const retry = new AsyncRetryStrategies.FixedDelayRetryStrategyBuilder<Enriched>(20, 50).ifException(RetryPredicates.HAS_EXCEPTION_PREDICATE).build();
+  const indexes = env.fromSource(new DataGeneratorSource((i: number) => i, Number(events), RateLimiterStrategy.perSecond(Number(rate))), 'indexes').uid('indexes');
+  const enriched = AsyncDataStream.orderedWaitWithRetry(
+    indexes,
+    async (i: number): Promise<Enriched[]> => {
+      const response = await fetch(server + '/enrich?i=' + i, { signal: AbortSignal.timeout(300) });
+      if (!response.ok) throw new Error('lookup of ' + i + ' answered ' + response.status);
+      const { v } = (await response.json()) as { v: number };
+      return [{ i, v }];
+    },
+    30, TimeUnit.SECONDS, 20, retry,
+  ).uid('enrich');
+  enriched
+    .keyBy(() => 'all')
+    .process(new CheckOrder()).uid('check-order')
+    .sinkTo(FileSink.forRowFormat(output, new SimpleStringEncoder<string>()).build()).uid('sink');
+}
+`;
+
+export const NEVER = `
+import { StreamExecutionEnvironment, AsyncDataStream, RestartStrategies } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
+
+export default function never(env: StreamExecutionEnvironment, args: string[]) {
+  env.setParallelism(1);
+  env.setRestartStrategy(RestartStrategies.noRestart());
+  const indexes = env.fromSource(new DataGeneratorSource((i: number) => i, 10, RateLimiterStrategy.noOp()), 'indexes');
+  AsyncDataStream.unorderedWait(indexes, (_i: number) => new Promise<string[]>(() => {}), 500)
+    .sinkTo(FileSink.forRowFormat(args[0]!, new SimpleStringEncoder<string>()).build());
+}
+`;
+
+export function expectedEnriched(events: number): string[] {
+  return Array.from({ length: events }, (_, i) => `${i} ${i * 3} in-order`);
+}
