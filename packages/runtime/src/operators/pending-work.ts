@@ -23,6 +23,18 @@ export class PendingWork {
     this.count++;
   }
 
+  /**
+   * Runs `action` (mail that emits records: a processing-time timer, an async result) now, or,
+   * while a step runs, as a step after it. A checkpoint's synchronous part awaits its state
+   * backend, and the task loop runs mail meanwhile: records emitted then would get between
+   * the snapshot and its barrier, and a restore would emit them again (the timer is still in
+   * the snapshot).
+   */
+  runOrDefer(action: () => void): void {
+    if (this.stepRunning) this.addStep(async () => action());
+    else action();
+  }
+
   /** Queues `step`, to start when the work before it is done (while draining). */
   addStep(step: () => Promise<void>): void {
     this.#queue.push(step);

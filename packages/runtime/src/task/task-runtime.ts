@@ -104,7 +104,8 @@ export class TaskRuntime {
   ) {
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger;
-    this.#processingTime = new ProcessingTimeService(this.#clock, (action) => this.mailbox.put(action));
+    // A timer due while a checkpoint's synchronous part runs fires after its barrier went out (PendingWork.runOrDefer).
+    this.#processingTime = new ProcessingTimeService(this.#clock, (action) => this.mailbox.put(() => this.#work.runOrDefer(action)));
     this.#ending = new Running(options.checkpointing !== undefined);
   }
 

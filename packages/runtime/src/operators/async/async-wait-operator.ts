@@ -241,11 +241,7 @@ export class AsyncWaitOperator extends FunctionOperator<AsyncFunction<unknown, u
       this.#runActions();
       return;
     }
-    this.context.mail(() => {
-      const work = this.context.work;
-      if (work.stepRunning) work.addStep(async () => this.#runActions());
-      else this.#runActions();
-    });
+    this.context.mail(() => this.context.work.runOrDefer(() => this.#runActions()));
   }
 
   #runActions(): void {
