@@ -12,7 +12,9 @@ if (command !== 'server' || directory === undefined) {
 }
 const user = process.env.MINIO_ROOT_USER ?? 'minioadmin';
 DUMMY_ACCOUNT.createKeyPair(user, process.env.MINIO_ROOT_PASSWORD ?? 'minioadmin');
-new S3rver({ address: '0.0.0.0', port: 9000, directory, silent: true })
+// Path-style requests only (the compose file sets WEIR_S3_PATH_STYLE_ACCESS): s3rver would
+// otherwise read the host name of http://minio:9000 as a bucket.
+new S3rver({ address: '0.0.0.0', port: 9000, directory, silent: true, vhostBuckets: false })
   .run()
   .then(() => console.log(`S3 (s3rver) on :9000, data in ${directory}, access key ${user}`))
   .catch((err) => {
