@@ -86,7 +86,7 @@ export class ComposeProject {
 
   /** IDs of the running (or, with `all`, every) containers of `service`, by replica number. */
   async containers(service: string, all = false): Promise<Map<number, string>> {
-    const format = '{{.ID}} {{index .Labels "com.docker.compose.container-number"}}';
+    const format = '{{.ID}} {{.Label "com.docker.compose.container-number"}}';
     const out = await docker([
       'ps',
       ...(all ? ['-a'] : []),

@@ -136,7 +136,8 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
 
     // The TaskManager process dies inside the container: the container exits non-zero and `restart: on-failure` starts it again.
     const dying = await project.container('taskmanager', 2);
-    await docker(['exec', dying, 'sh', '-c', 'kill -KILL $(cat /proc/1/task/1/children)']);
+    // The weir process is the child of the container's init (`init: true`), as the README shows it.
+    await project.compose(['exec', '-T', '--index', '2', 'taskmanager', 'sh', '-c', 'kill -KILL $(cat /proc/1/task/1/children)']);
     steps.push('SIGKILL inside taskmanager #2');
     const restarted = await until(() => project.inspect(dying), (s) => s.restarts >= 1 && s.health === 'healthy', 120_000, 'taskmanager #2 restarted and healthy');
     expect(restarted.status).toBe('running');
