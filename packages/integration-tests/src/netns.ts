@@ -94,29 +94,18 @@ export class NetnsLab {
     this.#destroyed = true;
     process.off('exit', this.#onExit);
     for (const host of this.hosts.values()) run(['ip', 'netns', 'del', host.namespace], true);
-    for (const rule of this.#forwardRules()) run(['iptables', '-w', '-D', 'FORWARD', ...rule], true);
+    run(['iptables', '-w', '-D', 'FORWARD', ...this.#bridgeRule()], true);
     run(['ip', 'link', 'del', this.#bridge], true);
-  }
-
-  /**
-   * The host's FORWARD rules that let the lab's hosts reach each other across its bridge. A
-   * Docker daemon sets the FORWARD policy to DROP and has bridged frames pass through iptables
-   * (br_netfilter): without these, hosts of the lab could not reach each other (etcd on one,
-   * JobManagers on others) once dockerd had run on the machine. Inserted first, so that no
-   * other chain decides; removed in `destroy`.
-   */
-  #forwardRules(): string[][] {
-    return [
-      ['-i', this.#bridge, '-j', 'ACCEPT'],
-      ['-o', this.#bridge, '-j', 'ACCEPT'],
-    ];
   }
 
   #up(names: readonly string[]): void {
     run(['ip', 'link', 'add', this.#bridge, 'type', 'bridge']);
     run(['ip', 'addr', 'add', `${this.#subnet}.1/24`, 'dev', this.#bridge]);
     run(['ip', 'link', 'set', this.#bridge, 'up']);
-    for (const rule of this.#forwardRules()) run(['iptables', '-w', '-I', 'FORWARD', '1', ...rule]);
+    // With br_netfilter loaded, bridged packets go through the host's FORWARD chain, whose
+    // policy is DROP once Docker runs: the lab's hosts would not reach each other. Accept the
+    // lab's own bridge only; destroy() removes the rule.
+    run(['iptables', '-w', '-I', 'FORWARD', ...this.#bridgeRule()]);
     names.forEach((name, i) => {
       const namespace = `${this.#prefix}-${name}`;
       const address = `${this.#subnet}.${i + 2}`;
@@ -131,6 +120,10 @@ export class NetnsLab {
       run([...inNs, 'ip', 'link', 'set', 'eth0', 'up']);
       run([...inNs, 'ip', 'link', 'set', 'lo', 'up']);
     });
+  }
+
+  #bridgeRule(): string[] {
+    return ['-i', this.#bridge, '-o', this.#bridge, '-j', 'ACCEPT'];
   }
 
   #iptables(name: string, args: readonly string[]): void {
