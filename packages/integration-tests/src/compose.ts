@@ -146,7 +146,11 @@ export class ComposeProject {
     return this.compose(['logs', '--no-color', '--tail', String(lines)]).catch((err: Error) => err.message);
   }
 
-  /** `down -v`: containers, networks and volumes of the project go; retried once, as a container stopping late can make the network removal fail. */
+  /**
+   * `down -v`: containers, networks and volumes of the project go (and with its network, the
+   * bridge and the iptables rules Docker made for it); retried once, as a container stopping
+   * late can make the network removal fail. Throws if anything of the project is left.
+   */
   async down(): Promise<void> {
     try {
       await this.compose(['down', '-v', '--remove-orphans', '-t', '5'], 180_000);
@@ -154,5 +158,12 @@ export class ComposeProject {
       await sleep(2_000);
       await this.compose(['down', '-v', '--remove-orphans', '-t', '5'], 180_000);
     }
+    const label = `label=com.docker.compose.project=${this.name}`;
+    const left = [
+      await docker(['ps', '-aq', '--filter', label]),
+      await docker(['network', 'ls', '-q', '--filter', label]),
+      await docker(['volume', 'ls', '-q', '--filter', label]),
+    ].join('').trim();
+    if (left !== '') throw new Error(`docker-compose down left containers, networks or volumes of ${this.name}: ${left}`);
   }
 }
