@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs';
  */
 const unavailable = dockerUnavailable();
 const TASK_MANAGERS = 3;
-const RECORDS = 6_000;
+const RECORDS = 8_000;
 const shots = artifactsDir('docker-compose');
 
 describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavailable === undefined ? '' : ` (skipped: ${unavailable})`}`, () => {
@@ -124,7 +124,7 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
     }
   });
 
-  it('loses a TaskManager to docker kill, one to a process dying inside its container (restarted) and the leading JobManager: read_committed output exact', async () => {
+  it('loses a TaskManager to docker kill, one to a process dying inside its container (restarted) and the leading JobManager, is scaled to 4 and 2 TaskManagers: read_committed output exact', async () => {
     expect(kafkaJob).toBeDefined();
     const steps: string[] = [];
     // A `docker kill`ed container stays down: Docker's restart policy leaves containers alone that were stopped through Docker.
@@ -149,7 +149,21 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
     leader = await findLeader(jobManagers().filter((jm) => jm.service !== before.service));
     await until(() => jobState(kafkaJob), (s) => s === 'RUNNING', 120_000, `job ${kafkaJob} on ${leader.service}`);
     steps.push(`${leader.service} leads, job RUNNING`);
-    await produceValues(kafka, 'sums-in', range(4_000, RECORDS).map((i) => kafkaInputRecord(i)));
+    await produceValues(kafka, 'sums-in', range(4_000, 6_000).map((i) => kafkaInputRecord(i)));
+    await until(committedLines, (n) => n >= 6_000, 120_000, 'output after the failover');
+
+    // Scaled while the job runs: up to four TaskManagers (the docker-killed one started again and
+    // a new one), then down to two, which stops the ones the job may run on: it restarts on the rest.
+    const scale = (n: number) => project.compose(['up', '-d', '--no-build', '--no-recreate', '--no-deps', '--scale', `taskmanager=${n}`, 'taskmanager'], 180_000);
+    const registered = async () => ((await (await fetch(`http://localhost:${leader.rest}/taskmanagers`)).json()) as { taskmanagers: unknown[] }).taskmanagers.length;
+    await scale(4);
+    await until(registered, (n) => n === 4, 120_000, 'TaskManagers registered after scaling to 4');
+    steps.push('scaled to 4 TaskManagers');
+    await scale(2);
+    await until(registered, (n) => n === 2, 120_000, 'TaskManagers registered after scaling to 2');
+    steps.push('scaled to 2 TaskManagers');
+    await until(() => jobState(kafkaJob), (s) => s === 'RUNNING', 120_000, `job ${kafkaJob} on 2 TaskManagers`);
+    await produceValues(kafka, 'sums-in', range(6_000, RECORDS).map((i) => kafkaInputRecord(i)));
 
     await until(committedLines, (n) => n >= RECORDS, 180_000, 'every output line committed').catch(async (err: Error) => {
       throw new Error(`${err.message}\nsteps: ${steps.join('; ')}\n${await project.logs(60)}`);
