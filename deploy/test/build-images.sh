@@ -74,28 +74,49 @@ DOCKERFILE
   trap - EXIT
 fi
 
-# 3. Weir, from the shipped Dockerfile.
-say "weir:local (deploy/Dockerfile)"
-build -f "$root/deploy/Dockerfile" -t weir:local "$root"
-
-# 4. The stand-ins, each from its directory here.
-say "stand-ins: etcd, S3 (s3rver), Kafka, Prometheus, PostgreSQL"
-build --build-arg "BASE=$DEBIAN" -t weir-test/etcd:local "$here/etcd"
-build --build-arg "BASE=$NODE" -t weir-test/s3:local "$here/s3"
-build --build-arg "BASE=$DEBIAN" -t weir-test/prometheus:local "$here/prometheus"
-build --build-arg "BASE=$DEBIAN" -t weir-test/postgres:local "$here/postgres"
-# Kafka's jars: the class path the tests' broker runs on (packages/kafka-broker), copied into the context.
-kctx="$(mktemp -d /tmp/weir-kafka.XXXXXX)"
-trap 'rm -rf "$kctx"' EXIT
-cp "$here/kafka/"* "$kctx/"
-mkdir "$kctx/libs"
-# `pnpm kafka:fetch` resolves them once with Maven and caches the class path (line 2).
+# 3. The stand-ins, each from its directory here, built in the background while the Weir image
+# builds: they mostly wait on the Debian archive, the Weir image on the CPU.
+work="$(mktemp -d /tmp/weir-images.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+# Kafka's jars: the class path the tests' broker runs on (packages/kafka-broker), copied into
+# the context. `pnpm kafka:fetch` resolves them once with Maven and caches the class path (line 2).
 (cd "$root" && pnpm kafka:fetch >/dev/null)
-classpath="$(sed -n 2p "$root/packages/kafka-broker/maven/.classpath")"
-[ -n "$classpath" ] || { say "no Kafka class path: run pnpm kafka:fetch first"; exit 1; }
+classpath="$(sed -n 2p "$root/packages/kafka-broker/maven/.classpath" 2>/dev/null || true)"
+[ -n "$classpath" ] || { say "no Kafka class path (pnpm kafka:fetch needs a JDK and Maven)"; exit 1; }
+mkdir -p "$work/kafka/libs"
+cp "$here/kafka/"* "$work/kafka/"
 IFS=: read -r -a jars <<<"$classpath"
-cp "${jars[@]}" "$kctx/libs/"
-build --build-arg "BASE=$DEBIAN" -t weir-test/kafka:local "$kctx"
-rm -rf "$kctx"
-trap - EXIT
+cp "${jars[@]}" "$work/kafka/libs/"
+
+say "stand-ins: etcd, S3 (s3rver), Kafka, Prometheus, PostgreSQL (in the background)"
+pids=()
+names=()
+background() {
+  local name="$1"
+  shift
+  build "$@" 2>"$work/$name.log" &
+  pids+=("$!")
+  names+=("$name")
+}
+background etcd --build-arg "BASE=$DEBIAN" -t weir-test/etcd:local "$here/etcd"
+background s3 --build-arg "BASE=$NODE" -t weir-test/s3:local "$here/s3"
+background prometheus --build-arg "BASE=$DEBIAN" -t weir-test/prometheus:local "$here/prometheus"
+background postgres --build-arg "BASE=$DEBIAN" -t weir-test/postgres:local "$here/postgres"
+background kafka --build-arg "BASE=$DEBIAN" -t weir-test/kafka:local "$work/kafka"
+
+# 4. Weir, from the shipped Dockerfile.
+say "weir:local (deploy/Dockerfile)"
+weir_status=0
+build -f "$root/deploy/Dockerfile" -t weir:local "$root" || weir_status=$?
+
+failed=0
+for i in "${!pids[@]}"; do
+  if ! wait "${pids[$i]}"; then
+    say "building the ${names[$i]} stand-in failed:"
+    cat "$work/${names[$i]}.log" >&2
+    failed=1
+  fi
+done
+[ "$weir_status" -eq 0 ] || { say "building weir:local failed"; exit 1; }
+[ "$failed" -eq 0 ] || exit 1
 say "done"
