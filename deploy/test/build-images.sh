@@ -17,7 +17,7 @@ root="$(cd "$here/../.." && pwd)"
 # The classic builder: Debian's docker.io has no buildx. Builds use the host's network, since
 # the default bridge may have no route out where only the host's traffic is let through.
 export DOCKER_BUILDKIT=0
-build() { docker build --network=host -q "$@" >/dev/null; }
+build() { docker build --network=host --force-rm -q "$@" >/dev/null; }
 exists() { docker image inspect "$1" >/dev/null 2>&1; }
 say() { printf 'build-images: %s\n' "$*" >&2; }
 
