@@ -7,6 +7,7 @@ import { Admin } from '@platformatic/kafka';
 import { freePort, WeirError } from '@weir/common';
 import { javaAvailable, kafkaClasspath } from './classpath.ts';
 import { KafkaBrokerErrorCode } from './errors.ts';
+import { createTopic } from './topic-io.ts';
 
 export interface KafkaBrokerOptions {
   /** Where the broker keeps its log segments and metadata; default a fresh temp directory, removed by `destroy()`. */
@@ -113,9 +114,7 @@ export class KafkaBroker {
 
   /** A topic with `partitions` partitions, replication factor 1; extra topic configs by name. */
   async createTopic(name: string, partitions: number, configs: Record<string, string> = {}): Promise<void> {
-    await this.#withAdmin((admin) =>
-      admin.createTopics({ topics: [name], partitions, replicas: 1, configs: Object.entries(configs).map(([key, value]) => ({ name: key, value })) }),
-    );
+    await createTopic(this.bootstrapServers, name, partitions, configs);
   }
 
   /** Grows `topic` to `total` partitions. */

@@ -1,4 +1,4 @@
-import { Consumer, FetchIsolationLevels, IS_CONTROL, IS_TRANSACTIONAL, Producer, type RecordsBatch } from '@platformatic/kafka';
+import { Admin, Consumer, FetchIsolationLevels, IS_CONTROL, IS_TRANSACTIONAL, Producer, type RecordsBatch } from '@platformatic/kafka';
 
 export interface TopicRecord {
   readonly partition: number;
@@ -136,4 +136,17 @@ export async function initTransactionCoordinator(bootstrapServers: string): Prom
 /** A control batch whose marker is ABORT (control record key: version int16, type int16; 0 = abort). */
 function isAbortMarker(batch: RecordsBatch): boolean {
   return (batch.attributes & IS_CONTROL) !== 0 && batch.records[0]?.key?.readInt16BE(2) === 0;
+}
+
+/**
+ * Creates `topic` with `partitions` partitions and replication factor 1 on any reachable
+ * cluster (a `KafkaBroker`'s, or one in Docker that a test only knows the address of).
+ */
+export async function createTopic(bootstrapServers: string, topic: string, partitions: number, configs: Readonly<Record<string, string>> = {}): Promise<void> {
+  const admin = new Admin({ clientId: 'weir-test-admin', bootstrapBrokers: [bootstrapServers], retries: 5, retryDelay: 200 });
+  try {
+    await admin.createTopics({ topics: [topic], partitions, replicas: 1, configs: Object.entries(configs).map(([name, value]) => ({ name, value })) });
+  } finally {
+    await admin.close();
+  }
 }
