@@ -33,6 +33,8 @@ export interface JobSpec {
   readonly initialRestore?: InitialRestore;
   /** The job's split sources (FLIP-27), whose enumerators run in the job's worker. */
   readonly splitSources?: readonly SplitSourceOperator[];
+  /** Who submitted the job (principalId); '' or absent when not known: then only operators and admins control it. */
+  readonly owner?: string;
 }
 
 /** Slots the job needs with slot sharing: its highest vertex parallelism. */

@@ -29,13 +29,14 @@ function actionOf(request: FastifyRequest): Action {
  * Authentication and authorization of the REST API, with the one `authorize` the gRPC API
  * uses: an `Authorization: Bearer <token>` header names the principal; each mutating request
  * leaves an audit line with its status. Runs before leader forwarding, so a standby refuses
- * what the leader would (and forwards the header). The dashboard's files are not behind it:
- * they hold no cluster data, which is all behind the API.
+ * what the leader would (and forwards the header). Every request is behind it, a route added
+ * later and an unknown URL too, except routes marked `public`: the dashboard's files, which
+ * hold no cluster data (it is all behind the API).
  */
 export function guardRest(app: FastifyInstance, options: RestGuardOptions): void {
   const { security, owners } = options;
   app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.forwardToLeader === undefined) return;
+    if (request.routeOptions.config.public === true) return;
     const action = actionOf(request);
     const jobId = (request.params as { jobid?: string } | undefined)?.jobid;
     let principal: Principal;

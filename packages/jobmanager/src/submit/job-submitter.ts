@@ -44,9 +44,10 @@ export class JobSubmitter {
    * Nothing is stored and no job exists unless planning, the job's settings and the savepoint
    * to restore (savepoint_path: read, checked whole and mapped onto the job) succeed, so a bad
    * bundle, an unusable checkpoint setup or a bad savepoint leaves the JobManager as it was;
-   * the error goes back to the client as it is.
+   * the error goes back to the client as it is. `owner` is the submitter's principalId ('' when
+   * authentication is off), kept with the job under HA.
    */
-  async submit(request: SubmitJobRequest__Output): Promise<SubmitJobResponse> {
+  async submit(request: SubmitJobRequest__Output, owner = ''): Promise<SubmitJobResponse> {
     checkSubmitJob(request);
     // A client's path only: a recovered job's was checked when it was submitted.
     if (request.savepointPath !== '') await this.#allowedPaths.check('savepoint path', request.savepointPath);
@@ -60,6 +61,7 @@ export class JobSubmitter {
       allowNonRestoredState: request.allowNonRestoredState,
       configuration: { ...request.configuration },
       submittedAtMs: Date.now(),
+      owner,
     };
     const master = await this.#start(job, undefined);
     return { jobId: job.jobId, jobName: master.spec.jobGraph.jobName };
@@ -119,7 +121,7 @@ export class JobSubmitter {
       );
     }
     const spec: JobSpec = {
-      jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...job.args], defaults, settings, configuration: job.configuration, ...(initialRestore === undefined ? {} : { initialRestore }),
+      jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...job.args], defaults, settings, configuration: job.configuration, owner: job.owner, ...(initialRestore === undefined ? {} : { initialRestore }),
       ...(plan.splitSources.length === 0 ? {} : { splitSources: plan.splitSources }),
     };
     const ha = this.ha;
