@@ -68,6 +68,8 @@ export class HaCluster {
       'heartbeat.timeout': 5_000,
       // JobManagers and TaskManagers bind every address (other network namespaces reach them) without TLS: a test network.
       'security.insecure-bind-acknowledged': 'true',
+      // The jobs name checkpoint and savepoint directories of their own below the temp dir.
+      'state.savepoints.allowed-dirs': tmpdir(),
       ...options.config,
     };
     const rpcPorts: number[] = [];

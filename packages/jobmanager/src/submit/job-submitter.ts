@@ -49,15 +49,15 @@ export class JobSubmitter {
    */
   async submit(request: SubmitJobRequest__Output, owner = ''): Promise<SubmitJobResponse> {
     checkSubmitJob(request);
-    // A client's path only: a recovered job's was checked when it was submitted.
-    if (request.savepointPath !== '') await this.#allowedPaths.check('savepoint path', request.savepointPath);
+    // A client's path only: a recovered job's was checked when it was submitted (and kept as resolved then).
+    const savepointPath = request.savepointPath === '' ? '' : await this.#allowedPaths.check('savepoint path', request.savepointPath);
     const job: SubmittedJob = {
       jobId: randomBytes(16).toString('hex'),
       bundle: request.bundle,
       entryName: request.entryName || 'job.js',
       args: [...request.args],
       parallelism: request.parallelism,
-      savepointPath: request.savepointPath,
+      savepointPath,
       allowNonRestoredState: request.allowNonRestoredState,
       configuration: { ...request.configuration },
       submittedAtMs: Date.now(),
@@ -74,6 +74,19 @@ export class JobSubmitter {
    */
   recover(job: SubmittedJob, recovery: JobRecovery): Promise<JobMaster> {
     return this.#start(job, recovery);
+  }
+
+  /**
+   * The job's checkpoint directory is where the JobManager and its TaskManagers write, and
+   * delete: its state backend's or -D state.checkpoints.dir are the submitter's to choose, so a
+   * new job's is confined to the allowed roots (PATH_NOT_ALLOWED naming them) and used resolved.
+   * A recovered job's was checked when it was submitted.
+   */
+  async #confineCheckpoints(settings: JobSettings, submitted: boolean): Promise<JobSettings> {
+    const checkpointing = settings.checkpointing;
+    if (!submitted || checkpointing?.directory === undefined) return settings;
+    const directory = await this.#allowedPaths.check('checkpoint directory', checkpointing.directory);
+    return { ...settings, checkpointing: { ...checkpointing, directory } };
   }
 
   async #start(job: SubmittedJob, recovery: JobRecovery | undefined): Promise<JobMaster> {
@@ -93,7 +106,7 @@ export class JobSubmitter {
     let settings: JobSettings;
     let initialRestore: InitialRestore | undefined;
     try {
-      settings = resolveJobSettings(plan.executionConfig, config);
+      settings = await this.#confineCheckpoints(resolveJobSettings(plan.executionConfig, config), recovery === undefined);
       // A recovered job with checkpoints restores them; the savepoint may be gone by now.
       const readSavepoint = job.savepointPath !== '' && (recovery?.checkpoints.length ?? 0) === 0;
       initialRestore = readSavepoint
