@@ -94,6 +94,7 @@ export class NetnsLab {
     this.#destroyed = true;
     process.off('exit', this.#onExit);
     for (const host of this.hosts.values()) run(['ip', 'netns', 'del', host.namespace], true);
+    run(['iptables', '-w', '-D', 'FORWARD', ...this.#bridgeRule()], true);
     run(['ip', 'link', 'del', this.#bridge], true);
   }
 
@@ -101,6 +102,10 @@ export class NetnsLab {
     run(['ip', 'link', 'add', this.#bridge, 'type', 'bridge']);
     run(['ip', 'addr', 'add', `${this.#subnet}.1/24`, 'dev', this.#bridge]);
     run(['ip', 'link', 'set', this.#bridge, 'up']);
+    // With br_netfilter loaded, bridged packets go through the host's FORWARD chain, whose
+    // policy is DROP once Docker runs: the lab's hosts would not reach each other. Accept the
+    // lab's own bridge only; destroy() removes the rule.
+    run(['iptables', '-w', '-I', 'FORWARD', ...this.#bridgeRule()]);
     names.forEach((name, i) => {
       const namespace = `${this.#prefix}-${name}`;
       const address = `${this.#subnet}.${i + 2}`;
@@ -115,6 +120,10 @@ export class NetnsLab {
       run([...inNs, 'ip', 'link', 'set', 'eth0', 'up']);
       run([...inNs, 'ip', 'link', 'set', 'lo', 'up']);
     });
+  }
+
+  #bridgeRule(): string[] {
+    return ['-i', this.#bridge, '-o', this.#bridge, '-j', 'ACCEPT'];
   }
 
   #iptables(name: string, args: readonly string[]): void {

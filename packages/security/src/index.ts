@@ -1,5 +1,6 @@
 export { SecurityErrorCode } from './errors.ts';
 export { securitySettingsFromConfig, authenticationEnabled, type SecuritySettings, type InternalTlsFiles, type RestTlsFiles, type JwtSettings } from './settings.ts';
+export { readClientTls, type ClientTlsFiles, type ClientTlsMaterial } from './client-tls.ts';
 export { PemSource, type PemMaterial, type PemFilePaths } from './pem-source.ts';
 export { WATCH_INTERVAL_MS } from './watched-files.ts';
 export { ROLES, isRole, authorize, principalId, ANONYMOUS, type Role, type Action, type Principal, type Decision } from './roles.ts';
