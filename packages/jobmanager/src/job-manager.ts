@@ -76,7 +76,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   const idle = session ?? new LeaderSession({ config, logger, clock, blobStore, metricStore, rateLimiter, livenessProbe });
   const current = (): LeaderSession => session ?? idle;
   // A job's owner is kept with the job (and under HA with its submission), so the leader of any term knows it.
-  const owners: JobOwners = { ownerOf: (jobId) => current().dispatcher.ownerOf(jobId) };
+  const owners: JobOwners = { ownerOf: (jobId) => current().dispatcher.ownerOf(jobId), knowsOwners: () => ha === undefined || (session !== undefined && session === recovered) };
   let election: LeaderElection | undefined;
   // The leader etcd names, followed while this JobManager runs, for REST; the epoch of this one's term while it leads.
   let leaderRecord: LeaderRetrieval | undefined;

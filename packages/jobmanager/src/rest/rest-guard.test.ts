@@ -13,13 +13,13 @@ describe('REST API with authentication', () => {
   afterEach(() => securities.splice(0).forEach((s) => s.close()));
 
   /** A REST app whose tokens file knows alice and bob (submitters), olga (operator) and vic (viewer); job-1 is alice's. */
-  function guarded(dashboardDir?: string) {
+  function guarded(dashboardDir?: string, knowsOwners = true) {
     const dir = mkdtempSync(join(tmpdir(), 'weir-rest-guard-'));
     writeFileSync(join(dir, 'tokens'), ['alice submitter', 'bob submitter', 'olga operator', 'vic viewer'].map((line) => { const [name, role] = line.split(' '); return tokensFileLine(`token-of-${name}`, role!, name!); }).join(''));
     const { logger, entries } = recordingLogger();
     const security = new ClusterSecurity({ ...defaultConfig(), 'security.auth.tokens-file': join(dir, 'tokens') }, logger);
     securities.push(security);
-    const owners: JobOwners = { ownerOf: (jobId) => (jobId === 'job-1' ? 'token:alice' : undefined) };
+    const owners: JobOwners = { ownerOf: (jobId) => (jobId === 'job-1' ? 'token:alice' : undefined), knowsOwners: () => knowsOwners };
     const c = restCluster({}, undefined, { guard: { security, owners }, dashboardDir });
     const request = async (method: 'GET' | 'PATCH' | 'POST', url: string, who?: string, payload?: object) => {
       const response = await c.app.inject({ method, url, payload, headers: who === undefined ? {} : { authorization: `Bearer token-of-${who}` } });
@@ -51,6 +51,13 @@ describe('REST API with authentication', () => {
     expect((await request('GET', '/jobs/job-1/secrets', 'vic')).status).toBe(200);
     const file = async (url: string) => (await c.app.inject({ method: 'GET', url })).statusCode;
     expect([await file('/'), await file('/index.html'), await file('/assets/app.js')]).toEqual([200, 200, 200]);
+  });
+
+  it("leaves a submitter's call on a job to the leader while standing by (it knows no owner), and still refuses what no owner allows", async () => {
+    const { request } = guarded(undefined, false);
+    expect((await request('PATCH', '/jobs/job-1?mode=cancel', 'vic')).status).toBe(403);
+    // bob passes the standby's guard; the leader's guard, which knows the owner, decides.
+    expect((await request('POST', '/jobs/job-1/stop', 'bob', {})).status).not.toBe(403);
   });
 
   it('lets the owner and an operator control a job, refuses a viewer and another submitter, and audits each', async () => {

@@ -1,5 +1,5 @@
 import { WeirError, describeError } from '@weir/common';
-import { SecurityErrorCode, authorize, type Action, type ClusterSecurity, type Principal } from '@weir/security';
+import { SecurityErrorCode, authorize, principalId, type Action, type ClusterSecurity, type Principal } from '@weir/security';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JobOwners } from '../security/job-owners.ts';
 
@@ -46,7 +46,9 @@ export function guardRest(app: FastifyInstance, options: RestGuardOptions): void
       if (action !== 'read' && security.authenticator.enabled) security.audit.record({ principal: undefined, action, jobId, from: request.ip, result: `refused: ${describeError(err)}`, via: 'rest' });
       throw err;
     }
-    const decision = authorize(principal, action, jobId === undefined ? undefined : owners.ownerOf(jobId));
+    // A standby knows no owner: a submitter's call on a job is the leader's to decide, after forwarding.
+    const owner = jobId === undefined ? undefined : owners.knowsOwners?.() === false ? principalId(principal) : owners.ownerOf(jobId);
+    const decision = authorize(principal, action, owner);
     if (!decision.allowed) {
       if (security.authenticator.enabled) security.audit.record({ principal, action, jobId, from: request.ip, result: `refused: ${decision.reason}`, via: 'rest' });
       throw new WeirError(SecurityErrorCode.PERMISSION_DENIED, decision.reason);

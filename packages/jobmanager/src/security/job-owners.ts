@@ -7,6 +7,12 @@ import type { Principal } from '@weir/security';
  */
 export interface JobOwners {
   ownerOf(jobId: string): string | undefined;
+  /**
+   * False while this JobManager stands by under HA: it knows no job's owner then, and REST
+   * requests go on to the leader, whose guard checks the owner (the header is forwarded).
+   * Absent: always true.
+   */
+  knowsOwners?(): boolean;
 }
 
 /**
