@@ -1,5 +1,6 @@
 import type { Etcd3 } from 'etcd3';
 import { WeirError, describeError } from '@weir/common';
+import { readClientTls } from '@weir/security';
 import { HaErrorCode } from './errors.ts';
 import { cockatielModule, etcd3Module } from './etcd-module.ts';
 import type { HaSettings } from './settings.ts';
@@ -12,10 +13,14 @@ export const ETCD_CALL_TIMEOUT_MS = 3_000;
  * (the lease keeper renews on its own schedule, checkpoint registration fails the checkpoint),
  * and the client's default circuit breaker would keep failing for seconds after etcd is back.
  */
-export function openEtcd(settings: Pick<HaSettings, 'endpoints'>): Etcd3 {
+export function openEtcd(settings: Pick<HaSettings, 'endpoints' | 'tls'>): Etcd3 {
   const { noop } = cockatielModule();
+  // Read (and checked) here, by @weir/security, the one reader of credentials: a wrong file fails the start naming it.
+  const tls = settings.tls === undefined ? undefined : readClientTls(settings.tls, 'high-availability.etcd.tls.*');
   return new (etcd3Module().Etcd3)({
     hosts: [...settings.endpoints],
+    // etcd3 makes TLS credentials of these for https:// hosts; without a CA, grpc-js takes the system's (hence the cast).
+    ...(tls === undefined ? {} : { credentials: { rootCertificate: tls.ca as Buffer, privateKey: tls.key, certChain: tls.cert } }),
     dialTimeout: ETCD_CALL_TIMEOUT_MS,
     // gRPC's own reconnect backoff grows to two minutes: after an etcd outage the leader would
     // not get a renewal through before its lease runs out.

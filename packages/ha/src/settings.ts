@@ -1,4 +1,5 @@
 import { WeirError, type WeirConfig } from '@weir/common';
+import type { ClientTlsFiles } from '@weir/security';
 import { HaErrorCode } from './errors.ts';
 
 /** high-availability.* for high-availability.type: etcd, checked. */
@@ -11,6 +12,8 @@ export interface HaSettings {
   /** Whole seconds: etcd grants leases in seconds. */
   readonly leaseTtlMs: number;
   readonly renewIntervalMs: number;
+  /** high-availability.etcd.tls.*: the files for etcd over TLS; undefined: plain, or https:// with the system's CAs. */
+  readonly tls?: ClientTlsFiles;
 }
 
 /** Who reads the settings: a JobManager needs storageDir, a TaskManager or client only finds the leader. */
@@ -46,6 +49,20 @@ export function haSettingsFromConfig(config: WeirConfig, role: HaRole): HaSettin
   if (renewIntervalMs <= 0 || renewIntervalMs >= leaseTtlMs) {
     problems.push(`high-availability.etcd.renew-interval (${renewIntervalMs} ms) must be above 0 and below high-availability.etcd.lease-ttl (${leaseTtlMs} ms); a third of it is usual`);
   }
+  const tls = etcdTlsFiles(config);
+  if (tls !== undefined) {
+    const plain = endpoints.filter((e) => !e.startsWith('https://'));
+    if (plain.length > 0) problems.push(`high-availability.etcd.tls.* is set, but ${plain.join(', ')} ${plain.length === 1 ? 'is' : 'are'} not https://: give etcd's client URLs as https://host:port`);
+    if ((tls.cert === undefined) !== (tls.key === undefined)) problems.push('high-availability.etcd.tls.cert and high-availability.etcd.tls.key go together: set both (a client certificate and its key) or neither');
+  }
   if (problems.length > 0) throw new WeirError(HaErrorCode.INVALID_HA_CONFIG, `high-availability.type is etcd, but ${problems.join('; ')}`);
-  return { endpoints, clusterId, storageDir, leaseTtlMs, renewIntervalMs };
+  return { endpoints, clusterId, storageDir, leaseTtlMs, renewIntervalMs, ...(tls === undefined ? {} : { tls }) };
+}
+
+/** The high-availability.etcd.tls.* files that are set, or undefined when none is. */
+function etcdTlsFiles(config: WeirConfig): ClientTlsFiles | undefined {
+  const set = (key: 'high-availability.etcd.tls.ca' | 'high-availability.etcd.tls.cert' | 'high-availability.etcd.tls.key') => (config[key].trim() === '' ? undefined : config[key].trim());
+  const files = { ca: set('high-availability.etcd.tls.ca'), cert: set('high-availability.etcd.tls.cert'), key: set('high-availability.etcd.tls.key') };
+  if (files.ca === undefined && files.cert === undefined && files.key === undefined) return undefined;
+  return Object.fromEntries(Object.entries(files).filter(([, v]) => v !== undefined)) as ClientTlsFiles;
 }

@@ -10,7 +10,7 @@ import { LeaderElection } from './election/leader-election.ts';
 import type { LeadershipTerm } from './election/leadership-term.ts';
 import { openEtcd } from './etcd.ts';
 import { EtcdHaServices } from './ha-services.ts';
-import { HaJobStatus } from './jobs/job-records.ts';
+import { HaJobStatus, decodeSubmission } from './jobs/job-records.ts';
 import { HaKeys } from './keys.ts';
 import { RecordingContender } from './testing/contender.ts';
 import { startEtcd, type EtcdServer } from './testing/etcd-server.ts';
@@ -83,11 +83,14 @@ describe('HaJobStore', () => {
     const storageDir = mkdtempSync(join(tmpdir(), 'weir-ha-store-'));
     const services = await EtcdHaServices.open({ endpoints: [etcd.endpoint], clusterId: 'jobs', storageDir, leaseTtlMs: 2_000, renewIntervalMs: 500 }, { logger, clock: systemClock, openStorage: (url) => openStorage(url, s3SettingsFromConfig(defaultConfig())) });
     const { term, election } = await leaderOf('jobs');
-    const submission = { jobId: 'j1', jobName: 'sums', entryName: 'job.ts', args: ['a'], parallelism: 2, savepointPath: '', allowNonRestoredState: false, configuration: { 'execution.checkpointing.interval': '1s' }, bundleHash: 'abc', submittedAtMs: 5 };
+    const submission = { jobId: 'j1', jobName: 'sums', entryName: 'job.ts', args: ['a'], parallelism: 2, savepointPath: '', allowNonRestoredState: false, configuration: { 'execution.checkpointing.interval': '1s' }, bundleHash: 'abc', submittedAtMs: 5, owner: 'jwt:alice' };
     await services.jobs.add(term, submission, Buffer.from('module.exports = 1'));
     expect(await services.jobs.list()).toEqual({ records: [{ jobId: 'j1', jobName: 'sums', status: HaJobStatus.RUNNING, submittedAtMs: 5, endedAtMs: 0, failureCause: '', dirty: false }], problems: [] });
     const read = await services.jobs.submission('j1');
+    // The owner comes back with it: its submitter still controls the job under the next leader.
     expect(read.submission).toEqual(submission);
+    const { owner: _owner, ...older } = submission;
+    expect(decodeSubmission(Buffer.from(JSON.stringify(older)))).toMatchObject({ owner: '' });
     expect(Buffer.from(read.bundle).toString()).toBe('module.exports = 1');
     await expect(services.jobs.submission('j2')).rejects.toMatchObject({ code: 'HA_RECORD_CORRUPT' });
     await election.close();

@@ -8,6 +8,7 @@ import { loadConfig } from '@weir/common';
 import { createJobServiceClient, type JobDetails__Output, type JobSummary__Output, type ListCheckpointsResponse__Output } from '@weir/rpc';
 import type { NetnsLab } from './netns.ts';
 import { runWeir, WeirProcess, type RunResult } from './process.ts';
+import { initClusterCredentials } from './security.ts';
 
 /** Keys a client command takes (weir run refuses the cluster processes' own, such as heartbeat.interval). */
 const CLIENT_KEY_PREFIXES = ['high-availability.', 'security.', 'jobmanager.rpc.'];
@@ -22,6 +23,12 @@ export interface HaClusterOptions {
   readonly leaseTtlMs?: number;
   /** Extra config keys for every process. */
   readonly config?: Readonly<Record<string, string | number>>;
+  /**
+   * etcd over TLS, taking only clients with a certificate of the cluster's CA
+   * (--client-cert-auth); every process and client gets high-availability.etcd.tls.*. The
+   * files are `weir security init`'s.
+   */
+  readonly etcdTls?: boolean;
 }
 
 /**
@@ -55,7 +62,13 @@ export class HaCluster {
   static async start(options: HaClusterOptions): Promise<HaCluster> {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ha-'));
     const lab = options.lab;
-    const etcd = await startEtcd(lab === undefined ? {} : { host: lab.address('etcd'), prefix: lab.exec('etcd') });
+    const etcdHost = lab === undefined ? {} : { host: lab.address('etcd'), prefix: lab.exec('etcd') };
+    const credentials = options.etcdTls === true ? await initClusterCredentials(join(dir, 'security'), [etcdHost.host ?? '127.0.0.1']) : undefined;
+    const files = join(dir, 'security');
+    const etcd = await startEtcd({
+      ...etcdHost,
+      ...(credentials === undefined ? {} : { tls: { cert: join(files, 'etcd.pem'), key: join(files, 'etcd-key.pem'), ca: credentials.caPath, client: { cert: join(files, 'etcd-client.pem'), key: join(files, 'etcd-client-key.pem') } } }),
+    });
     const leaseTtlMs = options.leaseTtlMs ?? 3_000;
     const config: Record<string, string | number> = {
       'high-availability.type': 'etcd',
@@ -68,6 +81,9 @@ export class HaCluster {
       'heartbeat.timeout': 5_000,
       // JobManagers and TaskManagers bind every address (other network namespaces reach them) without TLS: a test network.
       'security.insecure-bind-acknowledged': 'true',
+      // The jobs name checkpoint and savepoint directories of their own below the temp dir.
+      'state.savepoints.allowed-dirs': tmpdir(),
+      ...credentials?.etcdKeys,
       ...options.config,
     };
     const rpcPorts: number[] = [];

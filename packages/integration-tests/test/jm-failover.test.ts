@@ -25,6 +25,12 @@ describe.skipIf(unavailable !== undefined)(`JobManager failover across network n
     expect(run.newEpoch).toBeGreaterThan(run.oldEpoch);
   });
 
+  it('with etcd over TLS taking only clients with a certificate of the cluster CA: the standby takes over and the running sums are exact', async () => {
+    const run = await runJmFailover(lab, { etcdTls: true });
+    expect(run.problem).toBe('');
+    expect(run.newEpoch).toBeGreaterThan(run.oldEpoch);
+  });
+
   it('a leader cut off from etcd by iptables is fenced: it steps down before the standby is elected, writes no _metadata after, no TaskManager follows it; exact output after healing', async () => {
     const run = await runJmPartition(lab);
     expect(run.problems, run.logs).toEqual([]);

@@ -31,10 +31,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * etcd, two JobManagers and three TaskManagers (each on its own lab host when a lab is given);
  * the running-sums job (exactly-once, checkpoints every 500 ms, FileSink) runs, the leading
  * JobManager is SIGKILLed after its first completed checkpoint plus a random 0.5-2.5 s, the
- * standby takes over, and the job must finish with exactly the expected lines.
+ * standby takes over, and the job must finish with exactly the expected lines. With `etcdTls`
+ * etcd takes only TLS clients with a certificate of the cluster's CA.
  */
-export async function runJmFailover(lab: NetnsLab | undefined): Promise<FailoverRun> {
-  const cluster = await HaCluster.start({ jobManagers: 2, taskManagers: 3, slots: 1, lab });
+export async function runJmFailover(lab: NetnsLab | undefined, options: { readonly etcdTls?: boolean } = {}): Promise<FailoverRun> {
+  const cluster = await HaCluster.start({ jobManagers: 2, taskManagers: 3, slots: 1, lab, etcdTls: options.etcdTls === true });
   try {
     const dir = mkdtempSync(join(tmpdir(), 'weir-jm-failover-'));
     const output = join(dir, 'out');

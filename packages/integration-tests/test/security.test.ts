@@ -157,7 +157,7 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
     expect(listed.stdout).toContain(jobId);
     // bob, another submitter, may not cancel alice's job; nor may the viewer.
     const bobCancels = await weirAs(tokens.bob, ['cancel', jobId]);
-    expect(bobCancels.stderr).toMatch(/'bob' \(role submitter\) may cancel only the jobs it submitted \(this one was submitted by 'alice'\)/);
+    expect(bobCancels.stderr).toMatch(/'bob' \(role submitter\) may cancel only the jobs it submitted \(this one was submitted by token:alice\)/);
     const carolCancels = await weirAs(viewerJwt, ['cancel', jobId]);
     expect(carolCancels.stderr).toMatch(/'carol' \(role viewer\) may not cancel/);
 

@@ -90,6 +90,12 @@ export class Dispatcher {
     return master;
   }
 
+  /** Who submitted the running job `jobId` (principalId), for authorization; undefined when not known or no such job here. */
+  ownerOf(jobId: string): string | undefined {
+    const owner = this.#jobs.get(jobId)?.spec.owner;
+    return owner === '' ? undefined : owner;
+  }
+
   list(): JobMaster[] {
     return [...this.#jobs.values()];
   }

@@ -20,7 +20,7 @@ import { startRestServer, type RestServer } from './rest/rest-server.ts';
 import { advertisedRestUrl } from './rest/rest-url.ts';
 import { SavepointOperations } from './rest/savepoint-operations.ts';
 import { guardJobService, guardTaskManagerService } from './security/grpc-guard.ts';
-import { JobOwners } from './security/job-owners.ts';
+import type { JobOwners } from './security/job-owners.ts';
 import { jobManagerListeners } from './security/listeners.ts';
 import { tlsLivenessProbe } from './registry/tls-liveness-probe.ts';
 
@@ -59,7 +59,6 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   // Before anything binds or opens: a listener exposed without TLS and authentication does not start.
   const security = ClusterSecurity.fromConfig(config, logger);
   checkExposure(security.settings, jobManagerListeners(config), logger);
-  const owners = new JobOwners();
   const livenessProbe = security.internalTls === undefined ? undefined : tlsLivenessProbe(security.internalTls);
   const haSettings = haSettingsFromConfig(config, 'jobmanager');
   const blobStore = await BlobStore.open(config['blob.storage.directory']);
@@ -76,6 +75,8 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   // What metrics show while no term runs: an empty cluster (REST asks the leader).
   const idle = session ?? new LeaderSession({ config, logger, clock, blobStore, metricStore, rateLimiter, livenessProbe });
   const current = (): LeaderSession => session ?? idle;
+  // A job's owner is kept with the job (and under HA with its submission), so the leader of any term knows it.
+  const owners: JobOwners = { ownerOf: (jobId) => current().dispatcher.ownerOf(jobId), knowsOwners: () => ha === undefined || (session !== undefined && session === recovered) };
   let election: LeaderElection | undefined;
   // The leader etcd names, followed while this JobManager runs, for REST; the epoch of this one's term while it leads.
   let leaderRecord: LeaderRetrieval | undefined;

@@ -11,6 +11,13 @@ describe('errors across gRPC', () => {
     expect(toServiceError(new WeirError('JOB_NOT_FOUND', 'short')).details).toBe('short');
   });
 
+  it('sends a path outside the allowed roots as PERMISSION_DENIED and a rate limit as RESOURCE_EXHAUSTED, and reads both back by their Weir code', () => {
+    const path = toServiceError(new WeirError('PATH_NOT_ALLOWED', 'savepoint path /etc is outside the directories this JobManager allows'));
+    const rate = toServiceError(new WeirError('RATE_LIMITED', 'too many requests'));
+    expect([path.code, rate.code]).toEqual([grpc.status.PERMISSION_DENIED, grpc.status.RESOURCE_EXHAUSTED]);
+    expect(fromServiceError(Object.assign(new Error('8: RESOURCE_EXHAUSTED'), rate) as grpc.ServiceError).code).toBe('RATE_LIMITED');
+  });
+
   it('reads RESOURCE_EXHAUSTED as MESSAGE_TOO_LARGE, naming the limit to raise', () => {
     const err = Object.assign(new Error('8: RESOURCE_EXHAUSTED'), {
       code: grpc.status.RESOURCE_EXHAUSTED,

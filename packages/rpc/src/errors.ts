@@ -68,7 +68,10 @@ export function fromServiceError(err: grpc.ServiceError, address?: string): Weir
 function grpcStatusFor(code: string): grpc.status {
   // @weir/security's codes, as gRPC's own statuses: clients and proxies know them.
   if (code === 'UNAUTHENTICATED') return grpc.status.UNAUTHENTICATED;
-  if (code === 'PERMISSION_DENIED') return grpc.status.PERMISSION_DENIED;
+  // A path outside the allowed roots is refused for who asked, not for what state the job is in.
+  if (code === 'PERMISSION_DENIED' || code === 'PATH_NOT_ALLOWED') return grpc.status.PERMISSION_DENIED;
+  // A client over its request budget: gRPC's status for a quota, which clients and proxies retry later.
+  if (code === 'RATE_LIMITED') return grpc.status.RESOURCE_EXHAUSTED;
   if (code.endsWith('NOT_FOUND')) return grpc.status.NOT_FOUND;
   if (code.startsWith('INVALID') || code.endsWith('INVALID')) return grpc.status.INVALID_ARGUMENT;
   if (code === RpcErrorCode.UNAVAILABLE) return grpc.status.UNAVAILABLE;

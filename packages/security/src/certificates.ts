@@ -69,16 +69,17 @@ export async function createCertificateAuthority(commonName = 'Weir cluster CA',
 
 /**
  * A certificate the CA signs for `names`: `server` ones are for REST, `node` ones for
- * JobManagers and TaskManagers, which are servers and clients of each other (mutual TLS).
+ * JobManagers and TaskManagers, which are servers and clients of each other (mutual TLS),
+ * `client` ones only show who a client is (etcd's), for no names.
  */
-export async function issueCertificate(ca: PemPair, commonName: string, names: CertificateNames, usage: 'node' | 'server', days = 365): Promise<PemPair> {
+export async function issueCertificate(ca: PemPair, commonName: string, names: CertificateNames, usage: 'node' | 'server' | 'client', days = 365): Promise<PemPair> {
   const x509 = await x509Library();
   const caCert = new x509.X509Certificate(ca.cert);
   const caKey = await importKey(ca.key);
   const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const now = Date.now();
   const altNames = [...names.hosts.map((value) => ({ type: 'dns' as const, value })), ...names.ips.map((value) => ({ type: 'ip' as const, value }))];
-  const usages = usage === 'node' ? [x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth] : [x509.ExtendedKeyUsage.serverAuth];
+  const usages = usage === 'node' ? [x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth] : usage === 'client' ? [x509.ExtendedKeyUsage.clientAuth] : [x509.ExtendedKeyUsage.serverAuth];
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
     subject: `CN=${commonName}`,
@@ -92,7 +93,7 @@ export async function issueCertificate(ca: PemPair, commonName: string, names: C
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyAgreement, true),
       new x509.ExtendedKeyUsageExtension(usages),
-      new x509.SubjectAlternativeNameExtension(altNames),
+      ...(altNames.length === 0 ? [] : [new x509.SubjectAlternativeNameExtension(altNames)]),
       await x509.AuthorityKeyIdentifierExtension.create(caCert),
     ],
   });

@@ -1,8 +1,9 @@
 export { SecurityErrorCode } from './errors.ts';
 export { securitySettingsFromConfig, authenticationEnabled, type SecuritySettings, type InternalTlsFiles, type RestTlsFiles, type JwtSettings } from './settings.ts';
+export { readClientTls, type ClientTlsFiles, type ClientTlsMaterial } from './client-tls.ts';
 export { PemSource, type PemMaterial, type PemFilePaths } from './pem-source.ts';
 export { WATCH_INTERVAL_MS } from './watched-files.ts';
-export { ROLES, isRole, authorize, ANONYMOUS, type Role, type Action, type Principal, type Decision } from './roles.ts';
+export { ROLES, isRole, authorize, principalId, ANONYMOUS, type Role, type Action, type Principal, type Decision } from './roles.ts';
 export { hashToken, newToken, tokensFileLine, TokensFile } from './tokens-file.ts';
 export { JwtVerifier } from './jwt-verifier.ts';
 export { Authenticator } from './authenticator.ts';

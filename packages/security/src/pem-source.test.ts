@@ -18,6 +18,12 @@ describe('weir security init and PemSource', () => {
     expect(statSync(join(dir, 'node-key.pem')).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'tokens')).mode & 0o777).toBe(0o600);
     expect(result.adminToken).toMatch(/^weir_[\w-]{43}$/);
+    const etcd = new X509Certificate(readFileSync(result.etcd.cert));
+    expect(etcd.verify(ca.publicKey)).toBe(true);
+    expect(etcd.subjectAltName).toBe('DNS:localhost, DNS:jobmanager, DNS:etcd, IP Address:127.0.0.1');
+    expect(statSync(result.etcd.key).mode & 0o777).toBe(0o600);
+    const etcdClient = new X509Certificate(readFileSync(result.keys['high-availability.etcd.tls.cert']!));
+    expect([etcdClient.verify(ca.publicKey), etcdClient.subjectAltName]).toEqual([true, undefined]);
     expect(readFileSync(join(dir, 'tokens'), 'utf8')).not.toContain(result.adminToken);
     await expect(initClusterSecurity(dir, { hosts: [], ips: ['not-an-ip'] })).rejects.toThrow('--ip takes IP addresses; "not-an-ip" is not (give DNS names with --host)');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authorize, type Action, type Principal, type Role } from './roles.ts';
+import { authorize, principalId, type Action, type Principal, type Role } from './roles.ts';
 
 const as = (role: Role, name: string = role): Principal => ({ name, role, via: 'token' });
 const allowed = (principal: Principal, action: Action, owner?: string) => authorize(principal, action, owner).allowed;
@@ -18,10 +18,20 @@ describe('authorize', () => {
 
   it('lets a submitter control its own jobs only, and says whose a job is', () => {
     const alice = as('submitter', 'alice');
-    for (const action of ['cancel', 'stop', 'savepoint', 'rescale'] as const) expect(allowed(alice, action, 'alice'), action).toBe(true);
-    expect(authorize(alice, 'cancel', 'bob')).toEqual({ allowed: false, reason: "'alice' (role submitter) may cancel only the jobs it submitted (this one was submitted by 'bob'): another's job takes the operator or admin role" });
+    for (const action of ['cancel', 'stop', 'savepoint', 'rescale'] as const) expect(allowed(alice, action, 'token:alice'), action).toBe(true);
+    expect(authorize(alice, 'cancel', 'token:bob')).toEqual({ allowed: false, reason: "'alice' (role submitter) may cancel only the jobs it submitted (this one was submitted by token:bob): another's job takes the operator or admin role" });
     // A job without a recorded owner (submitted before authentication was on, or recovered by a new leader) is not anyone's own.
     expect(allowed(alice, 'stop', undefined)).toBe(false);
+  });
+
+  it('tells a JWT subject from a static token of the same name: an owner is how it was known and its name', () => {
+    const tokenAlice = as('submitter', 'alice');
+    const jwtAlice: Principal = { name: 'alice', role: 'submitter', via: 'jwt' };
+    expect([principalId(tokenAlice), principalId(jwtAlice)]).toEqual(['token:alice', 'jwt:alice']);
+    expect(allowed(jwtAlice, 'cancel', principalId(tokenAlice))).toBe(false);
+    expect(allowed(jwtAlice, 'cancel', principalId(jwtAlice))).toBe(true);
+    // A bare name, as owners were recorded before, is no one's.
+    expect(allowed(tokenAlice, 'cancel', 'alice')).toBe(false);
   });
 
   it('names the role a refused call takes', () => {

@@ -20,6 +20,16 @@ export interface Principal {
   readonly via: 'token' | 'jwt' | 'anonymous';
 }
 
+/**
+ * The principal as a job's owner is recorded and compared: how it was known and its name
+ * (`token:alice`, `jwt:alice`). A tokens file line and a JWT subject may carry the same name
+ * and are different callers: whoever can mint a JWT with subject alice is not the holder of
+ * alice's static token.
+ */
+export function principalId(principal: Principal): string {
+  return `${principal.via}:${principal.name}`;
+}
+
 /** The principal of every call while neither a tokens file nor a JWKS is configured: everything is allowed, as before security. */
 export const ANONYMOUS: Principal = { name: 'anonymous', role: 'admin', via: 'anonymous' };
 
@@ -32,7 +42,7 @@ export type Decision = { readonly allowed: true } | { readonly allowed: false; r
  * The one authorization rule, for gRPC and REST alike. viewer: read. submitter: read, run
  * jobs, and cancel, stop, savepoint or rescale the jobs it submitted. operator: read,
  * cancel, stop, savepoint, rescale any job, dispose savepoints. admin: everything.
- * `owner` is the principal name recorded with the job (undefined: not a job's call, or a job
+ * `owner` is the principalId recorded with the job (undefined: not a job's call, or a job
  * whose submitter is not known, such as one submitted before authentication was on).
  */
 export function authorize(principal: Principal, action: Action, owner?: string): Decision {
@@ -43,8 +53,8 @@ export function authorize(principal: Principal, action: Action, owner?: string):
   }
   if (role === 'operator') return { allowed: true };
   if (role === 'submitter' && JOB_CONTROL.has(action)) {
-    if (owner !== undefined && owner === principal.name) return { allowed: true };
-    return { allowed: false, reason: `${describe(principal)} may ${action} only the jobs it submitted${owner === undefined ? '' : ` (this one was submitted by '${owner}')`}: another's job takes the operator or admin role` };
+    if (owner !== undefined && owner === principalId(principal)) return { allowed: true };
+    return { allowed: false, reason: `${describe(principal)} may ${action} only the jobs it submitted${owner === undefined ? '' : ` (this one was submitted by ${owner})`}: another's job takes the operator or admin role` };
   }
   return { allowed: false, reason: `${describe(principal)} may not ${action}: that takes the ${action === 'dispose-savepoint' ? 'operator' : 'operator or submitter (own jobs)'} role, or admin` };
 }

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WeirError, type Clock, type WeirConfig } from '@weir/common';
+import { readClientTls } from '@weir/security';
 import { StorageErrorCode } from './errors.ts';
 import { LocalStorage } from './local-storage.ts';
 import { normalizePath } from './paths.ts';
@@ -49,6 +50,7 @@ export function s3SettingsFromConfig(config: WeirConfig): S3Settings {
     secretKey: config['s3.secret-key'] === '' ? undefined : config['s3.secret-key'],
     region: config['s3.region'],
     pathStyleAccess: config['s3.path-style-access'],
+    ...(config['s3.ssl.ca'].trim() === '' ? {} : { ca: readClientTls({ ca: config['s3.ssl.ca'].trim() }, 's3.ssl.ca').ca }),
   };
 }
 

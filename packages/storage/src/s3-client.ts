@@ -1,4 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import { rootCertificates } from 'node:tls';
 import type { S3Settings } from './types.ts';
 
 type S3Sdk = typeof import('@aws-sdk/client-s3');
@@ -61,6 +62,11 @@ function newClient({ S3Client }: S3Sdk, settings: S3Settings): S3Client {
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 1,
     // requestTimeout is socket inactivity: a server that stops answering fails the attempt.
-    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
+    requestHandler: {
+      connectionTimeout: 5_000,
+      requestTimeout: 60_000,
+      // An agent's `ca` replaces Node's CAs: the system's are kept beside the private one, so s3.ssl.ca never takes AWS away.
+      ...(settings.ca === undefined ? {} : { httpsAgent: { keepAlive: true, ca: [...rootCertificates, settings.ca.toString('utf8')] } }),
+    },
   });
 }

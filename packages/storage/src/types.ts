@@ -45,6 +45,8 @@ export interface S3Settings {
   readonly secretKey: string | undefined;
   readonly region: string;
   readonly pathStyleAccess: boolean;
+  /** s3.ssl.ca: PEM of a CA trusted for an https:// endpoint, besides the system's; read (and checked) by @weir/security. */
+  readonly ca?: Buffer;
 }
 
 /** Opens the Storage a URL or local path names (with the process's S3 settings and clients); throws INVALID_STORAGE_URL for one it cannot. */

@@ -11,6 +11,9 @@ export async function securityInitCommand(args: SecurityInitArgs, context: CliCo
   for (const [key, value] of Object.entries(result.keys)) context.out(`  ${key}: ${value}`);
   context.out('');
   context.out(`Clients (weir run, list, ...) need security.ssl.internal.ca: ${result.keys['security.ssl.internal.ca']} and a token.`);
+  context.out('');
+  context.out('With high-availability.type: etcd, start etcd with TLS and client certificates, and give its endpoints as https://:');
+  context.out(`  etcd --cert-file ${result.etcd.cert} --key-file ${result.etcd.key} --trusted-ca-file ${result.etcd.ca} --client-cert-auth --listen-client-urls https://… --advertise-client-urls https://…`);
   if (result.adminToken !== undefined) {
     context.out('');
     context.out('The admin token, shown this once (the tokens file keeps only its SHA-256):');

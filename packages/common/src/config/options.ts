@@ -70,6 +70,9 @@ export const ConfigOptions = {
   'high-availability.etcd.endpoints': { type: 'string', default: '', doc: 'With HA: comma-separated etcd client URLs, e.g. http://etcd-0:2379,http://etcd-1:2379.' },
   'high-availability.etcd.lease-ttl': { type: 'duration', default: 15_000, doc: 'With HA: TTL of the leader\'s etcd lease; a standby takes over this long after the leader stopped renewing it (whole seconds, at least 2s).' },
   'high-availability.etcd.renew-interval': { type: 'duration', default: 5_000, doc: 'With HA: how often the leader renews its lease; must be below the lease TTL.' },
+  'high-availability.etcd.tls.ca': { type: 'string', default: '', doc: "With HA over TLS: PEM file with the CA that signed etcd's server certificate (etcd --trusted-ca-file's CA when it also checks clients); the endpoints must then be https://. Empty with https:// endpoints: the system's CAs." },
+  'high-availability.etcd.tls.cert': { type: 'string', default: '', doc: "With HA over TLS: PEM file with this process's client certificate for etcd started with --client-cert-auth (weir security init's node.pem); needs high-availability.etcd.tls.key." },
+  'high-availability.etcd.tls.key': { type: 'string', default: '', doc: 'With HA over TLS: PEM file with the private key of high-availability.etcd.tls.cert.' },
   // Security (@weir/security): mutual TLS inside the cluster, TLS for REST, authenticated and authorized clients.
   'security.ssl.internal.enabled': { type: 'boolean', default: false, doc: 'Mutual TLS on every connection inside the cluster: JobManager and TaskManager gRPC, TaskManager data exchange, liveness probes. Needs security.ssl.internal.cert, .key and .ca.' },
   'security.ssl.internal.cert': { type: 'string', default: '', doc: "PEM file with this process's certificate (signed by security.ssl.internal.ca), shown to servers and clients alike; re-read when it changes." },
@@ -87,6 +90,7 @@ export const ConfigOptions = {
   's3.access-key': { type: 'string', default: '', doc: 'S3 access key.' },
   's3.secret-key': { type: 'string', default: '', doc: 'S3 secret key.' },
   's3.region': { type: 'string', default: 'us-east-1', doc: 'S3 region.' },
+  's3.ssl.ca': { type: 'string', default: '', doc: "PEM file with the CA that signed an https:// s3.endpoint's certificate (a private MinIO, say), trusted besides the system's CAs; read at start." },
   's3.path-style-access': { type: 'boolean', default: true, doc: 'Address buckets as endpoint/bucket (MinIO, s3rver) rather than bucket.endpoint.' },
   // Observability: the REST API and dashboard on the JobManager, metrics on every process.
   'rest.port': { type: 'port', default: 8081, doc: 'Port of the JobManager\'s REST API and web dashboard; 0 picks a free one.' },

@@ -25,6 +25,8 @@ export interface JobSubmission {
   /** SHA-256 (hex) of the bundle, stored beside it as `bundles/<hash>.js`. */
   readonly bundleHash: string;
   readonly submittedAtMs: number;
+  /** Who submitted the job (`token:alice`, `jwt:alice`), so that a submitter controls its own job under every leader; '' when not known. */
+  readonly owner: string;
 }
 
 /** A job's record in etcd (`jobs/<jobId>`). */
@@ -95,5 +97,7 @@ export function decodeSubmission(bytes: Uint8Array): JobSubmission | string {
     configuration: parsed.configuration ?? {},
     bundleHash: parsed.bundleHash,
     submittedAtMs: parsed.submittedAtMs ?? 0,
+    // A submission an older Weir wrote names no owner: only operators and admins control its job.
+    owner: typeof parsed.owner === 'string' ? parsed.owner : '',
   };
 }

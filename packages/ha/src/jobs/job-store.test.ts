@@ -22,7 +22,7 @@ const HASH_A = 'a'.repeat(64);
 const HASH_B = 'b'.repeat(64);
 
 function submission(jobId: string, bundleHash: string): JobSubmission {
-  return { jobId, jobName: jobId, entryName: 'job.ts', args: [], parallelism: 1, savepointPath: '', allowNonRestoredState: false, configuration: {}, bundleHash, submittedAtMs: 1 };
+  return { jobId, jobName: jobId, entryName: 'job.ts', args: [], parallelism: 1, savepointPath: '', allowNonRestoredState: false, configuration: {}, bundleHash, submittedAtMs: 1, owner: '' };
 }
 
 const leaderOf = (clusterId: string) => electLeader(etcd.endpoint, clusterId, logger);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@weir/common';
@@ -14,10 +15,22 @@ export interface EtcdServerOptions {
   readonly dataDir?: string;
   /** Runs etcd through this command prefix, e.g. ['ip', 'netns', 'exec', 'ns1']. */
   readonly prefix?: readonly string[];
+  /**
+   * Serve clients over TLS with this certificate, and take only clients showing a certificate
+   * `ca` signed (--client-cert-auth); `client` is such a certificate, for the health check.
+   */
+  readonly tls?: EtcdTls;
+}
+
+export interface EtcdTls {
+  readonly cert: string;
+  readonly key: string;
+  readonly ca: string;
+  readonly client: { readonly cert: string; readonly key: string };
 }
 
 export interface EtcdServer {
-  /** http://host:clientPort */
+  /** http://host:clientPort, or https:// with `tls` */
   readonly endpoint: string;
   readonly dataDir: string;
   readonly pid: number | undefined;
@@ -41,8 +54,9 @@ export async function startEtcd(options: EtcdServerOptions = {}): Promise<EtcdSe
   const peerPort = options.peerPort ?? (await freePort());
   const ownsDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'weir-etcd-'));
-  const endpoint = `http://${host}:${clientPort}`;
+  const endpoint = `${options.tls === undefined ? 'http' : 'https'}://${host}:${clientPort}`;
   const peer = `http://${host}:${peerPort}`;
+  const tls = options.tls;
   const args = [
     '--name', 'weir-test',
     '--data-dir', dataDir,
@@ -53,6 +67,7 @@ export async function startEtcd(options: EtcdServerOptions = {}): Promise<EtcdSe
     '--initial-cluster', `weir-test=${peer}`,
     '--log-level', 'warn',
     '--logger', 'zap',
+    ...(tls === undefined ? [] : ['--cert-file', tls.cert, '--key-file', tls.key, '--trusted-ca-file', tls.ca, '--client-cert-auth']),
   ];
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
@@ -64,7 +79,7 @@ export async function startEtcd(options: EtcdServerOptions = {}): Promise<EtcdSe
     exited = new Promise((resolve) => proc.once('exit', () => resolve()));
     proc.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     proc.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    await waitHealthy(endpoint, proc, () => output);
+    await waitHealthy(endpoint, proc, () => output, tls);
   };
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
@@ -105,17 +120,34 @@ export function etcdBinary(): string {
   return process.env.WEIR_ETCD_BINARY ?? '/usr/bin/etcd';
 }
 
-async function waitHealthy(endpoint: string, proc: ChildProcess, output: () => string): Promise<void> {
+async function waitHealthy(endpoint: string, proc: ChildProcess, output: () => string, tls: EtcdTls | undefined): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`etcd exited before it served ${endpoint}:\n${output()}`);
     try {
-      const response = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(1_000) });
-      if (response.ok && ((await response.json()) as { health?: string }).health === 'true') return;
+      if ((await health(endpoint, tls)) === 'true') return;
     } catch {
       // not up yet
     }
     if (Date.now() > deadline) throw new Error(`etcd did not become healthy at ${endpoint} within 20 s:\n${output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** etcd's /health answer (`'true'` when healthy); over TLS with the client certificate, which fetch cannot show. */
+async function health(endpoint: string, tls: EtcdTls | undefined): Promise<string | undefined> {
+  if (tls === undefined) {
+    const response = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(1_000) });
+    return response.ok ? ((await response.json()) as { health?: string }).health : undefined;
+  }
+  return new Promise((resolve, reject) => {
+    const req = request(`${endpoint}/health`, { ca: readFileSync(tls.ca), cert: readFileSync(tls.client.cert), key: readFileSync(tls.client.key), timeout: 1_000 }, (response) => {
+      let body = '';
+      response.on('data', (d: Buffer) => (body += d.toString()));
+      response.on('end', () => resolve(response.statusCode === 200 ? (JSON.parse(body) as { health?: string }).health : undefined));
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -14,6 +14,8 @@ export interface SubmittedJob {
   /** `weir run -D`: the job's own configuration keys, over the cluster's. */
   readonly configuration: Readonly<Record<string, string>>;
   readonly submittedAtMs: number;
+  /** Who submitted it (@weir/security's principalId, `token:alice`); '' when authentication was off. Kept so that its submitter still controls it under a new leader. */
+  readonly owner: string;
 }
 
 /**

@@ -63,6 +63,7 @@ async function recoverJob(deps: RecoveryDeps, record: JobRecord): Promise<void> 
         allowNonRestoredState: submission.allowNonRestoredState,
         configuration: submission.configuration,
         submittedAtMs: submission.submittedAtMs,
+        owner: submission.owner,
       },
       { checkpoints: completed },
     );

@@ -35,6 +35,8 @@ export interface JobSpec {
   readonly splitSources?: readonly SplitSourceOperator[];
   /** What the job's sinks claim for it alone while it runs (see Sink.exclusiveResources). */
   readonly exclusiveResources?: readonly ExclusiveResource[];
+  /** Who submitted the job (principalId); '' or absent when not known: then only operators and admins control it. */
+  readonly owner?: string;
 }
 
 /** Slots the job needs with slot sharing: its highest vertex parallelism. */

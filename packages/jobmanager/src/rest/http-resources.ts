@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A REST resource about the cluster: a standby forwards it to the leader (`leader-forwarding.ts`). */
     readonly forwardToLeader?: boolean;
+    /** Served to anyone, before authentication (rest-guard.ts): only the dashboard's own files, which hold no cluster data. */
+    readonly public?: boolean;
   }
 }
 

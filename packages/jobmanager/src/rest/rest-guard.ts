@@ -1,5 +1,5 @@
 import { WeirError, describeError } from '@weir/common';
-import { SecurityErrorCode, authorize, type Action, type ClusterSecurity, type Principal } from '@weir/security';
+import { SecurityErrorCode, authorize, principalId, type Action, type ClusterSecurity, type Principal } from '@weir/security';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JobOwners } from '../security/job-owners.ts';
 
@@ -29,13 +29,14 @@ function actionOf(request: FastifyRequest): Action {
  * Authentication and authorization of the REST API, with the one `authorize` the gRPC API
  * uses: an `Authorization: Bearer <token>` header names the principal; each mutating request
  * leaves an audit line with its status. Runs before leader forwarding, so a standby refuses
- * what the leader would (and forwards the header). The dashboard's files are not behind it:
- * they hold no cluster data, which is all behind the API.
+ * what the leader would (and forwards the header). Every request is behind it, a route added
+ * later and an unknown URL too, except routes marked `public`: the dashboard's files, which
+ * hold no cluster data (it is all behind the API).
  */
 export function guardRest(app: FastifyInstance, options: RestGuardOptions): void {
   const { security, owners } = options;
   app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.forwardToLeader === undefined) return;
+    if (request.routeOptions.config.public === true) return;
     const action = actionOf(request);
     const jobId = (request.params as { jobid?: string } | undefined)?.jobid;
     let principal: Principal;
@@ -45,7 +46,9 @@ export function guardRest(app: FastifyInstance, options: RestGuardOptions): void
       if (action !== 'read' && security.authenticator.enabled) security.audit.record({ principal: undefined, action, jobId, from: request.ip, result: `refused: ${describeError(err)}`, via: 'rest' });
       throw err;
     }
-    const decision = authorize(principal, action, jobId === undefined ? undefined : owners.ownerOf(jobId));
+    // A standby knows no owner: a submitter's call on a job is the leader's to decide, after forwarding.
+    const owner = jobId === undefined ? undefined : owners.knowsOwners?.() === false ? principalId(principal) : owners.ownerOf(jobId);
+    const decision = authorize(principal, action, owner);
     if (!decision.allowed) {
       if (security.authenticator.enabled) security.audit.record({ principal, action, jobId, from: request.ip, result: `refused: ${decision.reason}`, via: 'rest' });
       throw new WeirError(SecurityErrorCode.PERMISSION_DENIED, decision.reason);

@@ -92,10 +92,17 @@ export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>):
   metricRoutes(app, options.context);
   savepointRoutes(app, options.context);
   if (options.dashboardDir === undefined) {
-    app.get('/', (_request, reply) => reply.type('text/html').send(NOT_BUILT));
+    app.get('/', { config: { public: true } }, (_request, reply) => reply.type('text/html').send(NOT_BUILT));
   } else {
-    // Files are listed once at start-up: the dashboard is built before the JobManager starts.
-    void app.register(fastifyStatic, { root: options.dashboardDir, wildcard: false, index: 'index.html' });
+    const root = options.dashboardDir;
+    // In a context of their own, so that only the static files' routes are marked public: the guard denies every route not marked.
+    void app.register(async (files) => {
+      files.addHook('onRoute', (route) => {
+        route.config = { ...route.config, public: true };
+      });
+      // Files are listed once at start-up: the dashboard is built before the JobManager starts.
+      await files.register(fastifyStatic, { root, wildcard: false, index: 'index.html' });
+    });
   }
   return app;
 }

@@ -5,6 +5,7 @@ import { jobOf } from './job-routes.ts';
 import type { RestContext } from './rest-context.ts';
 import { badRequest } from './rest-errors.ts';
 import type { SavepointOperation } from './savepoint-operations.ts';
+import { rateLimitKey } from '../service/client-rate-limiter.ts';
 
 /** The body's fields, checked: a string or absent, a boolean or absent. */
 function bodyOf(request: FastifyRequest, strings: readonly string[], booleans: readonly string[]): Record<string, string | boolean | undefined> {
@@ -45,7 +46,7 @@ export function savepointRoutes(app: FastifyInstance, ctx: RestContext): void {
   const trigger = async (request: FastifyRequest, reply: FastifyReply, build: (jobId: string) => TriggerSavepointRequest__Output) => {
     const job = jobOf(ctx, request);
     const savepointRequest = build(job.jobId);
-    ctx.rateLimiter.take(request.ip, `${request.method} ${request.routeOptions.url ?? request.url}`);
+    ctx.rateLimiter.take(rateLimitKey(request.weirPrincipal, request.ip), `${request.method} ${request.routeOptions.url ?? request.url}`);
     job.checkSavepointPossible();
     // 403 now, not a 202 whose operation fails: the directory is the client's to fix.
     await ctx.savepoints.checkTargetAllowed(savepointRequest.targetDirectory);

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, isWeirError } from '@weir/common';
@@ -32,7 +32,7 @@ describe('AllowedPaths', () => {
   it('takes the configured roots and what is below them, as paths or file:// URLs, existing or not', async () => {
     expect(paths.roots).toEqual([savepoints, checkpoints, 's3://weir/savepoints', 's3://archive']);
     for (const path of [savepoints, `${savepoints}/`, join(savepoints, 'savepoint-1'), join(checkpoints, 'job', 'chk-3'), pathToFileURL(join(savepoints, 'sp')).href, 's3://weir/savepoints/sp-1', 's3://archive/x/y']) {
-      await expect(paths.check('savepoint path', path)).resolves.toBeUndefined();
+      await expect(paths.check('savepoint path', path)).resolves.toEqual(expect.any(String));
     }
   });
 
@@ -57,9 +57,22 @@ describe('AllowedPaths', () => {
     }
   });
 
+  it('returns the path to use with its links resolved, so a link swapped after the check leads nowhere else; a URL as given', async () => {
+    mkdirSync(join(savepoints, 'real'));
+    symlinkSync(join(savepoints, 'real'), join(savepoints, 'swapped'));
+    const use = await paths.check('savepoint path', join(savepoints, 'swapped', 'sp-1'));
+    expect(use).toBe(join(savepoints, 'real', 'sp-1'));
+    // The attacker swaps the checked link for one to /etc: the returned path does not follow.
+    unlinkSync(join(savepoints, 'swapped'));
+    symlinkSync('/etc', join(savepoints, 'swapped'));
+    expect(realpathSync(dirname(use))).toBe(join(savepoints, 'real'));
+    expect(await paths.check('savepoint path', pathToFileURL(join(savepoints, 'real')).href)).toBe(join(savepoints, 'real'));
+    expect(await paths.check('savepoint path', 's3://archive/x')).toBe('s3://archive/x');
+  });
+
   it('allows nothing when no directory is configured, and says which key to set', async () => {
     expect(await refusal(AllowedPaths.fromConfig(defaultConfig()), '/tmp/sp')).toBe(
-      'savepoint path /tmp/sp is refused: this JobManager allows no directory for savepoints; set state.savepoints.dir (or list directories in state.savepoints.allowed-dirs) in its configuration',
+      'savepoint path /tmp/sp is refused: this JobManager allows no directory for savepoints or checkpoints; set state.savepoints.dir or state.checkpoints.dir (or list directories in state.savepoints.allowed-dirs) in its configuration',
     );
   });
 });

@@ -17,7 +17,13 @@ type Place = { readonly kind: 'url'; readonly scheme: string; readonly segments:
  * comma-separated state.savepoints.allowed-dirs. Flink takes any path its processes can reach;
  * here a client who may submit a job may not thereby read /etc or delete another team's data.
  * Paths are compared after `..` and symbolic links are resolved, s3:// by bucket and key
- * segments; a path with `..` segments is refused outright.
+ * segments; a path with `..` segments is refused outright. The job's own checkpoint
+ * directory (its state backend's, or -D state.checkpoints.dir) is confined the same way.
+ *
+ * `check` returns the place to use from then on: a local path with its links resolved, so
+ * that a link swapped after the check (to /etc, say) does not redirect what is then read,
+ * written or deleted; what remains open is a directory on the resolved path being replaced
+ * by a link, which takes write access below an allowed root.
  */
 export class AllowedPaths {
   constructor(
@@ -30,11 +36,14 @@ export class AllowedPaths {
     return new AllowedPaths([...new Set(configured.map((root) => root.trim()).filter((root) => root !== ''))]);
   }
 
-  /** Throws PATH_NOT_ALLOWED, naming the allowed roots, unless `path` is one of them or below one. */
-  async check(what: string, path: string): Promise<void> {
+  /**
+   * Throws PATH_NOT_ALLOWED, naming the allowed roots, unless `path` is one of them or below
+   * one; returns what to open instead of `path`: the resolved local path, or the URL as given.
+   */
+  async check(what: string, path: string): Promise<string> {
     const place = await placeOf(path);
     for (const root of this.roots) {
-      if (place !== undefined && within(place, await placeOf(root))) return;
+      if (place !== undefined && within(place, await placeOf(root))) return place.kind === 'local' ? place.path : path;
     }
     throw this.#refusal(what, path);
   }
@@ -43,7 +52,7 @@ export class AllowedPaths {
     if (this.roots.length === 0) {
       return new WeirError(
         JobManagerErrorCode.PATH_NOT_ALLOWED,
-        `${what} ${path} is refused: this JobManager allows no directory for savepoints; set state.savepoints.dir (or list directories in state.savepoints.allowed-dirs) in its configuration`,
+        `${what} ${path} is refused: this JobManager allows no directory for savepoints or checkpoints; set state.savepoints.dir or state.checkpoints.dir (or list directories in state.savepoints.allowed-dirs) in its configuration`,
       );
     }
     return new WeirError(

@@ -39,8 +39,8 @@ export class SavepointService {
     checkPath('target directory', request.targetDirectory);
     job.checkSavepointPossible();
     const base = resolveSavepointBase(request.targetDirectory, this.deps.defaultDirectory);
-    await this.deps.allowedPaths.check('savepoint directory', base);
-    const target = await SavepointTarget.create(base, savepointDirName(job.jobId, this.deps.randomHex), this.deps.openStorage);
+    const allowed = await this.deps.allowedPaths.check('savepoint directory', base);
+    const target = await SavepointTarget.create(allowed, savepointDirName(job.jobId, this.deps.randomHex), this.deps.openStorage);
     const log = logger.child({ jobId: job.jobId });
     try {
       const savepoint = await job.triggerSavepoint(target, mode);
@@ -60,7 +60,7 @@ export class SavepointService {
 
   async dispose(request: DisposeSavepointRequest__Output): Promise<void> {
     checkPath('savepoint path', request.savepointPath);
-    if (request.savepointPath.trim() !== '') await this.deps.allowedPaths.check('savepoint path', request.savepointPath);
-    return disposeSavepoint(request.savepointPath, this.deps.openStorage, this.deps.logger, this.deps.metadataMaxBytes);
+    const path = request.savepointPath.trim() === '' ? request.savepointPath : await this.deps.allowedPaths.check('savepoint path', request.savepointPath);
+    return disposeSavepoint(path, this.deps.openStorage, this.deps.logger, this.deps.metadataMaxBytes);
   }
 }

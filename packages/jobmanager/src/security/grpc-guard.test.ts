@@ -61,8 +61,8 @@ describe('the JobService with authentication (tokens file)', () => {
       'audit: unauthenticated submit: refused: the token is not one this cluster knows (not in its tokens file, or revoked) [UNAUTHENTICATED]',
       "audit: vic submit: refused: 'vic' (role viewer) may not run jobs: that takes the submitter or admin role",
       'audit: alice submit <job>: ok',
-      "audit: bob cancel <job>: refused: 'bob' (role submitter) may cancel only the jobs it submitted (this one was submitted by 'alice'): another's job takes the operator or admin role",
-      "audit: bob stop <job>: refused: 'bob' (role submitter) may stop only the jobs it submitted (this one was submitted by 'alice'): another's job takes the operator or admin role",
+      "audit: bob cancel <job>: refused: 'bob' (role submitter) may cancel only the jobs it submitted (this one was submitted by token:alice): another's job takes the operator or admin role",
+      "audit: bob stop <job>: refused: 'bob' (role submitter) may stop only the jobs it submitted (this one was submitted by token:alice): another's job takes the operator or admin role",
       'audit: alice cancel <job>: ok',
     ]);
   });

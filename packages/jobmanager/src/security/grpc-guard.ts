@@ -1,7 +1,7 @@
 import { WeirError, describeError, type Logger } from '@weir/common';
 import { toServiceError, verifiedPeerCertificate, type JobServiceHandlers, type TaskManagerServiceHandlers, type grpc } from '@weir/rpc';
-import { SecurityErrorCode, authorize, type Action, type ClusterSecurity, type Principal } from '@weir/security';
-import type { JobOwners } from './job-owners.ts';
+import { SecurityErrorCode, authorize, principalId, type Action, type ClusterSecurity, type Principal } from '@weir/security';
+import { setCallPrincipal, type JobOwners } from './job-owners.ts';
 
 type AnyCall = {
   readonly request?: { readonly jobId?: string; readonly terminate?: string };
@@ -39,8 +39,8 @@ function failCall(call: AnyCall, callback: Callback | undefined, err: unknown): 
 /**
  * The JobService behind authentication and authorization: each call's `authorization`
  * metadata names its principal (Authenticator), `authorize` decides, and each mutating call
- * leaves one audit line with its result. A submission records its principal as the job's
- * owner. With authentication off every caller is an admin, nothing is audited: as before.
+ * leaves one audit line with its result. The handler finds the principal with callPrincipal
+ * (a submission records it as the job's owner). With authentication off every caller is an admin, nothing is audited: as before.
  */
 export function guardJobService(handlers: JobServiceHandlers, security: ClusterSecurity, owners: JobOwners): JobServiceHandlers {
   const inner = handlers as unknown as Record<string, Handler>;
@@ -62,13 +62,13 @@ export function guardJobService(handlers: JobServiceHandlers, security: ClusterS
             failCall(call, callback, new WeirError(SecurityErrorCode.PERMISSION_DENIED, decision.reason));
             return;
           }
+          setCallPrincipal(call, principal);
           if (callback === undefined) {
             inner[method]!(call);
             return;
           }
           inner[method]!(call, (error, value) => {
             const submitted = action === 'submit' && error == null ? (value as { jobId?: string } | undefined)?.jobId : undefined;
-            if (submitted !== undefined) owners.record(submitted, principal.name);
             audit(principal, error == null ? 'ok' : `failed: ${(error as { details?: string }).details ?? describeError(error)}`, submitted ?? jobId);
             callback(error, value);
           });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isWeirError } from '@weir/common';
 import { ManualClock } from '@weir/common/testing';
-import { ClientRateLimiter, peerAddress } from './client-rate-limiter.ts';
+import { ClientRateLimiter, peerAddress, rateLimitKey } from './client-rate-limiter.ts';
 
 function refusal(limiter: ClientRateLimiter, client: string): string {
   try {
@@ -33,6 +33,21 @@ describe('ClientRateLimiter', () => {
   it('limits nothing at 0', () => {
     const limiter = new ClientRateLimiter(0, new ManualClock());
     for (let i = 0; i < 1_000; i++) limiter.take('10.0.0.1', 'SubmitJob');
+  });
+
+  it('keys a request by its authenticated principal, else by its address, an IPv6 address by its /64', () => {
+    expect(rateLimitKey({ name: 'alice', role: 'submitter', via: 'token' }, '10.0.0.1')).toBe('token:alice');
+    // The same name by a JWT is another caller with a budget of its own.
+    expect(rateLimitKey({ name: 'alice', role: 'submitter', via: 'jwt' }, '10.0.0.1')).toBe('jwt:alice');
+    expect(rateLimitKey({ name: 'anonymous', role: 'admin', via: 'anonymous' }, '10.0.0.1')).toBe('10.0.0.1');
+    expect(rateLimitKey(undefined, '10.0.0.1')).toBe('10.0.0.1');
+    expect(rateLimitKey(undefined, '::ffff:10.0.0.1')).toBe('10.0.0.1');
+    // Every address of one /64 is one client: a host picks from its whole /64 at will.
+    expect(rateLimitKey(undefined, '2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(rateLimitKey(undefined, '2001:db8:1:2:bbbb:cccc:dddd:eeee')).toBe('2001:db8:1:2::/64');
+    expect(rateLimitKey(undefined, '2001:0db8::1')).toBe('2001:db8:0:0::/64');
+    expect(rateLimitKey(undefined, '::1')).toBe('0:0:0:0::/64');
+    expect(rateLimitKey(undefined, 'fe80::1%eth0')).toBe('fe80:0:0:0::/64');
   });
 
   it('names the client by address, without the port', () => {

@@ -6,7 +6,9 @@ import type { SavepointService } from '../savepoint/savepoint-service.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
 import type { JobSubmitter } from '../submit/job-submitter.ts';
 import { toListCheckpointsResponse } from './checkpoint-views.ts';
-import { peerAddress, type ClientRateLimiter } from './client-rate-limiter.ts';
+import { principalId } from '@weir/security';
+import { callPrincipal } from '../security/job-owners.ts';
+import { peerAddress, rateLimitKey, type ClientRateLimiter } from './client-rate-limiter.ts';
 import { toJobDetails, toJobStatusUpdate } from './job-views.ts';
 
 /** The JobService the CLI calls: submit, list, get, cancel, watch, list checkpoints, savepoints. */
@@ -21,8 +23,10 @@ export function jobServiceHandlers(
   return {
     SubmitJob(call, callback) {
       Promise.resolve(call.request).then((request) => {
-        rateLimiter.take(peerAddress(call.getPeer()), 'SubmitJob');
-        return submitter.submit(request);
+        const principal = callPrincipal(call);
+        rateLimiter.take(rateLimitKey(principal, peerAddress(call.getPeer())), 'SubmitJob');
+        // Anonymous callers (authentication off) own nothing: every one of them is an admin anyway.
+        return submitter.submit(request, principal === undefined || principal.via === 'anonymous' ? '' : principalId(principal));
       }).then(
         (response) => callback(null, response),
         (err: unknown) => {
@@ -34,7 +38,7 @@ export function jobServiceHandlers(
 
     TriggerSavepoint(call, callback) {
       Promise.resolve(call.request).then((request) => {
-        rateLimiter.take(peerAddress(call.getPeer()), 'TriggerSavepoint');
+        rateLimiter.take(rateLimitKey(callPrincipal(call), peerAddress(call.getPeer())), 'TriggerSavepoint');
         return savepoints.trigger({ ...request, jobId: parseJobId(request.jobId) });
       }).then(
         (response) => callback(null, response),

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -119,7 +119,7 @@ describe('JobSubmitter', () => {
       checkpointing: { intervalMs: 500, mode: 'AT_LEAST_ONCE' },
       stateBackend: { kind: 'filesystem', checkpointDir: 's3://bucket/cp', asyncSnapshots: true },
     };
-    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig, splitSources: [] }));
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig, splitSources: [] }), { ...config, 'state.savepoints.allowed-dirs': 's3://bucket' });
     const { jobId } = await s.submitter.submit(request(1));
     const job = s.dispatcher.get(jobId!);
     expect(job.spec.settings.checkpointing).toMatchObject({ intervalMs: 500, mode: 'AT_LEAST_ONCE', backend: 'filesystem', directory: 's3://bucket/cp' });
@@ -149,6 +149,37 @@ describe('JobSubmitter', () => {
     );
     expect(s.opened).toEqual([]);
     expect(s.dispatcher.list()).toEqual([]);
+  });
+
+  it("refuses a job whose own checkpoint directory (its state backend's) is outside the allowed roots, naming them, before opening it", async () => {
+    const outside: ExecutionConfig = { ...plain, checkpointing: { intervalMs: 500 }, stateBackend: { kind: 'filesystem', checkpointDir: '/etc/cron.d', asyncSnapshots: true } };
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: outside, splitSources: [] }), { ...config, 'state.checkpoints.dir': '/data/checkpoints' });
+    const err = await s.submitter.submit(request(1)).catch((e: unknown) => e);
+    expect(isWeirError(err, 'PATH_NOT_ALLOWED')).toBe(true);
+    expect((err as Error).message).toBe(
+      'checkpoint directory /etc/cron.d is outside the directories this JobManager allows: /data/checkpoints (state.savepoints.dir, state.checkpoints.dir, state.savepoints.allowed-dirs); give a path below one of them',
+    );
+    expect(s.opened).toEqual([]);
+    expect(s.dispatcher.list()).toEqual([]);
+    expect(s.closed).toHaveLength(1);
+  });
+
+  it('opens an allowed checkpoint directory by its resolved path: a link swapped afterwards does not redirect it', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'weir-submit-root-'));
+    await mkdir(join(root, 'real'));
+    await symlink(join(root, 'real'), join(root, 'link'));
+    const executionConfig: ExecutionConfig = { ...plain, checkpointing: { intervalMs: 500 }, stateBackend: { kind: 'filesystem', checkpointDir: join(root, 'link'), asyncSnapshots: true } };
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig, splitSources: [] }), { ...config, 'state.checkpoints.dir': root });
+    const { jobId } = await s.submitter.submit(request(1));
+    expect(s.opened).toEqual([join(root, 'real')]);
+    expect(s.dispatcher.get(jobId!).spec.settings.checkpointing?.directory).toBe(join(root, 'real'));
+  });
+
+  it('keeps its submitter as the job\'s owner', async () => {
+    const s = await setup(async () => ({ jobGraph: jobGraph(vertex('src', 1)), operatorsWithoutUid: [], executionConfig: plain, splitSources: [] }));
+    const { jobId } = await s.submitter.submit(request(1), 'jwt:alice');
+    expect(s.dispatcher.ownerOf(jobId!)).toBe('jwt:alice');
+    expect(s.dispatcher.ownerOf((await s.submitter.submit(request(1))).jobId!)).toBeUndefined();
   });
 
   it('rejects a filesystem backend without a directory before storing anything', async () => {

@@ -52,22 +52,24 @@ export class JobSubmitter {
    * Nothing is stored and no job exists unless planning, the job's settings and the savepoint
    * to restore (savepoint_path: read, checked whole and mapped onto the job) succeed, so a bad
    * bundle, an unusable checkpoint setup or a bad savepoint leaves the JobManager as it was;
-   * the error goes back to the client as it is.
+   * the error goes back to the client as it is. `owner` is the submitter's principalId ('' when
+   * authentication is off), kept with the job under HA.
    */
-  async submit(request: SubmitJobRequest__Output): Promise<SubmitJobResponse> {
+  async submit(request: SubmitJobRequest__Output, owner = ''): Promise<SubmitJobResponse> {
     checkSubmitJob(request);
-    // A client's path only: a recovered job's was checked when it was submitted.
-    if (request.savepointPath !== '') await this.#allowedPaths.check('savepoint path', request.savepointPath);
+    // A client's path only: a recovered job's was checked when it was submitted (and kept as resolved then).
+    const savepointPath = request.savepointPath === '' ? '' : await this.#allowedPaths.check('savepoint path', request.savepointPath);
     const job: SubmittedJob = {
       jobId: randomBytes(16).toString('hex'),
       bundle: request.bundle,
       entryName: request.entryName || 'job.js',
       args: [...request.args],
       parallelism: request.parallelism,
-      savepointPath: request.savepointPath,
+      savepointPath,
       allowNonRestoredState: request.allowNonRestoredState,
       configuration: { ...request.configuration },
       submittedAtMs: Date.now(),
+      owner,
     };
     const master = await this.#start(job, undefined);
     return { jobId: job.jobId, jobName: master.spec.jobGraph.jobName };
@@ -80,6 +82,19 @@ export class JobSubmitter {
    */
   recover(job: SubmittedJob, recovery: JobRecovery): Promise<JobMaster> {
     return this.#start(job, recovery);
+  }
+
+  /**
+   * The job's checkpoint directory is where the JobManager and its TaskManagers write, and
+   * delete: its state backend's or -D state.checkpoints.dir are the submitter's to choose, so a
+   * new job's is confined to the allowed roots (PATH_NOT_ALLOWED naming them) and used resolved.
+   * A recovered job's was checked when it was submitted.
+   */
+  async #confineCheckpoints(settings: JobSettings, submitted: boolean): Promise<JobSettings> {
+    const checkpointing = settings.checkpointing;
+    if (!submitted || checkpointing?.directory === undefined) return settings;
+    const directory = await this.#allowedPaths.check('checkpoint directory', checkpointing.directory);
+    return { ...settings, checkpointing: { ...checkpointing, directory } };
   }
 
   async #start(job: SubmittedJob, recovery: JobRecovery | undefined): Promise<JobMaster> {
@@ -102,7 +117,7 @@ export class JobSubmitter {
     try {
       // A recovered job held its claims when it was submitted; it takes them back whatever else runs now.
       if (recovery === undefined) claim = this.#claims.reserve({ jobId, jobName: plan.jobGraph.jobName, resources: plan.exclusiveResources ?? [] });
-      settings = resolveJobSettings(plan.executionConfig, config);
+      settings = await this.#confineCheckpoints(resolveJobSettings(plan.executionConfig, config), recovery === undefined);
       // A recovered job with checkpoints restores them; the savepoint may be gone by now.
       const readSavepoint = job.savepointPath !== '' && (recovery?.checkpoints.length ?? 0) === 0;
       initialRestore = readSavepoint
@@ -131,7 +146,7 @@ export class JobSubmitter {
       );
     }
     const spec: JobSpec = {
-      jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...job.args], defaults, settings, configuration: job.configuration, ...(initialRestore === undefined ? {} : { initialRestore }),
+      jobId, jobGraph: plan.jobGraph, bundleHash, entryName, args: [...job.args], defaults, settings, configuration: job.configuration, owner: job.owner, ...(initialRestore === undefined ? {} : { initialRestore }),
       ...(plan.splitSources.length === 0 ? {} : { splitSources: plan.splitSources }),
       ...((plan.exclusiveResources ?? []).length === 0 ? {} : { exclusiveResources: plan.exclusiveResources }),
     };

@@ -13,15 +13,15 @@ import { savepointCluster } from './savepoint-cluster.ts';
 export function restCluster(
   job: Parameters<typeof savepointCluster>[0] = {},
   forwarding?: RestServerOptions['forwarding'],
-  server: Pick<RestServerOptions, 'limits' | 'guard'> = {},
+  server: Pick<RestServerOptions, 'limits' | 'guard'> & { readonly dashboardDir?: string } = {},
 ) {
   const c = savepointCluster(job);
   const metrics = new MetricStore();
   const app = buildRestApp({
     logger: silentLogger(),
-    dashboardDir: undefined,
     forwarding,
     ...server,
+    dashboardDir: server.dashboardDir,
     context: {
       dispatcher: c.dispatcher,
       taskManagers: {

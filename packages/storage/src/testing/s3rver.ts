@@ -10,10 +10,12 @@ export interface S3rverOptions {
   readonly bucket?: string;
   /** Where s3rver keeps objects; default a fresh temp directory, removed when the process exits. */
   readonly directory?: string;
+  /** Serve HTTPS with this certificate and key (PEM): an S3 endpoint with a private CA. */
+  readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
 }
 
 export interface RunningS3rver {
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port>, https:// with `tls` */
   readonly endpoint: string;
   readonly bucket: string;
   /** Settings for openStorage / createS3Client: the endpoint, s3rver's credentials, path-style access. */
@@ -38,13 +40,14 @@ export async function startS3rver(options: S3rverOptions = {}): Promise<RunningS
       silent: true,
       directory,
       configureBuckets: [{ name: bucket, configs: [] }],
+      ...(options.tls === undefined ? {} : { cert: options.tls.cert, key: options.tls.key }),
     });
     const address = await server.run();
     return { server, port: address.port };
   };
   const first = await launch(0);
   let running: S3rver | undefined = first.server;
-  const endpoint = `http://127.0.0.1:${first.port}`;
+  const endpoint = `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${first.port}`;
   const stop = async (): Promise<void> => {
     const server = running;
     running = undefined;
