@@ -23,6 +23,25 @@ export function describeNode(node: LogicalNode): string {
       const aggs = node.aggs.map((a) => `${a.fn}(${a.arg === undefined ? '*' : node.input.fields[a.arg]!.name}) AS ${a.name}`);
       return `GroupAggregate(${keys.length > 0 ? `groupBy=[${keys.join(', ')}], ` : ''}select=[${[...keys, ...aggs].join(', ')}])`;
     }
+    case 'union':
+      return `Union(all=[true], union=[${node.fields.map((f) => f.name).join(', ')}])`;
+    case 'join': {
+      const type = `${node.joinType[0]}${node.joinType.slice(1).toLowerCase()}${node.joinType === 'INNER' ? '' : 'Outer'}Join`;
+      const both = [...node.left.fields, ...node.right.fields];
+      const where = `where=[${rexToString(node.condition, both)}]`;
+      const select = `select=[${both.map((f) => f.name).join(', ')}]`;
+      if (node.interval !== undefined) {
+        const b = node.interval;
+        return `IntervalJoin(joinType=[${type}], windowBounds=[isRowTime=true, leftLowerBound=${b.lower}, leftUpperBound=${b.upper}, leftTimeIndex=${b.leftTime}, rightTimeIndex=${b.rightTime}], ${where}, ${select})`;
+      }
+      return `Join(joinType=[${type}], ${where}, ${select}, leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey])`;
+    }
+    case 'rank': {
+      const names = node.input.fields.map((f) => f.name);
+      const partition = node.partitionKeys.map((k) => names[k]).join(', ');
+      const order = node.orderKeys.map((k) => `${names[k.index]} ${k.desc ? 'DESC' : 'ASC'}`).join(', ');
+      return `Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit ?? 'unbounded'}], partitionBy=[${partition}], orderBy=[${order}], select=[${[...names, node.fields[node.fields.length - 1]!.name].join(', ')}])`;
+    }
     case 'windowAggregate': {
       const keys = node.keys.filter((k) => k.kind === 'field').map((k) => node.input.fields[k.index]!.name);
       const aggs = node.aggs.map((a) => `${a.fn}(${a.arg === undefined ? '*' : node.input.fields[a.arg]!.name}) AS ${a.name}`);
