@@ -27,7 +27,7 @@ export function describeNode(node: LogicalNode): string {
       return `Union(all=[true], union=[${node.fields.map((f) => f.name).join(', ')}])`;
     case 'join': {
       const type = `${node.joinType[0]}${node.joinType.slice(1).toLowerCase()}${node.joinType === 'INNER' ? '' : 'Outer'}Join`;
-      const both = [...node.left.fields, ...node.right.fields];
+      const both = node.fields;
       const where = `where=[${rexToString(node.condition, both)}]`;
       const select = `select=[${both.map((f) => f.name).join(', ')}]`;
       if (node.interval !== undefined) {

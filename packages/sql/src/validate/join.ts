@@ -1,11 +1,12 @@
 import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { Expr, FromItem } from '../parse/ast.ts';
-import { analyzeJoinCondition } from '../logical/join-condition.ts';
+import { analyzeJoinCondition, readsBothSides } from '../logical/join-condition.ts';
 import type { LogicalNode } from '../logical/nodes.ts';
 import type { Field } from '../logical/rex.ts';
 import type { Catalog } from './catalog.ts';
 import { bindExpr } from './expressions.ts';
 import { bindFrom, Scope } from './from.ts';
+import { fieldsOf } from './query.ts';
 import { typeToString, withNullability, withoutRowtime } from './types.ts';
 
 /** The AND-ed parts of a WHERE as written. */
@@ -25,11 +26,10 @@ export function bindJoin(from: Extract<FromItem, { kind: 'join' }>, catalog: Cat
   const ctx = { column: (c: Extract<Expr, { kind: 'column' }>) => scope.resolve(c) };
   let conditionExpr = from.condition;
   if (conditionExpr === undefined) {
-    // A comma join: the WHERE conjuncts that this join's columns answer (and no inner join took).
+    // A comma join: the WHERE conjuncts over both sides of this join (and no inner join took); the rest stay in WHERE.
     const mine = pending.filter((part) => {
       try {
-        bindExpr(part, ctx);
-        return true;
+        return readsBothSides(bindExpr(part, ctx), left.node.fields.length);
       } catch {
         return false;
       }
@@ -57,7 +57,9 @@ export function bindJoin(from: Extract<FromItem, { kind: 'join' }>, catalog: Cat
   // A regular join keeps no time attribute (its rows are not in event-time order); an interval join keeps both, as Flink's.
   const side = (fields: readonly Field[], padded: boolean): Field[] =>
     fields.map((f) => ({ name: f.name, type: withNullability(analysis.interval === undefined ? withoutRowtime(f.type) : f.type, f.type.nullable || padded) }));
-  const fields = [...side(left.node.fields, from.joinType === 'RIGHT' || from.joinType === 'FULL'), ...side(right.node.fields, from.joinType === 'LEFT' || from.joinType === 'FULL')];
+  const sides = [...side(left.node.fields, from.joinType === 'RIGHT' || from.joinType === 'FULL'), ...side(right.node.fields, from.joinType === 'LEFT' || from.joinType === 'FULL')];
+  // Output names unique as Flink makes them (k, k0).
+  const fields = fieldsOf(sides.map((f) => f.name), sides.map((f) => ({ kind: 'literal', value: null, type: f.type })));
   const node: LogicalNode = { kind: 'join', joinType: from.joinType, left: left.node, right: right.node, condition, ...analysis, fields };
   return { node, scope: new Scope(scope.fields.map((f, i) => ({ ...f, type: fields[i]!.type }))) };
 }
