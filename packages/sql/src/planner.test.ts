@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StreamExecutionEnvironment } from '@weir/api';
+import { buildStreamGraph, DEFAULT_ENVIRONMENT, operatorsWithoutUid, StreamExecutionEnvironment } from '@weir/api';
 import { isWeirError } from '@weir/common';
 import { SqlErrorCode } from './errors.ts';
 import { StreamTableEnvironment } from './table-environment.ts';
@@ -93,5 +93,23 @@ describe('planning joins, unions, DISTINCT and Top-N', () => {
     expect(isWeirError(error, SqlErrorCode.SQL_UPDATES_NOT_ACCEPTED)).toBe(true);
     expect(error.message).toMatch(/produced by node Join\(joinType=\[LeftOuterJoin\]/);
     expect(tEnv().executeSql('INSERT INTO files SELECT o.id, u.k FROM orders o JOIN users u ON o.k = u.k').toString()).toBe('OK');
+  });
+
+  it('translates joins, interval joins, UNION ALL and Top-N to two-input and keyed operators, every one with a uid from its statement', async () => {
+    const graph = await buildStreamGraph(
+      (env) => {
+        const t = StreamTableEnvironment.create(env);
+        for (const ddl of TABLES) t.executeSql(ddl);
+        t.executeSql("CREATE TABLE printed (a BIGINT, b INT) WITH ('connector' = 'print')");
+        t.executeSql('INSERT INTO printed SELECT o.id, u.k FROM orders o LEFT JOIN users u ON o.k = u.k');
+        t.executeSql("INSERT INTO files SELECT o.id, s.k FROM orders o JOIN shipments s ON o.id = s.oid AND s.ts BETWEEN o.ts AND o.ts + INTERVAL '3' SECOND");
+        t.executeSql('INSERT INTO printed SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY amount DESC) AS rn FROM orders) WHERE rn <= 2 UNION ALL SELECT oid, k FROM shipments');
+      },
+      [],
+      DEFAULT_ENVIRONMENT,
+    );
+    expect(operatorsWithoutUid(graph)).toEqual([]);
+    expect(new Set(graph.nodes.map((n) => n.uid)).size).toBe(graph.nodes.length);
+    expect(graph.nodes.map((n) => n.name).filter((n) => /Join|Rank/.test(n))).toEqual(['Join[1]', 'IntervalJoin[1]', 'Rank[2]']);
   });
 });
