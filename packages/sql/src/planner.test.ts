@@ -88,6 +88,17 @@ describe('planning joins, unions, DISTINCT and Top-N', () => {
     expect(cross.message).toMatch(/^SQL error at line 1, column 26: a join without a condition/);
   });
 
+  it('GROUP BY SESSION(ts, gap) is a session window aggregation (insert-only) with SESSION_START and SESSION_END', () => {
+    const plan = physical("SELECT k, SESSION_START(ts, INTERVAL '1' SECOND) AS s, SESSION_END(ts, INTERVAL '1' SECOND) AS e, COUNT(*) AS c FROM orders GROUP BY k, SESSION(ts, INTERVAL '1' SECOND)");
+    expect(plan[0]).toBe('Calc(select=[k, w$start AS s, w$end AS e, EXPR$0 AS c]), changelogMode=[I]');
+    expect(plan[1]).toBe('WindowAggregate(groupBy=[k], window=[SessionGroupWindow(time_col=[rowtime], gap=[1 s])], select=[k, COUNT(*) AS EXPR$0, start(w$) AS window_start, end(w$) AS window_end]), changelogMode=[I]');
+    const notTime = errorOf(() => tEnv().sqlQuery("SELECT k, COUNT(*) FROM users GROUP BY k, SESSION(name, INTERVAL '1' SECOND)"));
+    expect(isWeirError(notTime, SqlErrorCode.SQL_NOT_A_TIME_ATTRIBUTE)).toBe(true);
+    expect(notTime.message).toMatch(/^SQL error at line 1, column 51: The group window SESSION requires a time attribute/);
+    // SESSION_END of another gap than the window's is not the window's end: an ungrouped expression.
+    expect(() => tEnv().sqlQuery("SELECT SESSION_END(ts, INTERVAL '2' SECOND) FROM orders GROUP BY SESSION(ts, INTERVAL '1' SECOND)")).toThrow(/not being grouped/);
+  });
+
   it('refuses an outer join into an append-only sink, naming the join', () => {
     const error = errorOf(() => tEnv().executeSql('INSERT INTO files SELECT o.id, u.k FROM orders o LEFT JOIN users u ON o.k = u.k'));
     expect(isWeirError(error, SqlErrorCode.SQL_UPDATES_NOT_ACCEPTED)).toBe(true);

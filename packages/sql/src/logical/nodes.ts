@@ -5,12 +5,15 @@ import type { Field, Rex } from './rex.ts';
 
 /** A window table-valued function's windows, in milliseconds. */
 export interface WindowSpec {
-  readonly fn: 'TUMBLE' | 'HOP' | 'CUMULATE';
+  readonly fn: 'TUMBLE' | 'HOP' | 'CUMULATE' | 'SESSION';
+  /** SESSION's gap here too (a session has no fixed size). */
   readonly size: number;
   /** HOP's slide. */
   readonly slide?: number;
   /** CUMULATE's step. */
   readonly step?: number;
+  /** SESSION's gap: a window closes when no row of its key came for that long. */
+  readonly gap?: number;
 }
 
 export interface AggCall {

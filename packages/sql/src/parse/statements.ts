@@ -155,6 +155,13 @@ function groupItem(node: TreeNode): Expr {
   const inner = ruleChildren(node)[0]!;
   if (kind(inner) === 'ColumnName') return { kind: 'column', path: identifierPath(inner), pos: positionOf(inner) };
   if (kind(inner) === 'Expression') return convertExpression(inner);
+  if (kind(inner) === 'GroupWindowFunction') {
+    // SESSION(ts, INTERVAL ..), TUMBLE(..), HOP(..): Flink's legacy group windows, read as calls for the validator.
+    const time = child(inner, 'TimeAttrColumn')!;
+    const intervals = childrenOf(inner, 'TimeIntervalExpression').map(convertExpression);
+    const name = child(inner, 'GroupWindowFunctionName')!.getText().toUpperCase();
+    return { kind: 'call', name, args: [{ kind: 'column', path: identifierPath(time), pos: positionOf(time) }, ...intervals], pos: positionOf(inner) };
+  }
   throw unsupported(node, `GROUP BY ${node.getText()} (GROUPING SETS, ROLLUP, CUBE)`);
 }
 

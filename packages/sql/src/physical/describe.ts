@@ -56,6 +56,7 @@ function seconds(ms: number): string {
 
 export function windowToString(window: WindowSpec, timeColumn: string): string {
   if (window.fn === 'TUMBLE') return `TUMBLE(time_col=[${timeColumn}], size=[${seconds(window.size)}])`;
+  if (window.fn === 'SESSION') return `SessionGroupWindow(time_col=[${timeColumn}], gap=[${seconds(window.gap!)}])`;
   if (window.fn === 'HOP') return `HOP(time_col=[${timeColumn}], size=[${seconds(window.size)}], slide=[${seconds(window.slide!)}])`;
   return `CUMULATE(time_col=[${timeColumn}], max_size=[${seconds(window.size)}], step=[${seconds(window.step!)}])`;
 }

@@ -1,4 +1,4 @@
-import { SlidingEventTimeWindows, TumblingEventTimeWindows, WatermarkStrategy, Watermark, type DataStream, type StreamExecutionEnvironment, type WatermarkGenerator, type WindowAssigner, type TimeWindow } from '@weir/api';
+import { EventTimeSessionWindows, SlidingEventTimeWindows, TumblingEventTimeWindows, WatermarkStrategy, Watermark, type DataStream, type StreamExecutionEnvironment, type WatermarkGenerator, type WindowAssigner, type TimeWindow } from '@weir/api';
 import type { TableFactory } from '../connectors/factory.ts';
 import type { WindowSpec } from '../logical/nodes.ts';
 import type { PhysicalNode } from '../physical/changelog.ts';
@@ -110,6 +110,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
 function assignerOf(window: WindowSpec): WindowAssigner<unknown, TimeWindow> {
   if (window.fn === 'TUMBLE') return TumblingEventTimeWindows.of(window.size);
   if (window.fn === 'HOP') return SlidingEventTimeWindows.of(window.size, window.slide!);
+  if (window.fn === 'SESSION') return EventTimeSessionWindows.withGap(window.gap!) as WindowAssigner<unknown, TimeWindow>;
   return new CumulativeEventTimeWindows(window.size, window.step!);
 }
 

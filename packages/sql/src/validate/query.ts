@@ -6,9 +6,10 @@ import type { Catalog } from './catalog.ts';
 import { bindExpr, rexKey, type BindContext } from './expressions.ts';
 import { bindFrom } from './from.ts';
 import { inferAggregate } from './functions.ts';
+import { groupWindowOf } from './group-window.ts';
 import { splitAnd } from './join.ts';
 import { bindRank, isOver } from './rank.ts';
-import { typeToString, withoutRowtime } from './types.ts';
+import { T, typeToString, withNullability, withoutRowtime } from './types.ts';
 import { bindUnion, distinct } from './union.ts';
 
 /** A query (a SELECT or a UNION ALL of them) as a logical plan, every name and type resolved against the catalog. */
@@ -64,7 +65,8 @@ function bindSelect(select: Select, catalog: Catalog): LogicalNode {
   const preProjects: Rex[] = [];
   const preNames: string[] = [];
   const keyIndex = new Map<string, number>();
-  for (const g of select.groupBy) {
+  const { window, keys: groupKeys } = groupWindowOf(select.groupBy, plain);
+  for (const g of groupKeys) {
     const rex = bindExpr(g, plain);
     if (!keyIndex.has(rexKey(rex))) {
       keyIndex.set(rexKey(rex), preProjects.length);
@@ -73,10 +75,13 @@ function bindSelect(select: Select, catalog: Catalog): LogicalNode {
     }
   }
   const keyCount = preProjects.length;
+  // A group window's start and end come right after the keys (Flink's w$start, w$end).
+  const windowFields: Field[] = window === undefined ? [] : ['w$start', 'w$end'].map((name) => ({ name, type: withNullability(T.timestamp(3), false) }));
   const aggs: AggCall[] = [];
   const aggIndex = new Map<string, number>();
   const aggregateOutput = (): Field[] => [
     ...preNames.slice(0, keyCount).map((name, i) => ({ name, type: withoutRowtime(preProjects[i]!.type) })),
+    ...windowFields,
     ...aggs.map((a) => ({ name: a.name, type: a.type })),
   ];
   const grouped: BindContext = {
@@ -84,6 +89,8 @@ function bindSelect(select: Select, catalog: Catalog): LogicalNode {
       throw new SqlError(SqlErrorCode.SQL_TYPE_MISMATCH, `Expression '${c.path.join('.')}' is not being grouped; add it to GROUP BY or aggregate it`, c.pos);
     },
     match: (e) => {
+      const auxiliary = window?.auxiliary(e);
+      if (auxiliary !== undefined) return { kind: 'input', index: keyCount + (auxiliary === 'start' ? 0 : 1), type: windowFields[0]!.type };
       if (containsAggregate(e) || e.kind === 'literal') return undefined;
       let rex: Rex;
       try {
@@ -115,7 +122,7 @@ function bindSelect(select: Select, catalog: Catalog): LogicalNode {
         aggIndex.set(key, index);
         aggs.push({ fn: call.name as AggCall['fn'], ...(argIndex !== undefined ? { arg: argIndex } : {}), distinct: false, type, name: `EXPR$${index}` });
       }
-      return { kind: 'input', index: keyCount + index, type };
+      return { kind: 'input', index: keyCount + windowFields.length + index, type };
     },
   };
   const selectProjects: Rex[] = [];
@@ -128,7 +135,10 @@ function bindSelect(select: Select, catalog: Catalog): LogicalNode {
   const having = select.having === undefined ? undefined : bindExpr(select.having, grouped);
   if (having !== undefined) requireBoolean(having, 'HAVING', select.having!);
   const pre: LogicalNode = { kind: 'calc', input: node, projects: preProjects, fields: fieldsOf(preNames, preProjects) };
-  const aggregate: LogicalNode = { kind: 'aggregate', input: pre, groupKeys: preProjects.slice(0, keyCount).map((_, i) => i), aggs, fields: aggregateOutput() };
+  const aggregate: LogicalNode =
+    window === undefined
+      ? { kind: 'aggregate', input: pre, groupKeys: preProjects.slice(0, keyCount).map((_, i) => i), aggs, fields: aggregateOutput() }
+      : { kind: 'windowAggregate', input: pre, window: window.spec, keys: [...preProjects.slice(0, keyCount).map((_, index) => ({ kind: 'field' as const, index })), { kind: 'window_start' }, { kind: 'window_end' }], aggs, fields: aggregateOutput() };
   let top: LogicalNode = aggregate;
   if (having !== undefined) top = { kind: 'calc', input: top, projects: top.fields.map((f, index) => ({ kind: 'input', index, type: f.type })), condition: having, fields: top.fields };
   return { kind: 'calc', input: top, projects: selectProjects, fields: fieldsOf(selectNames, selectProjects) };
