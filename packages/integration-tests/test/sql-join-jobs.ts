@@ -6,20 +6,22 @@
  * - shipments: sid 0..N/3-1 for order oid = 3 * sid, shipped (sid % 5) s after the order's
  *   20 ms slot, up to 4 s out of order (watermark 5 s behind, so no shipment is late);
  * - customers: cid 0..9 named c<cid>.
- * Queries: an interval join (shipped within 3 s) into a filesystem table; a LEFT JOIN of
+ * Queries: an interval join (shipped within 3 s) and session windows per key (1 s gap; orders
+ * with id % 200 >= 100 left out, so each key's sessions end at 2 s holes) into filesystem
+ * tables; a LEFT JOIN of
  * orders with customers (keys 10-12 have none, a residual predicate drops more) and a Top-3
  * per key, both as changelogs (+I/-U/+U/-D) written through toChangelogStream.
  */
 export const JOIN_BASE_TIME = 1_700_000_000_000;
 
-/** args: shipped dir, left-join changelog dir, top-n changelog dir, orders, rows/s, checkpoint interval ms, checkpoint dir, parallelism */
+/** args: shipped dir, left-join changelog dir, top-n changelog dir, orders, rows/s, checkpoint interval ms, checkpoint dir, parallelism, sessions dir */
 export const SQL_JOIN_JOB = `
 import { CheckpointingMode, FsStateBackend, type StreamExecutionEnvironment } from '@weir/api';
 import { FileSink, SimpleStringEncoder } from '@weir/connectors';
 import { StreamTableEnvironment, rowToString, type Table } from '@weir/sql';
 
 export default function sqlJoinJob(env: StreamExecutionEnvironment, args: string[]) {
-  const [shippedDir, joinedDir, topDir, orders, rate, interval, checkpointDir, parallelism] = args;
+  const [shippedDir, joinedDir, topDir, orders, rate, interval, checkpointDir, parallelism, sessionsDir] = args;
   env.setParallelism(Number(parallelism));
   env.enableCheckpointing(Number(interval));
   env.getCheckpointConfig().setCheckpointingMode(CheckpointingMode.EXACTLY_ONCE);
@@ -50,6 +52,13 @@ export default function sqlJoinJob(env: StreamExecutionEnvironment, args: string
     SELECT o.id, s.sid, o.amount
     FROM orders AS o JOIN shipments AS s
     ON o.id = s.oid AND s.ts BETWEEN o.ts AND o.ts + INTERVAL '3' SECOND\`);
+  tEnv.executeSql(\`CREATE TABLE sessions (k BIGINT, s TIMESTAMP(3), e TIMESTAMP(3), cnt BIGINT)
+    WITH ('connector' = 'filesystem', 'path' = '\${sessionsDir}', 'format' = 'csv')\`);
+  tEnv.executeSql(\`
+    INSERT INTO sessions
+    SELECT k, SESSION_START(ts, INTERVAL '1' SECOND), SESSION_END(ts, INTERVAL '1' SECOND), COUNT(*)
+    FROM orders WHERE id % 200 < 100
+    GROUP BY k, SESSION(ts, INTERVAL '1' SECOND)\`);
   const changelog = (table: Table, dir: string, name: string) =>
     tEnv.toChangelogStream(table)
       .map((row) => rowToString(row, table.fields)).uid(name + '-text')
@@ -100,4 +109,30 @@ export function expectedTop(orders: number): string[] {
     ids.slice(0, 3).forEach((id, i) => rows.push(`[${k}, ${i + 1}, ${id}, ${amountOf(id)}]`));
   }
   return rows.sort();
+}
+
+function timestamp(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+}
+
+/** The csv lines of the session windows: per key, times closer than the 1 s gap in one session [first, last + gap). */
+export function expectedSessions(orders: number): string[] {
+  const times = new Map<number, number[]>();
+  for (let id = 0; id < orders; id++) if (id % 200 < 100) times.set(id % 13, [...(times.get(id % 13) ?? []), orderTime(id)]);
+  const lines: string[] = [];
+  for (const [k, ts] of times) {
+    ts.sort((a, b) => a - b);
+    let start = ts[0]!;
+    let count = 0;
+    ts.forEach((t, i) => {
+      count++;
+      const next = ts[i + 1];
+      if (next === undefined || next >= t + 1000) {
+        lines.push(`${k},${timestamp(start)},${timestamp(t + 1000)},${count}`);
+        if (next !== undefined) start = next;
+        count = 0;
+      }
+    });
+  }
+  return lines.sort();
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { diffLines, readCommittedLines } from '@weir/examples';
 import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
 import { killTaskManagersAtRandom } from './chaos.ts';
-import { expectedJoined, expectedShipped, expectedTop, SQL_JOIN_JOB } from './sql-join-jobs.ts';
+import { expectedJoined, expectedSessions, expectedShipped, expectedTop, SQL_JOIN_JOB } from './sql-join-jobs.ts';
 import { materialize } from './sql-jobs.ts';
 
 const ORDERS = 9_000;
@@ -14,8 +14,8 @@ const RATE = 1_200;
 const CLUSTER = { taskManagers: 2, slots: 2, config: { 'heartbeat.timeout': 20_000 } };
 
 /**
- * SQL joins and Top-N at parallelism 2 on two TaskManagers: an event-time interval join into
- * a filesystem table, a LEFT JOIN with a residual predicate and a Top-3 per key as changelogs;
+ * SQL joins, Top-N and session windows at parallelism 2 on two TaskManagers: an event-time
+ * interval join and a session window aggregation into filesystem tables, a LEFT JOIN with a residual predicate and a Top-3 per key as changelogs;
  * each compared with a reference computed here without the SQL engine, then the same with a
  * TaskManager SIGKILLed during the run (the committed output equals the failure-free one, each
  * changelog row applied once).
@@ -30,8 +30,8 @@ describe('Flink SQL joins and Top-N on a process cluster', () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-sql-joins-'));
     const cluster = await ProcessCluster.start(CLUSTER);
     cleanups.push(() => cluster.stop());
-    const [shipped, joined, top] = ['shipped', 'joined', 'top'].map((d) => join(dir, d));
-    const args = [shipped!, joined!, top!, String(ORDERS), String(RATE), '400', join(dir, 'checkpoints'), '2'];
+    const [shipped, joined, top, sessions] = ['shipped', 'joined', 'top', 'sessions'].map((d) => join(dir, d));
+    const args = [shipped!, joined!, top!, String(ORDERS), String(RATE), '400', join(dir, 'checkpoints'), '2', sessions!];
     const submitted = await cluster.weir(['run', '--detached', writeJobFile(SQL_JOIN_JOB), '--', ...args]);
     expect(submitted.code, submitted.stderr).toBe(0);
     const jobId = jobIdFrom(submitted.stdout);
@@ -42,8 +42,13 @@ describe('Flink SQL joins and Top-N on a process cluster', () => {
     expect(details.summary!.status, `${log}\n${cluster.logs()}`).toBe('FINISHED');
     if (kills > 0) expect(details.attempt, log).toBeGreaterThanOrEqual(1);
 
-    const { missing, extra } = diffLines(readCommittedLines(shipped!).sort(), expectedShipped(ORDERS));
-    expect({ missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }, log).toEqual({ missing: [], extra: [], counts: [0, 0] });
+    for (const [tableDir, expected] of [
+      [shipped!, expectedShipped(ORDERS)],
+      [sessions!, expectedSessions(ORDERS)],
+    ] as const) {
+      const { missing, extra } = diffLines(readCommittedLines(tableDir).sort(), expected);
+      expect({ tableDir, missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }, log).toEqual({ tableDir, missing: [], extra: [], counts: [0, 0] });
+    }
     for (const [changelogDir, expected, kinds] of [
       [joined!, expectedJoined(ORDERS), /^(\+I|-D)\[/],
       [top!, expectedTop(ORDERS), /^(\+I|-U|\+U)\[/],
