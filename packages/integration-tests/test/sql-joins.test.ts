@@ -10,8 +10,12 @@ import { materialize } from './sql-jobs.ts';
 
 const ORDERS = 9_000;
 const RATE = 1_200;
-/** As sql.test.ts: a TaskManager's first parse of the statements blocks it for seconds on this machine. */
-const CLUSTER = { taskManagers: 2, slots: 2, config: { 'heartbeat.timeout': 20_000 } };
+/**
+ * As sql.test.ts: a TaskManager's first parse of the statements blocks it for seconds on this
+ * machine; the JobManager's too, and this job has seven statements (its main once took more
+ * than the default 30 s jobmanager.job-main.timeout under load from other tests).
+ */
+const CLUSTER = { taskManagers: 2, slots: 2, config: { 'heartbeat.timeout': 20_000, 'jobmanager.job-main.timeout': 120_000 } };
 
 /**
  * SQL joins, Top-N and session windows at parallelism 2 on two TaskManagers: an event-time
