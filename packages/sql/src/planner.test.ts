@@ -99,6 +99,15 @@ describe('planning joins, unions, DISTINCT and Top-N', () => {
     expect(() => tEnv().sqlQuery("SELECT SESSION_END(ts, INTERVAL '2' SECOND) FROM orders GROUP BY SESSION(ts, INTERVAL '1' SECOND)")).toThrow(/not being grouped/);
   });
 
+  it('aggregates OVER a ROWS or RANGE frame on event time, insert-only; refuses other orders and frames', () => {
+    const plan = physical('SELECT id, SUM(amount) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS s FROM orders');
+    expect(plan[1]).toBe('OverAggregate(partitionBy=[k], orderBy=[ts ASC], window=[ROWS BETWEEN 2 PRECEDING AND CURRENT ROW], select=[id, k, amount, ts, SUM(amount) AS w0$o0]), changelogMode=[I]');
+    const range = physical("SELECT id, COUNT(*) OVER (PARTITION BY k ORDER BY ts RANGE BETWEEN INTERVAL '1' MINUTE PRECEDING AND CURRENT ROW) AS c, MAX(amount) OVER (PARTITION BY k ORDER BY ts RANGE BETWEEN INTERVAL '1' MINUTE PRECEDING AND CURRENT ROW) AS m FROM orders");
+    expect(range[1]).toMatch(/window=\[RANG BETWEEN 60000 PRECEDING AND CURRENT ROW\], select=\[id, k, amount, ts, COUNT\(\*\) AS w0\$o0, MAX\(amount\) AS w0\$o1\]\), changelogMode=\[I\]$/);
+    expect(errorOf(() => tEnv().sqlQuery('SELECT SUM(amount) OVER (PARTITION BY k ORDER BY amount) AS s FROM orders')).message).toMatch(/column 50: An OVER aggregation must be ordered by an event-time attribute/);
+    expect(errorOf(() => tEnv().sqlQuery('SELECT SUM(amount) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS s FROM orders')).message).toMatch(/the window frame .* is not supported/);
+  });
+
   it('refuses an outer join into an append-only sink, naming the join', () => {
     const error = errorOf(() => tEnv().executeSql('INSERT INTO files SELECT o.id, u.k FROM orders o LEFT JOIN users u ON o.k = u.k'));
     expect(isWeirError(error, SqlErrorCode.SQL_UPDATES_NOT_ACCEPTED)).toBe(true);

@@ -83,7 +83,14 @@ export type LogicalNode =
    * ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) (Flink's Rank): the input's fields and the
    * row number; `limit` (the N of Top-N) is set when a filter `rn <= N` above it is pushed in.
    */
-  | { readonly kind: 'rank'; readonly input: LogicalNode; readonly partitionKeys: readonly number[]; readonly orderKeys: readonly SortKey[]; readonly limit?: number; readonly withoutRowNumber?: true; readonly pos?: SqlPosition; readonly fields: readonly Field[] };
+  | { readonly kind: 'rank'; readonly input: LogicalNode; readonly partitionKeys: readonly number[]; readonly orderKeys: readonly SortKey[]; readonly limit?: number; readonly withoutRowNumber?: true; readonly pos?: SqlPosition; readonly fields: readonly Field[] }
+
+  /**
+   * Aggregates OVER (PARTITION BY .. ORDER BY time ROWS/RANGE BETWEEN .. PRECEDING AND CURRENT
+   * ROW): the input's fields and one per aggregate, over the rows of the frame (`preceding`
+   * rows, or milliseconds for RANGE; absent: unbounded).
+   */
+  | { readonly kind: 'overAggregate'; readonly input: LogicalNode; readonly partitionKeys: readonly number[]; readonly timeIndex: number; readonly rows: boolean; readonly preceding?: number; readonly aggs: readonly AggCall[]; readonly fields: readonly Field[] };
 
 /** A node's inputs, left to right. */
 export function nodeInputs(node: LogicalNode): readonly LogicalNode[] {

@@ -34,6 +34,9 @@ export function toPhysical(node: LogicalNode): PhysicalNode {
       }
       // An inner join of appends appends (Flink's StreamPhysicalJoin); an outer join retracts its null-padded rows.
       return { node, mode: node.joinType === 'INNER' ? inputMode : 'retract', inputs };
+    case 'overAggregate':
+      requireInsertOnly(node, inputs);
+      return { node, mode: 'insert-only', inputs };
     case 'rank':
       if (node.limit === undefined) {
         throw new SqlError(

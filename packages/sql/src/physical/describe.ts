@@ -42,6 +42,14 @@ export function describeNode(node: LogicalNode): string {
       const order = node.orderKeys.map((k) => `${names[k.index]} ${k.desc ? 'DESC' : 'ASC'}`).join(', ');
       return `Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit ?? 'unbounded'}], partitionBy=[${partition}], orderBy=[${order}], select=[${[...names, node.fields[node.fields.length - 1]!.name].join(', ')}])`;
     }
+    case 'overAggregate': {
+      const names = node.input.fields.map((f) => f.name);
+      const preceding = node.preceding === undefined ? 'UNBOUNDED' : String(node.preceding);
+      // 'RANG', as Flink's OverAggregate prints a RANGE frame.
+      const window = `${node.rows ? 'ROWS' : 'RANG'} BETWEEN ${preceding} PRECEDING AND CURRENT ROW`;
+      const aggs = node.aggs.map((a) => `${a.fn}(${a.arg === undefined ? '*' : names[a.arg]}) AS ${a.name}`);
+      return `OverAggregate(partitionBy=[${node.partitionKeys.map((k) => names[k]).join(', ')}], orderBy=[${names[node.timeIndex]} ASC], window=[${window}], select=[${[...names, ...aggs].join(', ')}])`;
+    }
     case 'windowAggregate': {
       const keys = node.keys.filter((k) => k.kind === 'field').map((k) => node.input.fields[k.index]!.name);
       const aggs = node.aggs.map((a) => `${a.fn}(${a.arg === undefined ? '*' : node.input.fields[a.arg]!.name}) AS ${a.name}`);

@@ -10,6 +10,7 @@ import { GroupAggregateFunction } from './group-aggregate.ts';
 import { IntervalJoinFunction } from './interval-join.ts';
 import { StreamingJoinFunction } from './join.ts';
 import { keyString } from './keys.ts';
+import { OverAggregateFunction } from './over-aggregate.ts';
 import { AppendRankFunction } from './rank.ts';
 import { CumulativeEventTimeWindows, WindowRowFunction, windowAggregateFunction } from './window-aggregate.ts';
 
@@ -90,6 +91,15 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
           .keyBy((row: Row) => keyString(partition.map((k) => row.fields[k] ?? null)))
           .process(new AppendRankFunction(node.orderKeys, node.limit!, node.withoutRowNumber !== true))
           .name(`Rank[${id}]`)
+          .uid(uid(name));
+      }
+      case 'overAggregate': {
+        const partition = node.partitionKeys;
+        const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
+        return inputs[0]!
+          .keyBy((row: Row) => keyString(partition.map((k) => row.fields[k] ?? null)))
+          .process(new OverAggregateFunction(node.timeIndex, node.rows, node.preceding, node.aggs.map((a) => a.arg), accumulators))
+          .name(`OverAggregate[${id}]`)
           .uid(uid(name));
       }
       case 'windowAggregate': {

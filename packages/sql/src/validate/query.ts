@@ -8,7 +8,8 @@ import { bindFrom } from './from.ts';
 import { inferAggregate } from './functions.ts';
 import { groupWindowOf } from './group-window.ts';
 import { splitAnd } from './join.ts';
-import { bindRank, isOver } from './rank.ts';
+import { bindOver } from './over.ts';
+import { isOver } from './rank.ts';
 import { T, typeToString, withNullability, withoutRowtime } from './types.ts';
 import { bindUnion, distinct } from './union.ts';
 
@@ -36,10 +37,10 @@ function bindSelect(select: Select, catalog: Catalog): LogicalNode {
   }
   const isAggregate = select.groupBy.length > 0 || select.items.some((i) => i.kind === 'expr' && containsAggregate(i.expr)) || (select.having !== undefined);
   if (!isAggregate) {
-    // ROW_NUMBER() OVER (..) in the select list: a Rank over the rows, its row number one more field.
-    const over = select.items.filter((i) => i.kind === 'expr' && isOver(i.expr));
-    if (over.length > 0) node = bindRank(node, over.map((i) => (i as { expr: Extract<Expr, { kind: 'over' }> }).expr), plain);
-    const rowNumber = node.fields.length - 1;
+    // OVER items in the select list: a Rank (ROW_NUMBER) or an OverAggregate over the rows, each item one more field.
+    const overs = select.items.flatMap((i) => (i.kind === 'expr' && isOver(i.expr) ? [i.expr] : []));
+    let fieldOf: ((over: Extract<Expr, { kind: 'over' }>) => number) | undefined;
+    if (overs.length > 0) ({ node, fieldOf } = bindOver(node, overs, plain));
     const projects: Rex[] = [];
     const names: string[] = [];
     for (const item of select.items) {
@@ -51,7 +52,8 @@ function bindSelect(select: Select, catalog: Catalog): LogicalNode {
           }
         });
       } else if (isOver(item.expr)) {
-        projects.push({ kind: 'input', index: rowNumber, type: node.fields[rowNumber]!.type });
+        const index = fieldOf!(item.expr);
+        projects.push({ kind: 'input', index, type: node.fields[index]!.type });
         names.push(item.alias ?? `EXPR$${names.length}`);
       } else {
         projects.push(bindExpr(item.expr, plain));

@@ -25,8 +25,7 @@ export function bindRank(input: LogicalNode, overs: ReadonlyArray<Extract<Expr, 
   const over = overs[0]!;
   if (overs.length > 1) throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, 'more than one OVER window in a select list is not supported by Weir\'s SQL yet', overs[1]!.pos);
   if (over.call.name !== 'ROW_NUMBER') {
-    const what = ['RANK', 'DENSE_RANK'].includes(over.call.name) ? `${over.call.name}()` : `the OVER aggregation ${over.call.name}(..) OVER (..)`;
-    throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `${what} is not supported by Weir's SQL yet (ROW_NUMBER() for Top-N and deduplication is)`, over.pos);
+    throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `${over.call.name}() beside ROW_NUMBER() is not supported by Weir's SQL yet`, over.pos);
   }
   if (over.orderBy.length === 0) {
     throw new SqlError(

@@ -38,7 +38,7 @@ export function bindUnion(union: UnionAll, catalog: Catalog): LogicalNode {
 }
 
 function sameType(a: Field['type'], b: Field['type']): boolean {
-  return a.root === b.root && a.precision === b.precision && a.scale === b.scale && a.nullable === b.nullable;
+  return a.root === b.root && a.precision === b.precision && a.scale === b.scale;
 }
 
 /** SELECT DISTINCT: a GROUP BY on every column without aggregates (Flink's AggregateRemoveRule in reverse). */
