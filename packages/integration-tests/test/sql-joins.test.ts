@@ -69,7 +69,7 @@ describe('Flink SQL joins and Top-N on a process cluster', () => {
     if (kills > 0) expect(completedCount((await listCheckpoints(cluster.client, jobId)).checkpoints)).toBeGreaterThanOrEqual(2);
   }
 
-  it('commits the interval join, the LEFT JOIN changelog and the Top-3 changelog a reference computes', async () => {
+  it('commits the interval join, the session windows, the LEFT JOIN changelog and the Top-3 changelog a reference computes', async () => {
     await run(0);
   });
 
