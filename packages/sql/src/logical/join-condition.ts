@@ -69,14 +69,21 @@ export function analyzeJoinCondition(condition: Rex, leftCount: number): JoinCon
   let lower: number | undefined;
   let upper: number | undefined;
   let times: [number, number] | undefined;
-  const takeBound = (op: string, x: Rex, y: Rex): boolean => {
+  type Found = NonNullable<ReturnType<typeof bound>>;
+  const find = (op: string, x: Rex, y: Rex): Found | undefined => {
     const a = timeOffset(x, leftCount);
     const b = timeOffset(y, leftCount);
     const found = a === undefined || b === undefined ? undefined : bound(op, a, b);
-    if (found === undefined || (times !== undefined && (times[0] !== found.times[0] || times[1] !== found.times[1]))) return false;
-    times = found.times;
-    if (found.lower !== undefined) lower = lower === undefined ? found.lower : Math.max(lower, found.lower);
-    if (found.upper !== undefined) upper = upper === undefined ? found.upper : Math.min(upper, found.upper);
+    return found === undefined || (times !== undefined && (times[0] !== found.times[0] || times[1] !== found.times[1])) ? undefined : found;
+  };
+  /** Takes the bounds in only when all of them are of the same two time attributes (a BETWEEN gives two). */
+  const take = (...found: Array<Found | undefined>): boolean => {
+    if (found.some((f) => f === undefined) || found.some((f) => f!.times.join() !== found[0]!.times.join())) return false;
+    for (const f of found as Found[]) {
+      times = f.times;
+      if (f.lower !== undefined) lower = lower === undefined ? f.lower : Math.max(lower, f.lower);
+      if (f.upper !== undefined) upper = upper === undefined ? f.upper : Math.min(upper, f.upper);
+    }
     return true;
   };
   for (const part of conjuncts(condition)) {
@@ -91,12 +98,12 @@ export function analyzeJoinCondition(condition: Rex, leftCount: number): JoinCon
     }
     if (part.kind === 'call' && part.op === 'BETWEEN') {
       const [x, lo, hi] = part.operands;
-      if (takeBound('>=', x!, lo!) && takeBound('<=', x!, hi!)) {
+      if (take(find('>=', x!, lo!), find('<=', x!, hi!))) {
         timeParts.push(part);
         continue;
       }
     }
-    if (part.kind === 'call' && part.op in FLIP && takeBound(part.op, part.operands[0]!, part.operands[1]!)) {
+    if (part.kind === 'call' && part.op in FLIP && take(find(part.op, part.operands[0]!, part.operands[1]!))) {
       timeParts.push(part);
       continue;
     }
