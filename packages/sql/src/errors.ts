@@ -20,6 +20,8 @@ export const SqlErrorCode = {
   SQL_NOT_A_TIME_ATTRIBUTE: 'SQL_NOT_A_TIME_ATTRIBUTE',
   /** WITH options that the connector or format does not accept (unknown connector, missing or bad option). */
   SQL_INVALID_OPTION: 'SQL_INVALID_OPTION',
+  /** A query Flink refuses as well: a ROW_NUMBER() OVER without ORDER BY, UNION ALL of inputs that do not line up. */
+  SQL_INVALID_QUERY: 'SQL_INVALID_QUERY',
   /** Valid Flink SQL that this version of Weir's SQL does not run yet; the message says what is missing. */
   SQL_UNSUPPORTED: 'SQL_UNSUPPORTED',
   /** A value that cannot be converted at run time (a CAST of 'abc' to INT, a malformed CSV line). */

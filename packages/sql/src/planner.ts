@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { DataStream, StreamExecutionEnvironment } from '@weir/api';
 import { factoryOf } from './connectors/registry.ts';
 import { SqlError, SqlErrorCode } from './errors.ts';
-import type { LogicalNode } from './logical/nodes.ts';
+import { nodeInputs, type LogicalNode } from './logical/nodes.ts';
 import type { Field } from './logical/rex.ts';
 import { optimize } from './logical/rewrites.ts';
-import type { Select } from './parse/ast.ts';
+import type { Query } from './parse/ast.ts';
 import { checkSinkAccepts, modeToString, toPhysical, type PhysicalNode } from './physical/changelog.ts';
 import { describeNode } from './physical/describe.ts';
 import type { Row } from './row.ts';
@@ -23,7 +23,7 @@ export interface PlannedQuery {
   readonly fields: readonly Field[];
 }
 
-export function planQuery(query: Select, catalog: Catalog): PlannedQuery {
+export function planQuery(query: Query, catalog: Catalog): PlannedQuery {
   const logical = bindQuery(query, catalog);
   const optimized = optimize(logical);
   const physical = toPhysical(optimized);
@@ -34,7 +34,7 @@ export function planQuery(query: Select, catalog: Catalog): PlannedQuery {
 
 function forEachScan(node: LogicalNode, fn: (table: CatalogTable) => void): void {
   if (node.kind === 'scan') fn(node.table);
-  else forEachScan(node.input, fn);
+  for (const input of nodeInputs(node)) forEachScan(input, fn);
 }
 
 /** INSERT INTO: the query's columns must match the sink's in number and type family; the sink must take the query's changelog. */
@@ -70,7 +70,7 @@ export function explainText(planned: PlannedQuery, sink?: CatalogTable): string 
   const lines = ['== Abstract Syntax Tree =='];
   const logical = (node: LogicalNode, depth: number): void => {
     lines.push(`${'   '.repeat(depth)}Logical${describeNode(node)}`);
-    if (node.kind !== 'scan') logical(node.input, depth + 1);
+    for (const input of nodeInputs(node)) logical(input, depth + 1);
   };
   let depth = 0;
   if (sink !== undefined) {

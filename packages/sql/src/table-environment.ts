@@ -1,7 +1,7 @@
 import type { DataStream, StreamExecutionEnvironment } from '@weir/api';
 import { SqlError, SqlErrorCode } from './errors.ts';
 import type { Field } from './logical/rex.ts';
-import type { Select, Statement } from './parse/ast.ts';
+import type { Query, Statement } from './parse/ast.ts';
 import { parseStatement, parseStatements } from './parse/parser.ts';
 import { checkInsert, explainText, planQuery, statementUid, translateInsert, translateQuery, type PlannedQuery } from './planner.ts';
 import type { Row } from './row.ts';
@@ -116,7 +116,7 @@ export class StreamTableEnvironment {
 
   sqlQuery(query: string): Table {
     const parsed = parseStatement(query);
-    if (parsed.kind !== 'select') throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `sqlQuery() takes a SELECT; use executeSql() for ${parsed.kind}`);
+    if (parsed.kind !== 'select' && parsed.kind !== 'union') throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `sqlQuery() takes a SELECT; use executeSql() for ${parsed.kind}`);
     return new Table(this, planQuery(parsed, this.#catalog), query);
   }
 
@@ -173,6 +173,7 @@ export class StreamTableEnvironment {
         return TableResult.OK;
       }
       case 'select':
+      case 'union':
         throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, 'executeSql() of a SELECT needs a client to show its rows (weir sql, not yet); use sqlQuery() and toDataStream / toChangelogStream, or INSERT INTO a print table');
       case 'showTables':
         return new TableResult(['table name'], this.#catalog.names().map((n) => [n]));
@@ -193,7 +194,7 @@ export class StreamTableEnvironment {
       }
       case 'explain': {
         const inner = statement.statement;
-        if (inner.kind === 'select') return new TableResult(['result'], [[explainText(planQuery(inner, this.#catalog))]]);
+        if (inner.kind === 'select' || inner.kind === 'union') return new TableResult(['result'], [[explainText(planQuery(inner, this.#catalog))]]);
         const planned = this.planInsert(inner);
         return new TableResult(['result'], [[explainText(planned, this.#catalog.table(inner.table, inner.tablePos))]]);
       }
@@ -206,6 +207,6 @@ function insertKey(statement: Extract<Statement, { kind: 'insert' }>, _text: str
   return JSON.stringify({ table: statement.table, query: stripPositions(statement.query) });
 }
 
-function stripPositions(query: Select): unknown {
+function stripPositions(query: Query): unknown {
   return JSON.parse(JSON.stringify(query, (key, value: unknown) => (key === 'pos' || key === 'tablePos' || key === 'timeColumnPos' || key === 'columnPos' ? undefined : value)));
 }

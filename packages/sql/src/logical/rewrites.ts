@@ -1,6 +1,7 @@
 import { SqlError, SqlErrorCode } from '../errors.ts';
 import { T } from '../validate/types.ts';
-import type { LogicalNode, WindowKey } from './nodes.ts';
+import { conjuncts, and } from './join-condition.ts';
+import { nodeInputs, withInputs, type LogicalNode, type WindowKey } from './nodes.ts';
 import { inputsOf, substituteInputs, type Rex } from './rex.ts';
 
 /**
@@ -19,10 +20,47 @@ export function optimize(node: LogicalNode): LogicalNode {
       result = windowAggregate({ ...node, input: optimize(node.input) });
       break;
     default:
-      result = { ...node, input: optimize(node.input) } as LogicalNode;
+      result = withInputs(node, nodeInputs(node).map(optimize));
   }
   if (result.kind === 'calc') result = mergeCalc(result);
+  if (result.kind === 'calc' && result.input.kind === 'rank') result = rankLimit(result);
   return result;
+}
+
+/**
+ * A filter on the row number over a Rank (`WHERE rn <= N`, `rn < N`, `rn = 1`) becomes the
+ * Rank's N (Flink's FlinkLogicalRankRule): Top-N keeps N rows per partition in state, not all.
+ */
+function rankLimit(node: Extract<LogicalNode, { kind: 'calc' }>): LogicalNode {
+  const rank = node.input as Extract<LogicalNode, { kind: 'rank' }>;
+  const rowNumber = rank.fields.length - 1;
+  let limit = rank.limit;
+  const rest: Rex[] = [];
+  for (const part of node.condition === undefined ? [] : conjuncts(node.condition)) {
+    const n = rowNumberBound(part, rowNumber);
+    if (n === undefined) rest.push(part);
+    else limit = limit === undefined ? n : Math.min(limit, n);
+  }
+  const condition = and(rest);
+  // Without the row number in the result, a Top-N emits only the rows that enter and leave, not every rank that moved.
+  const readsRowNumber = [...node.projects, ...(condition ? [condition] : [])].some((p) => inputsOf(p).has(rowNumber));
+  const { condition: _pushed, ...calc } = node;
+  const input = { ...rank, ...(limit !== undefined ? { limit } : {}), ...(readsRowNumber ? {} : { withoutRowNumber: true as const }) };
+  return { ...calc, input, ...(condition ? { condition } : {}) };
+}
+
+/** N of `rn <= N`, `rn < N + 1`, `rn = 1`, `N >= rn`; undefined for anything else. */
+function rowNumberBound(rex: Rex, rowNumber: number): number | undefined {
+  if (rex.kind !== 'call' || rex.operands.length !== 2) return undefined;
+  const [a, b] = rex.operands;
+  const isRn = (r: Rex | undefined): boolean => r?.kind === 'input' && r.index === rowNumber;
+  const constant = (r: Rex | undefined): number | undefined => (r?.kind === 'literal' && typeof r.value === 'number' && Number.isInteger(r.value) ? r.value : undefined);
+  const [op, c] = isRn(a) ? [rex.op, constant(b)] : isRn(b) ? [({ '>=': '<=', '>': '<', '=': '=' } as Record<string, string>)[rex.op], constant(a)] : [undefined, undefined];
+  if (c === undefined || op === undefined) return undefined;
+  if (op === '<=') return c;
+  if (op === '<') return c - 1;
+  if (op === '=' && c === 1) return 1;
+  return undefined;
 }
 
 function mergeCalc(node: Extract<LogicalNode, { kind: 'calc' }>): LogicalNode {

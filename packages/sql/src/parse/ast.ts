@@ -15,7 +15,25 @@ export type Expr =
   | { readonly kind: 'call'; readonly name: string; readonly args: readonly Expr[]; readonly star?: boolean; readonly distinct?: boolean; readonly pos: SqlPosition }
   /** CASE [operand] WHEN .. THEN .. [ELSE ..] END */
   | { readonly kind: 'case'; readonly operand?: Expr; readonly whens: ReadonlyArray<readonly [Expr, Expr]>; readonly otherwise?: Expr; readonly pos: SqlPosition }
-  | { readonly kind: 'cast'; readonly expr: Expr; readonly typeText: string; readonly pos: SqlPosition };
+  | { readonly kind: 'cast'; readonly expr: Expr; readonly typeText: string; readonly pos: SqlPosition }
+  /** `fn(..) OVER (PARTITION BY .. ORDER BY .. [frame])`: ROW_NUMBER for Top-N, an aggregate for an OVER aggregation. */
+  | {
+      readonly kind: 'over';
+      readonly call: Extract<Expr, { kind: 'call' }>;
+      readonly partitionBy: readonly Expr[];
+      readonly orderBy: readonly OrderItem[];
+      /** ROWS / RANGE BETWEEN .. as written (OVER aggregations are not run yet). */
+      readonly frame?: string;
+      readonly pos: SqlPosition;
+    };
+
+export interface OrderItem {
+  readonly expr: Expr;
+  readonly desc: boolean;
+}
+
+/** INNER (also a comma join, its condition in WHERE), LEFT, RIGHT and FULL [OUTER] JOIN. */
+export type JoinType = 'INNER' | 'LEFT' | 'RIGHT' | 'FULL';
 
 export type SelectItem =
   | { readonly kind: 'expr'; readonly expr: Expr; readonly alias?: string }
@@ -23,7 +41,9 @@ export type SelectItem =
 
 export type FromItem =
   | { readonly kind: 'table'; readonly name: string; readonly alias?: string; readonly pos: SqlPosition }
-  | { readonly kind: 'subquery'; readonly query: Select; readonly alias?: string; readonly pos: SqlPosition }
+  | { readonly kind: 'subquery'; readonly query: Query; readonly alias?: string; readonly pos: SqlPosition }
+  /** `left [type] JOIN right ON condition`; a comma join has no condition (it is in WHERE). */
+  | { readonly kind: 'join'; readonly joinType: JoinType; readonly left: FromItem; readonly right: FromItem; readonly condition?: Expr; readonly pos: SqlPosition }
   /** FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(col), size)), HOP (slide, size) and CUMULATE (step, size). */
   | {
       readonly kind: 'window';
@@ -39,6 +59,8 @@ export type FromItem =
 
 export interface Select {
   readonly kind: 'select';
+  /** SELECT DISTINCT (absent otherwise, so statements without it keep the uids they had). */
+  readonly distinct?: true;
   readonly items: readonly SelectItem[];
   readonly from?: FromItem;
   readonly where?: Expr;
@@ -46,6 +68,15 @@ export interface Select {
   readonly having?: Expr;
   readonly pos: SqlPosition;
 }
+
+/** `q1 UNION ALL q2 [UNION ALL ...]`. */
+export interface UnionAll {
+  readonly kind: 'union';
+  readonly inputs: readonly Query[];
+  readonly pos: SqlPosition;
+}
+
+export type Query = Select | UnionAll;
 
 export interface ColumnDefinition {
   readonly name: string;
@@ -70,9 +101,9 @@ export interface CreateTable {
 
 export type Statement =
   | CreateTable
-  | { readonly kind: 'createView'; readonly name: string; readonly pos: SqlPosition; readonly query: Select; readonly text: string }
-  | { readonly kind: 'insert'; readonly table: string; readonly tablePos: SqlPosition; readonly query: Select }
-  | Select
+  | { readonly kind: 'createView'; readonly name: string; readonly pos: SqlPosition; readonly query: Query; readonly text: string }
+  | { readonly kind: 'insert'; readonly table: string; readonly tablePos: SqlPosition; readonly query: Query }
+  | Query
   | { readonly kind: 'showTables' }
   | { readonly kind: 'describe'; readonly name: string; readonly pos: SqlPosition }
-  | { readonly kind: 'explain'; readonly statement: Extract<Statement, { kind: 'insert' | 'select' }> };
+  | { readonly kind: 'explain'; readonly statement: Extract<Statement, { kind: 'insert' | 'select' | 'union' }> };

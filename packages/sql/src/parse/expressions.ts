@@ -1,4 +1,4 @@
-import type { Expr } from './ast.ts';
+import type { Expr, OrderItem } from './ast.ts';
 import { child, children, childrenOf, descendant, identifierPath, identifierText, isTerminal, keywords, kind, positionOf, ruleChildren, stringValue, unsupported, type TreeNode } from './tree.ts';
 
 /** Wrappers of one child that carry nothing of their own. */
@@ -121,8 +121,28 @@ function functionCall(node: TreeNode): Expr {
   const nameNode = child(node, 'FunctionNameWithParams') ?? child(node, 'FunctionNameCreate');
   if (nameNode === undefined) throw unsupported(node, `the function call ${node.getText()}`);
   const name = identifierPath(nameNode).join('.').toUpperCase();
-  const params = childrenOf(node, 'FunctionParam');
+  // ROW_NUMBER() has one empty parameter in the grammar.
+  const params = childrenOf(node, 'FunctionParam').filter((p) => p.getText() !== '');
   const star = params.length === 1 && params[0]!.getText() === '*';
   const distinct = child(node, 'SetQuantifier')?.getText().toUpperCase() === 'DISTINCT';
   return { kind: 'call', name, args: star ? [] : params.map(convertExpression), ...(star ? { star } : {}), ...(distinct ? { distinct } : {}), pos };
+}
+
+/** `fn(..) OVER (PARTITION BY .. ORDER BY ..)` of a select item (OverWindowItem), with its alias if written inside it. */
+export function convertOver(node: TreeNode): { expr: Expr; alias?: string } {
+  const call = convertExpression(child(node, 'FunctionCall')!);
+  const spec = child(node, 'WindowSpec');
+  if (call.kind !== 'call' || spec === undefined) throw unsupported(node, `the OVER window ${node.getText()} (write OVER (PARTITION BY .. ORDER BY ..))`);
+  const partition = child(spec, 'PartitionByClause');
+  const order = child(spec, 'OrderByClause');
+  const frame = child(spec, 'WindowFrame');
+  const partitionBy = partition === undefined ? [] : ruleChildren(partition).map(columnOrExpression);
+  const orderBy: OrderItem[] = order === undefined ? [] : childrenOf(order, 'OrderItemDefinition').map((item) => ({ expr: columnOrExpression(ruleChildren(item)[0]!), desc: keywords(item).includes('DESC') }));
+  const aliasNode = ruleChildren(node).find((c) => !['FunctionCall', 'WindowSpec'].includes(kind(c)));
+  const expr: Expr = { kind: 'over', call, partitionBy, orderBy, ...(frame ? { frame: frame.getText() } : {}), pos: positionOf(node) };
+  return { expr, ...(aliasNode ? { alias: identifierPath(aliasNode).join('.') } : {}) };
+}
+
+function columnOrExpression(node: TreeNode): Expr {
+  return kind(node) === 'ColumnName' ? { kind: 'column', path: identifierPath(node), pos: positionOf(node) } : convertExpression(node);
 }

@@ -45,6 +45,28 @@ describe('parseStatements (dt-sql-parser FlinkSQL grammar -> Weir SQL AST)', () 
     });
   });
 
+  it('reads joins (ON and comma), UNION ALL chains, DISTINCT and ROW_NUMBER() OVER with its alias', () => {
+    expect(parseStatement('SELECT a.x FROM a LEFT OUTER JOIN b ON a.k = b.k AND a.v > 1')).toMatchObject({
+      from: { kind: 'join', joinType: 'LEFT', left: { kind: 'table', name: 'a' }, right: { kind: 'table', name: 'b' }, condition: { kind: 'call', name: 'AND' }, pos: { line: 1, column: 30 } },
+    });
+    expect(parseStatement('SELECT * FROM a AS x, b, c WHERE x.k = b.k')).toMatchObject({
+      from: { kind: 'join', joinType: 'INNER', left: { kind: 'join', left: { name: 'a', alias: 'x' }, right: { name: 'b' } }, right: { name: 'c' } },
+    });
+    expect((parseStatement('SELECT * FROM a FULL JOIN b ON a.k = b.k') as { from: { joinType: string } }).from.joinType).toBe('FULL');
+    const union = parseStatement('SELECT x FROM a UNION ALL SELECT x FROM b UNION ALL SELECT DISTINCT x FROM c');
+    expect(union).toMatchObject({ kind: 'union', inputs: [{ from: { name: 'a' } }, { from: { name: 'b' } }, { distinct: true, from: { name: 'c' } }] });
+    expect(parseStatement('SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY p DESC, q) AS rn FROM t')).toMatchObject({
+      items: [
+        { kind: 'star' },
+        {
+          kind: 'expr',
+          alias: 'rn',
+          expr: { kind: 'over', call: { name: 'ROW_NUMBER' }, partitionBy: [{ kind: 'column', path: ['k'] }], orderBy: [{ expr: { path: ['p'] }, desc: true }, { expr: { path: ['q'] }, desc: false }] },
+        },
+      ],
+    });
+  });
+
   it('reads several statements separated by ;', () => {
     expect(parseStatements('SHOW TABLES; DESCRIBE t; EXPLAIN SELECT a FROM t').map((s) => s.kind)).toEqual(['showTables', 'describe', 'explain']);
   });
@@ -60,6 +82,7 @@ describe('parseStatements (dt-sql-parser FlinkSQL grammar -> Weir SQL AST)', () 
   });
 
   it('says what is not supported yet, where it is', () => {
-    expect(() => parseStatement('SELECT a FROM t JOIN u ON t.a = u.a')).toThrow(/line 1, column \d+: .*join.* is not supported by Weir's SQL yet/);
+    expect(() => parseStatement('SELECT a FROM t JOIN u USING (a)')).toThrow(/line 1, column 24: JOIN \.\. USING .* is not supported by Weir's SQL yet/);
+    expect(() => parseStatement('SELECT a FROM t UNION SELECT a FROM u')).toThrow(/line 1, column 1: UNION without ALL .* is not supported/);
   });
 });

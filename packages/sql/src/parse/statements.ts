@@ -1,7 +1,7 @@
 import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
 import { parseSelectList } from './reparse.ts';
-import type { ColumnDefinition, CreateTable, Expr, FromItem, Select, SelectItem, Statement } from './ast.ts';
-import { convertExpression } from './expressions.ts';
+import type { ColumnDefinition, CreateTable, Expr, FromItem, JoinType, Query, SelectItem, Statement } from './ast.ts';
+import { convertExpression, convertOver } from './expressions.ts';
 import { child, children, childrenOf, descendant, identifierPath, identifierText, keywords, kind, positionOf, ruleChildren, sourceText, stringValue, unsupported, type TreeNode } from './tree.ts';
 
 /** One SqlStatement node of dt-sql-parser's tree as a Weir SQL statement. */
@@ -39,7 +39,7 @@ export function convertStatement(node: TreeNode, sql: string): Statement {
   }
 }
 
-function dml(node: TreeNode, sql: string): Extract<Statement, { kind: 'insert' | 'select' }> {
+function dml(node: TreeNode, sql: string): Extract<Statement, { kind: 'insert' | 'select' | 'union' }> {
   const inner = ruleChildren(node)[0]!;
   if (kind(inner) === 'QueryStatement') return convertQuery(inner, sql);
   if (kind(inner) === 'InsertStatement') {
@@ -109,13 +109,20 @@ function createTable(node: TreeNode): CreateTable {
   };
 }
 
-export function convertQuery(node: TreeNode, sql: string): Select {
+export function convertQuery(node: TreeNode, sql: string): Query {
   const rules = ruleChildren(node);
   if (kind(node) === 'QueryStatement' && rules.length === 1 && kind(rules[0]!) === 'QueryStatement') return convertQuery(rules[0]!, sql);
+  const words = keywords(node);
+  if (kind(node) === 'QueryStatement' && words[0] === 'UNION') {
+    if (words[1] !== 'ALL') throw unsupported(node, 'UNION without ALL (write UNION ALL, or SELECT DISTINCT over a UNION ALL)');
+    // A chain q1 UNION ALL q2 UNION ALL q3 nests on the left; flattened into one n-ary union.
+    const inputs = rules.map((r) => convertQuery(r, sql)).flatMap((q) => (q.kind === 'union' ? q.inputs : [q]));
+    return { kind: 'union', inputs, pos: positionOf(children(node).find((c) => c.getText().toUpperCase() === 'UNION')!) };
+  }
   const select = kind(node) === 'SelectStatement' ? node : rules.length === 1 && kind(rules[0]!) === 'SelectStatement' ? rules[0]! : kind(rules[0]!) === 'SelectClause' && rules.length === 1 ? node : undefined;
-  if (select === undefined) throw unsupported(node, `the query form ${keywords(node).join(' ') || 'UNION, VALUES, ORDER BY, LIMIT'}`);
+  if (select === undefined) throw unsupported(node, `the query form ${words.join(' ') || 'VALUES, ORDER BY, LIMIT'}`);
   const selectClause = child(select, 'SelectClause')!;
-  if (keywords(selectClause).includes('DISTINCT') || child(selectClause, 'SetQuantifier')?.getText().toUpperCase() === 'DISTINCT') throw unsupported(selectClause, 'SELECT DISTINCT');
+  const distinct = keywords(selectClause).includes('DISTINCT') || child(selectClause, 'SetQuantifier')?.getText().toUpperCase() === 'DISTINCT';
   const items = childrenOf(child(selectClause, 'SelectList')!, 'ColumnProjectItem').map((item) => selectItem(item, sql));
   let from: FromItem | undefined;
   let where: Expr | undefined;
@@ -141,13 +148,20 @@ export function convertQuery(node: TreeNode, sql: string): Select {
         throw unsupported(clause, `${keywords(clause).join(' ') || kind(clause)} in a query`);
     }
   }
-  return { kind: 'select', items, ...(from ? { from } : {}), ...(where ? { where } : {}), groupBy, ...(having ? { having } : {}), pos: positionOf(select) };
+  return { kind: 'select', ...(distinct ? { distinct: true as const } : {}), items, ...(from ? { from } : {}), ...(where ? { where } : {}), groupBy, ...(having ? { having } : {}), pos: positionOf(select) };
 }
 
 function groupItem(node: TreeNode): Expr {
   const inner = ruleChildren(node)[0]!;
   if (kind(inner) === 'ColumnName') return { kind: 'column', path: identifierPath(inner), pos: positionOf(inner) };
   if (kind(inner) === 'Expression') return convertExpression(inner);
+  if (kind(inner) === 'GroupWindowFunction') {
+    // SESSION(ts, INTERVAL ..), TUMBLE(..), HOP(..): Flink's legacy group windows, read as calls for the validator.
+    const time = child(inner, 'TimeAttrColumn')!;
+    const intervals = childrenOf(inner, 'TimeIntervalExpression').map(convertExpression);
+    const name = child(inner, 'GroupWindowFunctionName')!.getText().toUpperCase();
+    return { kind: 'call', name, args: [{ kind: 'column', path: identifierPath(time), pos: positionOf(time) }, ...intervals], pos: positionOf(inner) };
+  }
   throw unsupported(node, `GROUP BY ${node.getText()} (GROUPING SETS, ROLLUP, CUBE)`);
 }
 
@@ -159,7 +173,7 @@ function selectItem(node: TreeNode, sql: string): SelectItem {
     return { kind: 'star', ...(qualifier.length > 0 ? { qualifier: qualifier.join('.') } : {}), pos: positionOf(first) };
   }
   const aliasNode = child(node, 'ColumnAlias');
-  const alias = aliasNode === undefined ? undefined : identifierPath(ruleChildren(aliasNode)[0]!).join('.');
+  let alias = aliasNode === undefined ? undefined : identifierPath(ruleChildren(aliasNode)[0]!).join('.');
   let expr: Expr;
   if (kind(first) === 'SelectLiteralColumnName') {
     const name = ruleChildren(first)[0]!;
@@ -177,16 +191,44 @@ function selectItem(node: TreeNode, sql: string): SelectItem {
     }
   } else if (kind(first) === 'SelectExpressionColumnName') {
     expr = convertExpression(ruleChildren(first)[0]!);
+  } else if (kind(first) === 'SelectWindowItemColumnName') {
+    const over = convertOver(child(first, 'OverWindowItem')!);
+    expr = over.expr;
+    alias ??= over.alias;
   } else {
     throw unsupported(node, `the select item ${node.getText()}`);
   }
   return { kind: 'expr', expr, ...(alias !== undefined ? { alias } : {}) };
 }
 
+const JOIN_WORDS: ReadonlyArray<[string, JoinType]> = [
+  ['LEFT', 'LEFT'],
+  ['RIGHT', 'RIGHT'],
+  ['FULL', 'FULL'],
+];
+
+/** A FROM clause's TableExpression (a join, a comma list, one table) or one of its items (TableReference, WindowTVFClause). */
 function fromItem(node: TreeNode, sql: string): FromItem {
+  if (kind(node) !== 'TableExpression') return tableItem(node, sql);
   const parts = ruleChildren(node);
-  if (parts.length !== 1) throw unsupported(node, 'a join or a list of tables in FROM');
-  const item = parts[0]!;
+  const words = keywords(node);
+  if (words.includes('JOIN') && parts.length === 3 && kind(parts[2]!) === 'JoinCondition') {
+    const condition = parts[2]!;
+    if (keywords(condition)[0] !== 'ON') throw unsupported(condition, 'JOIN .. USING (write JOIN .. ON a.k = b.k)');
+    if (words.some((w) => ['CROSS', 'NATURAL', 'SEMI', 'ANTI', 'LATERAL'].includes(w))) throw unsupported(node, `${words.join(' ')}`);
+    const joinType = JOIN_WORDS.find(([w]) => words.includes(w))?.[1] ?? 'INNER';
+    const joinWord = children(node).find((c) => c.getText().toUpperCase() === 'JOIN')!;
+    return { kind: 'join', joinType, left: fromItem(parts[0]!, sql), right: fromItem(parts[1]!, sql), condition: convertExpression(ruleChildren(condition)[0]!), pos: positionOf(joinWord) };
+  }
+  if (words.length > 0 && words.every((w) => w === ',') && parts.length === words.length + 1) {
+    // FROM a, b, c WHERE ...: inner joins nested on the left, their conditions taken from WHERE by the validator.
+    return parts.slice(1).reduce<FromItem>((left, right, i) => ({ kind: 'join', joinType: 'INNER', left, right: fromItem(right, sql), pos: positionOf(children(node).filter((c) => c.getText() === ',')[i]!) }), fromItem(parts[0]!, sql));
+  }
+  if (parts.length !== 1) throw unsupported(node, `${words.join(' ') || 'this list of tables'} in FROM`);
+  return fromItem(parts[0]!, sql);
+}
+
+function tableItem(item: TreeNode, sql: string): FromItem {
   if (kind(item) === 'WindowTVFClause') return windowItem(item);
   if (kind(item) !== 'TableReference') throw unsupported(item, `${item.getText().slice(0, 30)} in FROM`);
   const aliasNode = child(item, 'TableAlias');

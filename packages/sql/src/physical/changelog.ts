@@ -1,5 +1,5 @@
 import { SqlError, SqlErrorCode } from '../errors.ts';
-import type { LogicalNode } from '../logical/nodes.ts';
+import { nodeInputs, type LogicalNode } from '../logical/nodes.ts';
 import { describeNode } from './describe.ts';
 
 /**
@@ -22,9 +22,31 @@ export interface PhysicalNode {
 
 /** Derives every operator's changelog mode, bottom up, refusing operators that cannot take their input's. */
 export function toPhysical(node: LogicalNode): PhysicalNode {
-  const inputs = node.kind === 'scan' ? [] : [toPhysical(node.input)];
-  const inputMode = inputs[0]?.mode ?? 'insert-only';
+  const inputs = nodeInputs(node).map(toPhysical);
+  const inputMode: ChangelogMode = inputs.some((i) => i.mode === 'retract') ? 'retract' : 'insert-only';
   switch (node.kind) {
+    case 'union':
+      return { node, mode: inputMode, inputs };
+    case 'join':
+      if (node.interval !== undefined) {
+        requireInsertOnly(node, inputs);
+        return { node, mode: 'insert-only', inputs };
+      }
+      // An inner join of appends appends (Flink's StreamPhysicalJoin); an outer join retracts its null-padded rows.
+      return { node, mode: node.joinType === 'INNER' ? inputMode : 'retract', inputs };
+    case 'overAggregate':
+      requireInsertOnly(node, inputs);
+      return { node, mode: 'insert-only', inputs };
+    case 'rank':
+      if (node.limit === undefined) {
+        throw new SqlError(
+          SqlErrorCode.SQL_UNSUPPORTED,
+          'ROW_NUMBER() OVER (..) without a filter on it is not supported by Weir\'s SQL: keep the first N rows of each partition with WHERE rn <= N around the query (Top-N), or rn = 1 (deduplication)',
+          node.pos,
+        );
+      }
+      requireInsertOnly(node, inputs);
+      return { node, mode: 'retract', inputs };
     case 'scan':
       return { node, mode: 'insert-only', inputs };
     case 'calc':
@@ -32,14 +54,19 @@ export function toPhysical(node: LogicalNode): PhysicalNode {
     case 'windowTvf':
     case 'windowAggregate':
     case 'aggregate':
-      if (inputMode !== 'insert-only') {
-        throw new SqlError(
-          SqlErrorCode.SQL_UNSUPPORTED,
-          `${describeNode(node)} over the updates of ${describeNode(inputs[0]!.node)} is not supported by Weir's SQL yet: its input must be insert-only`,
-        );
-      }
+      requireInsertOnly(node, inputs);
       return { node, mode: node.kind === 'aggregate' ? 'retract' : 'insert-only', inputs };
   }
+}
+
+function requireInsertOnly(node: LogicalNode, inputs: readonly PhysicalNode[]): void {
+  const updating = inputs.find((i) => i.mode !== 'insert-only');
+  if (updating === undefined) return;
+  throw new SqlError(
+    SqlErrorCode.SQL_UNSUPPORTED,
+    `${describeNode(node)} over the updates of ${describeNode(updateProducer(updating)!.node)} is not supported by Weir's SQL yet: its input must be insert-only`,
+    node.kind === 'rank' ? node.pos : undefined,
+  );
 }
 
 /** The operator nearest the sink that turns an insert-only stream into an updating one. */

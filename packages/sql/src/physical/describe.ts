@@ -23,6 +23,33 @@ export function describeNode(node: LogicalNode): string {
       const aggs = node.aggs.map((a) => `${a.fn}(${a.arg === undefined ? '*' : node.input.fields[a.arg]!.name}) AS ${a.name}`);
       return `GroupAggregate(${keys.length > 0 ? `groupBy=[${keys.join(', ')}], ` : ''}select=[${[...keys, ...aggs].join(', ')}])`;
     }
+    case 'union':
+      return `Union(all=[true], union=[${node.fields.map((f) => f.name).join(', ')}])`;
+    case 'join': {
+      const type = `${node.joinType[0]}${node.joinType.slice(1).toLowerCase()}${node.joinType === 'INNER' ? '' : 'Outer'}Join`;
+      const both = node.fields;
+      const where = `where=[${rexToString(node.condition, both)}]`;
+      const select = `select=[${both.map((f) => f.name).join(', ')}]`;
+      if (node.interval !== undefined) {
+        const b = node.interval;
+        return `IntervalJoin(joinType=[${type}], windowBounds=[isRowTime=true, leftLowerBound=${b.lower}, leftUpperBound=${b.upper}, leftTimeIndex=${b.leftTime}, rightTimeIndex=${b.rightTime}], ${where}, ${select})`;
+      }
+      return `Join(joinType=[${type}], ${where}, ${select}, leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey])`;
+    }
+    case 'rank': {
+      const names = node.input.fields.map((f) => f.name);
+      const partition = node.partitionKeys.map((k) => names[k]).join(', ');
+      const order = node.orderKeys.map((k) => `${names[k.index]} ${k.desc ? 'DESC' : 'ASC'}`).join(', ');
+      return `Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit ?? 'unbounded'}], partitionBy=[${partition}], orderBy=[${order}], select=[${[...names, node.fields[node.fields.length - 1]!.name].join(', ')}])`;
+    }
+    case 'overAggregate': {
+      const names = node.input.fields.map((f) => f.name);
+      const preceding = node.preceding === undefined ? 'UNBOUNDED' : String(node.preceding);
+      // 'RANG', as Flink's OverAggregate prints a RANGE frame.
+      const window = `${node.rows ? 'ROWS' : 'RANG'} BETWEEN ${preceding} PRECEDING AND CURRENT ROW`;
+      const aggs = node.aggs.map((a) => `${a.fn}(${a.arg === undefined ? '*' : names[a.arg]}) AS ${a.name}`);
+      return `OverAggregate(partitionBy=[${node.partitionKeys.map((k) => names[k]).join(', ')}], orderBy=[${names[node.timeIndex]} ASC], window=[${window}], select=[${[...names, ...aggs].join(', ')}])`;
+    }
     case 'windowAggregate': {
       const keys = node.keys.filter((k) => k.kind === 'field').map((k) => node.input.fields[k.index]!.name);
       const aggs = node.aggs.map((a) => `${a.fn}(${a.arg === undefined ? '*' : node.input.fields[a.arg]!.name}) AS ${a.name}`);
@@ -37,6 +64,7 @@ function seconds(ms: number): string {
 
 export function windowToString(window: WindowSpec, timeColumn: string): string {
   if (window.fn === 'TUMBLE') return `TUMBLE(time_col=[${timeColumn}], size=[${seconds(window.size)}])`;
+  if (window.fn === 'SESSION') return `SessionGroupWindow(time_col=[${timeColumn}], gap=[${seconds(window.gap!)}])`;
   if (window.fn === 'HOP') return `HOP(time_col=[${timeColumn}], size=[${seconds(window.size)}], slide=[${seconds(window.slide!)}])`;
   return `CUMULATE(time_col=[${timeColumn}], max_size=[${seconds(window.size)}], step=[${seconds(window.step!)}])`;
 }

@@ -1,4 +1,4 @@
-import { SlidingEventTimeWindows, TumblingEventTimeWindows, WatermarkStrategy, Watermark, type DataStream, type StreamExecutionEnvironment, type WatermarkGenerator, type WindowAssigner, type TimeWindow } from '@weir/api';
+import { EventTimeSessionWindows, SlidingEventTimeWindows, TumblingEventTimeWindows, WatermarkStrategy, Watermark, type DataStream, type StreamExecutionEnvironment, type WatermarkGenerator, type WindowAssigner, type TimeWindow } from '@weir/api';
 import type { TableFactory } from '../connectors/factory.ts';
 import type { WindowSpec } from '../logical/nodes.ts';
 import type { PhysicalNode } from '../physical/changelog.ts';
@@ -7,15 +7,16 @@ import type { CatalogTable } from '../validate/catalog.ts';
 import { accumulatorOf } from './aggregates.ts';
 import { compile } from './compile.ts';
 import { GroupAggregateFunction } from './group-aggregate.ts';
+import { IntervalJoinFunction } from './interval-join.ts';
+import { StreamingJoinFunction } from './join.ts';
+import { keyString } from './keys.ts';
+import { OverAggregateFunction } from './over-aggregate.ts';
+import { AppendRankFunction } from './rank.ts';
 import { CumulativeEventTimeWindows, WindowRowFunction, windowAggregateFunction } from './window-aggregate.ts';
 
 /** The uid of an operator of the plan: the statement's own prefix, then the operator's place in the plan. */
 export type UidOf = (operator: string) => string;
 
-/** A group key as a string: keyed state and key groups hash it the same in every run. */
-function keyString(values: readonly unknown[]): string {
-  return JSON.stringify(values, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
-}
 
 /**
  * A physical plan as DataStream operators on `env`: a source per scan, a flatMap per Calc,
@@ -66,6 +67,41 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
           .name(`GroupAggregate[${id}]`)
           .uid(uid(name));
       }
+      case 'union':
+        return inputs[0]!.union(...inputs.slice(1));
+      case 'join': {
+        const leftKeys = node.leftKeys;
+        const rightKeys = node.rightKeys;
+        const residual = node.residual === undefined ? undefined : compile(node.residual);
+        const keys = [leftKeys, rightKeys] as const;
+        const fn = node.interval !== undefined ? new IntervalJoinFunction(node.interval, keys, residual) : new StreamingJoinFunction(node.joinType, keys, node.left.fields.length, node.right.fields.length, residual);
+        return inputs[0]!
+          .connect(inputs[1]!)
+          .keyBy(
+            (row: Row) => keyString(leftKeys.map((k) => row.fields[k] ?? null)),
+            (row: Row) => keyString(rightKeys.map((k) => row.fields[k] ?? null)),
+          )
+          .process(fn)
+          .name(`${node.interval !== undefined ? 'IntervalJoin' : 'Join'}[${id}]`)
+          .uid(uid(name));
+      }
+      case 'rank': {
+        const partition = node.partitionKeys;
+        return inputs[0]!
+          .keyBy((row: Row) => keyString(partition.map((k) => row.fields[k] ?? null)))
+          .process(new AppendRankFunction(node.orderKeys, node.limit!, node.withoutRowNumber !== true))
+          .name(`Rank[${id}]`)
+          .uid(uid(name));
+      }
+      case 'overAggregate': {
+        const partition = node.partitionKeys;
+        const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
+        return inputs[0]!
+          .keyBy((row: Row) => keyString(partition.map((k) => row.fields[k] ?? null)))
+          .process(new OverAggregateFunction(node.timeIndex, node.rows, node.preceding, node.aggs.map((a) => a.arg), accumulators))
+          .name(`OverAggregate[${id}]`)
+          .uid(uid(name));
+      }
       case 'windowAggregate': {
         const keyIndexes = node.keys.flatMap((k) => (k.kind === 'field' ? [k.index] : []));
         const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
@@ -84,6 +120,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
 function assignerOf(window: WindowSpec): WindowAssigner<unknown, TimeWindow> {
   if (window.fn === 'TUMBLE') return TumblingEventTimeWindows.of(window.size);
   if (window.fn === 'HOP') return SlidingEventTimeWindows.of(window.size, window.slide!);
+  if (window.fn === 'SESSION') return EventTimeSessionWindows.withGap(window.gap!) as WindowAssigner<unknown, TimeWindow>;
   return new CumulativeEventTimeWindows(window.size, window.step!);
 }
 

@@ -1,6 +1,6 @@
 import { closest, distance } from 'fastest-levenshtein';
 import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
-import type { Select } from '../parse/ast.ts';
+import type { Query } from '../parse/ast.ts';
 import type { Field, Rex } from '../logical/rex.ts';
 
 /** A column of a table: physical (read from the connector, at `physicalIndex` of its records) or computed. */
@@ -26,7 +26,7 @@ export interface CatalogTable {
 export interface CatalogView {
   readonly kind: 'view';
   readonly name: string;
-  readonly query: Select;
+  readonly query: Query;
   readonly text: string;
   readonly fields: readonly Field[];
 }

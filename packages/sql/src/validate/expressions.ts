@@ -44,6 +44,8 @@ export function bindExpr(expr: Expr, ctx: BindContext): Rex {
     }
     case 'case':
       return caseExpr(expr, ctx);
+    case 'over':
+      throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `${expr.call.name}(..) OVER (..) is only supported as a select item of its own (as in SELECT *, ROW_NUMBER() OVER (..) AS rn)`, expr.pos);
     case 'call': {
       if (AGGREGATES.has(expr.name)) {
         if (ctx.aggregate === undefined) throw new SqlError(SqlErrorCode.SQL_TYPE_MISMATCH, `Aggregate function ${expr.name} is not allowed here (only in SELECT and HAVING of a query)`, expr.pos);

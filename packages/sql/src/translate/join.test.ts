@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { JoinType } from '../logical/nodes.ts';
+import { KeyedFunctionHarness, row } from '../testing/keyed-function.ts';
+import { IntervalJoinFunction } from './interval-join.ts';
+import { StreamingJoinFunction } from './join.ts';
+
+/** A join of rows [k, v] with [k, w], keyed on k (field 0 of each side). */
+function join(type: JoinType, residual?: (joined: readonly unknown[]) => unknown) {
+  const h = new KeyedFunctionHarness();
+  const fn = new StreamingJoinFunction(type, [[0], [0]], 2, 2, residual);
+  fn.setRuntimeContext(h.runtimeContext);
+  fn.open();
+  return {
+    h,
+    left: (...rows: ReturnType<typeof row>[]) => rows.forEach((r) => fn.processElement1(r, h.context as never, h.collector)),
+    right: (...rows: ReturnType<typeof row>[]) => rows.forEach((r) => fn.processElement2(r, h.context as never, h.collector)),
+  };
+}
+
+describe('StreamingJoinFunction', () => {
+  it('LEFT JOIN: null-padded row first, retracted when the first match arrives, back when the last match goes', () => {
+    const { h, left, right } = join('LEFT');
+    left(row('+I', 1, 'a'));
+    expect(h.take()).toEqual(['+I[1,"a",null,null]']);
+    right(row('+I', 1, 'x'));
+    expect(h.take()).toEqual(['-D[1,"a",null,null]', '+I[1,"a",1,"x"]']);
+    right(row('+I', 1, 'y'));
+    expect(h.take()).toEqual(['+I[1,"a",1,"y"]']);
+    right(row('-D', 1, 'x'));
+    expect(h.take()).toEqual(['-D[1,"a",1,"x"]']);
+    right(row('-D', 1, 'y'));
+    expect(h.take()).toEqual(['-D[1,"a",1,"y"]', '+I[1,"a",null,null]']);
+    left(row('-D', 1, 'a'));
+    expect(h.take()).toEqual(['-D[1,"a",null,null]']);
+    expect([h.mapSize('left-records'), h.mapSize('right-records')]).toEqual([0, 0]);
+  });
+
+  it('FULL JOIN with a residual predicate: only rows that satisfy it match; duplicates count', () => {
+    const { h, left, right } = join('FULL', (j) => (j[1] as number) < (j[3] as number));
+    right(row('+I', 1, 5));
+    expect(h.take()).toEqual(['+I[null,null,1,5]']);
+    left(row('+I', 1, 7)); // 7 < 5 is false: no match, both stay padded
+    expect(h.take()).toEqual(['+I[1,7,null,null]']);
+    left(row('+I', 1, 3), row('+I', 1, 3));
+    expect(h.take()).toEqual(['-D[null,null,1,5]', '+I[1,3,1,5]', '+I[1,3,1,5]']);
+    left(row('-D', 1, 3));
+    expect(h.take()).toEqual(['-D[1,3,1,5]']);
+    left(row('-D', 1, 3));
+    expect(h.take()).toEqual(['-D[1,3,1,5]', '+I[null,null,1,5]']);
+  });
+
+  it('INNER JOIN passes the input\'s kinds on (an updating input\'s -U/+U), and a NULL key meets nothing', () => {
+    const { h, left, right } = join('INNER');
+    left(row('+I', 1, 'a'));
+    right(row('+I', 1, 10));
+    right(row('-U', 1, 10), row('+U', 1, 11));
+    expect(h.take()).toEqual(['+I[1,"a",1,10]', '-U[1,"a",1,10]', '+U[1,"a",1,11]']);
+    left(row('+I', null, 'n'));
+    right(row('+I', null, 1));
+    expect(h.take()).toEqual([]);
+    const outer = join('RIGHT');
+    outer.right(row('+I', null, 1));
+    expect(outer.h.take()).toEqual(['+I[null,null,null,1]']);
+  });
+});
+
+describe('IntervalJoinFunction', () => {
+  it('joins rows whose times are within the bounds and drops each side\'s rows once the watermark passes where they could still match', () => {
+    const h = new KeyedFunctionHarness();
+    // rt - 5 <= lt <= rt + 5 over rows [k, ts].
+    const fn = new IntervalJoinFunction({ leftTime: 1, rightTime: 1, lower: -5, upper: 5 }, [[0], [0]], undefined);
+    fn.setRuntimeContext(h.runtimeContext);
+    fn.open();
+    const left = (r: ReturnType<typeof row>) => fn.processElement1(r, h.context as never, h.collector);
+    const right = (r: ReturnType<typeof row>) => fn.processElement2(r, h.context as never, h.collector);
+    left(row('+I', 1, 10));
+    right(row('+I', 1, 14));
+    right(row('+I', 1, 16)); // 16 - 5 = 11 > 10
+    right(row('+I', 1, 5));
+    expect(h.take()).toEqual(['+I[1,10,1,14]', '+I[1,10,1,5]']);
+    expect([...h.timers].sort((a, b) => a - b)).toEqual([10, 15, 19, 21]);
+    h.watermark(15, (t) => fn.onTimer(t, h.context as never));
+    // The left row at 10 expired at 15 (a right row after it is at 16 or later); the right rows at 5 and 14 wait till 10 and 19.
+    expect([h.mapSize('left-rows'), h.mapSize('right-rows')]).toEqual([0, 2]);
+    left(row('+I', 1, 12));
+    expect(h.take()).toEqual(['+I[1,12,1,14]', '+I[1,12,1,16]']);
+    h.watermark(100, (t) => fn.onTimer(t, h.context as never));
+    expect([h.mapSize('left-rows'), h.mapSize('right-rows')]).toEqual([0, 0]);
+  });
+});

@@ -1,0 +1,101 @@
+import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
+import type { Expr, FromItem } from '../parse/ast.ts';
+import type { LogicalNode, WindowSpec } from '../logical/nodes.ts';
+import type { Field, Rex } from '../logical/rex.ts';
+import { suggest, type Catalog } from './catalog.ts';
+import { intervalMillis } from './expressions.ts';
+import { bindJoin } from './join.ts';
+import { bindQuery } from './query.ts';
+import { T, typeToString, withNullability } from './types.ts';
+
+interface ScopeField extends Field {
+  readonly qualifier: string | undefined;
+}
+
+/** The columns a query's FROM makes visible, with the table name or alias that qualifies them. */
+export class Scope {
+  constructor(readonly fields: readonly ScopeField[]) {}
+
+  resolve(expr: Extract<Expr, { kind: 'column' }>): Rex {
+    const path = expr.path;
+    const name = path[path.length - 1]!;
+    const qualifier = path.length > 1 ? path.slice(0, -1).join('.') : undefined;
+    const candidates = this.fields.map((f, index) => ({ f, index })).filter(({ f }) => qualifier === undefined || f.qualifier === qualifier);
+    if (qualifier !== undefined && candidates.length === 0) {
+      const qualifiers = [...new Set(this.fields.map((f) => f.qualifier).filter((q): q is string => q !== undefined))];
+      throw new SqlError(SqlErrorCode.SQL_UNKNOWN_TABLE, `Table '${qualifier}' not found in FROM${suggest(qualifier, qualifiers)}`, expr.pos);
+    }
+    const found = candidates.filter(({ f }) => f.name === name);
+    if (found.length === 1) return { kind: 'input', index: found[0]!.index, type: found[0]!.f.type };
+    if (found.length > 1) throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `Column '${name}' is ambiguous`, expr.pos);
+    throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `Column '${path.join('.')}' not found in any table${suggest(name, candidates.map(({ f }) => f.name))}`, expr.pos);
+  }
+}
+
+/**
+ * The FROM clause as a plan and the columns it makes visible. `pending` holds the WHERE
+ * conjuncts of a comma join (`FROM a, b WHERE a.k = b.k`): each goes to the innermost join
+ * whose columns it reads, as the join's condition.
+ */
+export function bindFrom(from: FromItem, catalog: Catalog, pending: Expr[] = []): { node: LogicalNode; scope: Scope } {
+  switch (from.kind) {
+    case 'join':
+      return bindJoin(from, catalog, pending);
+    case 'table': {
+      const node = relation(from.name, catalog, from.pos);
+      return { node, scope: scopeOf(node, from.alias ?? from.name) };
+    }
+    case 'subquery': {
+      const node = bindQuery(from.query, catalog);
+      return { node, scope: scopeOf(node, from.alias) };
+    }
+    case 'window': {
+      const input = relation(from.table, catalog, from.tablePos);
+      const timeIndex = input.fields.findIndex((f) => f.name === from.timeColumn);
+      if (timeIndex < 0) {
+        throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `Column '${from.timeColumn}' not found in table '${from.table}'${suggest(from.timeColumn, input.fields.map((f) => f.name))}`, from.timeColumnPos);
+      }
+      const timeType = input.fields[timeIndex]!.type;
+      if (timeType.rowtime !== true) {
+        throw new SqlError(
+          SqlErrorCode.SQL_NOT_A_TIME_ATTRIBUTE,
+          `The window function ${from.fn} requires the time column to be a time attribute (a column with a WATERMARK), but ${from.timeColumn} is ${typeToString(timeType)}; declare WATERMARK FOR ${from.timeColumn} AS ... in the table`,
+          from.timeColumnPos,
+        );
+      }
+      const window = windowSpec(from);
+      const windowTime = { ...withNullability(timeType.root === 'TIMESTAMP_LTZ' ? T.timestampLtz(3) : T.timestamp(3), false), rowtime: true };
+      const fields: Field[] = [
+        ...input.fields,
+        { name: 'window_start', type: withNullability(T.timestamp(3), false) },
+        { name: 'window_end', type: withNullability(T.timestamp(3), false) },
+        { name: 'window_time', type: windowTime },
+      ];
+      const node: LogicalNode = { kind: 'windowTvf', input, window, timeIndex, fields };
+      return { node, scope: scopeOf(node, from.alias ?? from.table) };
+    }
+  }
+}
+
+function windowSpec(from: Extract<FromItem, { kind: 'window' }>): WindowSpec {
+  const ms = from.intervals.map(intervalMillis);
+  const expected = from.fn === 'TUMBLE' ? 1 : 2;
+  const form = from.fn === 'TUMBLE' ? 'TUMBLE(TABLE t, DESCRIPTOR(ts), size)' : from.fn === 'HOP' ? 'HOP(TABLE t, DESCRIPTOR(ts), slide, size)' : 'CUMULATE(TABLE t, DESCRIPTOR(ts), step, size)';
+  if (ms.length !== expected || ms.some((m) => !(m > 0))) {
+    throw new SqlError(SqlErrorCode.SQL_TYPE_MISMATCH, `${from.fn} takes ${expected} positive interval${expected > 1 ? 's' : ''}: ${form}`, from.pos);
+  }
+  if (from.fn === 'TUMBLE') return { fn: 'TUMBLE', size: ms[0]! };
+  if (from.fn === 'HOP') return { fn: 'HOP', slide: ms[0]!, size: ms[1]! };
+  if (ms[1]! % ms[0]! !== 0) throw new SqlError(SqlErrorCode.SQL_TYPE_MISMATCH, `CUMULATE's size must be a whole multiple of its step: ${form}`, from.pos);
+  return { fn: 'CUMULATE', step: ms[0]!, size: ms[1]! };
+}
+
+function relation(name: string, catalog: Catalog, pos: SqlPosition): LogicalNode {
+  const entry = catalog.get(name, pos);
+  if (entry.kind === 'view') return bindQuery(entry.query, catalog);
+  return { kind: 'scan', table: entry, fields: entry.columns.map((c) => ({ name: c.name, type: c.type })) };
+}
+
+export function scopeOf(node: LogicalNode, qualifier: string | undefined): Scope {
+  return new Scope(node.fields.map((f) => ({ ...f, qualifier })));
+}
