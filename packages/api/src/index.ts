@@ -174,3 +174,7 @@ export type { JobGraph, JobVertex, JobEdge, JobOperator } from './graph/job-grap
 export { buildStreamGraph } from './graph/build-stream-graph.ts';
 export { buildJobGraph } from './graph/build-job-graph.ts';
 export { operatorIdForUid, operatorsWithoutUid } from './graph/operator-id.ts';
+
+export { WEIR_API_VERSION, apiVersionsCompatible } from './version.ts';
+/** Re-exported so job code (and @weir/testing's job-side classes) can throw and match Weir's errors without importing @weir/common. */
+export { WeirError, isWeirError } from '@weir/common';
