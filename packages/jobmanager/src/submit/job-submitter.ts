@@ -15,6 +15,7 @@ import { checkSubmitJob } from '../service/request-checks.ts';
 import type { JobPlanner } from './job-planner.ts';
 import { AllowedPaths } from '../savepoint/allowed-paths.ts';
 import { readInitialRestore } from './savepoint-reader.ts';
+import { checkBundleApiVersion } from './api-version-check.ts';
 
 /** A job a new leader takes over: its retained checkpoints and the HA of its checkpoints. */
 export interface JobRecovery {
@@ -48,6 +49,7 @@ export class JobSubmitter {
    */
   async submit(request: SubmitJobRequest__Output): Promise<SubmitJobResponse> {
     checkSubmitJob(request);
+    checkBundleApiVersion(request.bundle, request.entryName || 'job.js');
     // A client's path only: a recovered job's was checked when it was submitted.
     if (request.savepointPath !== '') await this.#allowedPaths.check('savepoint path', request.savepointPath);
     const job: SubmittedJob = {

@@ -18,14 +18,14 @@ class SumUntilTimer extends KeyedProcessFunction<string, Reading, string> {
     this.#sum = this.getRuntimeContext().getState(sumDescriptor);
   }
 
-  override processElement(reading: Reading, ctx: KeyedProcessContext<string, Reading, string>, _out: Collector<string>): void {
+  override processElement(reading: Reading, ctx: KeyedProcessContext<string>, _out: Collector<string>): void {
     const before = this.#sum.value();
     if (before === undefined) ctx.timerService().registerEventTimeTimer(ctx.timestamp()! + 10);
     this.#sum.update((before ?? 0) + reading.celsius);
     if (reading.celsius > 40) ctx.output(tooHot, reading.sensor);
   }
 
-  override onTimer(timestamp: number, ctx: OnTimerContext<string, string>, out: Collector<string>): void {
+  override onTimer(timestamp: number, ctx: OnTimerContext<string>, out: Collector<string>): void {
     out.collect(`${ctx.getCurrentKey()}@${timestamp}: ${this.#sum.value()}`);
     this.#sum.clear();
   }
