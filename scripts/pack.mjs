@@ -39,6 +39,10 @@ export const version = rootManifest.version;
 const LIBRARIES = ['common', 'api', 'connectors', 'testing'];
 /** Workspace name -> published name of every published package. */
 const PUBLISHED = new Map([...LIBRARIES.map((dir) => [`@weir/${dir}`, `@weir/${dir}`]), ['@weir/cli', 'weir']]);
+/** Loaded from the user's project when a command needs it (`weir run --typecheck`), not installed with weir. */
+const OPTIONAL_PEERS = ['typescript'];
+/** Imports esbuild leaves in a bundle that never run in Weir (build.mjs `lazy`: grpc-js's channelz and ORCA). */
+const NEVER_LOADED = Object.values(bundledDependencies).flatMap((b) => b.lazy);
 /** What every tarball's package.json says besides its own fields. */
 const COMMON_FIELDS = { version, type: 'module', license: 'Apache-2.0', engines: { node: '>=20' } };
 
@@ -60,12 +64,16 @@ function pinnedVersions() {
   return pins;
 }
 
+/** A bare specifier: an npm package name, maybe with a subpath (not a path, not text of a template). */
+const NPM_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*(\/[\w./-]*)?$/;
+
 /** The npm packages `code` imports (static, dynamic, require), by package name. */
 export function bareImports(code) {
   const names = new Set();
-  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'\s]+)["']/g;
+  // Static and dynamic imports, require and the functions createRequire made (`require2("avsc")`, `createRequire(url)("yaml")`).
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\b\w*[rR]equire\w*\s*\(\s*|\bcreateRequire\w*\([^)]*\)\s*\(\s*)["']([^"'\s]+)["']/g;
   for (const [, specifier] of code.matchAll(pattern)) {
-    if (specifier.startsWith('.') || specifier.startsWith('/') || isBuiltin(specifier)) continue;
+    if (!NPM_NAME.test(specifier) || isBuiltin(specifier)) continue;
     const parts = specifier.split('/');
     names.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
   }
@@ -84,8 +92,9 @@ function filesBelow(dir, keep = () => true) {
 function dependenciesOf(names, self, pins) {
   const dependencies = {};
   for (const name of [...names].sort()) {
-    if (name === self) continue;
+    if (name === self || OPTIONAL_PEERS.includes(name) || NEVER_LOADED.includes(name)) continue;
     if (PUBLISHED.has(name)) dependencies[PUBLISHED.get(name)] = version;
+    else if ([...PUBLISHED.values()].includes(name)) dependencies[name] = version;
     else if (name.startsWith('@weir/')) throw new Error(`${self} imports ${name}, which is neither published nor bundled`);
     else if (pins.has(name)) dependencies[name] = pins.get(name);
     else if (!name.startsWith('@types/')) throw new Error(`${self} imports ${name}, which no package.json of the workspace pins`);
@@ -103,7 +112,7 @@ function emitDeclarations(out) {
   mkdirSync(out, { recursive: true });
   writeFileSync(config, JSON.stringify({
     extends: join(root, 'tsconfig.json'),
-    compilerOptions: { noEmit: false, declaration: true, emitDeclarationOnly: true, rootDir: packagesDir, outDir: out, rewriteRelativeImportExtensions: true },
+    compilerOptions: { noEmit: false, declaration: true, emitDeclarationOnly: true, rootDir: packagesDir, outDir: out, typeRoots: [join(root, 'node_modules', '@types')] },
     include: LIBRARIES.map((dir) => join(packagesDir, dir, 'src', '**', '*.ts')),
     exclude: [join(packagesDir, '*', 'src', '**', '*.test.ts')],
   }));
@@ -123,8 +132,12 @@ const publishedImports = {
     b.onResolve({ filter: /^@weir\// }, (args) => {
       const [scope, name, ...rest] = args.path.split('/');
       const published = PUBLISHED.get(`${scope}/${name}`);
-      if (published === undefined) return undefined;
-      return { path: [published, ...rest].join('/'), external: true };
+      if (published !== undefined) return { path: [published, ...rest].join('/'), external: true };
+      // Bundled from its sources, as its package.json's exports name them.
+      const dir = join(packagesDir, name);
+      const file = readJson(join(dir, 'package.json')).exports?.[rest.length === 0 ? '.' : `./${rest.join('/')}`];
+      if (file === undefined) return { errors: [{ text: `${args.path} is not an export of ${dir}/package.json` }] };
+      return { path: join(dir, file) };
     });
   },
 };
@@ -173,7 +186,8 @@ async function stageLibrary(dir, stage, declarations, pins) {
     name: manifest.name,
     ...COMMON_FIELDS,
     description: manifest.description,
-    exports: exportsMap,
+    // package.json too: `weir run` reads the @weir/api version a job is built against.
+    exports: { ...exportsMap, './package.json': './package.json' },
     types: exportsMap['.'].types,
     files: ['dist', 'types', 'README.md'],
     dependencies: dependenciesOf(imports, manifest.name, pins),
@@ -222,7 +236,10 @@ function stageCli(stage, pins) {
     bin: { weir: './packages/cli/bin/weir.js' },
     exports: { '.': './packages/cli/dist/index.js' },
     files: ['packages', 'README.md'],
-    dependencies: dependenciesOf(imports, 'weir', pins),
+    // @weir/* names in its files are text (the templates of `weir init`): it imports its own copies by path.
+    dependencies: dependenciesOf([...imports].filter((n) => !n.startsWith('@weir/')), 'weir', pins),
+    peerDependencies: Object.fromEntries(OPTIONAL_PEERS.map((name) => [name, `>=${pins.get(name).split('.')[0]}`])),
+    peerDependenciesMeta: Object.fromEntries(OPTIONAL_PEERS.map((name) => [name, { optional: true }])),
   }, null, 2)}\n`);
   return target;
 }

@@ -66,7 +66,7 @@ export function buildProgram(actions: CliActions): Command {
       command.error('error: -n (--allowNonRestoredState) only applies when starting from a savepoint: add -s <savepointPath>');
     }
     const restore = options.fromSavepoint === undefined ? undefined : { savepointPath: options.fromSavepoint, allowNonRestoredState: options.allowNonRestoredState };
-    return actions.run({ ...clientArgs(options), job, args: jobArgs, parallelism: options.parallelism, detached: options.detached, restore, typecheck: options.typecheck });
+    return actions.run({ ...clientArgs(options), job, args: jobArgs, parallelism: options.parallelism, detached: options.detached, restore, ...(options.typecheck && { typecheck: true }) });
   });
 
   program
