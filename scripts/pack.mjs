@@ -159,7 +159,7 @@ async function stageLibrary(dir, stage, declarations, pins) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    sourcemap: 'linked',
+    // No source maps: the sources are not in the tarball for them to point at.
     keepNames: true,
     logLevel: 'silent',
   });

@@ -2,7 +2,7 @@
 export const TestingErrorCode = {
   /** A CollectSink name is empty or has characters other than letters, digits, `-` and `_`. */
   INVALID_COLLECT_NAME: 'INVALID_COLLECT_NAME',
-  /** A CollectSink ran in a process that no MiniCluster started (WEIR_TESTING_COLLECT_DIR is unset). */
+  /** A CollectSink ran in a process that no MiniCluster started (MINICLUSTER_COLLECT_DIR is unset). */
   NOT_IN_MINI_CLUSTER: 'NOT_IN_MINI_CLUSTER',
   /** A timestamped collection element is neither `{ value, timestamp }` nor `{ watermark }`. */
   INVALID_ELEMENT: 'INVALID_ELEMENT',

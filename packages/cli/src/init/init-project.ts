@@ -9,6 +9,11 @@ import { JOB_TS, PIPELINE_TS, TEST_JOB_TS, TEST_TS } from './example-job.ts';
 const DEV_DEPENDENCIES = { '@types/node': '20.19.43', tsx: '4.23.15', typescript: '5.9.3' };
 /** The Weir packages a project depends on. */
 const WEIR_PACKAGES = ['@weir/api', '@weir/connectors', '@weir/testing', 'weir'];
+/**
+ * Installed from tarballs, the packages those depend on must be named too: npm resolves a
+ * tarball's dependencies on the registry, unless the project names them itself.
+ */
+const INDIRECT_PACKAGES = ['@weir/common'];
 
 export interface InitArgs {
   readonly dir: string;
@@ -50,7 +55,7 @@ export function initProject(args: InitArgs): string[] {
 function weirDependencies(dir: string, tarballs: string | undefined): Record<string, string> {
   if (tarballs === undefined) return Object.fromEntries(WEIR_PACKAGES.map((name) => [name, WEIR_API_VERSION]));
   const found = readdirSync(resolve(tarballs)).filter((f) => f.endsWith('.tgz'));
-  return Object.fromEntries(WEIR_PACKAGES.map((name) => {
+  return Object.fromEntries([...WEIR_PACKAGES, ...INDIRECT_PACKAGES].map((name) => {
     const prefix = `${name.replace('@', '').replace('/', '-')}-`;
     const tarball = found.find((f) => f.startsWith(prefix) && /^\d/.test(f.slice(prefix.length)));
     if (tarball === undefined) throw new WeirError(CliErrorCode.BAD_ARGUMENT, `--tarballs ${tarballs} has no ${prefix}<version>.tgz: run pnpm pack:all in Weir's repository first`);

@@ -4,7 +4,7 @@ import { WeirError, type Committer, type ConnectorContext, type Sink, type SinkW
 import { TestingErrorCode } from '../errors.ts';
 
 /** The environment variable through which a MiniCluster tells its processes where CollectSinks write. */
-export const COLLECT_DIR_ENV = 'WEIR_TESTING_COLLECT_DIR';
+export const COLLECT_DIR_ENV = 'MINICLUSTER_COLLECT_DIR';
 
 /** Records a subtask handed over for one checkpoint. */
 interface Committable {
