@@ -20,6 +20,7 @@ describe('MiniCluster', () => {
     await until(async () => execution.collected<string>('numbered').length, (n) => n > 0, 60_000, 'a committed checkpoint of the CollectSink');
     cluster.killTaskManager(1);
     await execution.result();
+    expect(execution.statuses).toContain('RESTARTING');
     const expected = Array.from({ length: count }, (_, i) => i % 4).reduce<string[]>((out, key, i) => [...out, `${key}:${Math.floor(i / 4) + 1}`], []);
     expect(execution.collected<string>('numbered').sort()).toEqual(expected.sort());
   });

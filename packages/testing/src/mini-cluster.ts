@@ -162,6 +162,9 @@ export class MiniCluster {
 
 /** A job a MiniCluster runs. */
 export class JobExecution {
+  /** The statuses `result()` saw the job pass through, in order (RESTARTING after each failover). */
+  readonly statuses: string[] = [];
+
   constructor(
     readonly jobId: string,
     private readonly client: JobClient,
@@ -174,6 +177,7 @@ export class JobExecution {
     let last = '';
     for await (const update of this.client.watch(this.jobId)) {
       last = update.status;
+      this.statuses.push(update.status);
       if (!isGloballyTerminal(update.status as JobStatus)) continue;
       if (update.status === JobStatus.FINISHED) return;
       throw new WeirError(TestingErrorCode.JOB_FAILED, `job ${this.jobId} ended ${update.status}: ${update.failureCause}\nlast lines of the cluster:\n${this.recentLines()}`);
