@@ -1,4 +1,4 @@
-export { MiniCluster, JobExecution, type MiniClusterOptions, type ExecuteOptions } from './mini-cluster.ts';
+export { MiniCluster, JobExecution, type MiniClusterOptions, type ExecuteOptions, type JobServiceCalls } from './mini-cluster.ts';
 export { CollectSink, COLLECT_DIR_ENV } from './collect/collect-sink.ts';
 export { readCollected } from './collect/read-collected.ts';
 export { TimestampedCollectionSource, type TimestampedElement } from './sources/timestamped-collection-source.ts';

@@ -160,6 +160,12 @@ export class MiniCluster {
   }
 }
 
+/** What a JobExecution asks the JobManager (the CLI's JobClient), kept to this so the published types need no @weir/cli. */
+export interface JobServiceCalls {
+  watch(jobId: string): AsyncIterable<{ readonly status: string; readonly failureCause: string }>;
+  cancel(jobId: string): Promise<string>;
+}
+
 /** A job a MiniCluster runs. */
 export class JobExecution {
   /** The statuses `result()` saw the job pass through, in order (RESTARTING after each failover). */
@@ -167,7 +173,7 @@ export class JobExecution {
 
   constructor(
     readonly jobId: string,
-    private readonly client: JobClient,
+    private readonly client: JobServiceCalls,
     private readonly collectDir: string,
     private readonly recentLines: () => string,
   ) {}
