@@ -45,7 +45,7 @@ const extraEntries = {
  * stdout without one. A package imported by two workspace packages would become two copies:
  * msgpackr (common and runtime) stays an import.
  */
-const bundledDependencies = {
+export const bundledDependencies = {
   // grpc-js loads @grpc/proto-loader only for those two services.
   rpc: { bundle: ['@grpc/grpc-js', 'protobufjs'], lazy: ['@grpc/proto-loader'] },
   common: { bundle: ['pino'], lazy: [] },
@@ -68,7 +68,7 @@ const separateBundles = {
 };
 
 /** Bundled CommonJS calls require (for Node's own modules), which an ES module lacks. */
-const REQUIRE_BANNER = { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" };
+export const REQUIRE_BANNER = { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" };
 
 /** Every workspace package: its directory, npm name and entries (dist name -> source file). */
 function readPackages() {
@@ -112,7 +112,7 @@ function workspaceImports(packages, from) {
  * Leaves npm packages as imports, but those `bundled` lists and what they import themselves
  * (except their `lazy` imports).
  */
-function npmImports(bundled) {
+export function npmImports(bundled) {
   const listed = (names, path) => names.some((name) => path === name || path.startsWith(`${name}/`));
   return {
     name: 'weir-npm-imports',

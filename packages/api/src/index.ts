@@ -207,3 +207,6 @@ export { buildStreamGraph } from './graph/build-stream-graph.ts';
 export { buildJobGraph } from './graph/build-job-graph.ts';
 export { operatorIdForUid, operatorsWithoutUid } from './graph/operator-id.ts';
 export { exclusiveResourceKey, exclusiveResources } from './graph/exclusive-resources.ts';
+export { WEIR_API_VERSION, apiVersionsCompatible } from './version.ts';
+/** Re-exported so job code (and @weir/testing's job-side classes) can throw and match Weir's errors without importing @weir/common. */
+export { WeirError, isWeirError } from '@weir/common';

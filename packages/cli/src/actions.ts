@@ -5,6 +5,8 @@ import { infoCommand } from './commands/info.ts';
 import { kafkaTransactionsCommand } from './commands/kafka-transactions.ts';
 import { listCommand } from './commands/list.ts';
 import { runCommand } from './commands/run.ts';
+import { initProject } from './init/init-project.ts';
+import { resolveUserPath } from './user-cwd.ts';
 import { sqlCommand } from './commands/sql.ts';
 import { disposeSavepointCommand, savepointCommand } from './commands/savepoint.ts';
 import { jobManagerCommand, taskManagerCommand } from './commands/serve.ts';
@@ -19,6 +21,12 @@ export function cliActions(context: CliContext): CliActions {
     jobmanager: (args) => jobManagerCommand(args, context),
     taskmanager: (args) => taskManagerCommand(args, context),
     run: (args) => runCommand(args, context),
+    init: async (args) => {
+      const dir = resolveUserPath(args.dir, context.env);
+      const files = initProject({ dir, tarballs: args.tarballs === undefined ? undefined : resolveUserPath(args.tarballs, context.env) });
+      context.out(`Wrote a Weir project to ${dir}: ${files.join(', ')}`);
+      context.out('Next: npm install, npm test, then npx weir run --typecheck src/job.ts -- data/readings.csv out');
+    },
     sql: (args) => sqlCommand(args, context),
     list: (args) => listCommand(args, context),
     info: (args) => infoCommand(args, context),

@@ -1,5 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, resolve } from 'node:path';
+import { WEIR_API_VERSION } from '@weir/api';
 import { WeirError } from '@weir/common';
 import type { Message } from 'esbuild';
 import { CliErrorCode } from './errors.ts';
@@ -9,11 +11,35 @@ export interface JobBundle {
   readonly code: string;
   /** The job file's base name, the submission's `entry_name`. */
   readonly entryName: string;
+  /** The version of @weir/api the job was built against (recorded in `code`'s first line). */
+  readonly apiVersion: string;
+}
+
+/** The packages the JobManager and TaskManagers lend a job (loadJobBundle's `modules`); any other import is bundled. */
+export const PROVIDED_PACKAGES = ['@weir/api', '@weir/connectors', '@weir/sql'];
+
+/** The comment a bundle starts with, naming the @weir/api version it was built against; the JobManager reads it (job-submitter.ts). */
+export function apiVersionBanner(version: string): string {
+  return `/* weir-api-version: ${version} */`;
 }
 
 /**
- * Bundles a job module and everything it imports, except the `@weir/*` packages, which the
- * JobManager and TaskManagers supply. So a job file anywhere on disk works without a
+ * The @weir/api the job's project installed (node_modules resolved from the job's directory,
+ * as its editor and tsc see it), or this CLI's own when the job has none beside it.
+ */
+export function apiVersionFor(jobFile: string): string {
+  try {
+    const manifest = createRequire(jobFile).resolve('@weir/api/package.json');
+    return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+  } catch {
+    return WEIR_API_VERSION;
+  }
+}
+
+/**
+ * Bundles a job module and everything it imports, except the packages the JobManager and
+ * TaskManagers supply (PROVIDED_PACKAGES; @weir/testing's job-side sinks are bundled), and
+ * records the @weir/api version it was built against, which the JobManager checks. So a job file anywhere on disk works without a
  * node_modules of its own, as long as it imports only `@weir/*`, Node built-ins and
  * packages installed next to it.
  */
@@ -25,6 +51,7 @@ export async function bundleJob(path: string): Promise<JobBundle> {
   try {
     // Loaded here, not at start-up: every JobManager and TaskManager runs this CLI and never bundles.
     const { build } = await import('esbuild');
+    const apiVersion = apiVersionFor(file);
     const result = await build({
       entryPoints: [file],
       absWorkingDir: dirname(file),
@@ -32,12 +59,14 @@ export async function bundleJob(path: string): Promise<JobBundle> {
       platform: 'node',
       format: 'cjs',
       target: 'node20',
-      external: ['@weir/*'],
+      external: PROVIDED_PACKAGES.flatMap((name) => [name, `${name}/*`]),
+      // esbuild accounts for the banner in the source map, so the job's lines stay right.
+      banner: { js: apiVersionBanner(apiVersion) },
       sourcemap: 'inline',
       write: false,
       logLevel: 'silent',
     });
-    return { code: result.outputFiles[0]!.text, entryName: basename(file) };
+    return { code: result.outputFiles[0]!.text, entryName: basename(file), apiVersion };
   } catch (err) {
     const errors = (err as { errors?: Message[] }).errors;
     if (errors === undefined || errors.length === 0) throw err;

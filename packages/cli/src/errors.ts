@@ -4,6 +4,12 @@ export const CliErrorCode = {
   BAD_ARGUMENT: 'BAD_ARGUMENT',
   /** `weir run` was given a job file that does not exist. */
   JOB_FILE_NOT_FOUND: 'JOB_FILE_NOT_FOUND',
+  /** `weir run --typecheck`: the job's project has type errors (listed as file:line:column). */
+  TYPE_ERRORS: 'TYPE_ERRORS',
+  /** `weir run --typecheck` found no typescript package, neither in the job's project nor beside the CLI. */
+  TYPESCRIPT_MISSING: 'TYPESCRIPT_MISSING',
+  /** `weir init` was pointed at a directory that holds files already. */
+  INIT_TARGET_NOT_EMPTY: 'INIT_TARGET_NOT_EMPTY',
   /** esbuild could not bundle the job module (syntax error, unresolvable import). */
   BUNDLE_FAILED: 'BUNDLE_FAILED',
   /** `weir run`: the job bundle is larger than the JobManager accepts (jobmanager.rpc.max-message-size). */

@@ -35,6 +35,8 @@ describe('weir command line', () => {
       ['run', { config: undefined, dynamic: {}, jobManager: undefined, job: 'job.ts', args: [], parallelism: undefined, detached: false }],
     ]);
     expect(parse(['run', 'job.ts', '--detached']).calls[0]![1]).toMatchObject({ detached: true });
+    expect(parse(['run', '--typecheck', 'job.ts']).calls[0]![1]).toMatchObject({ job: 'job.ts', typecheck: true });
+    expect(parse(['init', 'my-job', '--tarballs', 'dist']).calls).toEqual([['init', { dir: 'my-job', tarballs: 'dist' }]]);
   });
 
   it('parses sql -f with parallelism and detached, and requires -f', () => {

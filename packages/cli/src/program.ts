@@ -3,6 +3,7 @@ import { parsePositiveInt } from './argument-parsers.ts';
 import type { ClientArgs } from './commands/client-args.ts';
 import type { ClusterStartArgs } from './commands/cluster-start.ts';
 import type { JobArgs } from './commands/info.ts';
+import type { InitArgs } from './init/init-project.ts';
 import type { RunArgs } from './commands/run.ts';
 import type { SqlArgs } from './commands/sql.ts';
 import type { ConfigArgs } from './config-args.ts';
@@ -16,6 +17,7 @@ export interface CliActions extends SavepointActions, SecurityActions, KafkaActi
   jobmanager(args: ConfigArgs): Promise<void>;
   taskmanager(args: ConfigArgs): Promise<void>;
   run(args: RunArgs): Promise<void>;
+  init(args: InitArgs): Promise<void>;
   sql(args: SqlArgs): Promise<void>;
   list(args: ClientArgs): Promise<void>;
   info(args: JobArgs): Promise<void>;
@@ -28,6 +30,7 @@ interface RunOptions extends ClientOptions {
   detached: boolean;
   fromSavepoint?: string;
   allowNonRestoredState: boolean;
+  typecheck: boolean;
 }
 
 /** The `weir` command line, without side effects until an action runs. */
@@ -52,6 +55,7 @@ export function buildProgram(actions: CliActions): Command {
       .argument('[args...]', "the job's arguments; put them after -- when they start with -")
       .option('-p, --parallelism <n>', 'default parallelism of the job', parsePositiveInt)
       .option('-d, --detached', 'return once the job is submitted', false)
+      .option('--typecheck', "type-check the job's project (its tsconfig.json) before bundling; errors name file:line:column", false)
       .option('-s, --fromSavepoint <savepointPath>', 'start from the state of this savepoint or retained checkpoint (a directory holding _metadata)')
       .option('-n, --allowNonRestoredState', 'with -s: skip state of operators the job no longer has (matched by uid) instead of failing', false)
       .addHelpText(
@@ -63,8 +67,15 @@ export function buildProgram(actions: CliActions): Command {
       command.error('error: -n (--allowNonRestoredState) only applies when starting from a savepoint: add -s <savepointPath>');
     }
     const restore = options.fromSavepoint === undefined ? undefined : { savepointPath: options.fromSavepoint, allowNonRestoredState: options.allowNonRestoredState };
-    return actions.run({ ...clientArgs(options), job, args: jobArgs, parallelism: options.parallelism, detached: options.detached, restore });
+    return actions.run({ ...clientArgs(options), job, args: jobArgs, parallelism: options.parallelism, detached: options.detached, restore, ...(options.typecheck && { typecheck: true }) });
   });
+
+  program
+    .command('init')
+    .description('write a new job project: package.json, tsconfig, an example job with its test, README')
+    .argument('<dir>', 'the new project\'s directory (new or empty)')
+    .option('--tarballs <dir>', "depend on Weir's packages as the tarballs in this directory (pnpm pack:all) instead of the registry")
+    .action((dir: string, options: { tarballs?: string }) => actions.init({ dir, tarballs: options.tarballs }));
 
   withClient(
     program

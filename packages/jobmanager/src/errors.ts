@@ -1,5 +1,7 @@
 /** Codes of the errors the JobManager throws or records as a job's failure cause. */
 export const JobManagerErrorCode = {
+  /** A job bundle was built against a @weir/api of another major version than the cluster's (0.x: another minor). */
+  INCOMPATIBLE_API_VERSION: 'INCOMPATIBLE_API_VERSION',
   /** A request field is malformed: an entry name that is no file name, too many args, a parallelism above 32768, an overlong path or bundle hash (see service/request-checks.ts). */
   INVALID_REQUEST: 'INVALID_REQUEST',
   /** A client named a job ID the JobManager does not know (GetJob, CancelJob, WatchJob, ListCheckpoints). */

@@ -4,6 +4,7 @@ import { resolveUserPath } from '../user-cwd.ts';
 import { withJobClient, type ClientArgs } from './client-args.ts';
 import { followJob } from './follow-job.ts';
 import { splitRunProperties } from './run-properties.ts';
+import { typecheckJob } from './typecheck.ts';
 
 export interface RunArgs extends ClientArgs {
   readonly job: string;
@@ -13,6 +14,8 @@ export interface RunArgs extends ClientArgs {
   readonly detached: boolean;
   /** `-s <savepointPath> [-n]`: start from a savepoint or retained checkpoint; unset starts without state. */
   readonly restore?: SavepointRestore;
+  /** `--typecheck`: type-check the job's project before bundling it. */
+  readonly typecheck?: boolean;
 }
 
 export interface SavepointRestore {
@@ -25,7 +28,9 @@ export interface SavepointRestore {
 /** `weir run`: bundle, submit, and unless detached follow the job until it ends. */
 export async function runCommand(args: RunArgs, context: CliContext): Promise<void> {
   const properties = splitRunProperties(args.dynamic);
-  const bundle = await bundleJob(resolveUserPath(args.job, context.env));
+  const jobFile = resolveUserPath(args.job, context.env);
+  if (args.typecheck === true) typecheckJob(jobFile, resolveUserPath('.', context.env));
+  const bundle = await bundleJob(jobFile);
   await withJobClient({ ...args, dynamic: properties.client }, context, async (client) => {
     const { jobId } = await client.submit({
       bundle: Buffer.from(bundle.code),

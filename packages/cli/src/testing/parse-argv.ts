@@ -20,6 +20,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     jobmanager: record('jobmanager'),
     taskmanager: record('taskmanager'),
     run: record('run'),
+    init: record('init'),
     sql: record('sql'),
     list: record('list'),
     info: record('info'),

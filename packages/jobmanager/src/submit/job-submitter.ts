@@ -16,6 +16,7 @@ import type { JobPlanner } from './job-planner.ts';
 import { AllowedPaths } from '../savepoint/allowed-paths.ts';
 import { readInitialRestore } from './savepoint-reader.ts';
 import { ExclusiveClaims } from './exclusive-claims.ts';
+import { checkBundleApiVersion } from './api-version-check.ts';
 
 /** A job a new leader takes over: its retained checkpoints and the HA of its checkpoints. */
 export interface JobRecovery {
@@ -57,6 +58,7 @@ export class JobSubmitter {
    */
   async submit(request: SubmitJobRequest__Output, owner = ''): Promise<SubmitJobResponse> {
     checkSubmitJob(request);
+    checkBundleApiVersion(request.bundle, request.entryName || 'job.js');
     // A client's path only: a recovered job's was checked when it was submitted (and kept as resolved then).
     const savepointPath = request.savepointPath === '' ? '' : await this.#allowedPaths.check('savepoint path', request.savepointPath);
     const job: SubmittedJob = {

@@ -1,0 +1,17 @@
+/** Codes of the WeirErrors that @weir/testing throws. */
+export const TestingErrorCode = {
+  /** A CollectSink name is empty or has characters other than letters, digits, `-` and `_`. */
+  INVALID_COLLECT_NAME: 'INVALID_COLLECT_NAME',
+  /** A CollectSink ran in a process that no MiniCluster started (MINICLUSTER_COLLECT_DIR is unset). */
+  NOT_IN_MINI_CLUSTER: 'NOT_IN_MINI_CLUSTER',
+  /** A timestamped collection element is neither `{ value, timestamp }` nor `{ watermark }`. */
+  INVALID_ELEMENT: 'INVALID_ELEMENT',
+  /** A MiniCluster method was called before `start()` or after `close()`. */
+  CLUSTER_NOT_RUNNING: 'CLUSTER_NOT_RUNNING',
+  /** A job run by `MiniCluster.execute` ended FAILED or CANCELED while the test waited for it to finish. */
+  JOB_FAILED: 'JOB_FAILED',
+  /** A TaskManager index is not one of the cluster's (1..taskManagers). */
+  NO_SUCH_TASKMANAGER: 'NO_SUCH_TASKMANAGER',
+  /** The harness was asked for something its operator does not have (keyed state of a non-keyed operator). */
+  HARNESS_MISUSE: 'HARNESS_MISUSE',
+} as const;

@@ -1,0 +1,6 @@
+export { MiniCluster, JobExecution, type MiniClusterOptions, type ExecuteOptions, type JobServiceCalls } from './mini-cluster.ts';
+export { CollectSink, COLLECT_DIR_ENV } from './collect/collect-sink.ts';
+export { readCollected } from './collect/read-collected.ts';
+export { TimestampedCollectionSource, type TimestampedElement } from './sources/timestamped-collection-source.ts';
+export { KeyedOneInputStreamOperatorTestHarness, type StreamRecord, type HarnessSnapshot } from './harness/keyed-harness.ts';
+export { TestingErrorCode } from './errors.ts';

@@ -1,0 +1,202 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, isGloballyTerminal, JobStatus, systemClock, WeirError } from '@weir/common';
+import { silentLogger } from '@weir/common/testing';
+import { bundleJob, JobClient, LocalCluster } from '@weir/cli';
+import { COLLECT_DIR_ENV } from './collect/collect-sink.ts';
+import { readCollected } from './collect/read-collected.ts';
+import { TestingErrorCode } from './errors.ts';
+
+export interface MiniClusterOptions {
+  /** TaskManager processes (default 1). */
+  readonly taskManagers?: number;
+  /** Slots per TaskManager (default 2). */
+  readonly slots?: number;
+  /** Config keys for every process, as `-D key=value` (e.g. `{ 'parallelism.default': '2' }`). */
+  readonly config?: Readonly<Record<string, string>>;
+}
+
+export interface ExecuteOptions {
+  /** The job's main's args. */
+  readonly args?: readonly string[];
+  /** The job's default parallelism; the cluster's when unset. */
+  readonly parallelism?: number;
+  /** Start from this savepoint (a path `triggerSavepoint` returned). */
+  readonly savepointPath?: string;
+}
+
+/** Lines a process printed last: quoted when the cluster fails to start or a job fails. */
+const KEPT_LINES = 40;
+
+/**
+ * A Weir cluster for tests (Flink's MiniCluster with MiniClusterWithClientResource): one
+ * JobManager and `taskManagers` TaskManagers as real local processes, started by the same
+ * code as `weir cluster start`, on free ports, with their files in a temporary directory. A
+ * job runs as in production: `execute` bundles the job module as `weir run` does and submits
+ * it. Processes rather than one in-process runtime, so a test sees what a deployment does
+ * (serialization between TaskManagers, restarts after a TaskManager dies) and can kill one.
+ */
+export class MiniCluster {
+  readonly #options: Required<Pick<MiniClusterOptions, 'taskManagers' | 'slots'>> & MiniClusterOptions;
+  readonly #lines: string[] = [];
+  #dir: string | undefined;
+  #cluster: LocalCluster | undefined;
+  #client: JobClient | undefined;
+
+  constructor(options: MiniClusterOptions = {}) {
+    this.#options = { taskManagers: 1, slots: 2, ...options };
+  }
+
+  /** Where CollectSinks of this cluster's jobs write. */
+  get collectDir(): string {
+    return join(this.#running().dir, 'collect');
+  }
+
+  /** The JobManager's gRPC address (host:port), for `weir run -m`. */
+  get jobManagerAddress(): string {
+    return this.#running().cluster.jobManagerAddress;
+  }
+
+  /** Starts the processes; resolves once every TaskManager has registered. */
+  async start(): Promise<void> {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-minicluster-'));
+    const [rpcPort, restPort] = [await freePort(), await freePort()];
+    try {
+      this.#cluster = await LocalCluster.start({
+        taskManagers: this.#options.taskManagers,
+        slots: this.#options.slots,
+        dir,
+        dynamic: {
+          'jobmanager.rpc.address': '127.0.0.1',
+          'jobmanager.rpc.port': String(rpcPort),
+          'jobmanager.bind-host': '127.0.0.1',
+          'rest.bind-address': '127.0.0.1',
+          'rest.port': String(restPort),
+          'taskmanager.host': '127.0.0.1',
+          'taskmanager.bind-host': '127.0.0.1',
+          'state.savepoints.allowed-dirs': tmpdir(),
+          ...this.#options.config,
+        },
+        env: { ...process.env, [COLLECT_DIR_ENV]: join(dir, 'collect') },
+        cwd: dir,
+        clock: systemClock,
+        logger: silentLogger(),
+        onLine: (name, _stream, line) => {
+          this.#lines.push(`${name}: ${line}`);
+          if (this.#lines.length > KEPT_LINES) this.#lines.shift();
+        },
+      });
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new WeirError((err as WeirError).code ?? 'INTERNAL', `the MiniCluster did not start: ${(err as Error).message}\n${this.#lines.join('\n')}`, { cause: err });
+    }
+    this.#dir = dir;
+    this.#client = JobClient.connect(this.#cluster.jobManagerAddress);
+  }
+
+  /**
+   * Bundles the job module (a path, or a file: URL such as `new URL('./job.ts', import.meta.url)`)
+   * as `weir run` does, submits it and resolves once it is accepted: `result()` of the returned
+   * execution waits for it to end.
+   */
+  async execute(jobModule: string | URL, options: ExecuteOptions = {}): Promise<JobExecution> {
+    const { client, dir } = this.#running();
+    const path = jobModule instanceof URL ? fileURLToPath(jobModule) : resolve(jobModule);
+    const bundle = await bundleJob(path);
+    const { jobId } = await client.submit({
+      bundle: Buffer.from(bundle.code),
+      entryName: bundle.entryName,
+      args: [...(options.args ?? [])],
+      parallelism: options.parallelism ?? 0,
+      savepointPath: options.savepointPath ?? '',
+      allowNonRestoredState: false,
+      configuration: {},
+    });
+    return new JobExecution(jobId, client, join(dir, 'collect'), () => this.#lines.join('\n'));
+  }
+
+  /**
+   * A savepoint of the running job (the cluster has no on-demand checkpoint call: a savepoint
+   * is the checkpoint a test can ask for, and restore with `execute(job, { savepointPath })`).
+   * Resolves with its path.
+   */
+  async triggerSavepoint(jobId: string, options: { readonly stop?: boolean } = {}): Promise<string> {
+    const response = await this.#running().client.triggerSavepoint({ jobId, targetDirectory: '', terminate: options.stop === true ? 'STOP' : '', drain: false });
+    return response.savepointPath;
+  }
+
+  /**
+   * SIGKILLs TaskManager `index` (1-based): its tasks fail, the job restarts from its latest
+   * checkpoint by its restart strategy, and the cluster starts the TaskManager again after 2 s
+   * (as `weir cluster start` does). Flink's MiniCluster#terminateTaskManager; the way a test
+   * fails a task from outside the job.
+   */
+  killTaskManager(index: number): void {
+    const { cluster } = this.#running();
+    const pid = Number.isInteger(index) && index >= 1 && index <= this.#options.taskManagers ? cluster.supervisor.pid(`taskmanager-${index}`) : undefined;
+    if (pid === undefined) {
+      throw new WeirError(TestingErrorCode.NO_SUCH_TASKMANAGER, `killTaskManager(${index}): the cluster has TaskManagers 1..${this.#options.taskManagers}, and this one is not running`);
+    }
+    process.kill(pid, 'SIGKILL');
+  }
+
+  /** Stops every process and removes the cluster's files. */
+  async close(): Promise<void> {
+    this.#client?.close();
+    await this.#cluster?.stop();
+    if (this.#dir !== undefined) rmSync(this.#dir, { recursive: true, force: true });
+    this.#client = undefined;
+    this.#cluster = undefined;
+    this.#dir = undefined;
+  }
+
+  #running(): { cluster: LocalCluster; client: JobClient; dir: string } {
+    if (this.#cluster === undefined || this.#client === undefined || this.#dir === undefined) {
+      throw new WeirError(TestingErrorCode.CLUSTER_NOT_RUNNING, 'the MiniCluster is not running: await cluster.start() first (and not after close())');
+    }
+    return { cluster: this.#cluster, client: this.#client, dir: this.#dir };
+  }
+}
+
+/** What a JobExecution asks the JobManager (the CLI's JobClient), kept to this so the published types need no @weir/cli. */
+export interface JobServiceCalls {
+  watch(jobId: string): AsyncIterable<{ readonly status: string; readonly failureCause: string }>;
+  cancel(jobId: string): Promise<string>;
+}
+
+/** A job a MiniCluster runs. */
+export class JobExecution {
+  /** The statuses `result()` saw the job pass through, in order (RESTARTING after each failover). */
+  readonly statuses: string[] = [];
+
+  constructor(
+    readonly jobId: string,
+    private readonly client: JobServiceCalls,
+    private readonly collectDir: string,
+    private readonly recentLines: () => string,
+  ) {}
+
+  /** Resolves when the job FINISHED; throws JOB_FAILED with its cause when it ends otherwise. */
+  async result(): Promise<void> {
+    let last = '';
+    for await (const update of this.client.watch(this.jobId)) {
+      last = update.status;
+      this.statuses.push(update.status);
+      if (!isGloballyTerminal(update.status as JobStatus)) continue;
+      if (update.status === JobStatus.FINISHED) return;
+      throw new WeirError(TestingErrorCode.JOB_FAILED, `job ${this.jobId} ended ${update.status}: ${update.failureCause}\nlast lines of the cluster:\n${this.recentLines()}`);
+    }
+    throw new WeirError(TestingErrorCode.JOB_FAILED, `lost track of job ${this.jobId} while it was ${last || 'unknown'}`);
+  }
+
+  /** What CollectSink `name` of this cluster committed so far (see CollectSink). */
+  collected<T>(name: string): T[] {
+    return readCollected<T>(this.collectDir, name);
+  }
+
+  cancel(): Promise<string> {
+    return this.client.cancel(this.jobId);
+  }
+}
