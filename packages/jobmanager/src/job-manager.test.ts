@@ -323,7 +323,7 @@ describe('startJobManager over gRPC', () => {
           task: d.task!,
           checkpointId: 1,
           state: Buffer.from(JSON.stringify({ operators: {} })),
-          metrics: { syncMs: 1, asyncMs: 2, alignmentMs: d.inputs.length * 5, stateBytes: 100 },
+          metrics: { syncMs: 1, asyncMs: 2, alignmentMs: d.inputs.length * 5, stateBytes: 100, checkpointedBytes: 40 },
         },
       });
     }
@@ -341,6 +341,7 @@ describe('startJobManager over gRPC', () => {
           triggerTimeMs: 1_000,
           durationMs: 0,
           stateBytes: 300,
+          checkpointedBytes: 120,
           alignmentMs: 5,
           syncMs: 1,
           acknowledged: 3,
@@ -356,6 +357,7 @@ describe('startJobManager over gRPC', () => {
       completed: 1,
       failed: 0,
       restoredFrom: 0,
+      restoredBytes: 0,
     });
 
     for (const d of deploys) tm.status(d.task!, 'FINISHED');

@@ -1,5 +1,6 @@
 import {
   CHECKPOINT_OPTIONS,
+  checkpointStateBytes,
   CheckpointFailureReason,
   declineSentence,
   WeirError,
@@ -174,6 +175,7 @@ export class CheckpointCoordinator {
       restoreTimestampMs: this.#deps.clock.now(),
       isSavepoint: point.metadata.kind === 'savepoint',
       externalPath: point.checkpointPath,
+      stateBytes: checkpointStateBytes(point.metadata),
     });
     this.#lastCheckpointId = Math.max(this.#lastCheckpointId, point.checkpointId);
   }

@@ -196,6 +196,7 @@ export class SubtaskCheckpointer implements CheckpointActions {
       return {
         state: { operators },
         stateBytes: persisted.stateBytes + channel.handle.handle.size,
+        checkpointedBytes: persisted.checkpointedBytes + channel.handle.handle.size,
         asyncMs: clock.now() - start,
         persistedBytes: channel.bytes,
       };
@@ -208,7 +209,7 @@ export class SubtaskCheckpointer implements CheckpointActions {
 
   #acknowledge(checkpointId: number, persisted: Persisted, base: Pick<CheckpointMetrics, 'syncMs' | 'alignmentMs' | 'unaligned'>): void {
     if (this.#closed) return;
-    const metrics: CheckpointMetrics = { ...base, asyncMs: persisted.asyncMs, stateBytes: persisted.stateBytes, persistedBytes: persisted.persistedBytes };
+    const metrics: CheckpointMetrics = { ...base, asyncMs: persisted.asyncMs, stateBytes: persisted.stateBytes, checkpointedBytes: persisted.checkpointedBytes, persistedBytes: persisted.persistedBytes };
     this.#options.logger.info({ checkpointId, ...metrics }, 'checkpoint acknowledged');
     try {
       this.#options.onAck({ checkpointId, state: persisted.state, metrics });
