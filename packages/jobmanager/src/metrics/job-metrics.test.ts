@@ -29,6 +29,10 @@ describe('jobMetrics', () => {
     c.reportAll(TaskState.CANCELED);
     c.clock.advance(500);
     await settle();
+    // Down until every subtask of the new attempt restored its state and runs.
+    c.clock.advance(100);
+    expect(jobMetrics(c.master, c.clock.now())).toMatchObject({ uptime: 0, downtime: 800 });
+    c.reportAll(TaskState.RUNNING);
     expect(jobMetrics(c.master, c.clock.now() + 300)).toMatchObject({ uptime: 300, downtime: 0, numRestarts: 1, lastCheckpointRestoreTimestamp: 2_700 });
   });
 });

@@ -111,6 +111,7 @@ describe('REST API', () => {
     const after = await c.get('/jobs/job-1/checkpoints');
     expect(after.body.counts.restored).toBe(1);
     expect(after.body.latest.restored).toEqual({ id: 1, restore_timestamp: 2_500, is_savepoint: false, external_path: 'memory://cp/job-1/chk-1', state_size: 60 });
+    c.reportAll(TaskState.RUNNING);
     expect((await c.get('/jobs/job-1')).body).toMatchObject({ state: 'RUNNING', attempt: 1, timestamps: { RESTARTING: 2_000, RUNNING: 2_500 } });
   });
 
