@@ -45,6 +45,20 @@ export class CheckpointFiles {
     this.storage?.discardSharedFiles(this.#shared.rebuild(retained));
   }
 
+  /**
+   * Deletes the `chk-<n>` directories up to `upTo` that `keep` does not name: what a task wrote
+   * into an aborted checkpoint's directory after the JobManager deleted it (a task of a failed
+   * attempt finishing its upload), and what a JobManager that died left. Only `chk-<n>`
+   * directories are swept: `shared/` files are counted by the SharedStateRegistry, and
+   * savepoints live in directories of their own. Resolves with the IDs it deleted.
+   */
+  async sweep(keep: (checkpointId: number) => boolean, upTo: number): Promise<number[]> {
+    const ids = (await this.storage?.checkpointDirectoryIds()) ?? [];
+    const orphans = ids.filter((id) => id <= upTo && !keep(id));
+    for (const id of orphans) this.storage?.discardCheckpoint(id);
+    return orphans;
+  }
+
   /** The job ended: no task builds on a released file any more. */
   jobEnded(): void {
     this.storage?.discardSharedFiles(this.#shared.abandonReleased());

@@ -68,6 +68,24 @@ describe('failover', () => {
     expect(c.triggers()).toEqual(['4 src#0@tm-1', '4 src#1@tm-2']);
   });
 
+  it("sweeps what a task wrote into an aborted checkpoint's directory after it was deleted, keeping the retained checkpoints", async () => {
+    const c = await withTwoCheckpoints();
+    // Checkpoint 3 is pending; the first task writes its state into chk-3.
+    await c.writeState(3, 'src#0');
+    c.report('job-1', 'tm-2', 'map#1', TaskState.FAILED, { cause: 'boom' });
+    await settle();
+    // The failover aborted checkpoint 3 and deleted its directory; a surviving task's upload ends after that.
+    await c.writeState(3, 'src#1');
+    await c.writeState(3, 'map#0');
+    expect(await c.storage.list('job-1/chk-3')).toHaveLength(2);
+    c.reportAll(TaskState.CANCELED);
+    c.clock.advance(RESTART.delayMs);
+    await settle();
+    expect(c.master.attempt).toBe(1);
+    const left = await c.storage.list('job-1');
+    expect([...new Set(left.map((f) => f.split('/')[1]))]).toEqual(['chk-1', 'chk-2']);
+  });
+
   it('starts the new attempt empty when no checkpoint was completed', async () => {
     const c = checkpointingCluster(TWO_TMS, { restartStrategy: RESTART });
     c.reportAll(TaskState.RUNNING);
