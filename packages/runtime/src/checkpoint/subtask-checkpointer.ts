@@ -72,6 +72,8 @@ const ABORTS_REMEMBERED = 16;
 export class SubtaskCheckpointer implements CheckpointActions {
   readonly #options: SubtaskCheckpointerOptions;
   #closed = false;
+  /** Asynchronous parts writing state now; closing waits for them. */
+  readonly #persisting = new Set<Promise<Persisted | undefined>>();
   /**
    * Checkpoints the JobManager said it aborted, marked as the notification arrives (before its
    * step runs): a snapshot still being written for one may fail on the files the JobManager
@@ -87,9 +89,14 @@ export class SubtaskCheckpointer implements CheckpointActions {
     return this.#options.settings;
   }
 
-  /** The task ended: acknowledgements and declines still in flight are dropped. */
-  close(): void {
+  /**
+   * The task ended: acknowledgements and declines still in flight are dropped. Resolves once
+   * the asynchronous parts in flight have stopped writing, so the task reports its end only
+   * after them, and the JobManager may then delete what they wrote for a checkpoint it aborted.
+   */
+  async close(): Promise<void> {
     this.#closed = true;
+    await Promise.allSettled(this.#persisting);
   }
 
   triggerCheckpoint(checkpointId: number, timestamp: number, alignmentMs: number, options: CheckpointOptions = CHECKPOINT_OPTIONS): void {
@@ -184,7 +191,14 @@ export class SubtaskCheckpointer implements CheckpointActions {
   }
 
   /** The asynchronous part; declines and resolves undefined on failure. */
-  async #persist(checkpointId: number, captured: readonly CapturedOperatorState[], options: CheckpointOptions, channels: readonly ChannelBuffers[]): Promise<Persisted | undefined> {
+  #persist(checkpointId: number, captured: readonly CapturedOperatorState[], options: CheckpointOptions, channels: readonly ChannelBuffers[]): Promise<Persisted | undefined> {
+    const persisting = this.#write(checkpointId, captured, options, channels);
+    this.#persisting.add(persisting);
+    void persisting.finally(() => this.#persisting.delete(persisting));
+    return persisting;
+  }
+
+  async #write(checkpointId: number, captured: readonly CapturedOperatorState[], options: CheckpointOptions, channels: readonly ChannelBuffers[]): Promise<Persisted | undefined> {
     const { clock, settings, subtaskIndex, states, label } = this.#options;
     const start = clock.now();
     try {
