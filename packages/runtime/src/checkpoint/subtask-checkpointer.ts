@@ -90,9 +90,11 @@ export class SubtaskCheckpointer implements CheckpointActions {
   }
 
   /**
-   * The task ended: acknowledgements and declines still in flight are dropped. Resolves once
-   * the asynchronous parts in flight have stopped writing, so the task reports its end only
-   * after them, and the JobManager may then delete what they wrote for a checkpoint it aborted.
+   * The task ended: declines still in flight are dropped. Resolves once the asynchronous parts
+   * in flight have stopped writing, so the task reports its end only after them. Their
+   * acknowledgements still go out: for a checkpoint that no longer pends (the job failed over),
+   * the JobManager deletes what they wrote, `shared/` uploads included, which only the task
+   * can name.
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -222,7 +224,6 @@ export class SubtaskCheckpointer implements CheckpointActions {
   }
 
   #acknowledge(checkpointId: number, persisted: Persisted, base: Pick<CheckpointMetrics, 'syncMs' | 'alignmentMs' | 'unaligned'>): void {
-    if (this.#closed) return;
     const metrics: CheckpointMetrics = { ...base, asyncMs: persisted.asyncMs, stateBytes: persisted.stateBytes, checkpointedBytes: persisted.checkpointedBytes, persistedBytes: persisted.persistedBytes };
     this.#options.logger.info({ checkpointId, ...metrics }, 'checkpoint acknowledged');
     try {
