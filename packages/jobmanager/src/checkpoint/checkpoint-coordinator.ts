@@ -161,8 +161,9 @@ export class CheckpointCoordinator {
     const { jobId, jobGraph, storage, logger } = this.#deps;
     this.#files.restoring(this.#store.newestFirst());
     const outcome = await loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial, corrupt: this.#corrupt });
-    // The last attempt's tasks have stopped: what they wrote into aborted checkpoints' directories can go.
+    // The last attempt's tasks have stopped: what they wrote into aborted checkpoints' directories can go, and their shared uploads no retained checkpoint refers to.
     void this.#sweep();
+    if (this.#pending.size === 0) void this.#files.sweepShared(this.#store.newestFirst());
     return outcome;
   }
 

@@ -1,7 +1,7 @@
 import type { CheckpointMetadata, OperatorSubtaskState } from '@weir/common';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
 import type { CompletedCheckpoint } from './completed-checkpoint-store.ts';
-import { SharedStateRegistry } from './shared-state-registry.ts';
+import { SharedStateRegistry, sharedFilesOf } from './shared-state-registry.ts';
 
 type SubtaskStates = Iterable<OperatorSubtaskState | null | undefined>;
 
@@ -56,6 +56,19 @@ export class CheckpointFiles {
     const ids = (await this.storage?.checkpointDirectoryIds()) ?? [];
     const orphans = ids.filter((id) => id <= upTo && !keep(id));
     for (const id of orphans) this.storage?.discardCheckpoint(id);
+    return orphans;
+  }
+
+  /**
+   * Between two attempts only (every task of the last one stopped, none of the next started):
+   * deletes the `shared/` files no retained checkpoint refers to, the uploads of checkpoints
+   * in flight when a TaskManager was killed, which no acknowledgement ever named.
+   */
+  async sweepShared(retained: readonly CompletedCheckpoint[]): Promise<string[]> {
+    const files = (await this.storage?.sharedFiles()) ?? [];
+    const referenced = new Set(retained.flatMap((c) => sharedFilesOf(c.metadata)));
+    const orphans = files.filter((path) => !referenced.has(path));
+    this.storage?.discardSharedFiles(orphans);
     return orphans;
   }
 

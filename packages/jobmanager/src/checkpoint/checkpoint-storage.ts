@@ -1,4 +1,4 @@
-import { METADATA_FILE, checkpointDirName, describeError, type Logger } from '@weir/common';
+import { METADATA_FILE, SHARED_STATE_DIR, checkpointDirName, describeError, type Logger } from '@weir/common';
 import { displayLocation, type Storage } from '@weir/storage';
 
 /** The first segment of a path below the job's directory that is a checkpoint's directory. */
@@ -89,6 +89,16 @@ export class JobCheckpointStorage {
       if (match !== null) ids.add(Number(match[1]));
     }
     return [...ids].sort((a, b) => a - b);
+  }
+
+  /** The files below `shared/`, relative to the job's directory; none when it cannot be listed. */
+  async sharedFiles(): Promise<string[]> {
+    try {
+      return await this.#job.list(SHARED_STATE_DIR);
+    } catch (err) {
+      this.logger.warn({ err: describeError(err) }, `could not list ${this.url}/${SHARED_STATE_DIR} to sweep what killed tasks uploaded`);
+      return [];
+    }
   }
 
   /** Deletes shared files (relative to the job's directory) in the background. */
