@@ -18,6 +18,7 @@ export { memorySizeText } from './config/memory-size.ts';
 export { parsePortRange } from './config/value-types.ts';
 export * from './checkpoint/types.ts';
 export * from './checkpoint/operator-state-format.ts';
+export { checkpointStateBytes, subtaskStateBytes } from './checkpoint/state-size.ts';
 export * from './free-port.ts';
 export * from './source-events.ts';
 export * from './metrics/metrics-report.ts';

@@ -89,7 +89,10 @@ export interface CheckpointEntry {
   readonly checkpoint_type: string;
   readonly trigger_timestamp: number;
   readonly end_to_end_duration: number;
+  /** Full size: everything the checkpoint refers to, shared files of incremental checkpoints included. */
   readonly state_size: number;
+  /** What this checkpoint wrote: an incremental one leaves out what earlier ones uploaded. */
+  readonly checkpointed_size: number;
   readonly persisted_data: number;
   readonly alignment_duration: number;
   readonly sync_duration: number;
@@ -106,7 +109,7 @@ export interface Checkpoints {
     readonly completed: CheckpointEntry | null;
     readonly savepoint: CheckpointEntry | null;
     readonly failed: CheckpointEntry | null;
-    readonly restored: { readonly id: number; readonly restore_timestamp: number; readonly is_savepoint: boolean; readonly external_path: string | null } | null;
+    readonly restored: { readonly id: number; readonly restore_timestamp: number; readonly is_savepoint: boolean; readonly external_path: string | null; readonly state_size: number } | null;
   };
   readonly history: readonly CheckpointEntry[];
 }

@@ -95,6 +95,36 @@ describe('the LevelDB state backend in a cluster', () => {
     expect(cluster.logs().match(/.*cannot be restored.*/g) ?? [], chaos.join('\n')).toEqual([]);
   });
 
+  it('leaves only retained checkpoints and the shared files they refer to after a TaskManager is killed while checkpoints are pending', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-level-leftovers-'));
+    const checkpoints = join(dir, 'checkpoints');
+    const cluster = await ProcessCluster.start({ taskManagers: 2, slots: 2, config: { 'state.checkpoints.num-retained': 2, 'execution.checkpointing.max-concurrent-checkpoints': 3 } });
+    cleanups.push(() => cluster.stop());
+    // Checkpoints every 20 ms, three at a time: a kill almost always finds some pending, with surviving tasks still uploading into them.
+    const run = await cluster.weir(['run', '--detached', writeJobFile(LEVEL_RUNNING_SUMS), '--', join(dir, 'out'), '1000000', '2000', '20', checkpoints, 'true']);
+    expect(run.code, run.stderr).toBe(0);
+    const jobId = jobIdFrom(run.stdout);
+    await waitForCheckpoints(cluster.client, jobId, (c) => completedCount(c) >= 5, 60_000);
+    const chaos = await killTaskManagersAtRandom(cluster, 1, 200, 0);
+    const before = completedCount((await listCheckpoints(cluster.client, jobId)).checkpoints);
+    await waitForCheckpoints(cluster.client, jobId, (c) => completedCount(c) >= before + 5, 60_000);
+    const cancel = await cluster.weir(['cancel', jobId]);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    const canceled = await waitForStatus(cluster.client, jobId, ['CANCELED']);
+    expect(canceled.attempt, chaos.join('\n')).toBeGreaterThanOrEqual(1);
+
+    const jobDir = join(checkpoints, jobId);
+    const directories = readdirSync(jobDir).filter((name) => name.startsWith('chk-'));
+    const retained = directories.filter((name) => existsSync(join(jobDir, name, '_metadata')));
+    expect(retained.length, chaos.join('\n')).toBe(2);
+    expect(directories.sort(), `${chaos.join('\n')}\n${cluster.logs()}`).toEqual(retained.sort());
+    const referenced = new Set(retained.flatMap((chk) => sharedPathsOf(join(jobDir, chk))));
+    const newestCompleted = Math.max(...retained.map((chk) => statSync(join(jobDir, chk, '_metadata')).mtimeMs));
+    // Uploads of the checkpoints in flight at the cancel may stay (they are newer than the newest completed one); none older.
+    const leftOver = readdirSync(join(jobDir, 'shared')).map((name) => `shared/${name}`).filter((path) => !referenced.has(path) && statSync(join(jobDir, path)).mtimeMs < newestCompleted);
+    expect(leftOver, chaos.join('\n')).toEqual([]);
+  });
+
   it('keeps in shared/ only files a retained incremental checkpoint refers to, and restores each retained checkpoint', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-level-shared-'));
     const checkpoints = join(dir, 'checkpoints');
@@ -107,6 +137,10 @@ describe('the LevelDB state backend in a cluster', () => {
     expect(run.code, run.stderr).toBe(0);
     const jobId = jobIdFrom(run.stdout);
     await waitForCheckpoints(cluster.client, jobId, (c) => completedCount(c) >= 5, 60_000);
+    // Honest sizes: an incremental checkpoint's full size counts the shared files it refers to, its checkpointed size only what it uploaded.
+    const [newest] = (await listCheckpoints(cluster.client, jobId)).checkpoints.filter((c) => c.status === 'COMPLETED' && c.checkpointId > 2);
+    expect(Number(newest!.checkpointedBytes), JSON.stringify(newest)).toBeGreaterThan(0);
+    expect(Number(newest!.stateBytes), JSON.stringify(newest)).toBeGreaterThan(Number(newest!.checkpointedBytes));
     const cancel = await cluster.weir(['cancel', jobId]);
     expect(cancel.code, cancel.stderr).toBe(0);
     await waitForStatus(cluster.client, jobId, ['CANCELED']);

@@ -162,7 +162,8 @@ describe('startJobManager over gRPC', () => {
     expect(submitted.jobName).toBe('doubler x2');
     const jobId = submitted.jobId;
     const watch = new Watch(jobs.WatchJob({ jobId }));
-    expect(await watch.next()).toBe('RUNNING');
+    // Deployed: RUNNING once its subtasks are.
+    expect(await watch.next()).toBe('CREATED');
 
     const bundleHash = createHash('sha256').update(doublerBundle).digest('hex');
     const deploys = [await tm.next(), await tm.next(), await tm.next()].map((m) => m.deploy!);
@@ -190,7 +191,7 @@ describe('startJobManager over gRPC', () => {
 
     for (const d of deploys) tm.status(d.task!, 'RUNNING');
     for (const d of deploys) tm.status(d.task!, 'FINISHED');
-    expect(await watch.rest()).toEqual(['FINISHED']);
+    expect(await watch.rest()).toEqual(['RUNNING', 'FINISHED']);
 
     const details = await unary(jobs.GetJob.bind(jobs), { jobId });
     expect(details.summary).toMatchObject({ jobId, name: 'doubler x2', status: 'FINISHED' });
@@ -267,7 +268,7 @@ describe('startJobManager over gRPC', () => {
 
     const { jobId } = await unary(jobs.SubmitJob.bind(jobs), { bundle: doublerBundle, entryName: 'doubler.js', parallelism: 2 });
     const watch = new Watch(jobs.WatchJob({ jobId }));
-    expect(await watch.next()).toBe('RUNNING');
+    expect(await watch.next()).toBe('CREATED');
     const onLeaving = (await leaving.next()).deploy!;
     expect([onLeaving.task!.subtaskIndex, onLeaving.parallelism]).toEqual([1, 2]);
     leaving.call.cancel();
@@ -323,7 +324,7 @@ describe('startJobManager over gRPC', () => {
           task: d.task!,
           checkpointId: 1,
           state: Buffer.from(JSON.stringify({ operators: {} })),
-          metrics: { syncMs: 1, asyncMs: 2, alignmentMs: d.inputs.length * 5, stateBytes: 100 },
+          metrics: { syncMs: 1, asyncMs: 2, alignmentMs: d.inputs.length * 5, stateBytes: 100, checkpointedBytes: 40 },
         },
       });
     }
@@ -341,6 +342,7 @@ describe('startJobManager over gRPC', () => {
           triggerTimeMs: 1_000,
           durationMs: 0,
           stateBytes: 300,
+          checkpointedBytes: 120,
           alignmentMs: 5,
           syncMs: 1,
           acknowledged: 3,
@@ -356,6 +358,7 @@ describe('startJobManager over gRPC', () => {
       completed: 1,
       failed: 0,
       restoredFrom: 0,
+      restoredBytes: 0,
     });
 
     for (const d of deploys) tm.status(d.task!, 'FINISHED');

@@ -23,6 +23,7 @@ describe('weir checkpoints', () => {
       completed: 5,
       failed: 1,
       restoredFrom: 4,
+      restoredBytes: 3 * 1024 ** 3,
       checkpoints: [
         { checkpointId: 7, status: 'IN_PROGRESS', triggerTimeMs: AT + 2_000, durationMs: 1_250, stateBytes: 512, acknowledged: 2, totalTasks: 6 },
         {
@@ -31,6 +32,7 @@ describe('weir checkpoints', () => {
           triggerTimeMs: AT + 1_000,
           durationMs: 320,
           stateBytes: 1_536,
+          checkpointedBytes: 300,
           alignmentMs: 12,
           syncMs: 3,
           acknowledged: 6,
@@ -52,12 +54,12 @@ describe('weir checkpoints', () => {
     await checkpointsCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID }, context);
     expect(context.stdout).toEqual([
       `Checkpoints of job ${JOB_ID}: 5 completed, 1 failed`,
-      'Restored from: checkpoint 4',
+      'Restored from: checkpoint 4 (3.0 GiB)',
       '',
-      'ID  KIND  STATUS       TRIGGER TIME             DURATION  STATE SIZE  TYPE     IN-FLIGHT  ALIGNMENT  SYNC  ACKS  FAILURE',
-      '7   -     IN_PROGRESS  2025-01-02 03:04:07 UTC  1.3 s     512 B       aligned  0 B        0 ms       0 ms  2/6',
-      '6   -     COMPLETED    2025-01-02 03:04:06 UTC  320 ms    1.5 KiB     aligned  0 B        12 ms      3 ms  6/6',
-      '5   -     FAILED       2025-01-02 03:04:05 UTC  1m 00s    0 B         aligned  0 B        0 ms       0 ms  5/6   CHECKPOINT_EXPIRED: checkpoint 5 expired after the checkpoint timeout of 60000 ms',
+      'ID  KIND  STATUS       TRIGGER TIME             DURATION  STATE SIZE  CHECKPOINTED  TYPE     IN-FLIGHT  ALIGNMENT  SYNC  ACKS  FAILURE',
+      '7   -     IN_PROGRESS  2025-01-02 03:04:07 UTC  1.3 s     512 B       0 B           aligned  0 B        0 ms       0 ms  2/6',
+      '6   -     COMPLETED    2025-01-02 03:04:06 UTC  320 ms    1.5 KiB     300 B         aligned  0 B        12 ms      3 ms  6/6',
+      '5   -     FAILED       2025-01-02 03:04:05 UTC  1m 00s    0 B         0 B           aligned  0 B        0 ms       0 ms  5/6   CHECKPOINT_EXPIRED: checkpoint 5 expired after the checkpoint timeout of 60000 ms',
     ]);
   });
 
@@ -86,10 +88,10 @@ describe('weir checkpoints', () => {
     const context = captureContext();
     await checkpointsCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID }, context);
     expect(context.stdout.slice(3)).toEqual([
-      'ID  KIND        STATUS     TRIGGER TIME             DURATION  STATE SIZE  TYPE       IN-FLIGHT  ALIGNMENT  SYNC  ACKS  FAILURE',
-      '12  SAVEPOINT   COMPLETED  2025-01-02 03:04:07 UTC  80 ms     2.0 KiB     aligned    0 B        0 ms       0 ms  4/4',
-      '11  CHECKPOINT  COMPLETED  2025-01-02 03:04:06 UTC  45 ms     2.0 KiB     unaligned  3.0 MiB    0 ms       0 ms  4/4',
-      '10  CHECKPOINT  COMPLETED  2025-01-02 03:04:05 UTC  900 ms    2.0 KiB     aligned    0 B        850 ms     0 ms  4/4',
+      'ID  KIND        STATUS     TRIGGER TIME             DURATION  STATE SIZE  CHECKPOINTED  TYPE       IN-FLIGHT  ALIGNMENT  SYNC  ACKS  FAILURE',
+      '12  SAVEPOINT   COMPLETED  2025-01-02 03:04:07 UTC  80 ms     2.0 KiB     0 B           aligned    0 B        0 ms       0 ms  4/4',
+      '11  CHECKPOINT  COMPLETED  2025-01-02 03:04:06 UTC  45 ms     2.0 KiB     0 B           unaligned  3.0 MiB    0 ms       0 ms  4/4',
+      '10  CHECKPOINT  COMPLETED  2025-01-02 03:04:05 UTC  900 ms    2.0 KiB     0 B           aligned    0 B        850 ms     0 ms  4/4',
     ]);
   });
 

@@ -236,8 +236,8 @@ describe('weir list, info, cancel', () => {
           ],
           inputs: [],
           subtasks: [
-            { index: 0, state: 'FINISHED', taskManagerId: 'tm-1' },
-            { index: 1, state: 'FINISHED', taskManagerId: 'tm-2' },
+            { index: 0, state: 'FINISHED', taskManagerId: 'tm-1', initializationMs: 40 },
+            { index: 1, state: 'FINISHED', taskManagerId: 'tm-2', initializationMs: 12_300 },
           ],
         },
         {
@@ -248,8 +248,8 @@ describe('weir list, info, cancel', () => {
           operators: [{ operatorId: '2'.repeat(32), uid: 'count', name: 'count' }],
           inputs: [{ sourceVertexId: 'v1', partitioner: 'hash' }],
           subtasks: [
-            { index: 0, state: 'CANCELED', taskManagerId: 'tm-1' },
-            { index: 1, state: 'FAILED', taskManagerId: 'tm-2', failureCause: 'Error: disk full' },
+            { index: 0, state: 'CANCELED', taskManagerId: 'tm-1', initializationMs: 0 },
+            { index: 1, state: 'FAILED', taskManagerId: 'tm-2', initializationMs: -1, failureCause: 'Error: disk full' },
           ],
         },
       ],
@@ -276,9 +276,9 @@ describe('weir list, info, cancel', () => {
       '  inputs:',
       '    none (source)',
       '  subtasks:',
-      '    #  STATE     TASKMANAGER  FAILURE',
-      '    0  FINISHED  tm-1',
-      '    1  FINISHED  tm-2',
+      '    #  STATE     TASKMANAGER  RESTORE  FAILURE',
+      '    0  FINISHED  tm-1         40 ms',
+      '    1  FINISHED  tm-2         12.3 s',
       '',
       'Vertex count [v2]: parallelism 2, max parallelism 128',
       '  operators:',
@@ -287,9 +287,9 @@ describe('weir list, info, cancel', () => {
       '  inputs:',
       '    lines -> split (hash)',
       '  subtasks:',
-      '    #  STATE     TASKMANAGER  FAILURE',
-      '    0  CANCELED  tm-1',
-      '    1  FAILED    tm-2         Error: disk full',
+      '    #  STATE     TASKMANAGER  RESTORE  FAILURE',
+      '    0  CANCELED  tm-1         0 ms',
+      '    1  FAILED    tm-2         -        Error: disk full',
     ]);
   });
 

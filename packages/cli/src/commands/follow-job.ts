@@ -4,7 +4,7 @@ import type { JobClient } from '../client/job-client.ts';
 import type { CliContext } from '../context.ts';
 import { CliErrorCode } from '../errors.ts';
 import { formatTime } from '../format/time.ts';
-import { checkpointDetail } from '../progress/details.ts';
+import { jobDetail } from '../progress/details.ts';
 import { Progress } from '../progress/progress.ts';
 import { SlotWaitReporter } from './slot-wait.ts';
 
@@ -15,7 +15,7 @@ import { SlotWaitReporter } from './slot-wait.ts';
  * acknowledgements. Resolves on FINISHED, throws on FAILED, CANCELED or a lost stream.
  */
 export async function followJob(client: JobClient, jobId: string, context: CliContext): Promise<void> {
-  const progress = Progress.start(context, undefined, `job ${jobId} to end`, checkpointDetail(client, jobId));
+  const progress = Progress.start(context, undefined, `job ${jobId} to end`, jobDetail(client, jobId));
   const slots = new SlotWaitReporter(client, jobId, context);
   try {
     await follow(client, jobId, context, progress, slots);
@@ -33,7 +33,7 @@ async function follow(client: JobClient, jobId: string, context: CliContext, pro
       const failure = update.failoverCause !== '' && failedAttemptShown !== update.attempt && update.status !== JobStatus.FAILED;
       if (failure) failedAttemptShown = update.attempt;
       context.out(`${formatTime(context.clock.now())}  Job ${jobId} is ${update.status}${statusDetail(update, failure)}`);
-      progress.waitingFor(`job ${jobId} to end (${update.status})`, checkpointDetail(client, jobId));
+      progress.waitingFor(`job ${jobId} to end (${update.status})`, jobDetail(client, jobId));
       slots.statusChanged(update.status, update.restartDelayMs);
     }
     last = update.status;

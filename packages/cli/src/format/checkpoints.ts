@@ -5,13 +5,15 @@ import { formatTime } from './time.ts';
 /**
  * `weir checkpoints`: the counts, what the current attempt restored, then one row per
  * checkpoint, newest first. KIND tells savepoints from checkpoints (`-` from a JobManager that
- * does not say); TYPE is aligned or unaligned, and IN-FLIGHT the in-flight data an unaligned
+ * does not say); STATE SIZE is the full size (everything the checkpoint refers to, shared files
+ * of incremental checkpoints included) and CHECKPOINTED what it wrote (Flink's state size and
+ * checkpointed size); TYPE is aligned or unaligned, and IN-FLIGHT the in-flight data an unaligned
  * checkpoint saved as channel state.
  */
 export function formatCheckpoints(jobId: string, history: ListCheckpointsResponse__Output): string[] {
   const lines = [
     `Checkpoints of job ${jobId}: ${history.completed} completed, ${history.failed} failed`,
-    history.restoredFrom === 0 ? 'Restored from: none (the job started without state)' : `Restored from: checkpoint ${history.restoredFrom}`,
+    history.restoredFrom === 0 ? 'Restored from: none (the job started without state)' : `Restored from: checkpoint ${history.restoredFrom} (${formatBytes(history.restoredBytes)})`,
   ];
   if (history.checkpoints.length === 0) return [...lines, 'No checkpoints.'];
   const rows = history.checkpoints.map((c) => [
@@ -21,6 +23,7 @@ export function formatCheckpoints(jobId: string, history: ListCheckpointsRespons
     formatTime(c.triggerTimeMs),
     formatDuration(c.durationMs),
     formatBytes(c.stateBytes),
+    formatBytes(c.checkpointedBytes),
     c.unaligned ? 'unaligned' : 'aligned',
     formatBytes(c.persistedBytes),
     `${c.alignmentMs} ms`,
@@ -28,7 +31,7 @@ export function formatCheckpoints(jobId: string, history: ListCheckpointsRespons
     `${c.acknowledged}/${c.totalTasks}`,
     failureOf(c),
   ]);
-  return [...lines, '', ...formatTable(['ID', 'KIND', 'STATUS', 'TRIGGER TIME', 'DURATION', 'STATE SIZE', 'TYPE', 'IN-FLIGHT', 'ALIGNMENT', 'SYNC', 'ACKS', 'FAILURE'], rows)];
+  return [...lines, '', ...formatTable(['ID', 'KIND', 'STATUS', 'TRIGGER TIME', 'DURATION', 'STATE SIZE', 'CHECKPOINTED', 'TYPE', 'IN-FLIGHT', 'ALIGNMENT', 'SYNC', 'ACKS', 'FAILURE'], rows)];
 }
 
 function failureOf(checkpoint: CheckpointInfo__Output): string {

@@ -2,6 +2,7 @@ import { durationText } from '@weir/common';
 import type { FailoverInfo__Output, JobDetails__Output, JobSummary__Output, VertexInfo__Output } from '@weir/rpc';
 import { formatTable } from './table.ts';
 import { formatTime } from './time.ts';
+import { formatDuration } from './checkpoints.ts';
 
 /** `weir list`: one row per job, oldest first. */
 export function formatJobList(jobs: readonly JobSummary__Output[]): string[] {
@@ -47,8 +48,8 @@ function formatVertex(vertex: VertexInfo__Output, names: ReadonlyMap<string, str
       ? ['    none (source)']
       : vertex.inputs.map((input) => `    ${names.get(input.sourceVertexId) ?? input.sourceVertexId} (${input.partitioner})`);
   const subtasks = formatTable(
-    ['#', 'STATE', 'TASKMANAGER', 'FAILURE'],
-    vertex.subtasks.map((subtask) => [String(subtask.index), subtask.state, subtask.taskManagerId || '-', subtask.failureCause]),
+    ['#', 'STATE', 'TASKMANAGER', 'RESTORE', 'FAILURE'],
+    vertex.subtasks.map((subtask) => [String(subtask.index), subtask.state, subtask.taskManagerId || '-', initialization(subtask.initializationMs), subtask.failureCause]),
   );
   const operators = formatTable(
     ['OPERATOR', 'UID', 'ID'],
@@ -63,4 +64,9 @@ function formatVertex(vertex: VertexInfo__Output, names: ReadonlyMap<string, str
     '  subtasks:',
     ...subtasks.map((line) => `    ${line}`),
   ];
+}
+
+/** How long the subtask took from INITIALIZING to RUNNING (open state, restore it, open operators); `-` until it runs. */
+function initialization(ms: number): string {
+  return ms < 0 ? '-' : formatDuration(ms);
 }

@@ -1,5 +1,25 @@
 import type { JobClient } from '../client/job-client.ts';
+import { formatBytes } from '../format/checkpoints.ts';
 import type { ProgressDetail } from './progress.ts';
+
+/**
+ * While a deployed attempt's subtasks initialize (the job is CREATED or RESTARTING until all
+ * run): "restoring state of checkpoint 12 (1.2 GiB): 4/6 subtasks running"; otherwise the
+ * checkpoint detail.
+ */
+export function jobDetail(client: JobClient, jobId: string): ProgressDetail {
+  const checkpoint = checkpointDetail(client, jobId);
+  return async () => {
+    const details = await client.get(jobId);
+    const status = details.summary?.status;
+    const subtasks = details.vertices.flatMap((v) => v.subtasks);
+    if ((status !== 'CREATED' && status !== 'RESTARTING') || subtasks.length === 0) return checkpoint();
+    const running = subtasks.filter((s) => s.state === 'RUNNING' || s.state === 'FINISHED').length;
+    const { restoredFrom, restoredBytes } = await client.checkpoints(jobId);
+    const what = restoredFrom === 0 ? 'starting' : `restoring state of checkpoint ${restoredFrom} (${formatBytes(restoredBytes)})`;
+    return `${what}: ${running}/${subtasks.length} subtasks running`;
+  };
+}
 
 /**
  * The newest checkpoint in progress (of `kind` if given) with its acknowledgements, else the

@@ -43,8 +43,10 @@ export interface CheckpointMetrics {
   readonly asyncMs: number;
   /** From the first barrier of the checkpoint to the last (0 for sources and single-channel tasks). */
   readonly alignmentMs: number;
-  /** Bytes of all state handles. */
+  /** Full size of the snapshot: every byte its handles refer to, shared files of earlier incremental checkpoints included (Flink's state size). */
   readonly stateBytes: number;
+  /** Bytes written for this checkpoint: an incremental one leaves out what earlier checkpoints uploaded (Flink's checkpointed size); equal to `stateBytes` for a full one. */
+  readonly checkpointedBytes: number;
   /** The task took the checkpoint unaligned (from the start or after the aligned-checkpoint timeout). */
   readonly unaligned: boolean;
   /** Bytes of in-flight data saved as channel state. */

@@ -83,6 +83,7 @@ describe('CheckpointCoordinator', () => {
           triggerTimeMs: 2_000,
           durationMs: 250,
           stateBytes: 60,
+          checkpointedBytes: 24,
           alignmentMs: 3,
           syncMs: 1,
           acknowledged: 6,

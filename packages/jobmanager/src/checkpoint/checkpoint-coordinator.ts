@@ -1,5 +1,6 @@
 import {
   CHECKPOINT_OPTIONS,
+  checkpointStateBytes,
   CheckpointFailureReason,
   declineSentence,
   WeirError,
@@ -38,6 +39,9 @@ import { TriggerSchedule } from './trigger-schedule.ts';
  * the tasks the outcome, and fails the job over when too many fail in a row. It outlives
  * attempts, so checkpoint IDs keep rising across restarts.
  */
+/** Every this many completed checkpoints the job's checkpoint directory is swept for directories of aborted ones (listing it costs a request per 1000 files on S3). */
+const SWEEP_EVERY_COMPLETED = 10;
+
 export class CheckpointCoordinator {
   readonly #deps: CheckpointCoordinatorDeps;
   readonly #store: CompletedCheckpointStore;
@@ -61,6 +65,7 @@ export class CheckpointCoordinator {
   readonly #finalCheckpoint: FinalCheckpointWatch;
   readonly #writer: CheckpointWriterDeps;
   #lastCheckpointId = 0;
+  #completedSinceSweep = 0;
   /** The job ended or the JobManager stopped: the storage is released. */
   #released = false;
 
@@ -155,7 +160,11 @@ export class CheckpointCoordinator {
     await Promise.allSettled(this.#finalizing.values());
     const { jobId, jobGraph, storage, logger } = this.#deps;
     this.#files.restoring(this.#store.newestFirst());
-    return loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial, corrupt: this.#corrupt });
+    const outcome = await loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial, corrupt: this.#corrupt });
+    // The last attempt's tasks have stopped: what they wrote into aborted checkpoints' directories can go, and their shared uploads no retained checkpoint refers to.
+    void this.#sweep();
+    if (this.#pending.size === 0) void this.#files.sweepShared(this.#store.newestFirst());
+    return outcome;
   }
 
   /**
@@ -174,6 +183,7 @@ export class CheckpointCoordinator {
       restoreTimestampMs: this.#deps.clock.now(),
       isSavepoint: point.metadata.kind === 'savepoint',
       externalPath: point.checkpointPath,
+      stateBytes: checkpointStateBytes(point.metadata),
     });
     this.#lastCheckpointId = Math.max(this.#lastCheckpointId, point.checkpointId);
   }
@@ -210,6 +220,7 @@ export class CheckpointCoordinator {
     await Promise.allSettled(this.#finalizing.values());
     const { settings, storage, logger } = this.#deps;
     this.#files.jobEnded();
+    await this.#sweep();
     await applyRetention({ cleanup: settings.externalizedCleanup, store: this.#store, history: this.#history, storage, logger }, status);
     this.#released = true;
     await storage?.close();
@@ -341,6 +352,7 @@ export class CheckpointCoordinator {
     );
     for (const old of subsumed) this.#history.discarded(old.checkpointId);
     this.#files.completed(checkpointId, metadata, subsumed, pending.savepoint === undefined ? pending.acknowledgedStates() : undefined);
+    if (++this.#completedSinceSweep >= SWEEP_EVERY_COMPLETED) void this.#sweep();
     for (const older of [...this.#pending.values()].filter((p) => p.checkpointId < checkpointId)) {
       this.#abort(older, CheckpointFailureReason.SUBSUMED, `checkpoint ${checkpointId} completed first`);
     }
@@ -390,6 +402,15 @@ export class CheckpointCoordinator {
     if (this.#released || this.#finalizing.has(checkpointId) || this.#store.has(checkpointId) || this.#savepoints.was(checkpointId)) return;
     this.#deps.logger.debug({ checkpointId, vertexId: message.task.vertexId, subtask: message.task.subtaskIndex }, 'discarding what a task wrote for a checkpoint no longer pending');
     this.#files.discard(checkpointId, 'state' in message ? Object.values(message.state.operators) : []);
+  }
+
+  /** Deletes the `chk-<n>` directories no retained, pending, finalizing or corrupt checkpoint and no savepoint is (CheckpointFiles.sweep). */
+  async #sweep(): Promise<void> {
+    this.#completedSinceSweep = 0;
+    if (this.#released) return;
+    const keep = (id: number) => this.#store.has(id) || this.#pending.has(id) || this.#finalizing.has(id) || this.#corrupt.has(id) || this.#savepoints.was(id);
+    const swept = await this.#files.sweep(keep, this.#lastCheckpointId);
+    if (swept.length !== 0) this.#deps.logger.info({ checkpointIds: swept }, 'deleting checkpoint directories no checkpoint uses (written into after their checkpoint was aborted)');
   }
 
   #clearTimeout(pending: PendingCheckpoint): void {

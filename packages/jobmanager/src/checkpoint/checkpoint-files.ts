@@ -1,7 +1,7 @@
 import type { CheckpointMetadata, OperatorSubtaskState } from '@weir/common';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
 import type { CompletedCheckpoint } from './completed-checkpoint-store.ts';
-import { SharedStateRegistry } from './shared-state-registry.ts';
+import { SharedStateRegistry, sharedFilesOf } from './shared-state-registry.ts';
 
 type SubtaskStates = Iterable<OperatorSubtaskState | null | undefined>;
 
@@ -43,6 +43,33 @@ export class CheckpointFiles {
   /** An attempt restores one of `retained`: shared files only released checkpoints used go. */
   restoring(retained: readonly CompletedCheckpoint[]): void {
     this.storage?.discardSharedFiles(this.#shared.rebuild(retained));
+  }
+
+  /**
+   * Deletes the `chk-<n>` directories up to `upTo` that `keep` does not name: what a task wrote
+   * into an aborted checkpoint's directory after the JobManager deleted it (a task of a failed
+   * attempt finishing its upload), and what a JobManager that died left. Only `chk-<n>`
+   * directories are swept: `shared/` files are counted by the SharedStateRegistry, and
+   * savepoints live in directories of their own. Resolves with the IDs it deleted.
+   */
+  async sweep(keep: (checkpointId: number) => boolean, upTo: number): Promise<number[]> {
+    const ids = (await this.storage?.checkpointDirectoryIds()) ?? [];
+    const orphans = ids.filter((id) => id <= upTo && !keep(id));
+    for (const id of orphans) this.storage?.discardCheckpoint(id);
+    return orphans;
+  }
+
+  /**
+   * Between two attempts only (every task of the last one stopped, none of the next started):
+   * deletes the `shared/` files no retained checkpoint refers to, the uploads of checkpoints
+   * in flight when a TaskManager was killed, which no acknowledgement ever named.
+   */
+  async sweepShared(retained: readonly CompletedCheckpoint[]): Promise<string[]> {
+    const files = (await this.storage?.sharedFiles()) ?? [];
+    const referenced = new Set(retained.flatMap((c) => sharedFilesOf(c.metadata)));
+    const orphans = files.filter((path) => !referenced.has(path));
+    this.storage?.discardSharedFiles(orphans);
+    return orphans;
   }
 
   /** The job ended: no task builds on a released file any more. */

@@ -21,7 +21,10 @@ export interface CheckpointStats {
   readonly triggerTimeMs: number;
   /** Trigger to completion or failure; so far for one in progress. */
   readonly durationMs: number;
+  /** Full size: every byte the checkpoint refers to, shared files of earlier incremental checkpoints included (Flink's state_size). */
   readonly stateBytes: number;
+  /** Bytes the tasks wrote for it: an incremental checkpoint leaves out what earlier ones uploaded (Flink's checkpointed_size). */
+  readonly checkpointedBytes: number;
   readonly alignmentMs: number;
   readonly syncMs: number;
   readonly acknowledged: number;
@@ -47,6 +50,8 @@ export interface RestoredCheckpoint {
   readonly isSavepoint: boolean;
   /** Where its `_metadata` is; empty when it lives in the JobManager's memory. */
   readonly externalPath: string;
+  /** Full size of its state: every byte its handles refer to. */
+  readonly stateBytes: number;
 }
 
 export interface CheckpointHistoryView {
@@ -68,6 +73,7 @@ interface Entry {
   triggerTimeMs: number;
   endTimeMs: number | undefined;
   stateBytes: number;
+  checkpointedBytes: number;
   alignmentMs: number;
   syncMs: number;
   acknowledged: number;
@@ -97,6 +103,7 @@ export class CheckpointHistory {
       triggerTimeMs,
       endTimeMs: undefined,
       stateBytes: 0,
+      checkpointedBytes: 0,
       alignmentMs: 0,
       syncMs: 0,
       acknowledged: 0,
@@ -117,6 +124,7 @@ export class CheckpointHistory {
     if (entry === undefined) return;
     entry.acknowledged++;
     entry.stateBytes += metrics.stateBytes;
+    entry.checkpointedBytes += metrics.checkpointedBytes;
     entry.alignmentMs = Math.max(entry.alignmentMs, metrics.alignmentMs);
     entry.syncMs = Math.max(entry.syncMs, metrics.syncMs);
     entry.unaligned ||= metrics.unaligned;

@@ -18,6 +18,7 @@ function execution(graph: JobGraph, states: Record<string, TaskState> = {}): Exe
         taskManagerId: 'tm-1',
         state: states[`${v.id}#${index}`] ?? TaskState.RUNNING,
         failureCause: '',
+        timestamps: {},
       })),
     ),
   );

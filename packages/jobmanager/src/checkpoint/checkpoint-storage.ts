@@ -1,5 +1,8 @@
-import { METADATA_FILE, checkpointDirName, describeError, type Logger } from '@weir/common';
+import { METADATA_FILE, SHARED_STATE_DIR, checkpointDirName, describeError, type Logger } from '@weir/common';
 import { displayLocation, type Storage } from '@weir/storage';
+
+/** The first segment of a path below the job's directory that is a checkpoint's directory. */
+const CHECKPOINT_DIRECTORY = /^chk-(\d+)\//;
 
 /**
  * A job's checkpoint directory, `<checkpoint dir>/<jobId>`, as the JobManager uses it: writes
@@ -65,6 +68,37 @@ export class JobCheckpointStorage {
   discardCheckpoint(checkpointId: number, unusedSharedFiles: readonly string[] = []): void {
     this.#track(this.#job.deleteDirectory(checkpointDirName(checkpointId)), { checkpointId }, `could not delete ${this.checkpointUrl(checkpointId)}; its files stay behind`);
     this.discardSharedFiles(unusedSharedFiles);
+  }
+
+  /**
+   * The IDs of the `chk-<n>` directories below the job's directory (a directory is there while
+   * any file is: object stores have no empty ones). Undefined when it cannot be listed: a
+   * sweep then waits for its next turn.
+   */
+  async checkpointDirectoryIds(): Promise<number[] | undefined> {
+    let files: string[];
+    try {
+      files = await this.#job.list('');
+    } catch (err) {
+      this.logger.warn({ err: describeError(err) }, `could not list the job's checkpoint directory ${this.url} to sweep what aborted checkpoints left`);
+      return undefined;
+    }
+    const ids = new Set<number>();
+    for (const file of files) {
+      const match = CHECKPOINT_DIRECTORY.exec(file);
+      if (match !== null) ids.add(Number(match[1]));
+    }
+    return [...ids].sort((a, b) => a - b);
+  }
+
+  /** The files below `shared/`, relative to the job's directory; none when it cannot be listed. */
+  async sharedFiles(): Promise<string[]> {
+    try {
+      return await this.#job.list(SHARED_STATE_DIR);
+    } catch (err) {
+      this.logger.warn({ err: describeError(err) }, `could not list ${this.url}/${SHARED_STATE_DIR} to sweep what killed tasks uploaded`);
+      return [];
+    }
   }
 
   /** Deletes shared files (relative to the job's directory) in the background. */

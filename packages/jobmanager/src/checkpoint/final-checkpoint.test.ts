@@ -107,6 +107,7 @@ describe('the final checkpoint of a bounded job', () => {
     c.reportAll(TaskState.CANCELED);
     c.clock.advance(RESTART.delayMs);
     await settle();
+    c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     c.reportAll(TaskState.RUNNING);
     c.gateway.clear();

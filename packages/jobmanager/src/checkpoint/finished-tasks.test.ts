@@ -57,6 +57,7 @@ describe('checkpoints after tasks finished', () => {
     c.reportAll(TaskState.CANCELED);
     c.clock.advance(RESTART.delayMs);
     await settle();
+    c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     const deploy = c.gateway.sent.map((m) => m.message.deploy).find((d) => d?.task?.vertexId === 'src' && d.task.subtaskIndex === 1);
     expect(deploy!.restore!.checkpointId).toBe(3);
@@ -80,6 +81,7 @@ describe('checkpoints after tasks finished', () => {
       failureReason: 'CHECKPOINT_TASK_NOT_READY: V-src (2/2) finished before it acknowledged checkpoint 2',
     });
     expect(c.notifications().filter((n) => n.startsWith('2 '))).toEqual(RUNNING_TASKS.map((t) => `2 aborted ${t}`));
+    c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     c.clock.advance(1_000);
     expect(c.triggers().slice(-1)).toEqual(['3 src#0@tm-1']);

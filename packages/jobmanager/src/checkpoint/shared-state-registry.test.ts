@@ -51,7 +51,7 @@ async function ackWithShared(c: Cluster, checkpointId: number, paths: string[], 
       task: { jobId: 'job-1', attempt: c.master.attempt, vertexId: s.vertexId, subtaskIndex: s.index },
       checkpointId,
       state: Buffer.from(JSON.stringify(state)),
-      metrics: { syncMs: 1, asyncMs: 1, alignmentMs: 0, stateBytes: 1, unaligned: false, persistedBytes: 0 },
+      metrics: { syncMs: 1, asyncMs: 1, alignmentMs: 0, stateBytes: 1, checkpointedBytes: 1, unaligned: false, persistedBytes: 0 },
     });
   }
   await settle();

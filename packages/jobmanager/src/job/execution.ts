@@ -8,6 +8,18 @@ export interface SubtaskExecution {
   state: TaskState;
   /** Set when the subtask FAILED. */
   failureCause: string;
+  /** When the JobManager deployed it (DEPLOYING) and learnt of each later state, ms since the epoch. */
+  readonly timestamps: Partial<Record<TaskState, number>>;
+}
+
+/**
+ * How long the subtask took to initialize: open its state backend, restore its state and open
+ * its operators (INITIALIZING to RUNNING, as Flink's subtask status durations). Undefined
+ * until it is RUNNING.
+ */
+export function initializationMs(subtask: SubtaskExecution): number | undefined {
+  const { INITIALIZING: from, RUNNING: to } = subtask.timestamps;
+  return from === undefined || to === undefined ? undefined : to - from;
 }
 
 /** The subtasks of one attempt of a job. */
@@ -39,6 +51,11 @@ export class Execution {
 
   allFinished(): boolean {
     return this.all().every((s) => s.state === TaskState.FINISHED);
+  }
+
+  /** Every subtask runs (its state restored) or already finished. */
+  allRunning(): boolean {
+    return this.all().every((s) => s.state === TaskState.RUNNING || s.state === TaskState.FINISHED);
   }
 }
 

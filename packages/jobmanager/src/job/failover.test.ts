@@ -14,8 +14,8 @@ function deploys(c: ReturnType<typeof checkpointingCluster>): DeployTask[] {
 /** A running job with checkpoints 1 and 2 completed (num-retained 2) and 3 pending, at t = 4 000. */
 async function withTwoCheckpoints(job: Parameters<typeof checkpointingCluster>[1] = {}) {
   const c = checkpointingCluster(TWO_TMS, { restartStrategy: RESTART, ...job, checkpointing: { numRetained: 2, ...job.checkpointing } });
-  const seen = statuses(c, 'job-1');
   c.reportAll(TaskState.RUNNING);
+  const seen = statuses(c, 'job-1');
   for (const id of [1, 2]) {
     c.clock.advance(1_000);
     await c.ackAll(id);
@@ -46,6 +46,7 @@ describe('failover', () => {
     expect(deploys(c)).toEqual([]);
     c.clock.advance(1);
     await settle();
+    c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     expect(c.master.attempt).toBe(1);
     expect(c.seen).toEqual([JobStatus.FAILING, JobStatus.RESTARTING, JobStatus.RUNNING]);
@@ -67,6 +68,24 @@ describe('failover', () => {
     expect(c.triggers()).toEqual(['4 src#0@tm-1', '4 src#1@tm-2']);
   });
 
+  it("sweeps what a task wrote into an aborted checkpoint's directory after it was deleted, keeping the retained checkpoints", async () => {
+    const c = await withTwoCheckpoints();
+    // Checkpoint 3 is pending; the first task writes its state into chk-3.
+    await c.writeState(3, 'src#0');
+    c.report('job-1', 'tm-2', 'map#1', TaskState.FAILED, { cause: 'boom' });
+    await settle();
+    // The failover aborted checkpoint 3 and deleted its directory; a surviving task's upload ends after that.
+    await c.writeState(3, 'src#1');
+    await c.writeState(3, 'map#0');
+    expect(await c.storage.list('job-1/chk-3')).toHaveLength(2);
+    c.reportAll(TaskState.CANCELED);
+    c.clock.advance(RESTART.delayMs);
+    await settle();
+    expect(c.master.attempt).toBe(1);
+    const left = await c.storage.list('job-1');
+    expect([...new Set(left.map((f) => f.split('/')[1]))]).toEqual(['chk-1', 'chk-2']);
+  });
+
   it('starts the new attempt empty when no checkpoint was completed', async () => {
     const c = checkpointingCluster(TWO_TMS, { restartStrategy: RESTART });
     c.reportAll(TaskState.RUNNING);
@@ -75,6 +94,7 @@ describe('failover', () => {
     c.reportAll(TaskState.CANCELED);
     c.clock.advance(RESTART.delayMs);
     await settle();
+    c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     expect(deploys(c).map((d) => [d.task!.attempt, d.restore, d.checkpointing?.mode])).toEqual(Array(6).fill([1, undefined, 'EXACTLY_ONCE']));
     expect(c.master.checkpoints().restoredFrom).toBe(0);
@@ -84,6 +104,7 @@ describe('failover', () => {
     const c = await withTwoCheckpoints();
     await c.storage.write('job-1/chk-2/_metadata', Buffer.from('{"truncated":'));
     await failAndRestart(c);
+    c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     expect(deploys(c).map((d) => d.restore!.checkpointPath)).toEqual(Array(6).fill('memory://cp/job-1/chk-1'));
     expect(c.master.checkpoints().restoredFrom).toBe(1);
@@ -102,6 +123,7 @@ describe('failover', () => {
     c.reportAll(TaskState.CANCELED);
     c.clock.advance(RESTART.delayMs);
     await settle();
+    c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     expect(deploys(c).map((d) => d.restore!.checkpointId)).toEqual(Array(6).fill(1));
     c.gateway.clear();
@@ -135,6 +157,7 @@ describe('failover', () => {
     c.storage.heal();
     c.clock.advance(RESTART.delayMs);
     await settle();
+    c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     expect(c.master.attempt).toBe(2);
     expect(deploys(c).map((d) => `${d.task!.attempt} ${d.restore!.checkpointId}`)).toEqual(Array(6).fill('2 2'));
@@ -143,6 +166,7 @@ describe('failover', () => {
   it('fails once the restart strategy gives up, saying so', async () => {
     const c = await withTwoCheckpoints({ restartStrategy: { kind: 'fixed-delay', attempts: 1, delayMs: 500 } });
     await failAndRestart(c);
+    c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     c.reportAll(TaskState.RUNNING);
     await failAndRestart(c);
@@ -159,6 +183,7 @@ describe('failover', () => {
     expect(c.master.status).toBe(JobStatus.RESTARTING);
     expect(deploys(c)).toEqual([]);
     c.addTaskManager('tm-3', 2);
+    c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     expect(c.gateway.deployed()).toEqual(['src#0@tm-1', 'src#1@tm-3', 'map#0@tm-1', 'map#1@tm-3', 'map#2@tm-1', 'sink#0@tm-1']);
     expect(deploys(c).every((d) => d.restore!.checkpointId === 2)).toBe(true);
@@ -188,6 +213,7 @@ describe('failover', () => {
   it('restores the memory backend from the _metadata kept in the JobManager', async () => {
     const c = await withTwoCheckpoints({ storage: false });
     await failAndRestart(c);
+    c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     const deployed = deploys(c);
     expect(deployed.map((d) => [d.restore!.checkpointId, d.restore!.checkpointPath, d.checkpointing!.backend, d.checkpointing!.checkpointDir])).toEqual(

@@ -102,7 +102,14 @@ export class JobContext {
     });
     this.#execution = new Execution(
       this.#attempt,
-      deployments.map((d) => ({ vertexId: d.vertexId, index: d.subtaskIndex, taskManagerId: d.taskManagerId, state: TaskState.DEPLOYING, failureCause: '' })),
+      deployments.map((d) => ({
+        vertexId: d.vertexId,
+        index: d.subtaskIndex,
+        taskManagerId: d.taskManagerId,
+        state: TaskState.DEPLOYING,
+        failureCause: '',
+        timestamps: { [TaskState.DEPLOYING]: this.deps.clock.now() },
+      })),
     );
     for (const d of deployments) {
       logger.debug({ vertexId: d.vertexId, subtask: d.subtaskIndex, taskManagerId: d.taskManagerId }, 'deploying subtask');
@@ -226,6 +233,7 @@ export class JobContext {
     if (isTerminalTaskState(subtask.state) || subtask.state === update.state) return undefined;
     if (subtask.state === TaskState.CANCELING && !isTerminalTaskState(update.state)) return undefined;
     subtask.state = update.state;
+    subtask.timestamps[update.state] = this.deps.clock.now();
     if (update.state === TaskState.FAILED) subtask.failureCause = withCode(update.failureCause, update.failureCode);
     if (update.state === TaskState.FINISHED) this.deps.checkpoints?.taskFinished(subtask.vertexId, subtask.index);
     this.deps.logger.debug({ vertexId: subtask.vertexId, subtask: subtask.index, state: subtask.state }, 'subtask state changed');
@@ -259,6 +267,11 @@ export class JobContext {
 
   allTasksFinished(): boolean {
     return this.#execution?.allFinished() ?? false;
+  }
+
+  /** Every subtask of the attempt restored its state and runs (or finished already). */
+  allTasksRunning(): boolean {
+    return this.#execution?.allRunning() ?? false;
   }
 
   /** The job-level cause for a subtask that failed or was canceled without being asked to. */

@@ -1,20 +1,50 @@
 import { describe, expect, it } from 'vitest';
 import { JobStatus, TaskState, WeirError, isWeirError, type TaskState as TaskStateName } from '@weir/common';
 import { SLOT_TIMEOUT, cluster, pipeline, placement, statuses } from '../testing/cluster.ts';
-import { jobGraph, jobSpec, vertex } from '../testing/fixtures.ts';
+import { PLAIN_JOB_SETTINGS, jobGraph, jobSpec, vertex } from '../testing/fixtures.ts';
 
 describe('JobMaster lifecycle', () => {
   function running() {
     const c = cluster({ 'tm-1': 2, 'tm-2': 2 });
     const job = c.dispatcher.submit(jobSpec(pipeline));
-    const seen = statuses(c, 'job-1');
     for (const p of placement) {
       const [task, tm] = p.split('@');
       c.report('job-1', tm!, task!, TaskState.RUNNING);
     }
+    const seen = statuses(c, 'job-1');
     c.gateway.clear();
     return { c, job, seen };
   }
+
+  it('is RUNNING only once every subtask runs, its state restored: CREATED while they initialize, RESTARTING while a new attempt does', () => {
+    const c = cluster({ 'tm-1': 2, 'tm-2': 2 });
+    const job = c.dispatcher.submit(jobSpec(pipeline, 'job-1', { ...PLAIN_JOB_SETTINGS, restartStrategy: { kind: 'fixed-delay', attempts: 1, delayMs: 0 } }));
+    const seen = statuses(c, 'job-1');
+    const report = (state: TaskStateName, except = '') => {
+      for (const p of placement) {
+        const [task, tm] = p.split('@');
+        if (task !== except) c.report('job-1', tm!, task!, state, { attempt: job.attempt });
+      }
+    };
+    report(TaskState.INITIALIZING);
+    // Every subtask but one restored its state: the job is not RUNNING yet, and no checkpoint may start.
+    report(TaskState.RUNNING, 'map#1');
+    expect(job.status).toBe(JobStatus.CREATED);
+    c.clock.advance(2_000);
+    c.report('job-1', 'tm-2', 'map#1', TaskState.RUNNING);
+    expect(job.status).toBe(JobStatus.RUNNING);
+    expect(job.statusTimestamps()[JobStatus.RUNNING]).toBe(3_000);
+    expect(job.subtasks().map((s) => s.timestamps.RUNNING! - s.timestamps.INITIALIZING!)).toEqual([0, 0, 0, 2_000, 0, 0]);
+    // A subtask of a new attempt that is still restoring keeps the job RESTARTING.
+    c.report('job-1', 'tm-2', 'map#1', TaskState.FAILED, { cause: 'boom' });
+    report(TaskState.CANCELED, 'map#1');
+    c.clock.advance(0);
+    report(TaskState.RUNNING, 'sink#0');
+    expect(job.attempt).toBe(1);
+    expect(job.status).toBe(JobStatus.RESTARTING);
+    c.report('job-1', 'tm-1', 'sink#0', TaskState.RUNNING, { attempt: 1 });
+    expect(seen).toEqual([JobStatus.RUNNING, JobStatus.FAILING, JobStatus.RESTARTING, JobStatus.RUNNING]);
+  });
 
   it('finishes when every subtask has finished, and frees the slots', () => {
     const { c, job, seen } = running();
@@ -135,6 +165,7 @@ describe('JobMaster lifecycle', () => {
   it('ignores the loss of a TaskManager it has no subtask on', () => {
     const c = cluster({ 'tm-1': 1, 'tm-2': 1 });
     const job = c.dispatcher.submit(jobSpec(jobGraph(vertex('src', 1))));
+    c.report('job-1', 'tm-1', 'src#0', TaskState.RUNNING);
     c.loseTaskManager('tm-2', 'connection closed');
     expect(job.status).toBe(JobStatus.RUNNING);
   });

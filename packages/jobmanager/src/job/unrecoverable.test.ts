@@ -9,8 +9,8 @@ const RESTART = { kind: 'fixed-delay', attempts: 3, delayMs: 500 } as const;
 /** A running pipeline job with a fixed-delay restart strategy that has restarts left. */
 function running() {
   const c = checkpointingCluster({ 'tm-1': 2, 'tm-2': 2 }, { restartStrategy: RESTART });
-  const seen = statuses(c, 'job-1');
   c.reportAll(TaskState.RUNNING);
+  const seen = statuses(c, 'job-1');
   c.gateway.clear();
   return { ...c, seen };
 }
@@ -51,6 +51,7 @@ describe('failures no restart can fix', () => {
     c.reportAll(TaskState.CANCELED);
     c.clock.advance(RESTART.delayMs);
     await settle();
+    c.reportAll(TaskState.RUNNING);
     expect(c.seen).toEqual([JobStatus.FAILING, JobStatus.RESTARTING, JobStatus.RUNNING]);
     expect(c.master.attempt).toBe(1);
     expect(deploys(c)).toBe(6);

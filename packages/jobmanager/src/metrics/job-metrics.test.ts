@@ -15,7 +15,8 @@ describe('jobMetrics', () => {
       downtime: 0,
       numRestarts: 0,
       lastCheckpointDuration: 0,
-      lastCheckpointSize: 60,
+      lastCheckpointSize: 24,
+      lastCheckpointFullSize: 60,
       lastCheckpointRestoreTimestamp: -1,
       numberOfCompletedCheckpoints: 1,
       numberOfFailedCheckpoints: 0,
@@ -28,6 +29,10 @@ describe('jobMetrics', () => {
     c.reportAll(TaskState.CANCELED);
     c.clock.advance(500);
     await settle();
+    // Down until every subtask of the new attempt restored its state and runs.
+    c.clock.advance(100);
+    expect(jobMetrics(c.master, c.clock.now())).toMatchObject({ uptime: 0, downtime: 800 });
+    c.reportAll(TaskState.RUNNING);
     expect(jobMetrics(c.master, c.clock.now() + 300)).toMatchObject({ uptime: 300, downtime: 0, numRestarts: 1, lastCheckpointRestoreTimestamp: 2_700 });
   });
 });

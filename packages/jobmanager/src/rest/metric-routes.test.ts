@@ -84,6 +84,7 @@ describe('REST metrics resources (Flink shapes)', () => {
     c.reportAll(TaskState.CANCELED);
     c.clock.advance(500);
     await settle();
+    c.reportAll(TaskState.RUNNING);
     expect((await c.get('/jobs/job-1')).body).toMatchObject({ state: JobStatus.RUNNING, attempt: 1 });
     expect((await c.get('/jobs/job-1/vertices/map/metrics?get=0.Map__parse.seen')).body).toEqual([]);
     c.metrics.update('job-1', 'map', 0, { attempt: 1, taskManagerId: 'tm-2', receivedAtMs: 2_000, metrics: SNAPSHOT, operators: [mapOperator(1, 0)] });

@@ -99,7 +99,7 @@ describe('REST API', () => {
     await settle();
     const { body } = await c.get('/jobs/job-1/checkpoints');
     expect(body.counts).toMatchObject({ completed: 1, failed: 0, in_progress: 0, restored: 0 });
-    expect(body.latest.completed).toMatchObject({ id: 1, status: 'COMPLETED', checkpoint_type: 'CHECKPOINT', num_acknowledged_subtasks: 6, num_subtasks: 6, state_size: 60 });
+    expect(body.latest.completed).toMatchObject({ id: 1, status: 'COMPLETED', checkpoint_type: 'CHECKPOINT', num_acknowledged_subtasks: 6, num_subtasks: 6, state_size: 60, checkpointed_size: 24 });
     expect(body.latest.restored).toBeNull();
     expect(body.history.map((h: { id: number }) => h.id)).toEqual([1]);
 
@@ -110,7 +110,8 @@ describe('REST API', () => {
     await settle();
     const after = await c.get('/jobs/job-1/checkpoints');
     expect(after.body.counts.restored).toBe(1);
-    expect(after.body.latest.restored).toEqual({ id: 1, restore_timestamp: 2_500, is_savepoint: false, external_path: 'memory://cp/job-1/chk-1' });
+    expect(after.body.latest.restored).toEqual({ id: 1, restore_timestamp: 2_500, is_savepoint: false, external_path: 'memory://cp/job-1/chk-1', state_size: 60 });
+    c.reportAll(TaskState.RUNNING);
     expect((await c.get('/jobs/job-1')).body).toMatchObject({ state: 'RUNNING', attempt: 1, timestamps: { RESTARTING: 2_000, RUNNING: 2_500 } });
   });
 

@@ -7,7 +7,8 @@ describe('JobMaster scheduling', () => {
   it('runs subtask i of every vertex in slot i, spreading slots over TaskManagers', () => {
     const c = cluster({ 'tm-1': 2, 'tm-2': 2 });
     const job = c.dispatcher.submit(jobSpec(pipeline));
-    expect(job.status).toBe(JobStatus.RUNNING);
+    // Deployed, but RUNNING only once every subtask runs.
+    expect(job.status).toBe(JobStatus.CREATED);
     expect(c.gateway.deployed()).toEqual(placement);
     expect(c.slotPool.stats()).toEqual({ free: 1, total: 4, taskManagers: 2 });
     expect(job.subtasks().map((s) => s.state)).toEqual(Array(6).fill(TaskState.DEPLOYING));
@@ -58,10 +59,10 @@ describe('JobMaster scheduling', () => {
     expect(c.gateway.sent).toEqual([]);
     c.clock.advance(SLOT_TIMEOUT - 1);
     c.addTaskManager('tm-2', 1);
-    expect(job.status).toBe(JobStatus.RUNNING);
     expect(c.gateway.deployed()).toHaveLength(6);
+    // The slot request timeout no longer applies once the job is deployed.
     c.clock.advance(10 * SLOT_TIMEOUT);
-    expect(job.status).toBe(JobStatus.RUNNING);
+    expect(job.status).toBe(JobStatus.CREATED);
   });
 
   it('fails after slot.request.timeout with the numbers of the shortage', () => {
@@ -87,6 +88,8 @@ describe('JobMaster scheduling', () => {
     expect(second.status).toBe(JobStatus.CREATED);
     c.report('first', 'tm-1', 'src#0', TaskState.FINISHED);
     expect(first.status).toBe(JobStatus.FINISHED);
+    expect(c.gateway.deployed()).toEqual(['src#0@tm-1', 'src#0@tm-1']);
+    c.report('second', 'tm-1', 'src#0', TaskState.RUNNING);
     expect(second.status).toBe(JobStatus.RUNNING);
   });
 });

@@ -9,5 +9,6 @@ export function toListCheckpointsResponse(job: JobMaster): ListCheckpointsRespon
     completed: view.completed,
     failed: view.failed,
     restoredFrom: view.restoredFrom,
+    restoredBytes: view.restored?.stateBytes ?? 0,
   };
 }

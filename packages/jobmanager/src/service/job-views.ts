@@ -2,6 +2,7 @@ import { JobStatus } from '@weir/common';
 import type { FailoverInfo, JobDetails, JobStatusUpdate, JobSummary } from '@weir/rpc';
 import type { FailureEntry } from '../job/exception-history.ts';
 import type { JobMaster } from '../job/job-master.ts';
+import { initializationMs } from '../job/execution.ts';
 import { describeCheckpointing, describeRestartStrategy } from '../settings/describe-settings.ts';
 
 export function toJobSummary(job: JobMaster): JobSummary {
@@ -59,7 +60,7 @@ export function toJobDetails(job: JobMaster): JobDetails {
       subtasks: subtasks
         .filter((s) => s.vertexId === vertex.id)
         .sort((a, b) => a.index - b.index)
-        .map((s) => ({ index: s.index, state: s.state, taskManagerId: s.taskManagerId, failureCause: s.failureCause })),
+        .map((s) => ({ index: s.index, state: s.state, taskManagerId: s.taskManagerId, failureCause: s.failureCause, initializationMs: initializationMs(s) ?? -1 })),
     })),
     failureCause: job.failureCause,
     attempt: job.attempt,

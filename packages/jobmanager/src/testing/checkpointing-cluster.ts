@@ -84,7 +84,7 @@ export function checkpointingCluster(taskManagers: Record<string, number>, job: 
     if (job.storage !== false) await storage.write(`job-1/chk-${checkpointId}/op-${vertexId}-${index}`, Buffer.from(`state of ${task}`));
   };
   /** The task acknowledges with `taskState(task)`. */
-  const acknowledge = (checkpointId: number, task: string, metrics = { syncMs: 1, asyncMs: 2, alignmentMs: 3, stateBytes: 10, unaligned: false, persistedBytes: 0 }) => {
+  const acknowledge = (checkpointId: number, task: string, metrics = { syncMs: 1, asyncMs: 2, alignmentMs: 3, stateBytes: 10, checkpointedBytes: 4, unaligned: false, persistedBytes: 0 }) => {
     const { vertexId, index, taskManagerId } = locate(task);
     c.dispatcher.acknowledgeCheckpoint(taskManagerId, {
       task: key(vertexId, index),

@@ -68,7 +68,7 @@ describe('the checkpoint messages of the control stream', () => {
       task: TASK,
       checkpointId: 9,
       state: STATE,
-      metrics: { syncMs: 1.4, asyncMs: 20.6, alignmentMs: 0, stateBytes: 5_000_000_000, unaligned: true, persistedBytes: 30 },
+      metrics: { syncMs: 1.4, asyncMs: 20.6, alignmentMs: 0, stateBytes: 5_000_000_000, checkpointedBytes: 7_000, unaligned: true, persistedBytes: 30 },
     };
     expect(decodeAck(toJobManager({ acknowledgeCheckpoint: encodeAck(ack) }).acknowledgeCheckpoint!)).toEqual({
       ...ack,
@@ -82,7 +82,7 @@ describe('the checkpoint messages of the control stream', () => {
       task: TASK,
       checkpointId: 4,
       state: { operators: {} },
-      metrics: { syncMs: 0, asyncMs: 0, alignmentMs: 0, stateBytes: 0, unaligned: false, persistedBytes: 0 },
+      metrics: { syncMs: 0, asyncMs: 0, alignmentMs: 0, stateBytes: 0, checkpointedBytes: 0, unaligned: false, persistedBytes: 0 },
     });
     const broken = (state: string) => decodeAck(toJobManager({ acknowledgeCheckpoint: { task: TASK, checkpointId: 4, state: Buffer.from(state) } }).acknowledgeCheckpoint!);
     expect(broken('{"operators":')).toEqual({

@@ -88,7 +88,7 @@ describe('checkpoint notifications and operator state', () => {
     const listeningId = job.jobGraph.vertices[0]!.operators[1]!.operatorId;
     const ack = job.acks.get(1)!.get(job.deployed[0]!.task)!;
     expect(ack.state.operators[listeningId]!.operator![0]!.states).toEqual({ split: { mode: 'split' }, union: { mode: 'union' } });
-    expect(ack.metrics).toEqual({ syncMs: expect.any(Number), asyncMs: expect.any(Number), alignmentMs: 0, stateBytes: expect.any(Number), unaligned: false, persistedBytes: 0 });
+    expect(ack.metrics).toEqual({ syncMs: expect.any(Number), asyncMs: expect.any(Number), alignmentMs: 0, stateBytes: expect.any(Number), checkpointedBytes: expect.any(Number), unaligned: false, persistedBytes: 0 });
     expect(ack.metrics.stateBytes).toBeGreaterThan(0);
     await Promise.all(job.deployed.map((d) => d.task.cancel()));
 

@@ -72,6 +72,8 @@ const ABORTS_REMEMBERED = 16;
 export class SubtaskCheckpointer implements CheckpointActions {
   readonly #options: SubtaskCheckpointerOptions;
   #closed = false;
+  /** Asynchronous parts writing state now; closing waits for them. */
+  readonly #persisting = new Set<Promise<Persisted | undefined>>();
   /**
    * Checkpoints the JobManager said it aborted, marked as the notification arrives (before its
    * step runs): a snapshot still being written for one may fail on the files the JobManager
@@ -87,9 +89,16 @@ export class SubtaskCheckpointer implements CheckpointActions {
     return this.#options.settings;
   }
 
-  /** The task ended: acknowledgements and declines still in flight are dropped. */
-  close(): void {
+  /**
+   * The task ended: declines still in flight are dropped. Resolves once the asynchronous parts
+   * in flight have stopped writing, so the task reports its end only after them. Their
+   * acknowledgements still go out: for a checkpoint that no longer pends (the job failed over),
+   * the JobManager deletes what they wrote, `shared/` uploads included, which only the task
+   * can name.
+   */
+  async close(): Promise<void> {
     this.#closed = true;
+    await Promise.allSettled(this.#persisting);
   }
 
   triggerCheckpoint(checkpointId: number, timestamp: number, alignmentMs: number, options: CheckpointOptions = CHECKPOINT_OPTIONS): void {
@@ -184,7 +193,14 @@ export class SubtaskCheckpointer implements CheckpointActions {
   }
 
   /** The asynchronous part; declines and resolves undefined on failure. */
-  async #persist(checkpointId: number, captured: readonly CapturedOperatorState[], options: CheckpointOptions, channels: readonly ChannelBuffers[]): Promise<Persisted | undefined> {
+  #persist(checkpointId: number, captured: readonly CapturedOperatorState[], options: CheckpointOptions, channels: readonly ChannelBuffers[]): Promise<Persisted | undefined> {
+    const persisting = this.#write(checkpointId, captured, options, channels);
+    this.#persisting.add(persisting);
+    void persisting.finally(() => this.#persisting.delete(persisting));
+    return persisting;
+  }
+
+  async #write(checkpointId: number, captured: readonly CapturedOperatorState[], options: CheckpointOptions, channels: readonly ChannelBuffers[]): Promise<Persisted | undefined> {
     const { clock, settings, subtaskIndex, states, label } = this.#options;
     const start = clock.now();
     try {
@@ -196,6 +212,7 @@ export class SubtaskCheckpointer implements CheckpointActions {
       return {
         state: { operators },
         stateBytes: persisted.stateBytes + channel.handle.handle.size,
+        checkpointedBytes: persisted.checkpointedBytes + channel.handle.handle.size,
         asyncMs: clock.now() - start,
         persistedBytes: channel.bytes,
       };
@@ -207,8 +224,7 @@ export class SubtaskCheckpointer implements CheckpointActions {
   }
 
   #acknowledge(checkpointId: number, persisted: Persisted, base: Pick<CheckpointMetrics, 'syncMs' | 'alignmentMs' | 'unaligned'>): void {
-    if (this.#closed) return;
-    const metrics: CheckpointMetrics = { ...base, asyncMs: persisted.asyncMs, stateBytes: persisted.stateBytes, persistedBytes: persisted.persistedBytes };
+    const metrics: CheckpointMetrics = { ...base, asyncMs: persisted.asyncMs, stateBytes: persisted.stateBytes, checkpointedBytes: persisted.checkpointedBytes, persistedBytes: persisted.persistedBytes };
     this.#options.logger.info({ checkpointId, ...metrics }, 'checkpoint acknowledged');
     try {
       this.#options.onAck({ checkpointId, state: persisted.state, metrics });

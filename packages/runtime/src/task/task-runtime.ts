@@ -341,7 +341,7 @@ export class TaskRuntime {
   async tearDown(releaseCause: Error | undefined): Promise<void> {
     this.#advance((phase) => phase.finishing());
     this.#processingTime.shutdown();
-    this.#checkpointer?.close();
+    const checkpointer = this.#checkpointer?.close();
     this.#timer.cancel();
     this.stop();
     this.#gate.close();
@@ -356,6 +356,8 @@ export class TaskRuntime {
         this.#logger.warn({ err, operator: operator.label }, 'closing an operator failed during clean-up');
       }
     }
+    // Snapshots still uploading stop before the task reports its end (and before their local files go).
+    await checkpointer;
     if (this.#chain !== undefined) {
       for (const err of await disposeOperatorStates(this.#chain.states)) this.#logger.warn({ err }, 'removing operator state failed during clean-up');
     }

@@ -35,7 +35,7 @@ describe('checkpoints over the control stream', () => {
       { call: 'abort', checkpointId: 4 },
     ]);
 
-    task.acknowledge({ checkpointId: 3, state: SNAPSHOT, metrics: { syncMs: 2, asyncMs: 15, alignmentMs: 0, stateBytes: 3, unaligned: false, persistedBytes: 0 } });
+    task.acknowledge({ checkpointId: 3, state: SNAPSHOT, metrics: { syncMs: 2, asyncMs: 15, alignmentMs: 0, stateBytes: 3, checkpointedBytes: 3, unaligned: false, persistedBytes: 0 } });
     task.decline({ checkpointId: 5, reason: CheckpointFailureReason.SUBSUMED, message: 'barrier 6 arrived while aligning checkpoint 5' });
     await vi.waitFor(() => expect(jobManager.latest.declines).toHaveLength(1));
     expect(jobManager.latest.acks).toHaveLength(1);
@@ -45,7 +45,7 @@ describe('checkpoints over the control stream', () => {
       task: KEY,
       checkpointId: 3,
       state: undefined,
-      metrics: { syncMs: 2, asyncMs: 15, alignmentMs: 0, stateBytes: 3, unaligned: false, persistedBytes: 0 },
+      metrics: { syncMs: 2, asyncMs: 15, alignmentMs: 0, stateBytes: 3, checkpointedBytes: 3, unaligned: false, persistedBytes: 0 },
     });
     expect(jobManager.latest.declines).toEqual([
       { task: KEY, checkpointId: 5, reasonCode: 'CHECKPOINT_SUBSUMED', message: 'barrier 6 arrived while aligning checkpoint 5' },
@@ -73,7 +73,7 @@ describe('checkpoints over the control stream', () => {
     await vi.waitFor(() => expect(jobManager.streams).toHaveLength(2));
     await register(jobManager, taskManager, 1_000, 30_000);
     const task = factory.tasks[0]!;
-    task.acknowledge({ checkpointId: 3, state: SNAPSHOT, metrics: { syncMs: 0, asyncMs: 0, alignmentMs: 0, stateBytes: 3, unaligned: false, persistedBytes: 0 } });
+    task.acknowledge({ checkpointId: 3, state: SNAPSHOT, metrics: { syncMs: 0, asyncMs: 0, alignmentMs: 0, stateBytes: 3, checkpointedBytes: 3, unaligned: false, persistedBytes: 0 } });
     task.decline({ checkpointId: 4, reason: CheckpointFailureReason.TASK_FAILURE, message: 'cancelled' });
     // A heartbeat sent after them shows the stream carried everything sent before it.
     clock.advance(1_000);

@@ -195,14 +195,14 @@ describe('Deployer checkpoint commands', () => {
     deployer.deploy(deployMessage(), report);
     await flush();
     const task = factory.tasks[0]!;
-    task.acknowledge({ checkpointId: 5, state: SNAPSHOT, metrics: { syncMs: 1.4, asyncMs: 20.6, alignmentMs: 0, stateBytes: 12, unaligned: false, persistedBytes: 0 } });
+    task.acknowledge({ checkpointId: 5, state: SNAPSHOT, metrics: { syncMs: 1.4, asyncMs: 20.6, alignmentMs: 0, stateBytes: 12, checkpointedBytes: 12, unaligned: false, persistedBytes: 0 } });
     task.decline({ checkpointId: 6, reason: CheckpointFailureReason.STATE_TOO_LARGE, message: 'state of 6 MB exceeds the memory backend limit of 5 MB' });
     expect(acks).toHaveLength(1);
     expect({ ...acks[0], state: JSON.parse(Buffer.from(acks[0]!.state as Uint8Array).toString()) }).toEqual({
       task: KEY,
       checkpointId: 5,
       state: SNAPSHOT,
-      metrics: { syncMs: 1, asyncMs: 21, alignmentMs: 0, stateBytes: 12, unaligned: false, persistedBytes: 0 },
+      metrics: { syncMs: 1, asyncMs: 21, alignmentMs: 0, stateBytes: 12, checkpointedBytes: 12, unaligned: false, persistedBytes: 0 },
     });
     expect(declines).toEqual([
       { task: KEY, checkpointId: 6, reasonCode: 'CHECKPOINT_STATE_TOO_LARGE', message: 'state of 6 MB exceeds the memory backend limit of 5 MB' },

@@ -11,7 +11,8 @@ const COLUMNS: readonly Column<CheckpointEntry>[] = [
   { title: 'Type', render: (c) => c.checkpoint_type },
   { title: 'Triggered', render: (c) => formatTime(c.trigger_timestamp) },
   { title: 'Duration', render: (c) => formatDuration(c.end_to_end_duration), align: 'right' },
-  { title: 'State size', render: (c) => formatBytes(c.state_size), align: 'right' },
+  { title: 'Full size', render: (c) => formatBytes(c.state_size), align: 'right' },
+  { title: 'Checkpointed', render: (c) => formatBytes(c.checkpointed_size), align: 'right' },
   { title: 'Acks', render: (c) => `${c.num_acknowledged_subtasks}/${c.num_subtasks}`, align: 'right' },
   { title: 'Aligned', render: (c) => (c.unaligned ? 'unaligned' : 'aligned') },
   { title: 'In-flight bytes', render: (c) => formatBytes(c.persisted_data), align: 'right' },
@@ -38,10 +39,10 @@ export function CheckpointsTab(props: { jobId: string }) {
       <p data-testid="restored">
         {restored === null
           ? 'The job has not restored a checkpoint.'
-          : `Latest restore: restored from ${restored.is_savepoint ? 'savepoint' : 'checkpoint'} ${restored.id} at ${formatTime(restored.restore_timestamp)}${restored.external_path === null ? '' : ` (${restored.external_path})`}`}
+          : `Latest restore: restored from ${restored.is_savepoint ? 'savepoint' : 'checkpoint'} ${restored.id} (${formatBytes(restored.state_size)}) at ${formatTime(restored.restore_timestamp)}${restored.external_path === null ? '' : ` (${restored.external_path})`}`}
       </p>
       <p>
-        Latest completed: {latest.completed === null ? 'none yet' : `checkpoint ${latest.completed.id} at ${formatTime(latest.completed.trigger_timestamp)}, ${formatDuration(latest.completed.end_to_end_duration)}, ${formatBytes(latest.completed.state_size)}`}
+        Latest completed: {latest.completed === null ? 'none yet' : `checkpoint ${latest.completed.id} at ${formatTime(latest.completed.trigger_timestamp)}, ${formatDuration(latest.completed.end_to_end_duration)}, ${formatBytes(latest.completed.state_size)} (${formatBytes(latest.completed.checkpointed_size)} checkpointed)`}
       </p>
       <LineChart
         title="Completed checkpoints: duration and state size"

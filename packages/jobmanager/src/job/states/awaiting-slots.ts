@@ -4,7 +4,7 @@ import { CanceledState } from './canceled.ts';
 import { FailedState } from './failed.ts';
 import { JobState } from './job-state.ts';
 import { RestoringState } from './restoring.ts';
-import { RunningState } from './running.ts';
+import { InitializingTasksState } from './running.ts';
 
 /**
  * Waiting for enough free slots, first (CREATED) or for a new attempt (RESTARTING): deploys
@@ -12,8 +12,10 @@ import { RunningState } from './running.ts';
  * import each other: a subclass in another module could be evaluated before this base.
  */
 export abstract class AwaitingSlotsState extends JobState {
+  abstract override readonly status: typeof JobStatus.CREATED | typeof JobStatus.RESTARTING;
+
   override onSlotsAvailable(ctx: JobContext): JobState {
-    return ctx.tryDeploy() ? new RunningState() : this;
+    return ctx.tryDeploy() ? new InitializingTasksState(this.status) : this;
   }
 
   override onSlotRequestTimeout(ctx: JobContext): JobState {

@@ -5,7 +5,7 @@ import type { JobContext } from '../job-context.ts';
 import { CanceledState } from './canceled.ts';
 import { FailedState } from './failed.ts';
 import { JobState } from './job-state.ts';
-import { RunningState } from './running.ts';
+import { InitializingTasksState } from './running.ts';
 import { WaitingForSlotsState } from './awaiting-slots.ts';
 
 /**
@@ -26,7 +26,7 @@ export class RestoringState extends JobState {
       case 'fresh':
       case 'checkpoint':
         ctx.restoreFrom(outcome.kind === 'checkpoint' ? outcome.point : undefined);
-        if (ctx.tryDeploy()) return new RunningState();
+        if (ctx.tryDeploy()) return new InitializingTasksState(JobStatus.RESTARTING);
         ctx.awaitSlots();
         return new WaitingForSlotsState();
     }

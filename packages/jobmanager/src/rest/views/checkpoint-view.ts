@@ -15,7 +15,7 @@ function checkpointEntry(c: CheckpointStats): object {
     trigger_timestamp: c.triggerTimeMs,
     latest_ack_timestamp: c.triggerTimeMs + c.durationMs,
     state_size: c.stateBytes,
-    checkpointed_size: c.stateBytes,
+    checkpointed_size: c.checkpointedBytes,
     end_to_end_duration: c.durationMs,
     alignment_duration: c.alignmentMs,
     sync_duration: c.syncMs,
@@ -56,7 +56,7 @@ export function checkpointsView(job: JobMaster): object {
     },
     summary: {
       state_size: summary(completed.map((c) => c.stateBytes)),
-      checkpointed_size: summary(completed.map((c) => c.stateBytes)),
+      checkpointed_size: summary(completed.map((c) => c.checkpointedBytes)),
       end_to_end_duration: summary(completed.map((c) => c.durationMs)),
       alignment_duration: summary(completed.map((c) => c.alignmentMs)),
       persisted_data: summary(completed.map((c) => c.persistedBytes)),
@@ -68,7 +68,7 @@ export function checkpointsView(job: JobMaster): object {
       restored:
         restored === undefined
           ? null
-          : { id: restored.checkpointId, restore_timestamp: restored.restoreTimestampMs, is_savepoint: restored.isSavepoint, external_path: restored.externalPath === '' ? null : restored.externalPath },
+          : { id: restored.checkpointId, restore_timestamp: restored.restoreTimestampMs, is_savepoint: restored.isSavepoint, external_path: restored.externalPath === '' ? null : restored.externalPath, state_size: restored.stateBytes },
     },
     history: history.map(checkpointEntry),
   };

@@ -121,6 +121,9 @@ export function vertexDetails(job: JobMaster, store: MetricStore, vertex: JobVer
         attempt: job.attempt,
         'taskmanager-id': s.taskManagerId,
         'failure-cause': s.failureCause === '' ? null : s.failureCause,
+        'start-time': s.timestamps.DEPLOYING ?? null,
+        // Flink's subtask status durations: INITIALIZING is opening the state backend, restoring the state and opening the operators.
+        'status-duration': statusDurations(s, now),
         metrics: ioMetrics([report]),
         backpressure: backPressure([report]),
         watermark: lowWatermark([report]),
@@ -128,4 +131,10 @@ export function vertexDetails(job: JobMaster, store: MetricStore, vertex: JobVer
       };
     }),
   };
+}
+
+/** Milliseconds the subtask spent in each state it went through, the current one up to `now`. */
+function statusDurations(subtask: SubtaskExecution, now: number): Record<string, number> {
+  const entered = Object.entries(subtask.timestamps).sort(([, a], [, b]) => a! - b!);
+  return Object.fromEntries(entered.map(([state, at], i) => [state, (entered[i + 1]?.[1] ?? now) - at!]));
 }

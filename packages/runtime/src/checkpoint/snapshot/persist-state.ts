@@ -35,8 +35,10 @@ export async function captureTaskState(states: readonly OperatorStates[], checkp
 
 export interface PersistedTaskState {
   readonly state: TaskStateSnapshot;
-  /** Bytes this snapshot wrote (an incremental LevelDB checkpoint counts only what it uploaded). */
+  /** Full size: every byte the snapshot's handles refer to (an incremental LevelDB checkpoint's shared files included). */
   readonly stateBytes: number;
+  /** Bytes this snapshot wrote: an incremental LevelDB checkpoint counts only what it uploaded. */
+  readonly checkpointedBytes: number;
 }
 
 /**
@@ -56,13 +58,15 @@ export async function persistTaskState(
   const target = snapshotTarget(settings, checkpointId, options);
   const operators: Record<string, OperatorSubtaskState> = {};
   let stateBytes = 0;
+  let checkpointedBytes = 0;
   for (const op of captured) {
     const prefix = `${op.operatorId}-${subtaskIndex}`;
     let keyed: KeyedStateHandle | undefined;
     if (op.keyed !== undefined) {
       const written = await persistKeyed(settings, checkpointId, target, prefix, op.keyed, `keyed state of ${op.label}`);
       keyed = written?.handle;
-      stateBytes += written?.bytes ?? 0;
+      stateBytes += written?.fullBytes ?? 0;
+      checkpointedBytes += written?.bytes ?? 0;
     }
     let operator: OperatorStateHandle | undefined;
     if (op.lists.size !== 0) {
@@ -70,6 +74,7 @@ export async function persistTaskState(
       const handle = await writeStateHandle(settings, checkpointId, `${prefix}-operator`, serialized.bytes, `operator state of ${op.label}`, target);
       operator = { handle, states: serialized.states };
       stateBytes += handle.size;
+      checkpointedBytes += handle.size;
     }
     if (keyed === undefined && operator === undefined) continue;
     operators[op.operatorId] = {
@@ -77,7 +82,7 @@ export async function persistTaskState(
       ...(operator === undefined ? {} : { operator: [operator] }),
     };
   }
-  return { state: { operators }, stateBytes };
+  return { state: { operators }, stateBytes, checkpointedBytes };
 }
 
 async function persistKeyed(
@@ -87,24 +92,24 @@ async function persistKeyed(
   prefix: string,
   keyed: CapturedKeyedState,
   what: string,
-): Promise<{ handle: KeyedStateHandle; bytes: number } | undefined> {
+): Promise<{ handle: KeyedStateHandle; bytes: number; fullBytes: number } | undefined> {
   switch (keyed.kind) {
     case 'heap': {
       if (keyed.states.length === 0) return undefined;
       const serialized = await serializeKeyedState(keyed);
       if (serialized.bytes.byteLength === 0) return undefined;
       const handle = await writeStateHandle(settings, checkpointId, `${prefix}-keyed`, serialized.bytes, what, target);
-      return { handle: { backend: 'heap', keyGroupRange: keyed.keyGroupRange, offsets: serialized.offsets, handle, states: serialized.states }, bytes: handle.size };
+      return { handle: { backend: 'heap', keyGroupRange: keyed.keyGroupRange, offsets: serialized.offsets, handle, states: serialized.states }, bytes: handle.size, fullBytes: handle.size };
     }
     case 'level-canonical': {
       const { bytes, offsets } = await serializeLevelCanonical(keyed);
       if (Object.keys(keyed.states).length === 0 || bytes.byteLength === 0) return undefined;
       const handle = await writeStateHandle(settings, checkpointId, `${prefix}-keyed`, bytes, what, target);
-      return { handle: { backend: 'heap', keyGroupRange: keyed.keyGroupRange, offsets, handle, states: keyed.states }, bytes: handle.size };
+      return { handle: { backend: 'heap', keyGroupRange: keyed.keyGroupRange, offsets, handle, states: keyed.states }, bytes: handle.size, fullBytes: handle.size };
     }
     case 'level-files': {
       const written = await writeLevelFiles(settings, target, prefix, keyed, what);
-      return { handle: written.handle, bytes: written.uploadedBytes };
+      return { handle: written.handle, bytes: written.uploadedBytes, fullBytes: written.handle.files.reduce((sum, f) => sum + f.size, 0) };
     }
   }
 }

@@ -56,7 +56,11 @@ describe('incremental LevelDB checkpoints', () => {
     // Nothing was appended to the MANIFEST: it is referred to.
     expect(filesOf(third.state).filter((f) => f.name.startsWith('MANIFEST-'))).toEqual(filesOf(second.state).filter((f) => f.name.startsWith('MANIFEST-')));
     const current = filesOf(third.state).find((f) => f.name === 'CURRENT')!;
-    expect(third.stateBytes).toBe(appended!.size + current.size);
+    // Checkpointed size: what it uploaded; state size: everything it refers to (Flink's two sizes).
+    expect(third.checkpointedBytes).toBe(appended!.size + current.size);
+    expect(third.stateBytes).toBe(filesOf(third.state).reduce((sum, f) => sum + f.size, 0));
+    expect(third.stateBytes).toBeGreaterThan(10 * third.checkpointedBytes);
+    expect(second.checkpointedBytes).toBe(second.stateBytes);
     backend.notifyCheckpointComplete(3);
     fill(backend, KEYS.slice(3, 6), 2);
     const fourth = await snapshot(settings, backend, 4);

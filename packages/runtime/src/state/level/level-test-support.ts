@@ -133,7 +133,7 @@ export async function snapshot(
   checkpointId: number,
   subtask = 0,
   options: CheckpointOptions = { type: 'checkpoint' },
-): Promise<{ state: TaskStateSnapshot; stateBytes: number }> {
+): Promise<{ state: TaskStateSnapshot; stateBytes: number; checkpointedBytes: number }> {
   const states = [{ operatorId: OPERATOR_ID, label: 'Count', keyed: backend, lists: new OperatorStateStore('Count') }];
   const captured = await captureTaskState(states, checkpointId, options);
   return persistTaskState(settings, checkpointId, subtask, captured, options);

@@ -18,6 +18,7 @@ export interface CheckpointInfo {
   'kind'?: (string);
   'unaligned'?: (boolean);
   'persistedBytes'?: (number | string | Long);
+  'checkpointedBytes'?: (number | string | Long);
 }
 
 export interface CheckpointInfo__Output {
@@ -36,4 +37,5 @@ export interface CheckpointInfo__Output {
   'kind': (string);
   'unaligned': (boolean);
   'persistedBytes': (number);
+  'checkpointedBytes': (number);
 }

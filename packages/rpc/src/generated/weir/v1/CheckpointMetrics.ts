@@ -9,6 +9,7 @@ export interface CheckpointMetrics {
   'stateBytes'?: (number | string | Long);
   'unaligned'?: (boolean);
   'persistedBytes'?: (number | string | Long);
+  'checkpointedBytes'?: (number | string | Long);
 }
 
 export interface CheckpointMetrics__Output {
@@ -18,4 +19,5 @@ export interface CheckpointMetrics__Output {
   'stateBytes': (number);
   'unaligned': (boolean);
   'persistedBytes': (number);
+  'checkpointedBytes': (number);
 }

@@ -1,11 +1,13 @@
 // Original file: proto/weir/v1/job_service.proto
 
+import type { Long } from '@grpc/proto-loader';
 
 export interface SubtaskInfo {
   'index'?: (number);
   'state'?: (string);
   'taskManagerId'?: (string);
   'failureCause'?: (string);
+  'initializationMs'?: (number | string | Long);
 }
 
 export interface SubtaskInfo__Output {
@@ -13,4 +15,5 @@ export interface SubtaskInfo__Output {
   'state': (string);
   'taskManagerId': (string);
   'failureCause': (string);
+  'initializationMs': (number);
 }
