@@ -106,8 +106,9 @@ describe('docker-compose.yml', () => {
     expect(env['KAFKA_CONTROLLER_QUORUM_VOTERS']).toBe(`${env['KAFKA_NODE_ID']}@kafka:9093`);
     const listeners = (value: string) => Object.fromEntries(value.split(',').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.lastIndexOf(':') + 1)]));
     expect(listeners(env['KAFKA_LISTENERS']!)).toEqual({ PLAINTEXT: '9092', CONTROLLER: '9093', EXTERNAL: '9094' });
-    expect(env['KAFKA_ADVERTISED_LISTENERS']).toBe('PLAINTEXT://kafka:9092,EXTERNAL://localhost:9094');
-    expect(kafka.ports).toEqual(['9094:9094']);
+    // The host port may move (HOST_PORT_KAFKA, as the Docker test sets it): the advertised address follows it.
+    expect(env['KAFKA_ADVERTISED_LISTENERS']).toBe('PLAINTEXT://kafka:9092,EXTERNAL://localhost:${HOST_PORT_KAFKA:-9094}');
+    expect(kafka.ports).toEqual(['${HOST_PORT_KAFKA:-9094}:9094']);
     // One broker: the internal topics exactly-once needs (transactions, offsets) cannot ask for 3 replicas.
     expect([env['KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR'], env['KAFKA_TRANSACTION_STATE_LOG_MIN_ISR'], env['KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR']]).toEqual(['1', '1', '1']);
     expect(kafka.volumes).toEqual([`kafka:${env['KAFKA_LOG_DIRS']}`]);
@@ -121,7 +122,7 @@ describe('docker-compose.yml', () => {
     const command = commandOf(postgres).join(' ');
     expect(command).toContain('wal_level=logical');
     expect(Number(/max_prepared_transactions=(\d+)/.exec(command)?.[1])).toBeGreaterThan(0);
-    expect(postgres.ports).toEqual(['5433:5432']);
+    expect(postgres.ports).toEqual(['${HOST_PORT_POSTGRES:-5433}:5432']);
     expect(postgres.volumes).toEqual(['postgres:/var/lib/postgresql/data']);
     expect(Object.keys((compose as unknown as { volumes: Record<string, unknown> }).volumes)).toContain('postgres');
   });
@@ -135,7 +136,7 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^EXPOSE 6123 6121 8081 9249$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .* CMD \["weir-healthcheck"\]$/m);
-    expect(dockerfile).toContain('install -m 0755 deploy/healthcheck.mjs /usr/local/bin/weir-healthcheck');
+    expect(dockerfile).toContain('install -m 0755 /opt/weir/deploy/healthcheck.mjs /usr/local/bin/weir-healthcheck');
   });
 
   it('keeps its ignore file where every builder reads it: .dockerignore at the context root', () => {
