@@ -116,6 +116,8 @@ describe('checkpoint options and faults on a process cluster', () => {
       's3.endpoint': s3.endpoint,
       's3.access-key': s3.settings.accessKey!,
       's3.secret-key': s3.settings.secretKey!,
+      // The job names its own checkpoint directory on S3: the JobManager allows only directories it is told.
+      'state.savepoints.allowed-dirs': `${tmpdir()},s3://${s3.bucket}`,
       'execution.checkpointing.tolerable-failed-checkpoints': 2,
     });
     const records = 25_000;
