@@ -92,16 +92,18 @@ export class TransactionCoordinatorCalls {
     await this.#withCoordinator(transactionalId, (connection) => kafkaLibrary().initProducerIdV5.api.async(connection, transactionalId, timeoutMs, -1n, -1).then(() => undefined));
   }
 
-  /** The broker's transaction.max.timeout.ms (asked of one broker: the setting is the cluster's), or undefined when it does not say. */
+  /** The broker's transaction.max.timeout.ms (asked of one broker: the setting is the cluster's), or undefined when it does not say; retried like the other calls. */
   async maxTransactionTimeoutMs(): Promise<number | undefined> {
-    const metadata = await this.#admin.metadata({ topics: [] });
-    const [brokerId] = metadata.brokers.keys();
-    if (brokerId === undefined) return undefined;
-    const [description] = await this.#admin.describeConfigs({
-      resources: [{ resourceType: BROKER_RESOURCE, resourceName: String(brokerId), configurationKeys: ['transaction.max.timeout.ms'] }],
+    return this.#patiently(async () => {
+      const metadata = await this.#admin.metadata({ topics: [] });
+      const [brokerId] = metadata.brokers.keys();
+      if (brokerId === undefined) return undefined;
+      const [description] = await this.#admin.describeConfigs({
+        resources: [{ resourceType: BROKER_RESOURCE, resourceName: String(brokerId), configurationKeys: ['transaction.max.timeout.ms'] }],
+      });
+      const value = description?.configs.find((c) => c.name === 'transaction.max.timeout.ms')?.value;
+      return value === null || value === undefined ? undefined : Number(value);
     });
-    const value = description?.configs.find((c) => c.name === 'transaction.max.timeout.ms')?.value;
-    return value === null || value === undefined ? undefined : Number(value);
   }
 
   /** DescribeTransactions at the id's coordinator: its state, producer, epoch, start time and timeout, and the partitions it wrote. */
@@ -125,11 +127,16 @@ export class TransactionCoordinatorCalls {
    * every broker; retried like the coordinator calls (a fresh broker answers
    * COORDINATOR_LOAD_IN_PROGRESS until its transaction state is loaded).
    */
-  async openTransactionalIds(): Promise<string[]> {
+  openTransactionalIds(): Promise<string[]> {
+    return this.#patiently(() => this.#listOpenTransactions());
+  }
+
+  /** `call` again while the cluster does not answer or answers "try again", for up to the patience (a broker restarting must not fail the task). */
+  async #patiently<R>(call: () => Promise<R>): Promise<R> {
     const deadline = Date.now() + this.patienceMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#listOpenTransactions();
+        return await call();
       } catch (err) {
         if (Date.now() >= deadline || !(isUnreachable(err) || isRetriable(err))) throw err;
         await backOff(attempt);
