@@ -32,6 +32,7 @@ import { AckOutcome, PendingCheckpoint } from './pending-checkpoint.ts';
 import { loadRestoreOutcome, type InitialRestore, type RestoreOutcome, type RestorePoint } from './restore-point.ts';
 import { applyRetention } from './retention.ts';
 import { TriggerSchedule } from './trigger-schedule.ts';
+import { CheckpointSweeper } from './checkpoint-sweeper.ts';
 
 /**
  * Takes a job's checkpoints: triggers them periodically while an attempt runs, collects the
@@ -39,9 +40,6 @@ import { TriggerSchedule } from './trigger-schedule.ts';
  * the tasks the outcome, and fails the job over when too many fail in a row. It outlives
  * attempts, so checkpoint IDs keep rising across restarts.
  */
-/** Every this many completed checkpoints the job's checkpoint directory is swept for directories of aborted ones (listing it costs a request per 1000 files on S3). */
-const SWEEP_EVERY_COMPLETED = 10;
-
 export class CheckpointCoordinator {
   readonly #deps: CheckpointCoordinatorDeps;
   readonly #store: CompletedCheckpointStore;
@@ -65,7 +63,7 @@ export class CheckpointCoordinator {
   readonly #finalCheckpoint: FinalCheckpointWatch;
   readonly #writer: CheckpointWriterDeps;
   #lastCheckpointId = 0;
-  #completedSinceSweep = 0;
+  readonly #sweeper: CheckpointSweeper;
   /** The job ended or the JobManager stopped: the storage is released. */
   #released = false;
 
@@ -78,6 +76,7 @@ export class CheckpointCoordinator {
     }
     this.#failures = new CheckpointFailureCounter(deps.settings.tolerableFailures);
     this.#files = new CheckpointFiles(deps.storage);
+    this.#sweeper = new CheckpointSweeper(this.#files, (id) => this.#inUse(id), deps.logger);
     this.#messenger = new CheckpointMessenger(deps.jobId, deps.gateway);
     this.#finishedTasks = new FinishedTaskState(deps.jobGraph, this.#store, deps.storage);
     this.#finalCheckpoint = new FinalCheckpointWatch(deps.jobGraph);
@@ -161,9 +160,7 @@ export class CheckpointCoordinator {
     const { jobId, jobGraph, storage, logger } = this.#deps;
     this.#files.restoring(this.#store.newestFirst());
     const outcome = await loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial, corrupt: this.#corrupt });
-    // The last attempt's tasks have stopped: what they wrote into aborted checkpoints' directories can go, and their shared uploads no retained checkpoint refers to.
-    void this.#sweep();
-    if (this.#pending.size === 0) void this.#files.sweepShared(this.#store.newestFirst());
+    this.#sweeper.attemptEnded(this.#lastCheckpointId, this.#store.newestFirst(), this.#pending.size === 0);
     return outcome;
   }
 
@@ -220,9 +217,10 @@ export class CheckpointCoordinator {
     await Promise.allSettled(this.#finalizing.values());
     const { settings, storage, logger } = this.#deps;
     this.#files.jobEnded();
-    await this.#sweep();
+    await this.#sweeper.sweep(this.#lastCheckpointId);
     await applyRetention({ cleanup: settings.externalizedCleanup, store: this.#store, history: this.#history, storage, logger }, status);
     this.#released = true;
+    this.#sweeper.release();
     await storage?.close();
   }
 
@@ -232,6 +230,7 @@ export class CheckpointCoordinator {
     this.#schedule.cancel();
     for (const pending of this.#pending.values()) this.#clearTimeout(pending);
     this.#released = true;
+    this.#sweeper.release();
     this.#deps.storage?.closeNow();
   }
 
@@ -352,7 +351,7 @@ export class CheckpointCoordinator {
     );
     for (const old of subsumed) this.#history.discarded(old.checkpointId);
     this.#files.completed(checkpointId, metadata, subsumed, pending.savepoint === undefined ? pending.acknowledgedStates() : undefined);
-    if (++this.#completedSinceSweep >= SWEEP_EVERY_COMPLETED) void this.#sweep();
+    this.#sweeper.checkpointCompleted(this.#lastCheckpointId);
     for (const older of [...this.#pending.values()].filter((p) => p.checkpointId < checkpointId)) {
       this.#abort(older, CheckpointFailureReason.SUBSUMED, `checkpoint ${checkpointId} completed first`);
     }
@@ -399,18 +398,14 @@ export class CheckpointCoordinator {
   /** A task answered a checkpoint that is no longer pending: unless it completed, what the task wrote for it is garbage. */
   #discardLate(message: FromTaskManager<CheckpointAck | CheckpointDecline>): void {
     const { checkpointId } = message;
-    if (this.#released || this.#finalizing.has(checkpointId) || this.#store.has(checkpointId) || this.#savepoints.was(checkpointId)) return;
+    if (this.#released || this.#inUse(checkpointId)) return;
     this.#deps.logger.debug({ checkpointId, vertexId: message.task.vertexId, subtask: message.task.subtaskIndex }, 'discarding what a task wrote for a checkpoint no longer pending');
     this.#files.discard(checkpointId, 'state' in message ? Object.values(message.state.operators) : []);
   }
 
-  /** Deletes the `chk-<n>` directories no retained, pending, finalizing or corrupt checkpoint and no savepoint is (CheckpointFiles.sweep). */
-  async #sweep(): Promise<void> {
-    this.#completedSinceSweep = 0;
-    if (this.#released) return;
-    const keep = (id: number) => this.#store.has(id) || this.#pending.has(id) || this.#finalizing.has(id) || this.#corrupt.has(id) || this.#savepoints.was(id);
-    const swept = await this.#files.sweep(keep, this.#lastCheckpointId);
-    if (swept.length !== 0) this.#deps.logger.info({ checkpointIds: swept }, 'deleting checkpoint directories no checkpoint uses (written into after their checkpoint was aborted)');
+  /** Checkpoint `id` is retained (a corrupt one too), pending, being finalized, or a savepoint: its files stay. */
+  #inUse(id: number): boolean {
+    return this.#store.has(id) || this.#pending.has(id) || this.#finalizing.has(id) || this.#corrupt.has(id) || this.#savepoints.was(id);
   }
 
   #clearTimeout(pending: PendingCheckpoint): void {
