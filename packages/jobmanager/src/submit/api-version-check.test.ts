@@ -18,7 +18,10 @@ describe('checkBundleApiVersion', () => {
     expect(() => checkBundleApiVersion(bundle('0.2.0'), 'job.ts', '0.1.0')).toThrow(expect.objectContaining({ code: 'INCOMPATIBLE_API_VERSION' }));
   });
 
-  it('treats an unparsable version as incompatible', () => {
+  it('treats an unparsable version as incompatible, and quotes what the client wrote', () => {
     expect(apiVersionsCompatible('latest', '1.0.0')).toBe(false);
+    expect(() => checkBundleApiVersion(bundle('1.0\u001b[2J'), 'job.ts', '1.0.0')).toThrow(
+      expect.objectContaining({ code: 'INCOMPATIBLE_API_VERSION', message: expect.stringContaining('built against @weir/api "1.0\\u001b[2J", but') }),
+    );
   });
 });

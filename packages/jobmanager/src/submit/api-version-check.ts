@@ -12,8 +12,10 @@ const BANNER = /^\/\* weir-api-version: ([^\s*]{1,64}) \*\//;
  * let through, as before the banner existed.
  */
 export function checkBundleApiVersion(bundle: Buffer, entryName: string, running: string = WEIR_API_VERSION): void {
-  const built = BANNER.exec(bundle.subarray(0, 128).toString('utf8'))?.[1];
-  if (built === undefined || apiVersionsCompatible(built, running)) return;
+  const banner = BANNER.exec(bundle.subarray(0, 128).toString('utf8'))?.[1];
+  if (banner === undefined || apiVersionsCompatible(banner, running)) return;
+  // The client wrote it: quoted, with escapes, unless it looks like a version, so no control character reaches a log or terminal.
+  const built = /^[0-9A-Za-z.+-]+$/.test(banner) ? banner : JSON.stringify(banner);
   throw new WeirError(
     JobManagerErrorCode.INCOMPATIBLE_API_VERSION,
     `job ${entryName} was built against @weir/api ${built}, but this cluster runs @weir/api ${running}: rebuild the job against @weir/api ${running} (npm install @weir/api@${running}), or run it on a cluster of version ${built}`,
