@@ -26,4 +26,10 @@ describe('exclusiveResources', () => {
     numbers.sinkTo(claiming('a')).name('second');
     expect(() => exclusiveResources(env.getStreamGraph('job'))).toThrow(/sinks 'first' and 'second' both use test prefix 'a'/);
   });
+
+  it('refuses a claim that is not short strings', () => {
+    const env = new StreamExecutionEnvironment();
+    env.fromElements(1).sinkTo(claiming('x'.repeat(2000))).name('huge');
+    expect(() => exclusiveResources(env.getStreamGraph('job'))).toThrow(/sink 'huge' claims an exclusive resource whose name is not a string of at most 1024 characters/);
+  });
 });

@@ -16,6 +16,7 @@ export function exclusiveResources(graph: StreamGraph): ExclusiveResource[] {
   for (const node of graph.nodes) {
     if (node.spec.kind !== 'sink') continue;
     for (const resource of node.spec.sink.exclusiveResources?.() ?? []) {
+      requireBounded(resource, node.name);
       const key = exclusiveResourceKey(resource);
       const earlier = claimed.get(key);
       if (earlier !== undefined) {
@@ -27,5 +28,19 @@ export function exclusiveResources(graph: StreamGraph): ExclusiveResource[] {
       claimed.set(key, { resource: { kind: resource.kind, scope: resource.scope, name: resource.name, description: resource.description }, sink: node.name });
     }
   }
+  if (claimed.size > MAX_CLAIMS) throw new WeirError(CommonErrorCode.INVALID_JOB, `the job's sinks claim ${claimed.size} exclusive resources; at most ${MAX_CLAIMS} are kept per job`);
   return [...claimed.values()].map((c) => c.resource);
+}
+
+/** Claims travel in every JobDetails and are compared at every submission: a job keeps a few, each a short name. */
+const MAX_CLAIMS = 64;
+const MAX_FIELD_CHARS = 1024;
+
+function requireBounded(resource: ExclusiveResource, sink: string): void {
+  for (const field of ['kind', 'scope', 'name', 'description'] as const) {
+    const value: unknown = resource?.[field];
+    if (typeof value !== 'string' || value.length > MAX_FIELD_CHARS) {
+      throw new WeirError(CommonErrorCode.INVALID_JOB, `sink '${sink}' claims an exclusive resource whose ${field} is not a string of at most ${MAX_FIELD_CHARS} characters`);
+    }
+  }
 }
