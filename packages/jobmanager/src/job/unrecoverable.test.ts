@@ -18,7 +18,7 @@ function running() {
 const deploys = (c: ReturnType<typeof running>) => c.gateway.sent.filter((m) => m.message.deploy).length;
 
 describe('failures no restart can fix', () => {
-  for (const code of [ApiErrorCode.INCOMPATIBLE_STATE_SCHEMA, 'STATE_DESCRIPTOR_MISMATCH', 'RECORD_REFUSED', 'RECORD_DECODE_FAILED', 'KAFKA_TRANSACTION_ABORTED']) {
+  for (const code of [ApiErrorCode.INCOMPATIBLE_STATE_SCHEMA, 'STATE_DESCRIPTOR_MISMATCH', 'RECORD_REFUSED', 'RECORD_DECODE_FAILED', 'KAFKA_TRANSACTION_ABORTED', 'KAFKA_TRANSACTION_TIMEOUT_TOO_LONG', 'BROADCAST_STATE_MISUSED', 'KEYED_STATE_ITERATION_UNSUPPORTED']) {
     it(`fails the job at once on ${code}, whatever restarts are left`, async () => {
       const c = running();
       c.report('job-1', 'tm-2', 'map#1', TaskState.FAILED, { cause: 'the state sums changed its type', code });

@@ -10,6 +10,9 @@ const UNRECOVERABLE_CODES: ReadonlySet<string> = new Set([
   ApiErrorCode.INCOMPATIBLE_STATE_SCHEMA,
   // @weir/runtime's RuntimeErrorCode codes, spelled out: the JobManager does not depend on the runtime.
   'STATE_DESCRIPTOR_MISMATCH',
+  // The job's code uses broadcast state wrongly, or applyToKeyedState on a backend that cannot visit its keys: every attempt does the same.
+  'BROADCAST_STATE_MISUSED',
+  'KEYED_STATE_ITERATION_UNSUPPORTED',
   // A record the job emits cannot reach the next task unchanged; the same input emits it again.
   'RECORD_REFUSED',
   // A record buffer cannot be decoded (its Types.CUSTOM deserialize throws, say); replayed, it fails again.
