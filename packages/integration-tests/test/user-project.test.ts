@@ -21,9 +21,10 @@ interface Run {
 }
 
 /** Runs a command to its end; stdout and stderr together. */
+// INIT_CWD as npm and npx set it in the user's project: `weir` resolves the job's path against it, and the one inherited from `pnpm test` names the repository.
 function run(command: string, args: readonly string[], cwd: string, timeoutMs = 300_000): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...process.env, INIT_CWD: cwd, npm_config_update_notifier: 'false', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -92,6 +93,7 @@ describe('a project outside the repository, from the packed tarballs', () => {
     const [rpcPort, restPort] = [await freePort(), await freePort()];
     cluster = spawn(process.execPath, [weirBin, 'cluster', 'start', '--taskmanagers', '2', '--slots', '2', '--dir', join(root, 'cluster'), '-D', `jobmanager.rpc.port=${rpcPort}`, '-D', `rest.port=${restPort}`, '-D', 'taskmanager.host=127.0.0.1'], {
       cwd: project,
+      env: { ...process.env, INIT_CWD: project },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
