@@ -1,14 +1,31 @@
-import { Packr, Unpackr } from 'msgpackr';
+import { addExtension, Packr, Unpackr } from 'msgpackr';
 import type { OperatorStateHandle } from './types.ts';
 
 /**
  * The bytes of an OperatorStateHandle, written by tasks and re-dealt by the JobManager on
- * rescale: one MessagePack map of list name to entries, with the settings state travels with
- * (plain maps, no shared record structures), so re-encoding decoded entries restores the same
- * values on the task.
+ * rescale: one MessagePack map of list name to entries. Tasks write each entry as a
+ * PackedEntry, the bytes of their own state codec, so the JobManager moves users' values
+ * without reading them (it does not know how a task encodes a Map or a BigInt) and a
+ * re-dealt entry restores exactly as it was written.
  */
 const packr = new Packr({ useRecords: false });
 const unpackr = new Unpackr({ useRecords: false });
+
+/** One entry's bytes, opaque here. */
+export class PackedEntry {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/** 'P': no msgpackr built-in and none of the runtime's record wrappers use it. */
+const PACKED_ENTRY = 0x50;
+
+addExtension({
+  Class: PackedEntry,
+  type: PACKED_ENTRY,
+  pack: (entry: PackedEntry) => entry.bytes,
+  // The buffer is a view into the whole handle's bytes: copied, so an entry does not keep them alive.
+  unpack: (bytes: Uint8Array) => new PackedEntry(Buffer.from(bytes)),
+} as never);
 
 export type OperatorListMode = OperatorStateHandle['states'][string]['mode'];
 

@@ -1,4 +1,4 @@
-import { HoleyArray, NEGATIVE_ZERO, ObjectEntries } from './special-values.ts';
+import { HoleyArray, MapEntries, NEGATIVE_ZERO, ObjectEntries } from './special-values.ts';
 
 /**
  * Records of undeclared type: every value that structured clone supports travels unchanged
@@ -15,6 +15,8 @@ export const CLEAN = 0;
 export const SPECIAL = 1;
 /** The value holds something that cannot travel: refuse it. */
 export const REFUSED = 2;
+/** The value holds a Map: a record keeps it as it is, a state value has it converted (special-values.ts). */
+export const MAP = 4;
 
 /** Deeper nesting is refused: it is all but certainly a cycle. */
 export const MAX_DEPTH = 256;
@@ -73,7 +75,7 @@ function checkObject(value: object, depth: number): number {
   if (prototype === Object.prototype) return checkFields(value as Record<string, unknown>, depth, CLEAN);
   if (prototype === Array.prototype) return checkElements(value as unknown[], depth);
   if (prototype === Map.prototype) {
-    let flags = CLEAN;
+    let flags = MAP;
     for (const [k, v] of value as Map<unknown, unknown>) flags |= checkValue(k, depth + 1) | checkValue(v, depth + 1);
     return flags;
   }
@@ -115,39 +117,48 @@ function checkElements(array: readonly unknown[], depth: number): number {
   return flags;
 }
 
-/** A copy of a value that checkValue found SPECIAL (and not REFUSED), with the wrappers of special-values.ts in place. */
-export function convertValue(value: unknown): unknown {
+/**
+ * A copy of a value that checkValue found SPECIAL (or MAP, for state) and not REFUSED, with the
+ * wrappers of special-values.ts in place; `mapEntries` wraps Maps too, as state values need.
+ */
+export function convertValue(value: unknown, mapEntries = false): unknown {
   if (typeof value === 'number') return value === 0 && 1 / value < 0 ? NEGATIVE_ZERO : value;
   if (typeof value !== 'object' || value === null) return value;
+  const convert = (v: unknown) => convertValue(v, mapEntries);
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype === Array.prototype) {
     const array = value as unknown[];
     let holey = false;
     for (let i = 0; i < array.length && !holey; i++) holey = !(i in array);
-    if (!holey) return array.map(convertValue);
+    if (!holey) return array.map(convert);
     const entries: unknown[] = [];
-    array.forEach((element, i) => entries.push(i, convertValue(element)));
+    array.forEach((element, i) => entries.push(i, convert(element)));
     return new HoleyArray(array.length, entries);
   }
   if (prototype === Object.prototype || prototype === null) {
     const object = value as Record<string, unknown>;
     if (prototype === null || Object.hasOwn(object, '__proto__')) {
       const entries: unknown[] = [];
-      for (const key of Object.keys(object)) entries.push(key, convertValue(object[key]));
+      for (const key of Object.keys(object)) entries.push(key, convert(object[key]));
       return new ObjectEntries(prototype === null, entries);
     }
     const copy: Record<string, unknown> = {};
-    for (const key of Object.keys(object)) copy[key] = convertValue(object[key]);
+    for (const key of Object.keys(object)) copy[key] = convert(object[key]);
     return copy;
   }
   if (prototype === Map.prototype) {
+    if (mapEntries) {
+      const entries: unknown[] = [];
+      for (const [k, v] of value as Map<unknown, unknown>) entries.push(convert(k), convert(v));
+      return new MapEntries(entries);
+    }
     const copy = new Map<unknown, unknown>();
-    for (const [k, v] of value as Map<unknown, unknown>) copy.set(convertValue(k), convertValue(v));
+    for (const [k, v] of value as Map<unknown, unknown>) copy.set(convert(k), convert(v));
     return copy;
   }
   if (prototype === Set.prototype) {
     const copy = new Set<unknown>();
-    for (const v of value as Set<unknown>) copy.add(convertValue(v));
+    for (const v of value as Set<unknown>) copy.add(convert(v));
     return copy;
   }
   return value;

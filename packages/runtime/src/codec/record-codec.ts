@@ -3,7 +3,7 @@ import { WeirError } from '@weir/common';
 import { Packr, Unpackr } from 'msgpackr';
 import { RuntimeErrorCode } from '../errors.ts';
 import { FlatRecordWriter } from './flat-record-writer.ts';
-import { CLEAN, REFUSED, type Problem } from './generic-values.ts';
+import { REFUSED, SPECIAL, type Problem } from './generic-values.ts';
 import './special-values.ts';
 import { ConvertProblem, planFor, type TypePlan } from './type-plan.ts';
 
@@ -59,7 +59,8 @@ export class RecordCodec {
    */
   check(record: unknown): boolean {
     const flags = this.#plan.check(record, 0);
-    if (flags === CLEAN) return false;
+    // A Map alone (the MAP flag) travels as it is in a record.
+    if ((flags & (SPECIAL | REFUSED)) === 0) return false;
     if ((flags & REFUSED) !== 0) throw this.#refusal(this.#plan.problem(record, '', 0));
     return true;
   }

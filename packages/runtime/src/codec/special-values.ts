@@ -6,6 +6,10 @@ import { addExtension } from 'msgpackr';
  * with one) and an object with an own `__proto__` key (it comes back as `__proto_`). A record
  * holding one is copied once, with each such value replaced by one of these wrappers, which
  * the extensions below write so that it decodes to the original.
+ *
+ * State is written without record structures (each value stands alone), where msgpackr writes
+ * a Map as a MessagePack map that reads back as a plain object: state values carry their Maps
+ * as MapEntries.
  */
 export class NegativeZero {}
 export class HoleyArray {
@@ -23,10 +27,18 @@ export class ObjectEntries {
   ) {}
 }
 
+export class MapEntries {
+  constructor(
+    /** key, value, key, value... */
+    readonly entries: unknown[],
+  ) {}
+}
+
 export const NEGATIVE_ZERO = new NegativeZero();
 
-/** Extension types no msgpackr built-in uses: 'H', 'O' and 'Z'. */
+/** Extension types no msgpackr built-in uses: 'H', 'M', 'O' and 'Z' ('P' is @weir/common's packed operator state entry). */
 const HOLEY_ARRAY = 0x48;
+const MAP_ENTRIES = 0x4d;
 const OBJECT_ENTRIES = 0x4f;
 const NEGATIVE_ZERO_TYPE = 0x5a;
 
@@ -63,5 +75,16 @@ addExtension({
       Object.defineProperty(object, data[i] as string, { value: data[i + 1], writable: true, enumerable: true, configurable: true });
     }
     return object;
+  },
+});
+
+addExtension({
+  Class: MapEntries,
+  type: MAP_ENTRIES,
+  write: (map: MapEntries) => map.entries,
+  read: (data: unknown[]) => {
+    const map = new Map<unknown, unknown>();
+    for (let i = 0; i < data.length; i += 2) map.set(data[i], data[i + 1]);
+    return map;
   },
 });

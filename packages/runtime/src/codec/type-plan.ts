@@ -322,7 +322,7 @@ class CustomPlan implements TypePlan {
         found: `${problem.found} (in what serialize of Types.CUSTOM '${this.name}' returned${problem.path === '' ? '' : ` at ${problem.path}`})`,
       });
     }
-    return flags === CLEAN ? data : convertValue(data);
+    return (flags & SPECIAL) === 0 ? data : convertValue(data);
   }
 
   problem(): Problem | undefined {

@@ -3,7 +3,7 @@ import type { KeyedStateBackend } from '../../state/keyed-state-backend.ts';
 import { HeapKeyedStateBackend } from '../../state/heap-keyed-state-backend.ts';
 import { LevelKeyedStateBackend } from '../../state/level/level-keyed-state-backend.ts';
 import type { OperatorStateStore } from '../../state/operator-state-store.ts';
-import { decodeStateValue } from '../state-codec.ts';
+import { decodeStateValue, unpackListEntry } from '../state-codec.ts';
 import type { TaskRestore } from '../types.ts';
 import { forEachCanonicalChunk } from './canonical-reader.ts';
 import { corruptHandle, readStateHandle } from './read-state-handle.ts';
@@ -65,5 +65,5 @@ async function restoreLists(restore: TaskRestore, target: RestoreTarget, handle:
   const bytes = await readStateHandle(handle.handle, restore, what);
   const lists = decodeOperatorLists(handle.states, bytes);
   if (typeof lists === 'string') throw corruptHandle(handle.handle, restore, what, `does not decode: ${lists}`);
-  for (const [name, { mode, entries }] of lists) target.lists.restore(name, mode, entries);
+  for (const [name, { mode, entries }] of lists) target.lists.restore(name, mode, entries.map(unpackListEntry));
 }

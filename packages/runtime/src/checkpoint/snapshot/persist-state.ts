@@ -1,4 +1,4 @@
-import { encodeOperatorLists, type CheckpointOptions, type KeyedStateHandle, type OperatorStateHandle, type OperatorSubtaskState, type TaskStateSnapshot } from '@weir/common';
+import { encodeOperatorLists, type CheckpointOptions, type OperatorList, type KeyedStateHandle, type OperatorStateHandle, type OperatorSubtaskState, type TaskStateSnapshot } from '@weir/common';
 import type { OperatorStates } from '../../task/chain-builder.ts';
 import type { CapturedKeyedState } from '../../state/keyed-state-backend.ts';
 import type { OperatorListSnapshot } from '../../state/operator-state-store.ts';
@@ -8,6 +8,7 @@ import { serializeLevelCanonical } from './level-canonical-serializer.ts';
 import { writeLevelFiles } from './level-files-writer.ts';
 import { snapshotTarget, type SnapshotTarget } from './snapshot-target.ts';
 import { writeStateHandle } from './state-handle-writer.ts';
+import { packListEntry } from '../state-codec.ts';
 
 /** What the synchronous part captured of one operator: a view of its keyed state, copies of its lists. */
 export interface CapturedOperatorState {
@@ -70,7 +71,7 @@ export async function persistTaskState(
     }
     let operator: OperatorStateHandle | undefined;
     if (op.lists.size !== 0) {
-      const serialized = encodeOperatorLists(op.lists);
+      const serialized = encodeOperatorLists(packedLists(op.lists));
       const handle = await writeStateHandle(settings, checkpointId, `${prefix}-operator`, serialized.bytes, `operator state of ${op.label}`, target);
       operator = { handle, states: serialized.states };
       stateBytes += handle.size;
@@ -112,4 +113,11 @@ async function persistKeyed(
       return { handle: written.handle, bytes: written.uploadedBytes, fullBytes: written.handle.files.reduce((sum, f) => sum + f.size, 0) };
     }
   }
+}
+
+/** Each entry in the state codec's bytes (see @weir/common's PackedEntry). */
+function packedLists(lists: ReadonlyMap<string, OperatorList>): Map<string, OperatorList> {
+  const packed = new Map<string, OperatorList>();
+  for (const [name, { mode, entries }] of lists) packed.set(name, { mode, entries: entries.map(packListEntry) });
+  return packed;
 }
