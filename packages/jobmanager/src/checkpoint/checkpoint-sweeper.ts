@@ -34,6 +34,11 @@ export class CheckpointSweeper {
     if (++this.#completedSinceSweep >= SWEEP_EVERY_COMPLETED) void this.sweep(lastCheckpointId);
   }
 
+  /** The job ended or this JobManager stopped leading it: the storage is released, nothing is deleted any more. */
+  get released(): boolean {
+    return this.#released;
+  }
+
   release(): void {
     this.#released = true;
   }
