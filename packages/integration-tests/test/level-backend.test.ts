@@ -31,6 +31,17 @@ function sharedPathsOf(checkpointDir: string): string[] {
   return paths;
 }
 
+/** Polls ListCheckpoints until `done` holds (the job-end count comes after the job's terminal status). */
+async function waitForCheckpointList(cluster: ProcessCluster, jobId: string, done: (list: Awaited<ReturnType<typeof listCheckpoints>>) => boolean): Promise<Awaited<ReturnType<typeof listCheckpoints>>> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const list = await listCheckpoints(cluster.client, jobId);
+    if (done(list)) return list;
+    if (Date.now() > deadline) throw new Error(`the checkpoint list never matched: ${JSON.stringify({ ...list, checkpoints: undefined })}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 describe('the LevelDB state backend in a cluster', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
@@ -114,6 +125,10 @@ describe('the LevelDB state backend in a cluster', () => {
     expect(cancel.code, cancel.stderr).toBe(0);
     const canceled = await waitForStatus(cluster.client, jobId, ['CANCELED']);
     expect(canceled.attempt, chaos.join('\n')).toBeGreaterThanOrEqual(1);
+    // The job-end sweep runs after the terminal status; its count says it is over, and what it found left behind: nothing, as the listing below shows.
+    const endTimeMs = Number(canceled.summary!.endTimeMs);
+    const counted = await waitForCheckpointList(cluster, jobId, (list) => Number(list.leftBehindCountedAtMs) >= endTimeMs);
+    expect([counted.leftBehindFiles, Number(counted.leftBehindBytes)], cluster.logs()).toEqual([0, 0]);
 
     const jobDir = join(checkpoints, jobId);
     const directories = readdirSync(jobDir).filter((name) => name.startsWith('chk-'));
@@ -121,10 +136,11 @@ describe('the LevelDB state backend in a cluster', () => {
     expect(retained.length, chaos.join('\n')).toBe(2);
     expect(directories.sort(), `${chaos.join('\n')}\n${cluster.logs()}`).toEqual(retained.sort());
     const referenced = new Set(retained.flatMap((chk) => sharedPathsOf(join(jobDir, chk))));
-    const newestCompleted = Math.max(...retained.map((chk) => statSync(join(jobDir, chk, '_metadata')).mtimeMs));
-    // Uploads of the checkpoints in flight at the cancel may stay (they are newer than the newest completed one); none older.
-    const leftOver = readdirSync(join(jobDir, 'shared')).map((name) => `shared/${name}`).filter((path) => !referenced.has(path) && statSync(join(jobDir, path)).mtimeMs < newestCompleted);
+    // The job's end sweeps shared/ too (every task stopped, so no upload is in flight): only referenced files stay.
+    const leftOver = readdirSync(join(jobDir, 'shared')).map((name) => `shared/${name}`).filter((path) => !referenced.has(path));
     expect(leftOver, chaos.join('\n')).toEqual([]);
+    const shown = await cluster.weir(['checkpoints', jobId]);
+    expect(shown.stdout).toContain('Left behind: none');
   });
 
   it('keeps in shared/ only files a retained incremental checkpoint refers to, and restores each retained checkpoint', async () => {

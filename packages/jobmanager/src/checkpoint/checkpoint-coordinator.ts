@@ -77,7 +77,8 @@ export class CheckpointCoordinator {
     this.#inFlight = new InFlightCheckpoints(deps.clock);
     this.#failures = new CheckpointFailureCounter(deps.settings.tolerableFailures);
     this.#files = new CheckpointFiles(deps.storage);
-    this.#sweeper = new CheckpointSweeper(this.#files, (id) => this.#inUse(id), deps.logger);
+    const swept = { inUse: (id: number) => this.#inUse(id), retained: () => this.#store.newestFirst(), nothingInFlight: () => this.#inFlight.size === 0 };
+    this.#sweeper = new CheckpointSweeper(this.#files, swept, () => deps.clock.now(), deps.logger);
     this.#messenger = new CheckpointMessenger(deps.jobId, deps.gateway);
     this.#finishedTasks = new FinishedTaskState(deps.jobGraph, this.#store, deps.storage);
     this.#finalCheckpoint = new FinalCheckpointWatch(deps.jobGraph);
@@ -164,7 +165,7 @@ export class CheckpointCoordinator {
     const { jobId, jobGraph, storage, logger } = this.#deps;
     this.#files.restoring(this.#store.newestFirst());
     const outcome = await loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial, corrupt: this.#corrupt });
-    this.#sweeper.attemptEnded(this.#ids.last, this.#store.newestFirst(), this.#inFlight.nonePending);
+    this.#sweeper.attemptEnded(this.#ids.last);
     return outcome;
   }
 
@@ -189,8 +190,9 @@ export class CheckpointCoordinator {
     this.#ids.observe(point.checkpointId);
   }
 
+  /** The history, with what the last count after a sweep found left behind in the checkpoint directory. */
   view(): CheckpointHistoryView {
-    return this.#history.view(this.#deps.clock.now());
+    return { ...this.#history.view(this.#deps.clock.now()), leftBehind: this.#sweeper.leftBehind };
   }
 
   /** Throws why no savepoint can be triggered now: one in progress, the job stopping, no attempt running, tasks not running. */
@@ -222,7 +224,10 @@ export class CheckpointCoordinator {
     const { settings, storage, logger } = this.#deps;
     this.#files.jobEnded();
     await this.#sweeper.sweep(this.#ids.last);
+    // Every task has stopped, so no upload is in flight: what no retained checkpoint refers to is garbage.
+    await this.#files.sweepShared(this.#store.newestFirst());
     await applyRetention({ cleanup: settings.externalizedCleanup, store: this.#store, history: this.#history, storage, logger }, status);
+    await this.#sweeper.count(this.#ids.last);
     this.#sweeper.release();
     await storage?.close();
   }

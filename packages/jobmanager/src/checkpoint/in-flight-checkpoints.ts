@@ -18,10 +18,6 @@ export class InFlightCheckpoints {
     return this.#pending.size + this.#finalizing.size;
   }
 
-  get nonePending(): boolean {
-    return this.#pending.size === 0;
-  }
-
   get(checkpointId: number): PendingCheckpoint | undefined {
     return this.#pending.get(checkpointId);
   }
