@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3rver } from '@weir/storage/testing';
-import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
+import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, until, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
 import { killTaskManagersAtRandom } from './chaos.ts';
 import { checkRestoredSuffix, LEVEL_RUNNING_SUMS } from './level-jobs.ts';
 
@@ -29,17 +29,6 @@ function sharedPathsOf(checkpointDir: string): string[] {
     }
   }
   return paths;
-}
-
-/** Polls ListCheckpoints until `done` holds (the job-end count comes after the job's terminal status). */
-async function waitForCheckpointList(cluster: ProcessCluster, jobId: string, done: (list: Awaited<ReturnType<typeof listCheckpoints>>) => boolean): Promise<Awaited<ReturnType<typeof listCheckpoints>>> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const list = await listCheckpoints(cluster.client, jobId);
-    if (done(list)) return list;
-    if (Date.now() > deadline) throw new Error(`the checkpoint list never matched: ${JSON.stringify({ ...list, checkpoints: undefined })}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe('the LevelDB state backend in a cluster', () => {
@@ -127,7 +116,7 @@ describe('the LevelDB state backend in a cluster', () => {
     expect(canceled.attempt, chaos.join('\n')).toBeGreaterThanOrEqual(1);
     // The job-end sweep runs after the terminal status; its count says it is over, and what it found left behind: nothing, as the listing below shows.
     const endTimeMs = Number(canceled.summary!.endTimeMs);
-    const counted = await waitForCheckpointList(cluster, jobId, (list) => Number(list.leftBehindCountedAtMs) >= endTimeMs);
+    const counted = await until(() => listCheckpoints(cluster.client, jobId), (list) => Number(list.leftBehindCountedAtMs) >= endTimeMs, 60_000, 'the count after the job-end sweep');
     expect([counted.leftBehindFiles, Number(counted.leftBehindBytes)], cluster.logs()).toEqual([0, 0]);
 
     const jobDir = join(checkpoints, jobId);

@@ -65,6 +65,8 @@ export class CheckpointCoordinator {
   readonly #triggerDeps: CheckpointTriggerDeps;
   readonly #ids: CheckpointIds;
   readonly #sweeper: CheckpointSweeper;
+  /** The next attempt restores: its first checkpoint is due as soon as it runs (see start). */
+  #restoring = false;
 
   constructor(deps: CheckpointCoordinatorDeps) {
     this.#deps = deps;
@@ -91,12 +93,19 @@ export class CheckpointCoordinator {
     this.#schedule = new TriggerSchedule(deps.clock, deps.settings, () => this.#onTriggerTime());
   }
 
-  /** Starts triggering for a newly running attempt, the first checkpoint one interval from now. */
+  /**
+   * Starts triggering for a newly running attempt, the first checkpoint one interval from now;
+   * after a restore at once (min-pause still applies). Output the restored attempt produced is
+   * committed only by its first checkpoint: Flink waits an interval for it, so the time from a
+   * failure to committed output was restore + interval; now it is restore + one checkpoint.
+   */
   start(execution: Execution): void {
     this.#execution = execution;
     this.#savepoints.attemptStarted();
     this.#failures.reset();
     this.#schedule.restart();
+    if (this.#restoring) this.#schedule.expedite();
+    this.#restoring = false;
     this.#reschedule();
   }
 
@@ -188,6 +197,7 @@ export class CheckpointCoordinator {
       stateBytes: checkpointStateBytes(point.metadata),
     });
     this.#ids.observe(point.checkpointId);
+    this.#restoring = true;
   }
 
   /** The history, with what the last count after a sweep found left behind in the checkpoint directory. */
