@@ -174,7 +174,7 @@ export class CheckpointCoordinator {
     const { jobId, jobGraph, storage, logger } = this.#deps;
     this.#files.restoring(this.#store.newestFirst());
     const outcome = await loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial, corrupt: this.#corrupt });
-    this.#sweeper.attemptEnded(this.#ids.last);
+    await this.#sweeper.attemptEnded(this.#ids.last);
     return outcome;
   }
 

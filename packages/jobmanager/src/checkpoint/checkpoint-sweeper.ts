@@ -47,11 +47,17 @@ export class CheckpointSweeper {
     return this.#leftBehind;
   }
 
-  /** The last attempt's tasks have stopped: their aborted checkpoints' directories go, and (when none pends) their shared uploads no retained checkpoint refers to. */
-  attemptEnded(lastCheckpointId: number): void {
+  /**
+   * The last attempt's tasks have stopped: their aborted checkpoints' directories go, and (when
+   * none pends) their shared uploads no retained checkpoint refers to. Resolves once `shared/`
+   * is listed, which must come before the next attempt's tasks upload: a file of theirs in the
+   * listing would be deleted. (`chk-<n>` directories of the next attempt are above the last ID.)
+   */
+  async attemptEnded(lastCheckpointId: number): Promise<void> {
     if (this.#released) return;
     const shared = this.job.nothingInFlight() ? this.files.sweepShared(this.job.retained()) : Promise.resolve([]);
     void Promise.all([this.#sweepDirectories(lastCheckpointId), shared]).then(() => this.count(lastCheckpointId));
+    await shared;
   }
 
   checkpointCompleted(lastCheckpointId: number): void {
