@@ -1,4 +1,4 @@
-// `pnpm bench [scenario...] [--profile DIR] [--events N] [--queries q5,q7] [--tls]`: runs the scenarios (all by default), prints a
+// `pnpm bench [scenario...] [--profile DIR] [--events N] [--queries q5,q7] [--tls] [--keys 200000,1000000]`: runs the scenarios (all by default), prints a
 // table per scenario and one JSON line per scenario (prefixed `BENCH `) for tools.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,18 +14,25 @@ import { levelCount } from './scenarios/level-count.ts';
 import { kafka } from './scenarios/kafka.ts';
 import { postgres } from './scenarios/postgres.ts';
 import { shuffle } from './scenarios/shuffle.ts';
+import { DEFAULT_KEYS, stateScaling } from './scenarios/state-scaling.ts';
 import { taskManagerStart } from './scenarios/taskmanager-start.ts';
 import { windows } from './scenarios/windows.ts';
 
-const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, kafka, postgres];
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, queries: { type: 'string' }, tls: { type: 'boolean' }, keys: { type: 'string' } } });
+const keys = values.keys === undefined ? DEFAULT_KEYS : values.keys.split(',').map(Number);
+if (keys.some((k) => !(Number.isSafeInteger(k) && k >= 1_000))) {
+  console.error(`error: --keys takes key counts separated by commas (each at least 1000), got ${values.keys}`);
+  process.exit(2);
+}
+// state-scaling runs for hours at its default sizes: only when named.
+const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, kafka, postgres, stateScaling(keys)];
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, queries: { type: 'string' }, tls: { type: 'boolean' } } });
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));
 if (unknown.length > 0) {
   console.error(`error: unknown scenario ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`);
   process.exit(2);
 }
-const selected = positionals.length === 0 ? scenarios : scenarios.filter((s) => positionals.includes(s.name));
+const selected = positionals.length === 0 ? scenarios.filter((s) => s.name !== 'state-scaling') : scenarios.filter((s) => positionals.includes(s.name));
 const profileDir = values.profile === undefined ? undefined : resolve(process.env.INIT_CWD ?? '.', values.profile);
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 const events = values.events === undefined ? undefined : Number(values.events);

@@ -112,6 +112,8 @@ export interface Checkpoints {
     readonly restored: { readonly id: number; readonly restore_timestamp: number; readonly is_savepoint: boolean; readonly external_path: string | null; readonly state_size: number } | null;
   };
   readonly history: readonly CheckpointEntry[];
+  /** Weir's own: files of the checkpoint directory no checkpoint uses, as the last sweep counted them; null before one (absent from older JobManagers). */
+  readonly left_behind?: { readonly files: number; readonly bytes: number; readonly counted_at: number } | null;
 }
 
 export interface ExceptionInfo {

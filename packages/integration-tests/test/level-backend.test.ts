@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3rver } from '@weir/storage/testing';
-import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
+import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, until, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
 import { killTaskManagersAtRandom } from './chaos.ts';
 import { checkRestoredSuffix, LEVEL_RUNNING_SUMS } from './level-jobs.ts';
 
@@ -114,6 +114,10 @@ describe('the LevelDB state backend in a cluster', () => {
     expect(cancel.code, cancel.stderr).toBe(0);
     const canceled = await waitForStatus(cluster.client, jobId, ['CANCELED']);
     expect(canceled.attempt, chaos.join('\n')).toBeGreaterThanOrEqual(1);
+    // The job-end sweep runs after the terminal status; its count says it is over, and what it found left behind: nothing, as the listing below shows.
+    const endTimeMs = Number(canceled.summary!.endTimeMs);
+    const counted = await until(() => listCheckpoints(cluster.client, jobId), (list) => Number(list.leftBehindCountedAtMs) >= endTimeMs, 60_000, 'the count after the job-end sweep');
+    expect([counted.leftBehindFiles, Number(counted.leftBehindBytes)], cluster.logs()).toEqual([0, 0]);
 
     const jobDir = join(checkpoints, jobId);
     const directories = readdirSync(jobDir).filter((name) => name.startsWith('chk-'));
@@ -121,10 +125,11 @@ describe('the LevelDB state backend in a cluster', () => {
     expect(retained.length, chaos.join('\n')).toBe(2);
     expect(directories.sort(), `${chaos.join('\n')}\n${cluster.logs()}`).toEqual(retained.sort());
     const referenced = new Set(retained.flatMap((chk) => sharedPathsOf(join(jobDir, chk))));
-    const newestCompleted = Math.max(...retained.map((chk) => statSync(join(jobDir, chk, '_metadata')).mtimeMs));
-    // Uploads of the checkpoints in flight at the cancel may stay (they are newer than the newest completed one); none older.
-    const leftOver = readdirSync(join(jobDir, 'shared')).map((name) => `shared/${name}`).filter((path) => !referenced.has(path) && statSync(join(jobDir, path)).mtimeMs < newestCompleted);
+    // The job's end sweeps shared/ too (every task stopped, so no upload is in flight): only referenced files stay.
+    const leftOver = readdirSync(join(jobDir, 'shared')).map((name) => `shared/${name}`).filter((path) => !referenced.has(path));
     expect(leftOver, chaos.join('\n')).toEqual([]);
+    const shown = await cluster.weir(['checkpoints', jobId]);
+    expect(shown.stdout).toContain('Left behind: none');
   });
 
   it('keeps in shared/ only files a retained incremental checkpoint refers to, and restores each retained checkpoint', async () => {

@@ -359,6 +359,11 @@ describe('startJobManager over gRPC', () => {
       failed: 0,
       restoredFrom: 0,
       restoredBytes: 0,
+      // No sweep has counted the directory yet: the first comes after a restore, 10 checkpoints or the job's end.
+      leftBehindCounted: false,
+      leftBehindFiles: 0,
+      leftBehindBytes: 0,
+      leftBehindCountedAtMs: 0,
     });
 
     for (const d of deploys) tm.status(d.task!, 'FINISHED');

@@ -1,4 +1,4 @@
-export type { Storage, StorageOpener, S3Settings, ReadOptions } from './types.ts';
+export type { Storage, StorageOpener, S3Settings, ReadOptions, StoredFile } from './types.ts';
 export { StorageTooLargeError } from './read-limits.ts';
 export { StorageErrorCode } from './errors.ts';
 export { displayLocation, openStorage, parentLocation, s3SettingsFromConfig, type OpenStorageOptions } from './open-storage.ts';

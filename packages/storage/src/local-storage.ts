@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WeirError } from '@weir/common';
@@ -8,7 +8,7 @@ import { StorageErrorCode } from './errors.ts';
 import { joinPath, normalizeFilePath, normalizePath } from './paths.ts';
 import { checkSize } from './read-limits.ts';
 import { describeCause } from './retry.ts';
-import type { ReadOptions, Storage } from './types.ts';
+import type { ReadOptions, Storage, StoredFile } from './types.ts';
 
 /** Errors that mean "there is nothing at this path" rather than "the disk said no". */
 const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
@@ -105,15 +105,23 @@ export class LocalStorage implements Storage {
   }
 
   async list(prefix: string): Promise<string[]> {
+    return (await this.#collect(prefix, false)).map((file) => file.path);
+  }
+
+  async listSizes(prefix: string): Promise<StoredFile[]> {
+    return this.#collect(prefix, true);
+  }
+
+  async #collect(prefix: string, sizes: boolean): Promise<StoredFile[]> {
     const base = normalizePath(prefix);
-    const files: string[] = [];
+    const files: StoredFile[] = [];
     try {
-      await collectFiles(this.#resolve(base), base, files);
+      await collectFiles(this.#resolve(base), base, sizes, files);
     } catch (error) {
       if (ABSENT.has(codeOf(error))) return [];
       throw this.#failure('list', this.#resolve(base), error);
     }
-    return files.sort();
+    return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   async delete(path: string): Promise<void> {
@@ -161,11 +169,21 @@ export class LocalStorage implements Storage {
 }
 
 /** Appends the storage paths of all files below `directory` (whose storage path is `base`). */
-async function collectFiles(directory: string, base: string, files: string[]): Promise<void> {
+/** The regular files below `directory`, with their sizes when `sizes` (a file deleted meanwhile counts 0 bytes). */
+async function collectFiles(directory: string, base: string, sizes: boolean, files: StoredFile[]): Promise<void> {
   for (const entry of await readdir(directory, { withFileTypes: true })) {
     const path = joinPath(base, entry.name);
-    if (entry.isDirectory()) await collectFiles(join(directory, entry.name), path, files);
-    else if (entry.isFile()) files.push(path);
+    if (entry.isDirectory()) await collectFiles(join(directory, entry.name), path, sizes, files);
+    else if (entry.isFile()) files.push({ path, bytes: sizes ? await sizeOf(join(directory, entry.name)) : 0 });
+  }
+}
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await lstat(file)).size;
+  } catch (error) {
+    if (ABSENT.has(codeOf(error))) return 0;
+    throw error;
   }
 }
 

@@ -4,7 +4,7 @@ import type { S3Connection } from './s3-client.ts';
 import { joinPath, normalizeFilePath, normalizePath } from './paths.ts';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.ts';
 import { tooLarge } from './read-limits.ts';
-import type { ReadOptions, Storage } from './types.ts';
+import type { ReadOptions, Storage, StoredFile } from './types.ts';
 
 /** DeleteObjects takes at most this many keys per request. */
 const DELETE_BATCH = 1_000;
@@ -93,9 +93,13 @@ export class S3Storage implements Storage {
   }
 
   async list(prefix: string): Promise<string[]> {
-    const keys = await this.#listKeys(joinPath(this.#prefix, normalizePath(prefix)));
+    return (await this.listSizes(prefix)).map((file) => file.path);
+  }
+
+  async listSizes(prefix: string): Promise<StoredFile[]> {
+    const objects = await this.#listObjects(joinPath(this.#prefix, normalizePath(prefix)));
     const strip = this.#prefix === '' ? 0 : this.#prefix.length + 1;
-    return keys.map((key) => key.slice(strip)).sort();
+    return objects.map(({ key, bytes }) => ({ path: key.slice(strip), bytes })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   async delete(path: string): Promise<void> {
@@ -108,7 +112,7 @@ export class S3Storage implements Storage {
 
   async deleteDirectory(prefix: string): Promise<void> {
     const directory = joinPath(this.#prefix, normalizePath(prefix));
-    const keys = await this.#listKeys(directory);
+    const keys = (await this.#listObjects(directory)).map((object) => object.key);
     for (let start = 0; start < keys.length; start += DELETE_BATCH) {
       const batch = keys.slice(start, start + DELETE_BATCH);
       await this.#call(`delete ${batch.length} files below ${this.#urlOf(directory)}`, async () => {
@@ -150,8 +154,8 @@ export class S3Storage implements Storage {
    * s3rver encrypts that token with DES, which Node's OpenSSL 3 refuses, so any listing
    * past one page failed there.
    */
-  async #listKeys(directory: string): Promise<string[]> {
-    const keys: string[] = [];
+  async #listObjects(directory: string): Promise<{ key: string; bytes: number }[]> {
+    const keys: { key: string; bytes: number }[] = [];
     let marker: string | undefined;
     for (;;) {
       const page = await this.#call(`list ${this.#urlOf(directory)}`, async () => {
@@ -166,7 +170,7 @@ export class S3Storage implements Storage {
       });
       const contents = page.Contents ?? [];
       for (const object of contents) {
-        if (object.Key !== undefined && !object.Key.endsWith('/')) keys.push(object.Key);
+        if (object.Key !== undefined && !object.Key.endsWith('/')) keys.push({ key: object.Key, bytes: object.Size ?? 0 });
       }
       const last = contents.at(-1)?.Key;
       if (page.IsTruncated !== true || last === undefined) return keys;

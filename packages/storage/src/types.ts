@@ -20,6 +20,8 @@ export interface Storage {
   exists(path: string): Promise<boolean>;
   /** Relative paths of all files below `prefix` (recursive), sorted. */
   list(prefix: string): Promise<string[]>;
+  /** As `list`, with each file's size: what a job's checkpoint directory holds, counted. */
+  listSizes(prefix: string): Promise<StoredFile[]>;
   /** Removes a file; no error if it is not there. */
   delete(path: string): Promise<void>;
   /** Removes everything below `prefix`; no error if nothing is there. */
@@ -28,6 +30,12 @@ export interface Storage {
   child(path: string): Storage;
   /** Releases clients (S3); the storage is unusable afterwards. */
   close(): void;
+}
+
+/** A file `listSizes` found: its path relative to the storage, and its size in bytes. */
+export interface StoredFile {
+  readonly path: string;
+  readonly bytes: number;
 }
 
 export interface ReadOptions {

@@ -63,6 +63,21 @@ describe('weir checkpoints', () => {
     ]);
   });
 
+  it('says what the last sweep found left behind in the checkpoint directory, once one counted', async () => {
+    const lines = async (counted: object): Promise<string[]> => {
+      service.checkpoints[JOB_ID] = { completed: 1, failed: 0, restoredFrom: 0, checkpoints: [], ...counted };
+      const context = captureContext();
+      await checkpointsCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID }, context);
+      return context.stdout.slice(1, -1);
+    };
+    expect(await lines({})).toEqual(['Restored from: none (the job started without state)']);
+    expect(await lines({ leftBehindCounted: true })).toEqual(['Restored from: none (the job started without state)', 'Left behind: none (every file in the checkpoint directory belongs to a checkpoint)']);
+    expect(await lines({ leftBehindCounted: true, leftBehindFiles: 3, leftBehindBytes: 5 * 1024 ** 2 })).toEqual([
+      'Restored from: none (the job started without state)',
+      'Left behind: 3 files, 5.0 MiB, in the checkpoint directory that no checkpoint uses',
+    ]);
+  });
+
   it('shows the kind, savepoint or checkpoint, whether a checkpoint was unaligned and the in-flight bytes it persisted', async () => {
     service.checkpoints[JOB_ID] = {
       completed: 3,

@@ -14,6 +14,7 @@ export function formatCheckpoints(jobId: string, history: ListCheckpointsRespons
   const lines = [
     `Checkpoints of job ${jobId}: ${history.completed} completed, ${history.failed} failed`,
     history.restoredFrom === 0 ? 'Restored from: none (the job started without state)' : `Restored from: checkpoint ${history.restoredFrom} (${formatBytes(history.restoredBytes)})`,
+    ...leftBehind(history),
   ];
   if (history.checkpoints.length === 0) return [...lines, 'No checkpoints.'];
   const rows = history.checkpoints.map((c) => [
@@ -32,6 +33,14 @@ export function formatCheckpoints(jobId: string, history: ListCheckpointsRespons
     failureOf(c),
   ]);
   return [...lines, '', ...formatTable(['ID', 'KIND', 'STATUS', 'TRIGGER TIME', 'DURATION', 'STATE SIZE', 'CHECKPOINTED', 'TYPE', 'IN-FLIGHT', 'ALIGNMENT', 'SYNC', 'ACKS', 'FAILURE'], rows)];
+}
+
+/** What the last sweep of the checkpoint directory found that no checkpoint uses; nothing before a sweep counted it. */
+function leftBehind(history: ListCheckpointsResponse__Output): string[] {
+  if (!history.leftBehindCounted) return [];
+  if (history.leftBehindFiles === 0) return ['Left behind: none (every file in the checkpoint directory belongs to a checkpoint)'];
+  const files = history.leftBehindFiles === 1 ? '1 file' : `${history.leftBehindFiles} files`;
+  return [`Left behind: ${files}, ${formatBytes(history.leftBehindBytes)}, in the checkpoint directory that no checkpoint uses`];
 }
 
 function failureOf(checkpoint: CheckpointInfo__Output): string {

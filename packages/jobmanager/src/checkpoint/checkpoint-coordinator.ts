@@ -19,7 +19,7 @@ import { SavepointTracker } from '../savepoint/savepoint-tracker.ts';
 import type { SavepointTarget } from '../savepoint/savepoint-target.ts';
 import { CheckpointHistory, type CheckpointHistoryView } from './checkpoint-history.ts';
 import { CheckpointMessenger } from './checkpoint-messenger.ts';
-import { triggerAfterEnumerators } from './checkpointed-sources.ts';
+import { triggerCheckpoint, type CheckpointTriggerDeps } from './checkpoint-trigger.ts';
 import type { CheckpointCoordinatorDeps } from './checkpoint-coordinator-deps.ts';
 import { CheckpointFiles } from './checkpoint-files.ts';
 import { writeCheckpoint, type CheckpointWriterDeps } from './checkpoint-writer.ts';
@@ -32,6 +32,8 @@ import { AckOutcome, PendingCheckpoint } from './pending-checkpoint.ts';
 import { loadRestoreOutcome, type InitialRestore, type RestoreOutcome, type RestorePoint } from './restore-point.ts';
 import { applyRetention } from './retention.ts';
 import { TriggerSchedule } from './trigger-schedule.ts';
+import { InFlightCheckpoints } from './in-flight-checkpoints.ts';
+import { CheckpointIds } from './checkpoint-ids.ts';
 import { CheckpointSweeper } from './checkpoint-sweeper.ts';
 
 /**
@@ -48,11 +50,9 @@ export class CheckpointCoordinator {
   readonly #history = new CheckpointHistory();
   readonly #messenger: CheckpointMessenger;
   readonly #schedule: TriggerSchedule;
-  readonly #pending = new Map<number, PendingCheckpoint>();
+  readonly #inFlight: InFlightCheckpoints;
   /** What of the checkpoint directory is deleted, and when. */
   readonly #files: CheckpointFiles;
-  /** Checkpoints with every ack in whose `_metadata` is being written. */
-  readonly #finalizing = new Map<number, Promise<void>>();
   /** The attempt being checkpointed; undefined while no attempt runs. */
   #execution: Execution | undefined;
   readonly #failures: CheckpointFailureCounter;
@@ -62,36 +62,50 @@ export class CheckpointCoordinator {
   /** When every task of a bounded job waits for its final checkpoint: then it is triggered at once. */
   readonly #finalCheckpoint: FinalCheckpointWatch;
   readonly #writer: CheckpointWriterDeps;
-  #lastCheckpointId = 0;
+  readonly #triggerDeps: CheckpointTriggerDeps;
+  readonly #ids: CheckpointIds;
   readonly #sweeper: CheckpointSweeper;
-  /** The job ended or the JobManager stopped: the storage is released. */
-  #released = false;
+  /** The next attempt restores: its first checkpoint is due as soon as it runs (see start). */
+  #restoring = false;
 
   constructor(deps: CheckpointCoordinatorDeps) {
     this.#deps = deps;
     this.#store = new CompletedCheckpointStore(deps.settings.numRetained);
+    this.#ids = new CheckpointIds(deps.ha);
     for (const checkpoint of deps.recovered ?? []) {
       this.#store.add(checkpoint);
-      this.#lastCheckpointId = Math.max(this.#lastCheckpointId, checkpoint.checkpointId);
+      this.#ids.observe(checkpoint.checkpointId);
     }
+    this.#inFlight = new InFlightCheckpoints(deps.clock);
     this.#failures = new CheckpointFailureCounter(deps.settings.tolerableFailures);
     this.#files = new CheckpointFiles(deps.storage);
-    this.#sweeper = new CheckpointSweeper(this.#files, (id) => this.#inUse(id), deps.logger);
+    const swept = { inUse: (id: number) => this.#inUse(id), retained: () => this.#store.newestFirst(), nothingInFlight: () => this.#inFlight.size === 0 };
+    this.#sweeper = new CheckpointSweeper(this.#files, swept, () => deps.clock.now(), deps.logger);
     this.#messenger = new CheckpointMessenger(deps.jobId, deps.gateway);
     this.#finishedTasks = new FinishedTaskState(deps.jobGraph, this.#store, deps.storage);
     this.#finalCheckpoint = new FinalCheckpointWatch(deps.jobGraph);
     const { jobId, jobGraph, storage, ha, settings } = deps;
     this.#writer = { jobId, jobGraph, storage, ha, numRetained: settings.numRetained, store: this.#store, finishedTasks: this.#finishedTasks };
-    this.#schedule = new TriggerSchedule(deps.clock, deps.settings, () => this.#onTriggerTime());
     this.#savepoints = new SavepointTracker({ jobGraph: deps.jobGraph, history: this.#history, clock: deps.clock, logger: deps.logger });
+    const [ids, inFlight, history, savepoints, finishedTasks, messenger] = [this.#ids, this.#inFlight, this.#history, this.#savepoints, this.#finishedTasks, this.#messenger];
+    const abort = (pending: PendingCheckpoint, reason: CheckpointFailureReason, message: string): void => this.#abort(pending, reason, message);
+    this.#triggerDeps = { jobGraph, storage, logger: deps.logger, timeoutMs: settings.timeoutMs, sources: deps.sources, ids, inFlight, history, savepoints, finishedTasks, messenger, abort };
+    this.#schedule = new TriggerSchedule(deps.clock, deps.settings, () => this.#onTriggerTime());
   }
 
-  /** Starts triggering for a newly running attempt, the first checkpoint one interval from now. */
+  /**
+   * Starts triggering for a newly running attempt, the first checkpoint one interval from now;
+   * after a restore at once (min-pause still applies). Output the restored attempt produced is
+   * committed only by its first checkpoint: Flink waits an interval for it, so the time from a
+   * failure to committed output was restore + interval; now it is restore + one checkpoint.
+   */
   start(execution: Execution): void {
     this.#execution = execution;
     this.#savepoints.attemptStarted();
     this.#failures.reset();
     this.#schedule.restart();
+    if (this.#restoring) this.#schedule.expedite();
+    this.#restoring = false;
     this.#reschedule();
   }
 
@@ -100,11 +114,11 @@ export class CheckpointCoordinator {
     this.#execution = undefined;
     this.#schedule.cancel();
     const why = reason === CheckpointFailureReason.TASK_FAILURE ? 'the job failed over' : 'the job ended';
-    for (const pending of [...this.#pending.values()]) this.#abort(pending, reason, `${why} while checkpoint ${pending.checkpointId} was pending`);
+    for (const pending of this.#inFlight.pending()) this.#abort(pending, reason, `${why} while checkpoint ${pending.checkpointId} was pending`);
   }
 
   acknowledge(ack: FromTaskManager<CheckpointAck>): void {
-    const pending = this.#pending.get(ack.checkpointId);
+    const pending = this.#inFlight.get(ack.checkpointId);
     if (pending === undefined) {
       this.#discardLate(ack);
       return;
@@ -123,7 +137,7 @@ export class CheckpointCoordinator {
 
   /** A task declined: the checkpoint aborts with its reason, the task named once (the task's message does not name it). */
   decline(decline: FromTaskManager<CheckpointDecline>): void {
-    const pending = this.#pending.get(decline.checkpointId);
+    const pending = this.#inFlight.get(decline.checkpointId);
     if (pending === undefined) {
       this.#discardLate(decline);
       return;
@@ -135,7 +149,7 @@ export class CheckpointCoordinator {
 
   /** A subtask finished: the pending checkpoints still waiting for it never get its acknowledgement (a task drops those in flight when it ends). */
   taskFinished(vertexId: string, index: number): void {
-    for (const pending of [...this.#pending.values()]) {
+    for (const pending of this.#inFlight.pending()) {
       if (pending.attempt !== this.#execution?.attempt || !pending.awaits(vertexId, index)) continue;
       const task = subtaskName(this.#deps.jobGraph, vertexId, index);
       this.#abort(pending, CheckpointFailureReason.TASK_NOT_READY, `${task} finished before it acknowledged checkpoint ${pending.checkpointId}`);
@@ -156,11 +170,11 @@ export class CheckpointCoordinator {
    * latest usable retained checkpoint, else `initial` (the savepoint the job was submitted with).
    */
   async restoreOutcome(initial?: InitialRestore): Promise<RestoreOutcome> {
-    await Promise.allSettled(this.#finalizing.values());
+    await this.#inFlight.settled();
     const { jobId, jobGraph, storage, logger } = this.#deps;
     this.#files.restoring(this.#store.newestFirst());
     const outcome = await loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial, corrupt: this.#corrupt });
-    this.#sweeper.attemptEnded(this.#lastCheckpointId, this.#store.newestFirst(), this.#pending.size === 0);
+    await this.#sweeper.attemptEnded(this.#ids.last);
     return outcome;
   }
 
@@ -182,11 +196,13 @@ export class CheckpointCoordinator {
       externalPath: point.checkpointPath,
       stateBytes: checkpointStateBytes(point.metadata),
     });
-    this.#lastCheckpointId = Math.max(this.#lastCheckpointId, point.checkpointId);
+    this.#ids.observe(point.checkpointId);
+    this.#restoring = true;
   }
 
+  /** The history, with what the last count after a sweep found left behind in the checkpoint directory. */
   view(): CheckpointHistoryView {
-    return this.#history.view(this.#deps.clock.now());
+    return { ...this.#history.view(this.#deps.clock.now()), leftBehind: this.#sweeper.leftBehind };
   }
 
   /** Throws why no savepoint can be triggered now: one in progress, the job stopping, no attempt running, tasks not running. */
@@ -214,12 +230,14 @@ export class CheckpointCoordinator {
   /** Applies the retention policy for a job that ended with `status`, then releases the storage. */
   async jobEnded(status: JobStatus): Promise<void> {
     this.stop(CheckpointFailureReason.JOB_ENDED);
-    await Promise.allSettled(this.#finalizing.values());
+    await this.#inFlight.settled();
     const { settings, storage, logger } = this.#deps;
     this.#files.jobEnded();
-    await this.#sweeper.sweep(this.#lastCheckpointId);
+    await this.#sweeper.sweep(this.#ids.last);
+    // Every task has stopped, so no upload is in flight: what no retained checkpoint refers to is garbage.
+    await this.#files.sweepShared(this.#store.newestFirst());
     await applyRetention({ cleanup: settings.externalizedCleanup, store: this.#store, history: this.#history, storage, logger }, status);
-    this.#released = true;
+    await this.#sweeper.count(this.#ids.last);
     this.#sweeper.release();
     await storage?.close();
   }
@@ -228,15 +246,14 @@ export class CheckpointCoordinator {
   suspend(): void {
     this.#execution = undefined;
     this.#schedule.cancel();
-    for (const pending of this.#pending.values()) this.#clearTimeout(pending);
-    this.#released = true;
+    this.#inFlight.clearTimeouts();
     this.#sweeper.release();
     this.#deps.storage?.closeNow();
   }
 
   #reschedule(): void {
     if (this.#execution === undefined) this.#schedule.cancel();
-    else this.#schedule.reschedule(this.#pending.size + this.#finalizing.size);
+    else this.#schedule.reschedule(this.#inFlight.size);
   }
 
   /**
@@ -245,7 +262,7 @@ export class CheckpointCoordinator {
    */
   #expediteFinalCheckpoint(): void {
     const execution = this.#execution;
-    if (execution === undefined || this.#pending.size + this.#finalizing.size > 0 || !this.#finalCheckpoint.takeDue(execution)) return;
+    if (execution === undefined || this.#inFlight.size > 0 || !this.#finalCheckpoint.takeDue(execution)) return;
     this.#deps.logger.info({ attempt: execution.attempt }, 'every task awaits its final checkpoint: triggering it now rather than at the next interval');
     this.#schedule.expedite();
     this.#reschedule();
@@ -257,75 +274,28 @@ export class CheckpointCoordinator {
     if (execution === undefined) return;
     if (this.#savepoints.inProgress) {
       // A newer barrier would subsume the savepoint's during alignment: the savepoint goes first.
-      this.#deps.logger.debug({ nextCheckpointId: this.#lastCheckpointId + 1 }, 'skipping a checkpoint: a savepoint is in progress');
+      this.#deps.logger.debug({ nextCheckpointId: this.#ids.last + 1 }, 'skipping a checkpoint: a savepoint is in progress');
     } else {
       this.#trigger(execution, this.#deps.clock.now());
     }
     this.#reschedule();
   }
 
-  /** Triggers at the running tasks without a running producer (see checkpoint-plan.ts), or skips (logged) when no checkpoint can be taken now; a savepoint never skips, as every task runs. */
   #trigger(execution: Execution, now: number, savepoint?: SavepointOperation): void {
-    const plan = this.#finishedTasks.plan(execution);
-    if (plan.kind === 'skip') {
-      this.#deps.logger.debug({ nextCheckpointId: this.#lastCheckpointId + 1 }, `skipping a checkpoint: ${plan.reason}`);
-      return;
-    }
-    const checkpointId = this.#deps.ha === undefined ? this.#lastCheckpointId + 1 : this.#deps.ha.nextId();
-    if (checkpointId === undefined) {
-      // The HA side logs the outage; one line per skipped trigger would flood the log.
-      this.#deps.logger.debug('skipping a checkpoint: no checkpoint ID could be reserved in etcd (high availability)');
-      return;
-    }
-    this.#lastCheckpointId = checkpointId;
-    const { triggered, acknowledging, carried } = plan;
-    const pending = new PendingCheckpoint(checkpointId, execution.attempt, now, acknowledging, savepoint, carried);
-    pending.timeout = this.#deps.clock.setTimeout(() => this.#expire(pending), this.#deps.settings.timeoutMs);
-    this.#pending.set(checkpointId, pending);
-    if (savepoint === undefined) {
-      this.#history.started(checkpointId, now, acknowledging.length, this.#deps.storage?.checkpointUrl(checkpointId) ?? '');
-      this.#deps.logger.info({ checkpointId, attempt: execution.attempt, finishedTasks: carried.length || undefined }, `triggering checkpoint ${checkpointId}`);
-    } else {
-      this.#savepoints.triggered(pending, savepoint);
-    }
-    triggerAfterEnumerators(this.#deps.sources, {
-      checkpointId,
-      stillPending: () => this.#pending.get(checkpointId) === pending,
-      send: (states) => {
-        if (states !== undefined) pending.coordinatorStates = states;
-        const unreachable = this.#messenger.trigger(execution, triggered, checkpointId, now, savepoint?.options ?? CHECKPOINT_OPTIONS);
-        if (unreachable.length > 0) {
-          const names = unreachable.map((s) => subtaskName(this.#deps.jobGraph, s.vertexId, s.index));
-          this.#abort(pending, CheckpointFailureReason.TASK_NOT_READY, `the TaskManagers of ${names.join(', ')} are not connected`);
-        }
-      },
-      abort: (message) => this.#abort(pending, CheckpointFailureReason.SNAPSHOT_FAILED, message),
-    });
-  }
-
-  #expire(pending: PendingCheckpoint): void {
-    pending.timeout = undefined;
-    if (this.#pending.get(pending.checkpointId) !== pending) return;
-    const message = pending.expiryMessage(this.#deps.settings.timeoutMs, (s) => subtaskName(this.#deps.jobGraph, s.vertexId, s.index));
-    this.#abort(pending, CheckpointFailureReason.EXPIRED, message);
+    triggerCheckpoint(this.#triggerDeps, execution, now, savepoint);
   }
 
   #finalize(pending: PendingCheckpoint): void {
-    const { checkpointId } = pending;
-    this.#pending.delete(checkpointId);
-    this.#clearTimeout(pending);
-    const finalizing = writeCheckpoint(this.#writer, pending, [...this.#finalizing.values()])
-      .then((outcome) => {
-        if (outcome.kind === 'failed') this.#fail(pending, outcome.reason, outcome.message, outcome.keepFiles);
-        else if (outcome.kind === 'savepoint-written') this.#savepoints.written(pending, outcome.savepoint);
-        else this.#complete(pending, outcome.metadata);
-      })
-      .finally(() => {
-        this.#finalizing.delete(checkpointId);
-        this.#reschedule();
-        this.#expediteFinalCheckpoint();
-      });
-    this.#finalizing.set(checkpointId, finalizing);
+    this.#inFlight.remove(pending);
+    const writing = writeCheckpoint(this.#writer, pending, this.#inFlight.finalizingWrites()).then((outcome) => {
+      if (outcome.kind === 'failed') this.#fail(pending, outcome.reason, outcome.message, outcome.keepFiles);
+      else if (outcome.kind === 'savepoint-written') this.#savepoints.written(pending, outcome.savepoint);
+      else this.#complete(pending, outcome.metadata);
+    });
+    this.#inFlight.finalizing(pending.checkpointId, writing, () => {
+      this.#reschedule();
+      this.#expediteFinalCheckpoint();
+    });
   }
 
   #complete(pending: PendingCheckpoint, metadata: CheckpointMetadata): void {
@@ -351,8 +321,8 @@ export class CheckpointCoordinator {
     );
     for (const old of subsumed) this.#history.discarded(old.checkpointId);
     this.#files.completed(checkpointId, metadata, subsumed, pending.savepoint === undefined ? pending.acknowledgedStates() : undefined);
-    this.#sweeper.checkpointCompleted(this.#lastCheckpointId);
-    for (const older of [...this.#pending.values()].filter((p) => p.checkpointId < checkpointId)) {
+    this.#sweeper.checkpointCompleted(this.#ids.last);
+    for (const older of this.#inFlight.pending().filter((p) => p.checkpointId < checkpointId)) {
       this.#abort(older, CheckpointFailureReason.SUBSUMED, `checkpoint ${checkpointId} completed first`);
     }
     const execution = this.#execution;
@@ -371,8 +341,7 @@ export class CheckpointCoordinator {
   }
 
   #abort(pending: PendingCheckpoint, reason: CheckpointFailureReason, message: string): void {
-    this.#pending.delete(pending.checkpointId);
-    this.#clearTimeout(pending);
+    this.#inFlight.remove(pending);
     this.#fail(pending, reason, message);
     this.#reschedule();
     this.#expediteFinalCheckpoint();
@@ -398,18 +367,13 @@ export class CheckpointCoordinator {
   /** A task answered a checkpoint that is no longer pending: unless it completed, what the task wrote for it is garbage. */
   #discardLate(message: FromTaskManager<CheckpointAck | CheckpointDecline>): void {
     const { checkpointId } = message;
-    if (this.#released || this.#inUse(checkpointId)) return;
+    if (this.#sweeper.released || this.#inUse(checkpointId)) return;
     this.#deps.logger.debug({ checkpointId, vertexId: message.task.vertexId, subtask: message.task.subtaskIndex }, 'discarding what a task wrote for a checkpoint no longer pending');
     this.#files.discard(checkpointId, 'state' in message ? Object.values(message.state.operators) : []);
   }
 
   /** Checkpoint `id` is retained (a corrupt one too), pending, being finalized, or a savepoint: its files stay. */
   #inUse(id: number): boolean {
-    return this.#store.has(id) || this.#pending.has(id) || this.#finalizing.has(id) || this.#corrupt.has(id) || this.#savepoints.was(id);
-  }
-
-  #clearTimeout(pending: PendingCheckpoint): void {
-    if (pending.timeout !== undefined) this.#deps.clock.clearTimeout(pending.timeout);
-    pending.timeout = undefined;
+    return this.#store.has(id) || this.#inFlight.has(id) || this.#corrupt.has(id) || this.#savepoints.was(id);
   }
 }

@@ -1,9 +1,18 @@
-import type { CheckpointMetadata, OperatorSubtaskState } from '@weir/common';
+import { SHARED_STATE_DIR, type CheckpointMetadata, type OperatorSubtaskState } from '@weir/common';
 import type { JobCheckpointStorage } from './checkpoint-storage.ts';
 import type { CompletedCheckpoint } from './completed-checkpoint-store.ts';
 import { SharedStateRegistry, sharedFilesOf } from './shared-state-registry.ts';
 
 type SubtaskStates = Iterable<OperatorSubtaskState | null | undefined>;
+
+/** A path below the job's directory in a checkpoint's directory. */
+const CHECKPOINT_FILE = /^chk-(\d+)\//;
+
+/** Files of the job's checkpoint directory no checkpoint uses, and their bytes. */
+export interface LeftBehind {
+  readonly files: number;
+  readonly bytes: number;
+}
 
 /**
  * What of a job's checkpoint directory is deleted, and when: the `chk-<n>` directories of
@@ -70,6 +79,29 @@ export class CheckpointFiles {
     const orphans = files.filter((path) => !referenced.has(path));
     this.storage?.discardSharedFiles(orphans);
     return orphans;
+  }
+
+  /**
+   * What of the job's directory no checkpoint uses, once the deletions in flight ended: files of
+   * `chk-<n>` directories up to `upTo` that `keep` does not name and, with `countShared` (no
+   * checkpoint in flight, whose uploads no acknowledgement named yet), `shared/` files no
+   * retained checkpoint refers to. Undefined without a storage or when it cannot be listed.
+   */
+  async leftBehind(keep: (checkpointId: number) => boolean, upTo: number, retained: readonly CompletedCheckpoint[], countShared: boolean): Promise<LeftBehind | undefined> {
+    await this.storage?.deletionsSettled();
+    const files = await this.storage?.filesWithSizes();
+    if (files === undefined) return undefined;
+    const referenced = new Set(retained.flatMap((c) => sharedFilesOf(c.metadata)));
+    let count = 0;
+    let bytes = 0;
+    for (const file of files) {
+      const checkpoint = CHECKPOINT_FILE.exec(file.path);
+      const orphan = checkpoint !== null ? Number(checkpoint[1]) <= upTo && !keep(Number(checkpoint[1])) : countShared && file.path.startsWith(`${SHARED_STATE_DIR}/`) && !referenced.has(file.path);
+      if (!orphan) continue;
+      count++;
+      bytes += file.bytes;
+    }
+    return { files: count, bytes };
   }
 
   /** The job ended: no task builds on a released file any more. */

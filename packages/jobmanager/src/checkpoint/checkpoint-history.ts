@@ -65,6 +65,15 @@ export interface CheckpointHistoryView {
   readonly restores: number;
   /** Details of `restoredFrom`; undefined when the attempt started empty. */
   readonly restored: RestoredCheckpoint | undefined;
+  /** What the last count after a sweep found in the checkpoint directory that no checkpoint uses; undefined before one. */
+  readonly leftBehind?: LeftBehindCount;
+}
+
+/** Files of the job's checkpoint directory no checkpoint uses, their bytes, and when they were counted. */
+export interface LeftBehindCount {
+  readonly files: number;
+  readonly bytes: number;
+  readonly countedAtMs: number;
 }
 
 interface Entry {

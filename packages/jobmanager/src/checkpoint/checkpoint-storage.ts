@@ -1,5 +1,5 @@
 import { METADATA_FILE, SHARED_STATE_DIR, checkpointDirName, describeError, type Logger } from '@weir/common';
-import { displayLocation, type Storage } from '@weir/storage';
+import { displayLocation, type Storage, type StoredFile } from '@weir/storage';
 
 /** The first segment of a path below the job's directory that is a checkpoint's directory. */
 const CHECKPOINT_DIRECTORY = /^chk-(\d+)\//;
@@ -89,6 +89,21 @@ export class JobCheckpointStorage {
       if (match !== null) ids.add(Number(match[1]));
     }
     return [...ids].sort((a, b) => a - b);
+  }
+
+  /** Every file of the job's directory with its size; undefined when it cannot be listed. */
+  async filesWithSizes(): Promise<StoredFile[] | undefined> {
+    try {
+      return await this.#job.listSizes('');
+    } catch (err) {
+      this.logger.warn({ err: describeError(err) }, `could not list the job's checkpoint directory ${this.url} to count what is left behind`);
+      return undefined;
+    }
+  }
+
+  /** Resolves once the deletions in flight now have ended (each one succeeded or was logged). */
+  async deletionsSettled(): Promise<void> {
+    await Promise.all(this.#deleting);
   }
 
   /** The files below `shared/`, relative to the job's directory; none when it cannot be listed. */

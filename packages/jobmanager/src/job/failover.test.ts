@@ -49,6 +49,9 @@ describe('failover', () => {
     c.reportAll(TaskState.RUNNING);
     expect(c.master.status).toBe(JobStatus.RUNNING);
     expect(c.master.attempt).toBe(1);
+    // A restored attempt's first checkpoint is triggered as soon as it runs, not an interval later: it commits what the restore replayed.
+    c.clock.advance(0);
+    expect(c.triggers()).toEqual(['4 src#0@tm-1', '4 src#1@tm-2']);
     expect(c.seen).toEqual([JobStatus.FAILING, JobStatus.RESTARTING, JobStatus.RUNNING]);
     const deployed = deploys(c);
     expect(deployed.map((d) => `${d.task!.vertexId}#${d.task!.subtaskIndex}:${d.task!.attempt}`)).toEqual([
@@ -62,10 +65,14 @@ describe('failover', () => {
       expect(d.checkpointing).toEqual({ mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: 'memory://cp/job-1', maxInlineBytes: 0, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0 });
     }
     expect(c.master.checkpoints()).toMatchObject({ completed: 2, failed: 1, restoredFrom: 2 });
-    expect(c.master.checkpoints().checkpoints[0]).toMatchObject({ checkpointId: 3, failureReason: 'CHECKPOINT_TASK_FAILURE: the job failed over while checkpoint 3 was pending' });
-    c.reportAll(TaskState.RUNNING);
-    c.clock.advance(1_000);
-    expect(c.triggers()).toEqual(['4 src#0@tm-1', '4 src#1@tm-2']);
+    expect(c.master.checkpoints().checkpoints.find((cp) => cp.checkpointId === 3)).toMatchObject({ failureReason: 'CHECKPOINT_TASK_FAILURE: the job failed over while checkpoint 3 was pending' });
+    await c.ackAll(4);
+    await settle();
+    // Then every interval again.
+    c.clock.advance(999);
+    expect(c.triggers()).toHaveLength(2);
+    c.clock.advance(1);
+    expect(c.triggers().slice(2)).toEqual(['5 src#0@tm-1', '5 src#1@tm-2']);
   });
 
   it("sweeps what a task wrote into an aborted checkpoint's directory after it was deleted, keeping the retained checkpoints", async () => {

@@ -10,5 +10,9 @@ export function toListCheckpointsResponse(job: JobMaster): ListCheckpointsRespon
     failed: view.failed,
     restoredFrom: view.restoredFrom,
     restoredBytes: view.restored?.stateBytes ?? 0,
+    leftBehindCounted: view.leftBehind !== undefined,
+    leftBehindFiles: view.leftBehind?.files ?? 0,
+    leftBehindBytes: view.leftBehind?.bytes ?? 0,
+    leftBehindCountedAtMs: view.leftBehind?.countedAtMs ?? 0,
   };
 }

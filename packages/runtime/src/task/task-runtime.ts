@@ -1,19 +1,11 @@
-import { buildJobGraph, type JobVertex } from '@weir/api';
+import { buildJobGraph, type JobGraph, type JobVertex } from '@weir/api';
 import { CHECKPOINT_OPTIONS, CheckpointFailureReason, systemClock, type CheckpointOptions, type Clock, type EnumeratorEvent, type Logger } from '@weir/common';
-import type { CheckpointBarrierHandler } from '../checkpoint/barrier/barrier-handler.ts';
-import { createBarrierHandler } from '../checkpoint/barrier/create-barrier-handler.ts';
+import type { TaskCheckpointing } from '../checkpoint/types.ts';
 import { PendingInputState } from '../checkpoint/channel-state/pending-input-state.ts';
 import { restoreOperatorState } from '../checkpoint/restore/restore-operator-state.ts';
 import { disposeOperatorStates, openOperatorStates } from '../state/state-lifecycle.ts';
 import { startsUnaligned, SubtaskCheckpointer } from '../checkpoint/subtask-checkpointer.ts';
-import { TaskEventHandler } from '../input/channel-event-handler.ts';
-import { EndedSourceInput } from '../input/ended-source-input.ts';
-import { InputGate } from '../input/input-gate.ts';
-import { inputFailure } from '../input/input-failure.ts';
-import { NetworkInput } from '../input/network-input.ts';
-import { SourceInput } from '../input/source-input.ts';
-import type { TaskInput } from '../input/task-input.ts';
-import { ReplayingInput, type ReplayedBuffer } from '../input/replaying-input.ts';
+import type { ReplayedBuffer } from '../input/replaying-input.ts';
 import { TaskIOMetrics, type TaskMetricsSample } from '../metrics/task-io-metrics.ts';
 import { END_OF_DATA } from '../network/channel-events.ts';
 import { OutputAvailability } from '../network/output-availability.ts';
@@ -28,13 +20,13 @@ import { buildChain, type OperatorChain } from './chain-builder.ts';
 import { resolveVertex } from './deployment-check.ts';
 import { Running, type EndOfInputActions, type EndOfInputPhase, type Trigger } from './end-of-input.ts';
 import { restoreChannelState } from './channel-state-restore.ts';
-import { connectInputs, INITIAL_CREDIT } from './input-wiring.ts';
+import { INITIAL_CREDIT } from './input-wiring.ts';
+import { TaskInputs } from './task-inputs.ts';
 import { Mailbox } from './mailbox.ts';
 import { TaskLoop } from './task-loop.ts';
 import type { TaskOptions } from './task.ts';
 import { ProcessingTimeService } from '../time/processing-time-service.ts';
 import { RecordTimestamp } from '../time/record-timestamp.ts';
-import { StatusWatermarkValve } from '../time/status-watermark-valve.ts';
 
 /** Awaits a promise unless the task gets cancelled first (then rejects). */
 export type UntilCanceled = <T>(promise: Promise<T>) => Promise<T>;
@@ -57,16 +49,7 @@ export class TaskRuntime {
   readonly mailbox = new Mailbox();
   readonly #work = new PendingWork();
   readonly #availability = new OutputAvailability();
-  readonly #gate = new InputGate(
-    (channel, error) =>
-      this.mailbox.put(() => {
-        throw inputFailure(channel, error);
-      }),
-    () => this.mailbox.put(() => this.#processPriorityEvents()),
-  );
-  /** The current network input, and the replay before it while that lasts. */
-  #network: NetworkInput | undefined;
-  #replaying: ReplayingInput | undefined;
+  readonly #inputs: TaskInputs;
   readonly #clock: Clock;
   readonly #logger: Logger;
   #vertex: JobVertex | undefined;
@@ -78,10 +61,6 @@ export class TaskRuntime {
   #loop: TaskLoop | undefined;
   #chain: OperatorChain | undefined;
   #checkpointer: SubtaskCheckpointer | undefined;
-  #barriers: CheckpointBarrierHandler | undefined;
-  #source: SourceInput | undefined;
-  /** Restored input channel state, fed to the chain before the network. */
-  #replay: readonly ReplayedBuffer[] = [];
   /** From running input to the end, through the final checkpoint: end-of-input.ts. */
   #ending: EndOfInputPhase;
   /** What the phases act on, once set up. */
@@ -92,8 +71,6 @@ export class TaskRuntime {
   readonly #timestamp = new RecordTimestamp();
   /** Timers and periodic watermarks of the operators, as mail. */
   readonly #processingTime: ProcessingTimeService;
-  /** A network task's input watermark: the minimum over its channels that are not idle. */
-  #valve: StatusWatermarkValve | undefined;
   readonly #metrics = new TaskIOMetrics();
   /** When the task started running its loop; undefined before. */
   #runningSince: number | undefined;
@@ -107,11 +84,12 @@ export class TaskRuntime {
     // A timer due while a checkpoint's synchronous part runs fires after its barrier went out (PendingWork.runOrDefer).
     this.#processingTime = new ProcessingTimeService(this.#clock, (action) => this.mailbox.put(() => this.#work.runOrDefer(action)));
     this.#ending = new Running(options.checkpointing !== undefined);
+    this.#inputs = new TaskInputs(this.mailbox, this.#clock, this.#timestamp, this.#metrics);
   }
 
   /** The watermark the task's input is at (-Infinity before the first): the valve's, or a source's reader output's. */
   get currentInputWatermark(): number {
-    return this.#valve?.currentWatermark ?? this.#source?.currentWatermark ?? Number.NEGATIVE_INFINITY;
+    return this.#inputs.currentWatermark;
   }
 
   /** "<vertex name> (<subtask+1>/<parallelism>)" once the vertex is known. */
@@ -126,7 +104,7 @@ export class TaskRuntime {
   get stats(): TaskNetworkStats {
     let queued = 0;
     for (const w of this.#writers) queued += w.partition.queuedBuffers;
-    return { queuedOutputBuffers: queued, unacknowledgedInputBuffers: this.#gate.unacknowledgedBuffers };
+    return { queuedOutputBuffers: queued, unacknowledgedInputBuffers: this.#inputs.gate.unacknowledgedBuffers };
   }
 
   /**
@@ -140,20 +118,53 @@ export class TaskRuntime {
     const now = this.#clock.now();
     return this.#metrics.sample(now, this.#runningSince === undefined ? 0 : now - this.#runningSince, this.currentInputWatermark, {
       inputBuffers: unacknowledgedInputBuffers,
-      inputCapacity: this.#gate.channels.length * INITIAL_CREDIT,
+      inputCapacity: this.#inputs.gate.channels.length * INITIAL_CREDIT,
       outputBuffers: queuedOutputBuffers,
       outputCapacity: subpartitions * SUBPARTITION_QUEUE_LIMIT,
     }, (this.#chain?.metrics ?? []).map((m) => ({ operatorId: m.scope.operatorId, operatorName: m.scope.operatorName, values: m.sample(now, ended) })));
   }
 
+  /** Builds the chain, registers its partitions, opens and restores its state, opens the operators tail first, and wires the input. */
   async setUp(): Promise<void> {
     const { deployment, graph, network, checkpointing, restore } = this.options;
     const jobGraph = this.options.jobGraph ?? buildJobGraph(graph);
     const vertex = resolveVertex(deployment, graph, jobGraph);
     this.#vertex = vertex;
+    const chain = this.#buildChain(jobGraph, vertex);
+    this.#chain = chain;
+    this.#writers = chain.writers;
+    for (const writer of chain.writers) {
+      network.partitions.register(writer.partition);
+      this.#registered.push(writer.partition);
+    }
+    await this.untilCanceled(openOperatorStates(chain.states));
+    let replay: readonly ReplayedBuffer[] = [];
+    if (restore !== undefined) {
+      for (const state of chain.states) await this.untilCanceled(restoreOperatorState(restore, state));
+      replay = await this.untilCanceled(restoreChannelState(restore, chain, graph, vertex, this.label));
+      this.#logger.info({ checkpointId: restore.checkpointId, replayedInputBuffers: replay.length }, 'state restored');
+    }
+    if (checkpointing !== undefined) this.#checkpointer = this.#createCheckpointer(checkpointing, chain);
+    // Tail first: an operator is open before anything can send it records.
+    for (let i = chain.operators.length - 1; i >= 0; i--) {
+      const operator = chain.operators[i]!;
+      this.#opened.push(operator);
+      await this.untilCanceled(operator.open());
+    }
+    const head = chain.operators[0]!;
+    const input =
+      head instanceof SourceOperator
+        ? this.#inputs.fromSource(head)
+        : this.#inputs.fromNetwork({ head, graph, vertex, jobGraph, deployment, network, checkpointing, checkpointer: this.#checkpointer, replay });
+    this.#loop = new TaskLoop(this.mailbox, input, this.#availability, this.#work, this.#clock, this.#metrics);
+    this.#endActions = this.#endOfInputActions();
+  }
+
+  #buildChain(jobGraph: JobGraph, vertex: JobVertex): OperatorChain {
+    const { deployment, graph, checkpointing, restore } = this.options;
     const timeoutMs = jobGraph.bufferTimeoutMs;
     if (timeoutMs > 0) this.#timer = new TimeoutFlushTimer(this.#clock, timeoutMs, () => this.mailbox.put(() => this.#flushAll()));
-    const chain = buildChain({
+    return buildChain({
       graph,
       jobGraph,
       vertex,
@@ -175,69 +186,33 @@ export class TaskRuntime {
       operatorEvents: (operatorId, event) => this.options.onOperatorEvent?.(operatorId, event),
       inputWatermark: () => this.currentInputWatermark,
     });
-    this.#chain = chain;
-    this.#writers = chain.writers;
-    for (const writer of chain.writers) {
-      network.partitions.register(writer.partition);
-      this.#registered.push(writer.partition);
-    }
-    await this.untilCanceled(openOperatorStates(chain.states));
-    if (restore !== undefined) {
-      for (const state of chain.states) await this.untilCanceled(restoreOperatorState(restore, state));
-      this.#replay = await this.untilCanceled(restoreChannelState(restore, chain, graph, vertex, this.label));
-      this.#logger.info({ checkpointId: restore.checkpointId, replayedInputBuffers: this.#replay.length }, 'state restored');
-    }
-    if (checkpointing !== undefined) {
-      this.#checkpointer = new SubtaskCheckpointer({
-        settings: checkpointing,
-        subtaskIndex: deployment.subtaskIndex,
-        label: this.label,
-        operators: chain.operators,
-        states: chain.states,
-        writers: chain.writers,
-        work: this.#work,
-        clock: this.#clock,
-        logger: this.#logger,
-        onAck: (ack) => this.options.onCheckpointAck?.(ack),
-        onDecline: (decline) => this.options.onCheckpointDecline?.(decline),
-        onSnapshotTaken: (checkpointId) => {
-          this.#lastSnapshot = Math.max(this.#lastSnapshot, checkpointId);
-          this.#advance((phase) => phase.snapshotTaken(checkpointId));
-        },
-        onCompleted: (checkpointId) => this.#advance((phase) => phase.checkpointCompleted(checkpointId)),
-      });
-    }
-    // Tail first: an operator is open before anything can send it records.
-    for (let i = chain.operators.length - 1; i >= 0; i--) {
-      const operator = chain.operators[i]!;
-      this.#opened.push(operator);
-      await this.untilCanceled(operator.open());
-    }
-    const head = chain.operators[0]!;
-    let input: TaskInput;
-    if (head instanceof SourceOperator) {
-      const source = new SourceInput(head);
-      this.#source = source;
-      input = source;
-    } else {
-      connectInputs(this.#gate, graph, vertex, jobGraph, deployment, network);
-      const checkpointer = this.#checkpointer;
-      if (checkpointing !== undefined && checkpointer !== undefined) {
-        this.#barriers = createBarrierHandler(checkpointing, this.#gate, this.#clock, checkpointer, (action) => this.mailbox.put(action));
-      }
-      // A restored task starts from no watermark, as in Flink: its producers send theirs again.
-      this.#valve = new StatusWatermarkValve(this.#gate.channels.length, {
-        emitWatermark: (timestamp) => head.processWatermark(timestamp),
-        emitWatermarkStatus: (idle) => head.processWatermarkStatus(idle),
-      });
-      const fromNetwork = this.#networkInput(() => this.#gate.isDataEnded);
-      if (this.#replay.length !== 0) this.#replaying = new ReplayingInput(this.#replay, fromNetwork, this.#timestamp);
-      input = this.#replaying ?? fromNetwork;
-      this.#replay = [];
-    }
-    this.#loop = new TaskLoop(this.mailbox, input, this.#availability, this.#work, this.#clock, this.#metrics);
-    const source = this.#source;
-    this.#endActions = {
+  }
+
+  #createCheckpointer(settings: TaskCheckpointing, chain: OperatorChain): SubtaskCheckpointer {
+    return new SubtaskCheckpointer({
+      settings,
+      subtaskIndex: this.options.deployment.subtaskIndex,
+      label: this.label,
+      operators: chain.operators,
+      states: chain.states,
+      writers: chain.writers,
+      work: this.#work,
+      clock: this.#clock,
+      logger: this.#logger,
+      onAck: (ack) => this.options.onCheckpointAck?.(ack),
+      onDecline: (decline) => this.options.onCheckpointDecline?.(decline),
+      onSnapshotTaken: (checkpointId) => {
+        this.#lastSnapshot = Math.max(this.#lastSnapshot, checkpointId);
+        this.#advance((phase) => phase.snapshotTaken(checkpointId));
+      },
+      onCompleted: (checkpointId) => this.#advance((phase) => phase.checkpointCompleted(checkpointId)),
+    });
+  }
+
+  /** What the end-of-input phases act on (end-of-input.ts). */
+  #endOfInputActions(): EndOfInputActions {
+    const source = this.#inputs.source;
+    return {
       isSource: source !== undefined,
       checkpointNow: (trigger) => this.#checkpointNow(trigger),
       declineNotReady: (checkpointId, why) => this.declineNotReady(checkpointId, why),
@@ -262,8 +237,7 @@ export class TaskRuntime {
     await this.#endInput();
     this.#advance((phase) => phase.inputEnded(this.#endActions));
     const mayFinish = (): boolean => this.#ending.mayFinish;
-    if (this.#source !== undefined) loop.setInput(new EndedSourceInput(mayFinish));
-    else loop.setInput(this.#networkInput(() => this.#gate.isFinished && mayFinish()));
+    loop.setInput(this.#inputs.afterEnd(mayFinish));
     if ((await loop.run()) === 'stopped') return 'stopped';
     this.#advance((phase) => phase.finishing());
     // Triggers that came in after the loop's last look at its mail are declined now.
@@ -344,7 +318,7 @@ export class TaskRuntime {
     const checkpointer = this.#checkpointer?.close();
     this.#timer.cancel();
     this.stop();
-    this.#gate.close();
+    this.#inputs.gate.close();
     for (const partition of this.#registered) {
       if (releaseCause !== undefined) partition.release(releaseCause);
       this.options.network.partitions.unregister(partition);
@@ -383,19 +357,6 @@ export class TaskRuntime {
     this.#timer.cancel();
     for (const writer of this.#writers) writer.finish();
     await this.untilCanceled(Promise.all(this.#registered.map((p) => p.whenFullyConsumed())));
-  }
-
-  #networkInput(ended: () => boolean): NetworkInput {
-    const head = this.#chain!.operators[0]!;
-    const events = new TaskEventHandler(this.#gate, this.#barriers, this.#valve!);
-    this.#network = new NetworkInput(this.#gate, head.inputs, events, ended, this.#timestamp, this.#metrics, head.label);
-    return this.#network;
-  }
-
-  /** Restored input channel state goes first: a barrier arriving meanwhile waits for the replay to end. */
-  #processPriorityEvents(): void {
-    if (this.#replaying?.replayed === false) return;
-    this.#network?.processPriorityEvents();
   }
 
   #flushAll(): void {

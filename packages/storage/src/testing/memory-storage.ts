@@ -2,7 +2,7 @@ import { WeirError } from '@weir/common';
 import { StorageErrorCode } from '../errors.ts';
 import { joinPath, normalizeFilePath, normalizePath } from '../paths.ts';
 import { checkSize } from '../read-limits.ts';
-import type { ReadOptions, Storage } from '../types.ts';
+import type { ReadOptions, Storage, StoredFile } from '../types.ts';
 
 export type StorageOperation = 'write' | 'writeAtomic' | 'read' | 'exists' | 'list' | 'delete' | 'deleteDirectory';
 
@@ -102,6 +102,11 @@ export class MemoryStorage implements Storage {
     return this.paths()
       .filter((path) => path.startsWith(below))
       .map((path) => path.slice(own));
+  }
+
+  async listSizes(prefix: string): Promise<StoredFile[]> {
+    const own = this.#root === '' ? 0 : this.#root.length + 1;
+    return (await this.list(prefix)).map((path) => ({ path, bytes: this.#shared.files.get(own === 0 ? path : `${this.#root}/${path}`)?.byteLength ?? 0 }));
   }
 
   async delete(path: string): Promise<void> {

@@ -91,6 +91,22 @@ export function storageContract(name: string, open: () => Promise<ContractFixtur
       expect(await storage.list('chk-1/b')).toEqual([]);
     });
 
+    it('lists files with their sizes, as list does', async () => {
+      await storage.write('shared/b', new Uint8Array(7));
+      await storage.write('chk-2/_metadata', new Uint8Array(3));
+      await storage.write('shared/a', new Uint8Array(0));
+      expect(await storage.listSizes('')).toEqual([
+        { path: 'chk-2/_metadata', bytes: 3 },
+        { path: 'shared/a', bytes: 0 },
+        { path: 'shared/b', bytes: 7 },
+      ]);
+      expect(await storage.child('shared').listSizes('')).toEqual([
+        { path: 'a', bytes: 0 },
+        { path: 'b', bytes: 7 },
+      ]);
+      expect(await storage.listSizes('nowhere')).toEqual([]);
+    });
+
     it('deletes a file, and deleting a missing file is no error', async () => {
       await storage.write('chk-1/a', text('a'));
       await storage.write('chk-1/b', text('b'));

@@ -44,6 +44,13 @@ export function CheckpointsTab(props: { jobId: string }) {
       <p>
         Latest completed: {latest.completed === null ? 'none yet' : `checkpoint ${latest.completed.id} at ${formatTime(latest.completed.trigger_timestamp)}, ${formatDuration(latest.completed.end_to_end_duration)}, ${formatBytes(latest.completed.state_size)} (${formatBytes(latest.completed.checkpointed_size)} checkpointed)`}
       </p>
+      {data.left_behind == null ? null : (
+        <p data-testid="left-behind">
+          {data.left_behind.files === 0
+            ? `Left behind: none (counted ${formatTime(data.left_behind.counted_at)})`
+            : `Left behind: ${data.left_behind.files} files, ${formatBytes(data.left_behind.bytes)}, in the checkpoint directory that no checkpoint uses (counted ${formatTime(data.left_behind.counted_at)})`}
+        </p>
+      )}
       <LineChart
         title="Completed checkpoints: duration and state size"
         testId="checkpoint-chart"

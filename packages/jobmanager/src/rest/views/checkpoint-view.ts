@@ -71,6 +71,8 @@ export function checkpointsView(job: JobMaster): object {
           : { id: restored.checkpointId, restore_timestamp: restored.restoreTimestampMs, is_savepoint: restored.isSavepoint, external_path: restored.externalPath === '' ? null : restored.externalPath, state_size: restored.stateBytes },
     },
     history: history.map(checkpointEntry),
+    // Weir's own: files of the job's checkpoint directory no checkpoint uses, as the last sweep counted them.
+    left_behind: view.leftBehind === undefined ? null : { files: view.leftBehind.files, bytes: view.leftBehind.bytes, counted_at: view.leftBehind.countedAtMs },
   };
 }
 

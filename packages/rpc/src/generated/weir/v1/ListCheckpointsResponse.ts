@@ -9,6 +9,10 @@ export interface ListCheckpointsResponse {
   'failed'?: (number);
   'restoredFrom'?: (number);
   'restoredBytes'?: (number | string | Long);
+  'leftBehindCounted'?: (boolean);
+  'leftBehindFiles'?: (number);
+  'leftBehindBytes'?: (number | string | Long);
+  'leftBehindCountedAtMs'?: (number | string | Long);
 }
 
 export interface ListCheckpointsResponse__Output {
@@ -17,4 +21,8 @@ export interface ListCheckpointsResponse__Output {
   'failed': (number);
   'restoredFrom': (number);
   'restoredBytes': (number);
+  'leftBehindCounted': (boolean);
+  'leftBehindFiles': (number);
+  'leftBehindBytes': (number);
+  'leftBehindCountedAtMs': (number);
 }
