@@ -2,6 +2,7 @@ export * from './errors.ts';
 export * from './logger.ts';
 export * from './states.ts';
 export * from './clock.ts';
+export * from './decimal.ts';
 export * from './key-groups.ts';
 export * from './bundle.ts';
 export * from './user-system-exit.ts';

@@ -68,7 +68,7 @@ describe('key group assignment', () => {
     let high = 0;
     for (const key of keys) {
       if (hashKey(key) >= 2 ** 31) high++;
-      for (const maxP of [1, 128, 1000, 32768]) expect(keyGroupForKey(key, maxP)).toBe(hashKey(key) % maxP);
+      for (const maxP of [1, 2, 3, 128, 1000, 4096, 32768]) expect(keyGroupForKey(key, maxP)).toBe(hashKey(key) % maxP);
     }
     expect(high).toBeGreaterThan(100);
   });

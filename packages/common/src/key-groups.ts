@@ -40,9 +40,13 @@ export function subtaskForKeyGroup(maxParallelism: number, parallelism: number, 
  * `hashKey(key) % maxParallelism` in int32 arithmetic: the unsigned hash does not fit an
  * int32, and as a double it takes a floating-point modulo (a call to fmod) and, where the
  * hash is not inlined, a heap number per record. (2q + r) mod m = (2(q mod m) + r) mod m.
+ * A power of two (the default 128, and what most jobs set) is the hash's low bits: a mask
+ * instead of two integer divisions, some 15 ns of every keyBy record.
  */
 export function keyGroupForKey(key: unknown, maxParallelism: number): number {
   const h = hashKeyInt32(key);
+  const mask = maxParallelism - 1;
+  if ((maxParallelism & mask) === 0) return h & mask;
   return (((h >>> 1) % maxParallelism) * 2 + (h & 1)) % maxParallelism;
 }
 

@@ -1,3 +1,4 @@
+import { decimalString, parseDecimal } from '@weir/common';
 import type { Trigger } from './trigger.ts';
 import { GlobalWindow, TimeWindow, type Window } from './windows.ts';
 
@@ -32,7 +33,8 @@ export abstract class WindowAssigner<T, W extends Window> {
       if (recent !== undefined && recent.end === window.end) return recent.namespace;
       // Kept small: the windows of the last few elements, not of the whole run.
       if (this.#recent.size >= RECENT_WINDOWS) this.#recent.clear();
-      const namespace = `${window.start}:${window.end}`;
+      // decimalString: String of a ms timestamp is V8's slow path; sessions make a new window per element.
+      const namespace = `${decimalString(window.start)}:${decimalString(window.end)}`;
       this.#recent.set(window.start, { end: window.end, namespace });
       return namespace;
     }
@@ -43,7 +45,7 @@ export abstract class WindowAssigner<T, W extends Window> {
   windowOf(namespace: string): W {
     if (namespace === 'global') return GlobalWindow.get() as unknown as W;
     const colon = namespace.indexOf(':', 1);
-    return new TimeWindow(Number(namespace.slice(0, colon)), Number(namespace.slice(colon + 1))) as unknown as W;
+    return new TimeWindow(parseDecimal(namespace, 0, colon), parseDecimal(namespace, colon + 1, namespace.length)) as unknown as W;
   }
 }
 

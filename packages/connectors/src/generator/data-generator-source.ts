@@ -130,7 +130,9 @@ export class DataGeneratorSourceReader<T> implements SplitSourceReader<T, Genera
     while (this.#emptyOnArrival.length > 0) output.releaseOutputForSplit(this.#emptyOnArrival.pop()!);
     if (this.#splits.length === 0) return this.#noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
     if (!this.limiter.tryAcquire()) return InputStatus.NOTHING_AVAILABLE;
-    const index = this.#turn % this.#splits.length;
+    // Below the split count except after the last split's turn or a removal: a compare per record, not a division.
+    const turn = this.#turn;
+    const index = turn < this.#splits.length ? turn : turn % this.#splits.length;
     const split = this.#splits[index]!;
     output.createOutputForSplit(split.splitId).collect(this.generator(split.next));
     split.next += split.step;

@@ -1,4 +1,5 @@
 import { Types, ValueStateDescriptor, type ValueState } from '@weir/api';
+import { decimalString } from '@weir/common';
 import type { PendingWork } from '../operators/pending-work.ts';
 import type { KeyContext } from '../state/key-context.ts';
 import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
@@ -211,7 +212,7 @@ export class InternalTimerService {
   #stateNamespace(domain: Domain, namespace: string, time: number): string {
     const of = this.#entryOf;
     if (of.time !== time || of.namespace !== namespace || of.domain !== domain) {
-      this.#entryNamespace = `${domain}${time}\u0002${namespace}`;
+      this.#entryNamespace = `${domain}${decimalString(time)}\u0002${namespace}`;
       this.#entryOf = { domain, time, namespace };
     }
     return this.#entryNamespace;
