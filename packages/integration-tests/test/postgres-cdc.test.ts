@@ -9,10 +9,12 @@ import { CDC_MATERIALIZE } from './postgres-jobs.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const ROWS = 20_000;
+const ROWS = 100_000;
+/** The machine is shared and loaded: waits are long, never timing assertions. */
+const WAIT_MS = 240_000;
 
 /**
- * Issue 29's CDC acceptance, sized for a shared 2-core machine: table `accounts` (20k rows) is
+ * Issue 29's CDC acceptance at its full size: table `accounts` (100k rows) is
  * snapshotted while a plain `pg` client keeps inserting, updating and deleting rows; the job
  * (p=2 on 2 TaskManagers of one slot each, so every kill hits a task) materializes it through the EXACTLY_ONCE changelog sink into
  * `accounts_copy` in another database; a TaskManager is SIGKILLed during the snapshot and
@@ -84,9 +86,9 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
     step('running');
     const copied = (where = '') => Number(server.psql(`SELECT count(*) FROM accounts_copy${where}`, 'target'));
     const waitFor = async (what: string, done: () => boolean) => {
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + WAIT_MS;
       while (!done()) {
-        if (Date.now() > deadline) throw new Error(`${what}: not after 60 s\n${kafkaEvidence(c, steps)}`);
+        if (Date.now() > deadline) throw new Error(`${what}: not after ${WAIT_MS / 1000} s\n${kafkaEvidence(c, steps)}`);
         await sleep(100);
       }
     };
@@ -104,7 +106,7 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
     const writes = await writer.stop();
     step(`writer stopped after ${writes} transactions`);
 
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + WAIT_MS;
     let source = contents('source', 'accounts');
     let copy = contents('target', 'accounts_copy');
     while (copy !== source && Date.now() < deadline) {
@@ -127,7 +129,7 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
     expect(lag(), evidence).toBeLessThanOrEqual(64 * 1024);
     await c.weir(['cancel', jobId]);
     expect(server.psql('SELECT count(*) FROM pg_prepared_xacts')).toBe('0');
-  });
+  }, 900_000);
 
   it('a column added to the captured table while streaming reaches the copy in the next changes', async () => {
     server.createDatabase('grow_source');
@@ -150,5 +152,51 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
     expect(copy.split('\n')).toHaveLength(101);
     expect((await waitForStatus(c.client, jobId, ['RUNNING'])).attempt).toBe(0);
     await c.weir(['cancel', jobId]);
+  });
+
+  it('a cancelled job keeps its slot and says how to drop it, or drops it when told to; weir info reports a slot an ended job left; one slot, one running job', async () => {
+    server.createDatabase('hyg_source');
+    server.createDatabase('hyg_target');
+    server.psql("CREATE TABLE accounts (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL); INSERT INTO accounts SELECT g, 'name-' || g, g FROM generate_series(1, 100) g", 'hyg_source');
+    server.psql('CREATE TABLE accounts_copy (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL)', 'hyg_target');
+    const c = await ProcessCluster.start({ taskManagers: 1, slots: 4, config: { 'state.checkpoints.dir': join(mkdtempSync(join(tmpdir(), 'weir-pg-hyg-')), 'checkpoints') } });
+    cleanups.push(() => c.stop());
+    // weir info logs in as psql would, to look the slot up.
+    const env = { ...process.env, PGUSER: 'postgres' };
+    const slots = () => server.psql("SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE 'weir_hyg%' ORDER BY 1", 'hyg_source');
+    const start = async (slot: string, onStop: string) => {
+      const run = await c.weir(['run', '--detached', writeJobFile(CDC_MATERIALIZE), '--', String(server.port), 'hyg_source', `postgres://127.0.0.1:${server.port}/hyg_target`, slot, '500', onStop]);
+      expect(run.code, run.stderr).toBe(0);
+      return jobIdFrom(run.stdout);
+    };
+
+    const kept = await start('weir_hyg_kept', 'keep');
+    const dropped = await start('weir_hyg_dropped', 'drop');
+    await until(async () => slots(), (s) => s === 'weir_hyg_dropped\nweir_hyg_kept', 60_000, 'both slots created');
+    // A second job on a running job's slot is refused at submission, naming the slot and the job.
+    const clash = await c.weir(['run', '--detached', writeJobFile(CDC_MATERIALIZE), '--', String(server.port), 'hyg_source', `postgres://127.0.0.1:${server.port}/hyg_target`, 'weir_hyg_kept', '500']);
+    expect(clash.code).not.toBe(0);
+    expect(clash.stderr).toMatch(new RegExp(`PostgreSQL replication slot 'weir_hyg_kept' on 127\\.0\\.0\\.1:${server.port}/hyg_source, which job '[^']+' \\(${kept}\\) uses while it runs`));
+
+    const cancelKept = await c.weir(['cancel', kept]);
+    expect(cancelKept.code, cancelKept.stderr).toBe(0);
+    expect(cancelKept.stdout).toContain(`Left behind: PostgreSQL replication slot 'weir_hyg_kept' on 127.0.0.1:${server.port}/hyg_source is kept`);
+    expect(cancelKept.stdout).toContain(`psql -h 127.0.0.1 -p ${server.port} -d hyg_source -c "SELECT pg_drop_replication_slot('weir_hyg_kept')"`);
+    const cancelDropped = await c.weir(['cancel', dropped]);
+    expect(cancelDropped.code, cancelDropped.stderr).toBe(0);
+    expect(cancelDropped.stdout).not.toContain('Left behind');
+    await waitForStatus(c.client, kept, ['CANCELED']);
+    await waitForStatus(c.client, dropped, ['CANCELED']);
+    await until(async () => slots(), (s) => s === 'weir_hyg_kept', 60_000, 'the dropping job\'s slot gone, the keeping one\'s kept');
+
+    const infoKept = await c.weir(['info', kept], { env });
+    expect(infoKept.code, infoKept.stderr).toBe(0);
+    expect(infoKept.stdout).toMatch(/Left behind by the job:\n  replication slot 'weir_hyg_kept' on [^:]+:\d+\/hyg_source: still there, holding .+ of WAL; drop it with: SELECT pg_drop_replication_slot\('weir_hyg_kept'\)/);
+    const infoDropped = await c.weir(['info', dropped], { env });
+    expect(infoDropped.stdout).toContain(`replication slot 'weir_hyg_dropped' on 127.0.0.1:${server.port}/hyg_source: dropped`);
+
+    // The printed statement works: afterwards weir info finds the slot gone.
+    server.psql("SELECT pg_drop_replication_slot('weir_hyg_kept')", 'hyg_source');
+    expect((await c.weir(['info', kept], { env })).stdout).toContain(`replication slot 'weir_hyg_kept' on 127.0.0.1:${server.port}/hyg_source: dropped`);
   });
 });

@@ -3,6 +3,7 @@ import { SplitSourceHarness } from '@weir/api/testing';
 import { PostgresServer, postgresAvailable } from '@weir/postgres-server';
 import type { ChangeEvent } from './change-event.ts';
 import { PostgresCdcSource } from './postgres-cdc-source.ts';
+import { describeLeftSlot } from './replication-slot.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -53,5 +54,32 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreS
     const restored = await SplitSourceHarness.start(source(), 1, checkpoint);
     expect(((await restored.poll(0, Number.POSITIVE_INFINITY, 1500)) as ChangeEvent[]).map(brief)).toEqual(['u 2 after checkpoint', 'c 7000 later']);
     await restored.close();
+  });
+
+  it('claims its slot, keeps it when the job fails or by default, drops it on cancel when told to; describeLeftSlot says whether it is there', async () => {
+    const built = (drop: boolean) => PostgresCdcSource.builder().hostname('127.0.0.1').port(server.port).database('postgres').tableList('items').slotName('weir_hygiene').dropSlotOnStop(drop).build();
+    const [claim] = built(false).exclusiveResources();
+    expect(claim).toMatchObject({ kind: 'postgres.replication-slot', scope: `127.0.0.1:${server.port}/postgres`, name: 'weir_hygiene' });
+    expect(claim!.leftBehind).toContain(`psql -h 127.0.0.1 -p ${server.port} -d postgres -c "SELECT pg_drop_replication_slot('weir_hygiene')"`);
+    expect(built(true).exclusiveResources()[0]!.leftBehind).toBeUndefined();
+    const exists = () => server.psql("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'weir_hygiene'");
+    const harness = await SplitSourceHarness.start(built(true), 1);
+    await harness.poll(0, 100);
+    expect(exists()).toBe('1');
+    await harness.close();
+    await built(false).jobEnded('CANCELED');
+    await built(true).jobEnded('FAILED');
+    expect(exists()).toBe('1');
+    const previous = process.env['PGUSER'];
+    process.env['PGUSER'] = 'postgres';
+    try {
+      expect(await describeLeftSlot(claim!)).toMatch(/^replication slot 'weir_hygiene' on 127\.0\.0\.1:\d+\/postgres: still there, holding .* of WAL; drop it with: SELECT pg_drop_replication_slot\('weir_hygiene'\)$/);
+      await built(true).jobEnded('CANCELED');
+      expect(exists()).toBe('0');
+      expect(await describeLeftSlot(claim!)).toBe(`replication slot 'weir_hygiene' on 127.0.0.1:${server.port}/postgres: dropped`);
+    } finally {
+      if (previous === undefined) delete process.env['PGUSER'];
+      else process.env['PGUSER'] = previous;
+    }
   });
 });
