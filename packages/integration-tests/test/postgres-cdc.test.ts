@@ -156,25 +156,30 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
 
   it('a cancelled job keeps its slot and says how to drop it, or drops it when told to; weir info reports a slot an ended job left; one slot, one running job', async () => {
     server.createDatabase('hyg_source');
-    server.createDatabase('hyg_target');
     server.psql("CREATE TABLE accounts (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL); INSERT INTO accounts SELECT g, 'name-' || g, g FROM generate_series(1, 100) g", 'hyg_source');
-    server.psql('CREATE TABLE accounts_copy (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL)', 'hyg_target');
+    // A target database per job: two jobs writing one table exactly-once would clash on the sink's prefix first.
+    for (const target of ['hyg_kept', 'hyg_dropped', 'hyg_clash']) {
+      server.createDatabase(target);
+      server.psql('CREATE TABLE accounts_copy (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL)', target);
+    }
     const c = await ProcessCluster.start({ taskManagers: 1, slots: 4, config: { 'state.checkpoints.dir': join(mkdtempSync(join(tmpdir(), 'weir-pg-hyg-')), 'checkpoints') } });
     cleanups.push(() => c.stop());
     // weir info logs in as psql would, to look the slot up.
     const env = { ...process.env, PGUSER: 'postgres' };
     const slots = () => server.psql("SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE 'weir_hyg%' ORDER BY 1", 'hyg_source');
-    const start = async (slot: string, onStop: string) => {
-      const run = await c.weir(['run', '--detached', writeJobFile(CDC_MATERIALIZE), '--', String(server.port), 'hyg_source', `postgres://127.0.0.1:${server.port}/hyg_target`, slot, '500', onStop]);
-      expect(run.code, run.stderr).toBe(0);
-      return jobIdFrom(run.stdout);
+    const run = (slot: string, target: string, onStop: string) =>
+      c.weir(['run', '--detached', writeJobFile(CDC_MATERIALIZE), '--', String(server.port), 'hyg_source', `postgres://127.0.0.1:${server.port}/${target}`, slot, '500', onStop]);
+    const start = async (slot: string, target: string, onStop: string) => {
+      const started = await run(slot, target, onStop);
+      expect(started.code, started.stderr).toBe(0);
+      return jobIdFrom(started.stdout);
     };
 
-    const kept = await start('weir_hyg_kept', 'keep');
-    const dropped = await start('weir_hyg_dropped', 'drop');
+    const kept = await start('weir_hyg_kept', 'hyg_kept', 'keep');
+    const dropped = await start('weir_hyg_dropped', 'hyg_dropped', 'drop');
     await until(async () => slots(), (s) => s === 'weir_hyg_dropped\nweir_hyg_kept', 60_000, 'both slots created');
     // A second job on a running job's slot is refused at submission, naming the slot and the job.
-    const clash = await c.weir(['run', '--detached', writeJobFile(CDC_MATERIALIZE), '--', String(server.port), 'hyg_source', `postgres://127.0.0.1:${server.port}/hyg_target`, 'weir_hyg_kept', '500']);
+    const clash = await run('weir_hyg_kept', 'hyg_clash', 'keep');
     expect(clash.code).not.toBe(0);
     expect(clash.stderr).toMatch(new RegExp(`PostgreSQL replication slot 'weir_hyg_kept' on 127\\.0\\.0\\.1:${server.port}/hyg_source, which job '[^']+' \\(${kept}\\) uses while it runs`));
 
