@@ -3,7 +3,8 @@ import type { JobDetails__Output } from '@weir/rpc';
 
 /**
  * What a job's claims say stays outside the cluster once it is cancelled (a kept replication
- * slot and how to drop it), a line each: `weir cancel` prints these.
+ * slot and how to drop it), a line each: `weir cancel` prints these, and `weir run` when the
+ * job it follows is cancelled or fails.
  */
 export function leftBehindOnCancel(details: JobDetails__Output | undefined): string[] {
   return (details?.exclusiveResources ?? []).filter((r) => r.leftBehind !== '').map((r) => r.leftBehind);
