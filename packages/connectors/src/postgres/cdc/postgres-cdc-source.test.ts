@@ -7,13 +7,17 @@ import { describeLeftSlot } from './replication-slot.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** How long a reader may have nothing before a poll takes it as caught up: generous, since setting up a slot takes seconds on a loaded machine. */
+const SETTLE_MS = 5_000;
+
 describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreSQL', () => {
   let server: PostgresServer;
 
   beforeAll(async () => {
     server = await PostgresServer.start();
     server.psql("CREATE TABLE items (id int PRIMARY KEY, v text); INSERT INTO items SELECT g, 'v' || g FROM generate_series(1, 5000) g");
-  });
+    // initdb and the server's start take tens of seconds on a loaded machine.
+  }, 120_000);
 
   afterAll(async () => {
     await server?.destroy();
@@ -26,10 +30,10 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreS
   it('snapshots from the slot\'s exported snapshot, then streams the changes made meanwhile; the slot advances only on checkpoint completion; a restore resumes after the checkpoint', async () => {
     const harness = await SplitSourceHarness.start(source(), 2);
     expect(await harness.poll(1)).toEqual([]);
-    const first = (await harness.poll(0, 3000)) as ChangeEvent[];
+    const first = (await harness.poll(0, 3000, SETTLE_MS)) as ChangeEvent[];
     expect(first.every((e) => e.op === 'r' && e.source.snapshot)).toBe(true);
     server.psql("INSERT INTO items VALUES (6000, 'new'); UPDATE items SET v = 'changed' WHERE id = 1; DELETE FROM items WHERE id = 4000");
-    const rest = (await harness.poll(0, Number.POSITIVE_INFINITY, 1500)) as ChangeEvent[];
+    const rest = (await harness.poll(0, Number.POSITIVE_INFINITY, SETTLE_MS)) as ChangeEvent[];
     const snapshot = [...first, ...rest].filter((e) => e.op === 'r');
     expect(snapshot.map((e) => e.after!['id'])).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
     expect(snapshot[0]!.after!['v']).toBe('v1');
@@ -52,9 +56,9 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreS
     // Restored at parallelism 1 from checkpoint 1: the change after it comes again, nothing before it.
     server.psql("INSERT INTO items VALUES (7000, 'later')");
     const restored = await SplitSourceHarness.start(source(), 1, checkpoint);
-    expect(((await restored.poll(0, Number.POSITIVE_INFINITY, 1500)) as ChangeEvent[]).map(brief)).toEqual(['u 2 after checkpoint', 'c 7000 later']);
+    expect(((await restored.poll(0, Number.POSITIVE_INFINITY, SETTLE_MS)) as ChangeEvent[]).map(brief)).toEqual(['u 2 after checkpoint', 'c 7000 later']);
     await restored.close();
-  });
+  }, 120_000);
 
   it('claims its slot, keeps it when the job fails or by default, drops it on cancel when told to; describeLeftSlot says whether it is there', async () => {
     const built = (drop: boolean) => PostgresCdcSource.builder().hostname('127.0.0.1').port(server.port).database('postgres').tableList('items').slotName('weir_hygiene').dropSlotOnStop(drop).build();
@@ -64,7 +68,7 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreS
     expect(built(true).exclusiveResources()[0]!.leftBehind).toBeUndefined();
     const exists = () => server.psql("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'weir_hygiene'");
     const harness = await SplitSourceHarness.start(built(true), 1);
-    await harness.poll(0, 100);
+    await harness.poll(0, 100, SETTLE_MS);
     expect(exists()).toBe('1');
     await harness.close();
     await built(false).jobEnded('CANCELED');
@@ -81,5 +85,5 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreS
       if (previous === undefined) delete process.env['PGUSER'];
       else process.env['PGUSER'] = previous;
     }
-  });
+  }, 120_000);
 });
