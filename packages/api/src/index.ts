@@ -169,6 +169,7 @@ export {
   type SplitEnumeratorContext,
   type SplitEnumerator,
   type SplitSource,
+  type JobEndStatus,
 } from './connector/splits.ts';
 export { StaticSplitEnumerator, AvailabilitySignal } from './connector/static-split-enumerator.ts';
 export { SplitEnumeratorRunner, type EnumeratorOutput, type EnumeratorRunnerOptions } from './connector/enumerator-runner.ts';

@@ -9,15 +9,17 @@ import { CDC_MATERIALIZE } from './postgres-jobs.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const ROWS = 20_000;
+const ROWS = 100_000;
+/** The machine is shared and loaded: waits are long, never timing assertions. */
+const WAIT_MS = 240_000;
 
 /**
- * Issue 29's CDC acceptance, sized for a shared 2-core machine: table `accounts` (20k rows) is
+ * Issue 29's CDC acceptance at its full size: table `accounts` (100k rows) is
  * snapshotted while a plain `pg` client keeps inserting, updating and deleting rows; the job
  * (p=2 on 2 TaskManagers of one slot each, so every kill hits a task) materializes it through the EXACTLY_ONCE changelog sink into
- * `accounts_copy` in another database; a TaskManager is SIGKILLed during the snapshot and
- * another while it streams. At the end psql finds both tables equal row for row, and the
- * replication slot's confirmed flush LSN caught up.
+ * `accounts_copy` in a database of another PostgreSQL server; a TaskManager is SIGKILLed
+ * during the snapshot and another while it streams. At the end psql finds both tables equal
+ * row for row, and the replication slot's confirmed flush LSN caught up.
  */
 describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once PostgresSink on a process cluster', () => {
   let server: PostgresServer;
@@ -63,13 +65,16 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
     };
   }
 
-  const contents = (database: string, table: string) => server.psql(`SELECT id || ',' || name || ',' || balance FROM ${table} ORDER BY id`, database);
+  const contents = (database: string, table: string, on = server) => on.psql(`SELECT id || ',' || name || ',' || balance FROM ${table} ORDER BY id`, database);
 
   it('snapshot under concurrent writes, TaskManagers SIGKILLed during the snapshot and the stream: the copy equals the table row for row', async () => {
+    // The copy lives on a server of its own: the slot's lag is measured against the source server's WAL, which the copy's writes would otherwise grow (see the connectors README).
+    const targetServer = await PostgresServer.start();
+    cleanups.push(() => targetServer.destroy());
     server.createDatabase('source');
-    server.createDatabase('target');
+    targetServer.createDatabase('target');
     server.psql(`CREATE TABLE accounts (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL); INSERT INTO accounts SELECT g, 'name-' || g, g FROM generate_series(1, ${ROWS}) g`, 'source');
-    server.psql('CREATE TABLE accounts_copy (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL)', 'target');
+    targetServer.psql('CREATE TABLE accounts_copy (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL)', 'target');
     const c = await ProcessCluster.start({ taskManagers: 2, slots: 1, config: { 'state.checkpoints.dir': join(mkdtempSync(join(tmpdir(), 'weir-pg-cdc-')), 'checkpoints') } });
     cleanups.push(() => c.stop());
     const steps: string[] = [];
@@ -77,16 +82,16 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
     const step = (what: string) => steps.push(`${Date.now() - t0} ms: ${what}`);
 
     const writer = startWriter();
-    const run = await c.weir(['run', '--detached', writeJobFile(CDC_MATERIALIZE), '--', String(server.port), 'source', `postgres://127.0.0.1:${server.port}/target`, 'weir_materialize', '500']);
+    const run = await c.weir(['run', '--detached', writeJobFile(CDC_MATERIALIZE), '--', String(server.port), 'source', `postgres://127.0.0.1:${targetServer.port}/target`, 'weir_materialize', '500']);
     expect(run.code, run.stderr).toBe(0);
     const jobId = jobIdFrom(run.stdout);
     await waitForStatus(c.client, jobId, ['RUNNING']);
     step('running');
-    const copied = (where = '') => Number(server.psql(`SELECT count(*) FROM accounts_copy${where}`, 'target'));
+    const copied = (where = '') => Number(targetServer.psql(`SELECT count(*) FROM accounts_copy${where}`, 'target'));
     const waitFor = async (what: string, done: () => boolean) => {
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + WAIT_MS;
       while (!done()) {
-        if (Date.now() > deadline) throw new Error(`${what}: not after 60 s\n${kafkaEvidence(c, steps)}`);
+        if (Date.now() > deadline) throw new Error(`${what}: not after ${WAIT_MS / 1000} s\n${kafkaEvidence(c, steps)}`);
         await sleep(100);
       }
     };
@@ -104,13 +109,13 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
     const writes = await writer.stop();
     step(`writer stopped after ${writes} transactions`);
 
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + WAIT_MS;
     let source = contents('source', 'accounts');
-    let copy = contents('target', 'accounts_copy');
+    let copy = contents('target', 'accounts_copy', targetServer);
     while (copy !== source && Date.now() < deadline) {
       await sleep(500);
       source = contents('source', 'accounts');
-      copy = contents('target', 'accounts_copy');
+      copy = contents('target', 'accounts_copy', targetServer);
     }
     step('compared');
     const details = await waitForStatus(c.client, jobId, ['RUNNING']);
@@ -126,8 +131,8 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
     for (let i = 0; i < 50 && lag() > 64 * 1024; i++) await sleep(200);
     expect(lag(), evidence).toBeLessThanOrEqual(64 * 1024);
     await c.weir(['cancel', jobId]);
-    expect(server.psql('SELECT count(*) FROM pg_prepared_xacts')).toBe('0');
-  });
+    expect(targetServer.psql('SELECT count(*) FROM pg_prepared_xacts')).toBe('0');
+  }, 900_000);
 
   it('a column added to the captured table while streaming reaches the copy in the next changes', async () => {
     server.createDatabase('grow_source');
@@ -150,5 +155,56 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
     expect(copy.split('\n')).toHaveLength(101);
     expect((await waitForStatus(c.client, jobId, ['RUNNING'])).attempt).toBe(0);
     await c.weir(['cancel', jobId]);
+  });
+
+  it('a cancelled job keeps its slot and says how to drop it, or drops it when told to; weir info reports a slot an ended job left; one slot, one running job', async () => {
+    server.createDatabase('hyg_source');
+    server.psql("CREATE TABLE accounts (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL); INSERT INTO accounts SELECT g, 'name-' || g, g FROM generate_series(1, 100) g", 'hyg_source');
+    // A target database per job: two jobs writing one table exactly-once would clash on the sink's prefix first.
+    for (const target of ['hyg_kept', 'hyg_dropped', 'hyg_clash']) {
+      server.createDatabase(target);
+      server.psql('CREATE TABLE accounts_copy (id int PRIMARY KEY, name text NOT NULL, balance bigint NOT NULL)', target);
+    }
+    const c = await ProcessCluster.start({ taskManagers: 1, slots: 4, config: { 'state.checkpoints.dir': join(mkdtempSync(join(tmpdir(), 'weir-pg-hyg-')), 'checkpoints') } });
+    cleanups.push(() => c.stop());
+    // weir info logs in as psql would, to look the slot up.
+    const env = { ...process.env, PGUSER: 'postgres' };
+    const slots = () => server.psql("SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE 'weir_hyg%' ORDER BY 1", 'hyg_source');
+    const run = (slot: string, target: string, onStop: string) =>
+      c.weir(['run', '--detached', writeJobFile(CDC_MATERIALIZE), '--', String(server.port), 'hyg_source', `postgres://127.0.0.1:${server.port}/${target}`, slot, '500', onStop]);
+    const start = async (slot: string, target: string, onStop: string) => {
+      const started = await run(slot, target, onStop);
+      expect(started.code, started.stderr).toBe(0);
+      return jobIdFrom(started.stdout);
+    };
+
+    const kept = await start('weir_hyg_kept', 'hyg_kept', 'keep');
+    const dropped = await start('weir_hyg_dropped', 'hyg_dropped', 'drop');
+    await until(async () => slots(), (s) => s === 'weir_hyg_dropped\nweir_hyg_kept', 60_000, 'both slots created');
+    // A second job on a running job's slot is refused at submission, naming the slot and the job.
+    const clash = await run('weir_hyg_kept', 'hyg_clash', 'keep');
+    expect(clash.code).not.toBe(0);
+    expect(clash.stderr).toMatch(new RegExp(`PostgreSQL replication slot 'weir_hyg_kept' on 127\\.0\\.0\\.1:${server.port}/hyg_source, which job '[^']+' \\(${kept}\\) uses while it runs`));
+
+    const cancelKept = await c.weir(['cancel', kept]);
+    expect(cancelKept.code, cancelKept.stderr).toBe(0);
+    expect(cancelKept.stdout).toContain(`Left behind: PostgreSQL replication slot 'weir_hyg_kept' on 127.0.0.1:${server.port}/hyg_source is kept`);
+    expect(cancelKept.stdout).toContain(`psql -h 127.0.0.1 -p ${server.port} -d hyg_source -c "SELECT pg_drop_replication_slot('weir_hyg_kept')"`);
+    const cancelDropped = await c.weir(['cancel', dropped]);
+    expect(cancelDropped.code, cancelDropped.stderr).toBe(0);
+    expect(cancelDropped.stdout).not.toContain('Left behind');
+    await waitForStatus(c.client, kept, ['CANCELED']);
+    await waitForStatus(c.client, dropped, ['CANCELED']);
+    await until(async () => slots(), (s) => s === 'weir_hyg_kept', 60_000, 'the dropping job\'s slot gone, the keeping one\'s kept');
+
+    const infoKept = await c.weir(['info', kept], { env });
+    expect(infoKept.code, infoKept.stderr).toBe(0);
+    expect(infoKept.stdout).toMatch(/Left behind by the job:\n  replication slot 'weir_hyg_kept' on [^:]+:\d+\/hyg_source: still there, holding .+ of WAL; drop it with: SELECT pg_drop_replication_slot\('weir_hyg_kept'\)/);
+    const infoDropped = await c.weir(['info', dropped], { env });
+    expect(infoDropped.stdout).toContain(`replication slot 'weir_hyg_dropped' on 127.0.0.1:${server.port}/hyg_source: dropped`);
+
+    // The printed statement works: afterwards weir info finds the slot gone.
+    server.psql("SELECT pg_drop_replication_slot('weir_hyg_kept')", 'hyg_source');
+    expect((await c.weir(['info', kept], { env })).stdout).toContain(`replication slot 'weir_hyg_kept' on 127.0.0.1:${server.port}/hyg_source: dropped`);
   });
 });

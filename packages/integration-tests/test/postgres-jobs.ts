@@ -35,20 +35,21 @@ export default function runningSumsIntoPostgres(env: StreamExecutionEnvironment,
 /**
  * CDC_MATERIALIZE: PostgresCdcSource (snapshot, then changes) of table `accounts` keyed by id
  * into the EXACTLY_ONCE changelog PostgresSink of table `accounts_copy` in another database.
- * args: source url parts (port, database), target url, slot, checkpoint interval ms
+ * args: source url parts (port, database), target url, slot, checkpoint interval ms, and
+ * optionally 'drop' (dropSlotOnStop(true))
  */
 export const CDC_MATERIALIZE = `
 import { StreamExecutionEnvironment, RestartStrategies } from '@weir/api';
 import { PostgresCdcSource, PostgresSink, DeliveryGuarantee, type ChangeEvent } from '@weir/connectors';
 
 export default function materialize(env: StreamExecutionEnvironment, args: string[]) {
-  const [port, database, targetUrl, slot, interval] = args;
+  const [port, database, targetUrl, slot, interval, onStop] = args;
   env.setParallelism(2);
   env.enableCheckpointing(Number(interval));
   // The sink's COMMIT PREPARED of a checkpoint must come before the next checkpoint's barrier (see the connectors README).
   env.getCheckpointConfig().setMinPauseBetweenCheckpoints(100);
   env.setRestartStrategy(RestartStrategies.fixedDelayRestart(1000, 200));
-  const changes = PostgresCdcSource.builder().hostname('127.0.0.1').port(Number(port)).database(database).tableList('public.accounts').slotName(slot).build();
+  const changes = PostgresCdcSource.builder().hostname('127.0.0.1').port(Number(port)).database(database).tableList('public.accounts').slotName(slot).dropSlotOnStop(onStop === 'drop').build();
   env.fromSource(changes, 'accounts-cdc').uid('cdc')
     .keyBy((e: ChangeEvent) => String((e.after ?? e.before)!['id']))
     .sinkTo(PostgresSink.builder<ChangeEvent>()

@@ -109,6 +109,8 @@ export class PostgresServer {
     const run = spawnSync('psql', ['-h', this.host, '-p', String(this.port), '-U', 'postgres', '-d', database, '-X', '-A', '-t', '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
       encoding: 'utf8',
       timeout: 60_000,
+      // Tests compare whole tables through psql (100k rows: a few MB); the default 1 MiB would kill psql.
+      maxBuffer: 256 * 1024 * 1024,
     });
     if (run.status !== 0) {
       throw new WeirError(PostgresServerErrorCode.PSQL_FAILED, `psql on port ${this.port} failed (${run.status ?? run.signal}) running ${sql.slice(0, 200)}: ${run.stderr || run.stdout}`);
@@ -151,6 +153,8 @@ export class PostgresServer {
       cwd: this.baseDir,
       encoding: 'utf8',
       timeout: 60_000,
+      // Tests compare whole tables through psql (100k rows: a few MB); the default 1 MiB would kill psql.
+      maxBuffer: 256 * 1024 * 1024,
     });
     if (run.status !== 0) {
       throw new WeirError(PostgresServerErrorCode.SERVER_START_FAILED, `initdb into ${this.dataDir} failed (${run.status ?? run.signal}): ${run.stderr || run.stdout}`);

@@ -1,4 +1,4 @@
-import type { Boundedness, ConnectorContext, InputStatus, ReaderOutput, Source } from './types.ts';
+import type { Boundedness, ConnectorContext, ExclusiveResource, InputStatus, ReaderOutput, Source } from './types.ts';
 import type { TypeInformation } from '../types/type-information.ts';
 
 /**
@@ -79,7 +79,22 @@ export interface SplitSource<T, SplitT extends SourceSplit, CheckpointT> {
   createReader(context: SourceReaderContext): SplitSourceReader<T, SplitT>;
   createEnumerator(context: SplitEnumeratorContext<SplitT>): SplitEnumerator<SplitT, CheckpointT>;
   restoreEnumerator(context: SplitEnumeratorContext<SplitT>, checkpoint: CheckpointT): SplitEnumerator<SplitT, CheckpointT>;
+  /**
+   * What outside the cluster this source must use alone among the cluster's running jobs (a
+   * PostgreSQL replication slot: two jobs on one would take each other's changes); as
+   * Sink.exclusiveResources.
+   */
+  exclusiveResources?(): readonly ExclusiveResource[];
+  /**
+   * Called once on the JobManager when the job has ended for good (never at a failover), after
+   * its tasks ended: releases what outlives attempts (a replication slot the source was told
+   * to drop when the job is cancelled). A failure is logged; the job's status stays.
+   */
+  jobEnded?(status: JobEndStatus): void | Promise<void>;
 }
+
+/** How a job ended, as SplitSource.jobEnded hears it. */
+export type JobEndStatus = 'FINISHED' | 'CANCELED' | 'FAILED';
 
 /** What `fromSource` takes: a split source, or a simple one whose readers assign themselves by subtask index (and cannot be rescaled). */
 export type AnySource<T> = Source<T> | SplitSource<T, SourceSplit, unknown>;

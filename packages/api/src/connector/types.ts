@@ -152,6 +152,12 @@ export interface ExclusiveResource {
   readonly name: string;
   /** For messages: "Kafka transactional.id prefix 'orders' on localhost:9092". */
   readonly description: string;
+  /**
+   * What stays outside the cluster once the job has ended, unless the job removed it, and how
+   * to remove it (a replication slot keeps the server's WAL until dropped); `weir cancel` and
+   * `weir info` print it for an ended job. Absent: nothing stays.
+   */
+  readonly leftBehind?: string;
 }
 
 /** What a sink's `validate` sees of the job: what it set (undefined: the cluster's defaults apply). */

@@ -1,4 +1,5 @@
 import { CommonErrorCode, WeirError } from '@weir/common';
+import { isSplitSource } from '../connector/splits.ts';
 import type { ExclusiveResource } from '../connector/types.ts';
 import type { StreamGraph } from './stream-graph.ts';
 
@@ -8,24 +9,30 @@ export function exclusiveResourceKey(resource: ExclusiveResource): string {
 }
 
 /**
- * What the job's sinks claim for the job alone (Sink.exclusiveResources). Two sinks of one job
- * claiming the same thing are the submitter's error: each would abort the other's transactions.
+ * What the job's sinks and split sources claim for the job alone (Sink.exclusiveResources,
+ * SplitSource.exclusiveResources). Two of one job claiming the same thing are the submitter's
+ * error: two sinks would abort each other's transactions, two sources take each other's changes.
  */
 export function exclusiveResources(graph: StreamGraph): ExclusiveResource[] {
-  const claimed = new Map<string, { resource: ExclusiveResource; sink: string }>();
+  const claimed = new Map<string, { resource: ExclusiveResource; owner: string; sink: boolean }>();
   for (const node of graph.nodes) {
-    if (node.spec.kind !== 'sink') continue;
-    for (const resource of node.spec.sink.exclusiveResources?.() ?? []) {
-      requireBounded(resource, node.name);
+    const spec = node.spec;
+    const sink = spec.kind === 'sink';
+    const resources = sink ? spec.sink.exclusiveResources?.() : spec.kind === 'source' && isSplitSource(spec.source) ? spec.source.exclusiveResources?.() : undefined;
+    for (const resource of resources ?? []) {
+      requireBounded(resource, node.name, sink);
       const key = exclusiveResourceKey(resource);
       const earlier = claimed.get(key);
       if (earlier !== undefined) {
         throw new WeirError(
           CommonErrorCode.INVALID_JOB,
-          `sinks '${earlier.sink}' and '${node.name}' both use ${resource.description}: each aborts the other's lingering transactions when it starts; give each sink its own`,
+          earlier.sink && sink
+            ? `sinks '${earlier.owner}' and '${node.name}' both use ${resource.description}: each aborts the other's lingering transactions when it starts; give each sink its own`
+            : `'${earlier.owner}' and '${node.name}' both use ${resource.description}, which one of them must use alone; give each its own`,
         );
       }
-      claimed.set(key, { resource: { kind: resource.kind, scope: resource.scope, name: resource.name, description: resource.description }, sink: node.name });
+      const { kind, scope, name, description, leftBehind } = resource;
+      claimed.set(key, { resource: { kind, scope, name, description, ...(leftBehind === undefined ? {} : { leftBehind }) }, owner: node.name, sink });
     }
   }
   if (claimed.size > MAX_CLAIMS) throw new WeirError(CommonErrorCode.INVALID_JOB, `the job's sinks claim ${claimed.size} exclusive resources; at most ${MAX_CLAIMS} are kept per job`);
@@ -36,11 +43,12 @@ export function exclusiveResources(graph: StreamGraph): ExclusiveResource[] {
 const MAX_CLAIMS = 64;
 const MAX_FIELD_CHARS = 1024;
 
-function requireBounded(resource: ExclusiveResource, sink: string): void {
-  for (const field of ['kind', 'scope', 'name', 'description'] as const) {
+function requireBounded(resource: ExclusiveResource, owner: string, sink: boolean): void {
+  for (const field of ['kind', 'scope', 'name', 'description', 'leftBehind'] as const) {
     const value: unknown = resource?.[field];
+    if (field === 'leftBehind' && value === undefined) continue;
     if (typeof value !== 'string' || value.length > MAX_FIELD_CHARS) {
-      throw new WeirError(CommonErrorCode.INVALID_JOB, `sink '${sink}' claims an exclusive resource whose ${field} is not a string of at most ${MAX_FIELD_CHARS} characters`);
+      throw new WeirError(CommonErrorCode.INVALID_JOB, `${sink ? 'sink' : 'source'} '${owner}' claims an exclusive resource whose ${field} is not a string of at most ${MAX_FIELD_CHARS} characters`);
     }
   }
 }

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
 import { jobIdFrom, ProcessCluster, repoRoot, waitForStatus } from '@weir/integration-tests';
@@ -12,6 +13,19 @@ import type { Scenario } from '../scenario.ts';
 const ROWS = 100_000;
 /** Rows per INSERT of the plain client, and per transaction of the CDC input. */
 const CHUNK = 1_000;
+
+/** Every run appends a row here, for comparisons over time; the load average says how busy the machine was. */
+const CSV = join(repoRoot, 'packages/bench/results/postgres.csv');
+const CSV_HEADER = 'date,commit,rows,sink_rows_per_second,insert_rows_per_second,sink_ratio,cdc_events_per_second,reader_events_per_second,cdc_ratio,load_average_1m';
+
+function appendCsv(rows: number, figures: Record<string, number>): void {
+  mkdirSync(dirname(CSV), { recursive: true });
+  if (!existsSync(CSV)) appendFileSync(CSV, `${CSV_HEADER}\n`);
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+  const f = figures as { sinkRowsPerSecond: number; insertRowsPerSecond: number; sinkRatio: number; cdcEventsPerSecond: number; readerEventsPerSecond: number; cdcRatio: number };
+  const cells = [new Date().toISOString(), commit, rows, Math.round(f.sinkRowsPerSecond), Math.round(f.insertRowsPerSecond), f.sinkRatio.toFixed(2), Math.round(f.cdcEventsPerSecond), Math.round(f.readerEventsPerSecond), f.cdcRatio.toFixed(2), loadavg()[0]!.toFixed(2)];
+  appendFileSync(CSV, `${cells.join(',')}\n`);
+}
 
 /** The plain client's side of the sink comparison: the same rows as batched INSERTs in one transaction. */
 async function plainInserts(server: PostgresServer, rows: number): Promise<number> {
@@ -100,8 +114,10 @@ export const postgres: Scenario = {
         await cluster.stop();
       }
       const rate = (ms: number) => rows / (ms / 1000);
+      const figures = { sinkRowsPerSecond: rate(sinkMs), insertRowsPerSecond: rate(copyMs), sinkRatio: copyMs / sinkMs, cdcEventsPerSecond: rate(cdcMs), readerEventsPerSecond: rate(readerMs), cdcRatio: readerMs / cdcMs };
+      appendCsv(rows, figures);
       return {
-        figures: { sinkRowsPerSecond: rate(sinkMs), insertRowsPerSecond: rate(copyMs), sinkRatio: copyMs / sinkMs, cdcEventsPerSecond: rate(cdcMs), readerEventsPerSecond: rate(readerMs), cdcRatio: readerMs / cdcMs },
+        figures,
         rows: [
           ['Weir EXACTLY_ONCE PostgresSink (p=2)', rate(sinkMs).toFixed(0), 'rows/s'],
           ['plain batched INSERTs, one transaction', rate(copyMs).toFixed(0), 'rows/s'],

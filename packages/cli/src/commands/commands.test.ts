@@ -166,6 +166,17 @@ describe('weir run', () => {
     expect(error.message).toBe(`job ${JOB_ID} was canceled`);
   });
 
+  it('says what the canceled job left behind', async () => {
+    const { dir } = jobFile();
+    service.submitResult = JOB_ID;
+    service.updates[JOB_ID] = [{ jobId: JOB_ID, status: 'CANCELED' }];
+    const leftBehind = "slot 'orders' is kept: SELECT pg_drop_replication_slot('orders')";
+    service.details[JOB_ID] = { summary: { jobId: JOB_ID, name: 'x', status: 'CANCELED' }, vertices: [], exclusiveResources: [{ kind: 'postgres.replication-slot', scope: 'db:5432/shop', name: 'orders', description: 'slot', leftBehind }] };
+    const context = captureContext({ INIT_CWD: dir });
+    expect((await rejection(runCommand(runArgs(), context))).code).toBe('JOB_CANCELED');
+    expect(context.stdout).toContain(`Left behind: ${leftBehind}`);
+  });
+
   it('fails when the status stream ends before the job does', async () => {
     const { dir } = jobFile();
     service.submitResult = JOB_ID;
@@ -304,6 +315,16 @@ describe('weir list, info, cancel', () => {
     await cancelCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID }, context);
     expect(service.cancelled).toEqual([JOB_ID]);
     expect(context.stdout).toEqual([line]);
+  });
+
+  it('prints what the cancelled job leaves behind (a kept replication slot and how to drop it)', async () => {
+    const slot = { kind: 'postgres.replication-slot', scope: 'db:5432/shop', name: 'orders', description: "PostgreSQL replication slot 'orders' on db:5432/shop", leftBehind: "slot 'orders' is kept: SELECT pg_drop_replication_slot('orders')" };
+    const prefix = { kind: 'postgres.transaction-id-prefix', scope: 'db:5432/shop', name: 'p', description: "prefix 'p'" };
+    service.details[JOB_ID] = { summary: { jobId: JOB_ID, name: 'x', status: 'CANCELED' }, vertices: [], exclusiveResources: [slot, prefix] };
+    service.cancelStatus = 'CANCELED';
+    const context = captureContext();
+    await cancelCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID }, context);
+    expect(context.stdout).toEqual([`Cancelled job ${JOB_ID}.`, "Left behind: slot 'orders' is kept: SELECT pg_drop_replication_slot('orders')"]);
   });
 
   it("passes the JobManager's error for an unknown job through", async () => {

@@ -6,6 +6,7 @@ import { CliErrorCode } from '../errors.ts';
 import { formatTime } from '../format/time.ts';
 import { jobDetail } from '../progress/details.ts';
 import { Progress } from '../progress/progress.ts';
+import { leftBehindOnCancel } from './left-behind.ts';
 import { SlotWaitReporter } from './slot-wait.ts';
 
 /**
@@ -40,6 +41,10 @@ async function follow(client: JobClient, jobId: string, context: CliContext, pro
     if (update.status === JobStatus.FINISHED) {
       context.out(`Job ${jobId} has finished.`);
       return;
+    }
+    if (update.status === JobStatus.FAILED || update.status === JobStatus.CANCELED) {
+      // A kept replication slot, say: what the job leaves outside the cluster, and how to remove it.
+      for (const line of leftBehindOnCancel(await Promise.resolve().then(() => client.get(jobId)).catch(() => undefined))) context.out(`Left behind: ${line}`);
     }
     if (update.status === JobStatus.FAILED) {
       throw new WeirError(CliErrorCode.JOB_FAILED, `job ${jobId} failed: ${update.failureCause || 'no cause reported'}`);

@@ -1,6 +1,7 @@
 import type { CliContext } from '../context.ts';
 import { formatJobDetails } from '../format/job-details.ts';
 import { withJobClient, type ClientArgs } from './client-args.ts';
+import { leftBehindAfterEnd } from './left-behind.ts';
 
 export interface JobArgs extends ClientArgs {
   readonly jobId: string;
@@ -9,4 +10,6 @@ export interface JobArgs extends ClientArgs {
 export async function infoCommand(args: JobArgs, context: CliContext): Promise<void> {
   const details = await withJobClient(args, context, (client) => client.get(args.jobId));
   for (const line of formatJobDetails(details)) context.out(line);
+  const left = await leftBehindAfterEnd(details);
+  if (left.length > 0) for (const line of ['', 'Left behind by the job:', ...left.map((l) => `  ${l}`)]) context.out(line);
 }

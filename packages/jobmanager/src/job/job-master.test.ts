@@ -214,6 +214,7 @@ describe("JobMaster and the job's worker", () => {
       enumerators: (): never => {
         throw new Error('the job has no split sources');
       },
+      jobEnded: async () => [],
     };
     const job = c.dispatcher.submit(jobSpec(pipeline), undefined, { userCode });
     for (const p of placement) {

@@ -1,4 +1,5 @@
 import { CheckpointFailureReason, JobStatus, WeirError, isGloballyTerminal, type AwaitingFinalCheckpoint, type CheckpointAck, type CheckpointDecline, type Clock, type Logger } from '@weir/common';
+import type { JobEndStatus } from '@weir/api';
 import type { TaskCheckpointing } from '@weir/rpc';
 import type { Storage } from '@weir/storage';
 import { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
@@ -335,7 +336,7 @@ export class JobMaster {
       this.#endTimeMs = this.#deps.clock.now();
       this.#timers.stopAll();
       this.#deps.slotPool.release(this.spec.jobId);
-      void this.#userCode?.close();
+      if (this.#userCode !== undefined) void this.#endUserCode(this.#userCode, state.status as JobEndStatus);
     }
     const cause = this.#ctx.rootCause;
     if (state.status === JobStatus.FAILED || state.status === JobStatus.FAILING) {
@@ -350,6 +351,18 @@ export class JobMaster {
         this.#deps.logger.error({ err }, 'job status listener threw');
       }
     }
+  }
+
+  /** The split sources hear of the job's end (a CDC source drops its slot), then the worker closes. */
+  async #endUserCode(userCode: JobUserCode, status: JobEndStatus): Promise<void> {
+    if ((this.spec.splitSources ?? []).length > 0) {
+      try {
+        for (const failure of await userCode.jobEnded(status)) this.#deps.logger.warn({ status }, failure);
+      } catch (err) {
+        this.#deps.logger.warn({ status, err: (err as Error).message }, "the job's split sources could not hear of its end");
+      }
+    }
+    await userCode.close();
   }
 
   /** Checkpoints are taken while an attempt runs; a failover aborts the pending ones, the job's end applies the retention policy. */

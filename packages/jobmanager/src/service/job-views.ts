@@ -68,6 +68,6 @@ export function toJobDetails(job: JobMaster): JobDetails {
     checkpointing: describeCheckpointing(job.spec.settings.checkpointing),
     restartStrategy: describeRestartStrategy(job.spec.settings.restartStrategy),
     configuration: { ...job.spec.configuration },
-    exclusiveResources: (job.spec.exclusiveResources ?? []).map(({ kind, scope, name, description }) => ({ kind, scope, name, description })),
+    exclusiveResources: (job.spec.exclusiveResources ?? []).map(({ kind, scope, name, description, leftBehind }) => ({ kind, scope, name, description, leftBehind: leftBehind ?? '' })),
   };
 }

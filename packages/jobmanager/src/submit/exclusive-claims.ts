@@ -35,7 +35,9 @@ export class ExclusiveClaims {
           throw new WeirError(
             JobManagerErrorCode.RESOURCE_IN_USE,
             `job '${job.jobName}' uses ${clash.description}, which job '${other.jobName}' (${other.jobId}) uses while it runs: ` +
-              'each would abort the other\'s open transactions and lose output; give this job its own (setTransactionalIdPrefix / setTransactionIdPrefix), or stop the other job first',
+              (clash.kind.endsWith('replication-slot')
+                ? 'each would take changes the other one then never sees; give this job its own (slotName), or stop the other job first'
+                : 'each would abort the other\'s open transactions and lose output; give this job its own (setTransactionalIdPrefix / setTransactionIdPrefix), or stop the other job first'),
           );
         }
       }

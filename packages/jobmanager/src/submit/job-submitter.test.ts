@@ -35,7 +35,7 @@ async function setup(plan: (defaults: JobDefaults) => Promise<JobPlan>, clusterC
   const planner: JobPlanner = {
     async plan({ jobId, code, entryName, args, defaults }) {
       calls.push({ code, entryName, args, defaults });
-      const userCode = { onDeath() {}, close: async () => void closed.push(jobId), enumerators: noEnumerators };
+      const userCode = { onDeath() {}, close: async () => void closed.push(jobId), enumerators: noEnumerators, jobEnded: async () => [] };
       return { ...(await plan(defaults)), userCode };
     },
   };

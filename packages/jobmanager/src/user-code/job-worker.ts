@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { JobEndStatus } from '@weir/api';
 import { WeirError, durationText, memorySizeText, type Logger } from '@weir/common';
 import { JobManagerErrorCode } from '../errors.ts';
 import type { JobDefaults } from '../job/job-spec.ts';
@@ -16,6 +17,8 @@ export interface JobUserCode {
   close(): Promise<void>;
   /** The job's split enumerators, run in the worker. */
   enumerators(): EnumeratorHost;
+  /** Tells the job's split sources it ended for good (SplitSource.jobEnded); resolves to what failed, a line each. */
+  jobEnded(status: JobEndStatus): Promise<readonly string[]>;
 }
 
 export interface JobWorkerOptions {
@@ -26,6 +29,9 @@ export interface JobWorkerOptions {
   /** What the job's graph is built with, for its split sources' enumerators. */
   readonly enumeratorGraph: { readonly args: readonly string[]; readonly defaults: JobDefaults };
 }
+
+/** How long the sources' jobEnded may take (dropping a replication slot waits for its walsender to let go). */
+const JOB_ENDED_TIMEOUT_MS = 60_000;
 
 /** A call into a split enumerator (a reader event, a snapshot) that takes longer is taken for a hung enumerator: the worker ends and the job fails over. */
 const ENUMERATOR_CALL_TIMEOUT_MS = 60_000;
@@ -116,6 +122,11 @@ export class JobWorker implements JobUserCode {
         this.#eventListener = undefined;
       },
     };
+  }
+
+  jobEnded(status: JobEndStatus): Promise<readonly string[]> {
+    const { args, defaults } = this.#options.enumeratorGraph;
+    return this.request('jobEnded', { args, defaults, status }, { timeoutMs: JOB_ENDED_TIMEOUT_MS, what: "the job's sources' jobEnded" });
   }
 
   async close(): Promise<void> {

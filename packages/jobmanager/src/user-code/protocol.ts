@@ -1,3 +1,4 @@
+import type { JobEndStatus } from '@weir/api';
 import type { UserSystemExitMode } from '@weir/common';
 import type { JobDefaults } from '../job/job-spec.ts';
 import type { HostCommand, HostEvent } from '../source/enumerator-host.ts';
@@ -15,6 +16,14 @@ export interface WorkerRequests {
   plan: { request: PlanRequest; response: JobPlan };
   /** A command for the job's split enumerators; what they do in reply comes as `event` messages. */
   enumerator: { request: EnumeratorRequest; response: void };
+  /** The job ended for good: each split source's jobEnded runs; the answer is what failed, a line each. */
+  jobEnded: { request: JobEndedRequest; response: readonly string[] };
+}
+
+export interface JobEndedRequest {
+  readonly args: readonly string[];
+  readonly defaults: JobDefaults;
+  readonly status: JobEndStatus;
 }
 
 /** The graph the enumerators' sources come from (the plan's, rebuilt after the worker restarted) and the command. */

@@ -3,8 +3,12 @@ import { SplitSourceHarness } from '@weir/api/testing';
 import { PostgresServer, postgresAvailable } from '@weir/postgres-server';
 import type { ChangeEvent } from './change-event.ts';
 import { PostgresCdcSource } from './postgres-cdc-source.ts';
+import { describeLeftSlot } from './replication-slot.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How long a reader may have nothing before a poll takes it as caught up: generous, since setting up a slot takes seconds on a loaded machine. */
+const SETTLE_MS = 5_000;
 
 describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreSQL', () => {
   let server: PostgresServer;
@@ -12,7 +16,8 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreS
   beforeAll(async () => {
     server = await PostgresServer.start();
     server.psql("CREATE TABLE items (id int PRIMARY KEY, v text); INSERT INTO items SELECT g, 'v' || g FROM generate_series(1, 5000) g");
-  });
+    // initdb and the server's start take tens of seconds on a loaded machine.
+  }, 120_000);
 
   afterAll(async () => {
     await server?.destroy();
@@ -25,10 +30,10 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreS
   it('snapshots from the slot\'s exported snapshot, then streams the changes made meanwhile; the slot advances only on checkpoint completion; a restore resumes after the checkpoint', async () => {
     const harness = await SplitSourceHarness.start(source(), 2);
     expect(await harness.poll(1)).toEqual([]);
-    const first = (await harness.poll(0, 3000)) as ChangeEvent[];
+    const first = (await harness.poll(0, 3000, SETTLE_MS)) as ChangeEvent[];
     expect(first.every((e) => e.op === 'r' && e.source.snapshot)).toBe(true);
     server.psql("INSERT INTO items VALUES (6000, 'new'); UPDATE items SET v = 'changed' WHERE id = 1; DELETE FROM items WHERE id = 4000");
-    const rest = (await harness.poll(0, Number.POSITIVE_INFINITY, 1500)) as ChangeEvent[];
+    const rest = (await harness.poll(0, Number.POSITIVE_INFINITY, SETTLE_MS)) as ChangeEvent[];
     const snapshot = [...first, ...rest].filter((e) => e.op === 'r');
     expect(snapshot.map((e) => e.after!['id'])).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
     expect(snapshot[0]!.after!['v']).toBe('v1');
@@ -51,7 +56,34 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreS
     // Restored at parallelism 1 from checkpoint 1: the change after it comes again, nothing before it.
     server.psql("INSERT INTO items VALUES (7000, 'later')");
     const restored = await SplitSourceHarness.start(source(), 1, checkpoint);
-    expect(((await restored.poll(0, Number.POSITIVE_INFINITY, 1500)) as ChangeEvent[]).map(brief)).toEqual(['u 2 after checkpoint', 'c 7000 later']);
+    expect(((await restored.poll(0, Number.POSITIVE_INFINITY, SETTLE_MS)) as ChangeEvent[]).map(brief)).toEqual(['u 2 after checkpoint', 'c 7000 later']);
     await restored.close();
-  });
+  }, 120_000);
+
+  it('claims its slot, keeps it when the job fails or by default, drops it on cancel when told to; describeLeftSlot says whether it is there', async () => {
+    const built = (drop: boolean) => PostgresCdcSource.builder().hostname('127.0.0.1').port(server.port).database('postgres').tableList('items').slotName('weir_hygiene').dropSlotOnStop(drop).build();
+    const [claim] = built(false).exclusiveResources();
+    expect(claim).toMatchObject({ kind: 'postgres.replication-slot', scope: `127.0.0.1:${server.port}/postgres`, name: 'weir_hygiene' });
+    expect(claim!.leftBehind).toContain(`psql -h 127.0.0.1 -p ${server.port} -d postgres -c "SELECT pg_drop_replication_slot('weir_hygiene')"`);
+    expect(built(true).exclusiveResources()[0]!.leftBehind).toBeUndefined();
+    const exists = () => server.psql("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'weir_hygiene'");
+    const harness = await SplitSourceHarness.start(built(true), 1);
+    await harness.poll(0, 100, SETTLE_MS);
+    expect(exists()).toBe('1');
+    await harness.close();
+    await built(false).jobEnded('CANCELED');
+    await built(true).jobEnded('FAILED');
+    expect(exists()).toBe('1');
+    const previous = process.env['PGUSER'];
+    process.env['PGUSER'] = 'postgres';
+    try {
+      expect(await describeLeftSlot(claim!)).toMatch(/^replication slot 'weir_hygiene' on 127\.0\.0\.1:\d+\/postgres: still there, holding .* of WAL; drop it with: SELECT pg_drop_replication_slot\('weir_hygiene'\)$/);
+      await built(true).jobEnded('CANCELED');
+      expect(exists()).toBe('0');
+      expect(await describeLeftSlot(claim!)).toBe(`replication slot 'weir_hygiene' on 127.0.0.1:${server.port}/postgres: dropped`);
+    } finally {
+      if (previous === undefined) delete process.env['PGUSER'];
+      else process.env['PGUSER'] = previous;
+    }
+  }, 120_000);
 });

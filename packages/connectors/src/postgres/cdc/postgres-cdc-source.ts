@@ -1,16 +1,19 @@
 import {
   Boundedness,
   StaticSplitEnumerator,
+  type ExclusiveResource,
+  type JobEndStatus,
   type SourceReaderContext,
   type SplitEnumeratorContext,
   type SplitSource,
 } from '@weir/api';
-import { WeirError } from '@weir/common';
+import { createLogger, WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../../errors.ts';
 import type { PostgresConnectionOptions } from '../postgres-connection.ts';
 import { CDC_SPLIT_ID, requireCdcSplit, type PostgresCdcSplit } from './cdc-split.ts';
 import { ChangeEventDeserializationSchema, type ChangeEvent, type DebeziumDeserializationSchema } from './change-event.ts';
 import { PostgresCdcReader, type StartupMode } from './postgres-cdc-reader.ts';
+import { dropReplicationSlot, dropSlotSql, slotClaim } from './replication-slot.ts';
 
 export interface PostgresCdcSourceConfig<T> {
   readonly connection: PostgresConnectionOptions;
@@ -20,6 +23,8 @@ export interface PostgresCdcSourceConfig<T> {
   readonly publicationName: string;
   readonly startup: StartupMode;
   readonly deserializer: DebeziumDeserializationSchema<T>;
+  /** Drop the slot when the job is cancelled (Debezium's slot.drop.on.stop); kept otherwise, and always when the job failed. */
+  readonly dropSlotOnStop?: boolean;
 }
 
 /**
@@ -53,6 +58,26 @@ export class PostgresCdcSource<T> implements SplitSource<T, PostgresCdcSplit, Po
   createReader(context: SourceReaderContext): PostgresCdcReader<T> {
     return new PostgresCdcReader<T>({ ...this.config, subtask: context.subtaskIndex });
   }
+
+  /** The slot, for this job alone (two jobs on one slot would take each other's changes); `weir cancel` and `weir info` say how to drop it once the job ended. */
+  exclusiveResources(): ExclusiveResource[] {
+    const { startup, connection, slotName, dropSlotOnStop } = this.config;
+    return startup === 'snapshot-only' ? [] : [slotClaim(connection, slotName, dropSlotOnStop === true)];
+  }
+
+  /** A cancelled job drops its slot when told to (dropSlotOnStop); a failed one keeps it, so that a restore from a retained checkpoint finds its changes. */
+  async jobEnded(status: JobEndStatus): Promise<void> {
+    const { startup, connection, slotName, dropSlotOnStop } = this.config;
+    if (startup === 'snapshot-only') return;
+    const logger = createLogger('postgres-cdc-source');
+    const where = `${connection.hostname}:${connection.port}/${connection.database}`;
+    if (dropSlotOnStop !== true || status !== 'CANCELED') {
+      logger.info({ slot: slotName, status }, `the job ended ${status}; replication slot '${slotName}' on ${where} is kept and holds WAL until dropped: ${dropSlotSql(slotName)}`);
+      return;
+    }
+    const dropped = await dropReplicationSlot(connection, slotName);
+    logger.info({ slot: slotName }, dropped ? `the job was cancelled: dropped replication slot '${slotName}' on ${where}` : `the job was cancelled; replication slot '${slotName}' on ${where} was not there`);
+  }
 }
 
 /** Flink CDC's PostgresSourceBuilder names. */
@@ -68,6 +93,7 @@ export class PostgresCdcSourceBuilder<T> {
   #publicationName = 'dbz_publication';
   #startup: StartupMode = 'initial';
   #deserializer: DebeziumDeserializationSchema<T> = new ChangeEventDeserializationSchema() as unknown as DebeziumDeserializationSchema<T>;
+  #dropSlotOnStop = false;
 
   hostname(hostname: string): this {
     this.#hostname = requireName(hostname, 'hostname');
@@ -119,6 +145,18 @@ export class PostgresCdcSourceBuilder<T> {
     return this;
   }
 
+  /**
+   * Whether a cancelled job drops its replication slot (Debezium's and Flink CDC's
+   * `slot.drop.on.stop`); default false: the slot is kept, holding the server's WAL, and `weir
+   * cancel` prints how to drop it. A failed job keeps it either way (and a failover never drops
+   * it), so that a restore from a retained checkpoint still finds its changes.
+   */
+  dropSlotOnStop(drop: boolean): this {
+    if (typeof drop !== 'boolean') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `dropSlotOnStop() takes true or false, got ${JSON.stringify(drop)}`);
+    this.#dropSlotOnStop = drop;
+    return this;
+  }
+
   /** The publication pgoutput streams (created for the captured tables if missing); default dbz_publication, as Flink CDC's. */
   publicationName(publicationName: string): this {
     this.#publicationName = requireName(publicationName, 'publicationName');
@@ -154,6 +192,7 @@ export class PostgresCdcSourceBuilder<T> {
       publicationName: this.#publicationName,
       startup: this.#startup,
       deserializer: this.#deserializer,
+      dropSlotOnStop: this.#dropSlotOnStop,
     });
   }
 }

@@ -6,6 +6,7 @@ export interface ExclusiveResource {
   'scope'?: (string);
   'name'?: (string);
   'description'?: (string);
+  'leftBehind'?: (string);
 }
 
 export interface ExclusiveResource__Output {
@@ -13,4 +14,5 @@ export interface ExclusiveResource__Output {
   'scope': (string);
   'name': (string);
   'description': (string);
+  'leftBehind': (string);
 }
