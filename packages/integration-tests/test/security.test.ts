@@ -10,6 +10,7 @@ import { createDataExchangeClient, createJobServiceClient, grpc, type JobDetails
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initClusterCredentials, jobIdFrom, ProcessCluster, runWeir, WeirProcess, writeJobFile } from '../src/index.ts';
 import { rawCall } from '../src/raw-grpc.ts';
+import { listenForSniffedReports, reportFromJobManager, SECRET_SNIFFER } from './hardening-jobs.ts';
 
 /** Running sums per key (n mod 10) of 0 … count-1 at a steady rate, at parallelism 2: the keyBy crosses TaskManagers. */
 const SUMS_JOB = `
@@ -111,7 +112,8 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
     cluster = await ProcessCluster.start({
       taskManagers: 2,
       slots: 1,
-      config: { ...securityKeys, 'jobmanager.bind-host': '0.0.0.0', 'taskmanager.bind-host': '0.0.0.0', 'rest.bind-address': '0.0.0.0' },
+      // The job's code on the JobManager reads no file but Weir's code (the tokens file and keys are below the temp dir the other tests allow).
+      config: { ...securityKeys, 'jobmanager.user-code.read-paths': '', 'jobmanager.bind-host': '0.0.0.0', 'taskmanager.bind-host': '0.0.0.0', 'rest.bind-address': '0.0.0.0' },
       clientTls: { ca },
     });
   });
@@ -160,6 +162,27 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
     expect(bobCancels.stderr).toMatch(/'bob' \(role submitter\) may cancel only the jobs it submitted \(this one was submitted by token:alice\)/);
     const carolCancels = await weirAs(viewerJwt, ['cancel', jobId]);
     expect(carolCancels.stderr).toMatch(/'carol' \(role viewer\) may not cancel/);
+
+    // alice's own job's main, run in the JobManager's job worker, reads none of the JobManager's secrets: its tokens file, its private keys, its environment or command line.
+    const sniffed = await listenForSniffedReports();
+    try {
+      const secretFiles = [join(sec, 'tokens'), securityKeys['security.ssl.internal.key']!, securityKeys['security.ssl.rest.key'] ?? join(sec, 'rest-key.pem')];
+      const sniff = await weirAs(tokens.alice, ['run', writeJobFile(SECRET_SNIFFER, 'sniff.ts'), '--', sniffed.url, ...secretFiles]);
+      expect(sniff.code, sniff.stderr).toBe(0);
+      const { pid, ppid, weirVariables, ...found } = reportFromJobManager(sniffed.reports, cluster.jobManager.pid!);
+      expect(found).toEqual({
+        secretKey: null,
+        accessKey: null,
+        anyValueWithTheSecret: false,
+        parentEnviron: 'ERR_ACCESS_DENIED',
+        parentCmdline: 'ERR_ACCESS_DENIED',
+        files: secretFiles.map(() => 'ERR_ACCESS_DENIED'),
+        write: 'ERR_ACCESS_DENIED',
+      });
+      expect(weirVariables.filter((name) => name !== 'WEIR_LOG_LEVEL')).toEqual([]);
+    } finally {
+      await sniffed.close();
+    }
 
     // Plain text to the JobManager's TLS port: the connection fails, nothing is answered.
     const plainJm = await rawCall(cluster.jobManagerAddress, '/weir.v1.JobService/ListJobs', 'unary', Buffer.alloc(0), 3_000);

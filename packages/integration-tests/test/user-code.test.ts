@@ -8,7 +8,7 @@ import { RUNNING_SUMS } from './checkpoint-jobs.ts';
 import { EXITING_MAP, HUNGRY_MAIN, LOOPING_MAIN } from './robustness-jobs.ts';
 
 /*
- * Issue 12: user code cannot take the cluster down. The job's main runs in a worker thread
+ * Issue 12: user code cannot take the cluster down. The job's main runs in a worker process
  * of its own on the JobManager, with a time and a memory limit; process.exit in a job fails
  * the job, not the process.
  */

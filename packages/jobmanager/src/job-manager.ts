@@ -177,6 +177,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   logger.info({ host, port, restPort: rest.port, restUrl, blobDirectory: blobStore.directory, highAvailability: ha === undefined ? 'none' : ha.storageUrl }, 'JobManager listening');
   logger.info(`Web dashboard and REST API at ${security.restTls === undefined ? 'http' : 'https'}://${config['rest.bind-address']}:${rest.port}`);
 
+  session?.warmUserCode();
   if (ha !== undefined) {
     election = ha.election({ address, restUrl });
     election.start({
@@ -186,6 +187,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
         // TaskManagers may register while the jobs are recovered: the jobs wait for their slots.
         session = next;
         epoch = term.epoch;
+        next.warmUserCode();
         try {
           await recoverJobs({ services: ha, term, session: next, openStorage: open, logger: termLogger });
           recovered = next;
