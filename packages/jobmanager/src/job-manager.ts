@@ -139,7 +139,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
       },
       dashboardDir: dashboardBuilt() ? dashboardDir : undefined,
       logger,
-      forwarding: ha === undefined ? undefined : { target: restTarget, self: address, timeoutMs: FORWARD_TIMEOUT_MS },
+      forwarding: ha === undefined ? undefined : { target: restTarget, self: address, timeoutMs: FORWARD_TIMEOUT_MS, ...(internalTls !== undefined && { tls: () => internalTls.current }) },
       guard: { security, owners },
       tls: security.restTls,
       context: {
