@@ -138,6 +138,7 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
       // The job's code on the JobManager reads no file but Weir's code (the tokens file and keys are below the temp dir the other tests allow).
       config: { ...securityKeys, 'state.checkpoints.dir': join(dir, 'checkpoints'), 'jobmanager.user-code.read-paths': '', 'jobmanager.bind-host': '0.0.0.0', 'taskmanager.bind-host': '0.0.0.0', 'rest.bind-address': '0.0.0.0' },
       clientTls: { ca },
+      prometheus: true,
     });
   });
 
@@ -252,6 +253,14 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
     expect(await httpStatus(`${https}/jobs/overview`, { ca, token: tokens.vic })).toBe(200);
     expect(await httpStatus(`${https}/jobs/${jobId}?mode=cancel`, { ca, token: tokens.vic, method: 'PATCH' })).toBe(403);
     expect(await httpStatus(`${https}/jobs/${jobId}?mode=cancel`, { ca, token: tokens.bob, method: 'PATCH' })).toBe(403);
+
+    // Prometheus endpoints of the JobManager and a TaskManager: a token of any role, else 401.
+    for (const process of [cluster.jobManager, cluster.taskManagers[0]!]) {
+      const metrics = cluster.metricsUrl(process);
+      expect(await httpStatus(metrics), metrics).toBe(401);
+      expect(await httpStatus(metrics, { token: 'weir_not-a-token-of-this-cluster' }), metrics).toBe(401);
+      expect(await httpStatus(metrics, { token: tokens.vic }), metrics).toBe(200);
+    }
 
     // weir security check reports every door closed.
     const check = await runWeir(['security', 'check', '-m', cluster.jobManagerAddress, ...caArgs, '--rest', `localhost:${restPort}`]);

@@ -4,7 +4,7 @@ import { dashboardBuilt, dashboardDir } from '@weir/dashboard';
 import { EtcdHaServices, HaErrorCode, haSettingsFromConfig, type LeaderElection, type LeaderRetrieval } from '@weir/ha';
 import type { PrometheusEndpoint } from '@weir/metrics';
 import { bindServer, createServer, services, type JobServiceHandlers, type TaskManagerServiceHandlers } from '@weir/rpc';
-import { ClusterSecurity, checkExposure } from '@weir/security';
+import { ClusterSecurity, authenticationEnabled, checkExposure } from '@weir/security';
 import { openStorage, s3SettingsFromConfig } from '@weir/storage';
 import { BlobStore } from './blob/blob-store.ts';
 import { EtcdLeaderHa } from './ha/etcd-leader-ha.ts';
@@ -128,6 +128,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
       },
       clock,
       logger,
+      ...(authenticationEnabled(security.settings) && { authenticate: async (authorization: string | undefined) => void (await security.authenticator.authenticate(authorization)) }),
     });
     rest = await startRestServer({
       host: config['rest.bind-address'],

@@ -62,7 +62,8 @@ export function refChannel(child: ChildProcess): void {
  * One worker process started ahead, so a submission does not wait for Node to start and load
  * Weir's modules (a second or more under load): `take` hands out the spare, or a new process
  * if there is none, and starts the next spare. The spare is started by the first `take` or by
- * `warm`, not before: a planner that never plans starts nothing.
+ * `warm`, not before: a planner that never plans starts nothing. From sources (unit tests)
+ * there is no spare: it would compile all of Weir with tsx for every JobManager a test starts.
  */
 export class WorkerProcessPool {
   readonly #options: WorkerProcessOptions;
@@ -74,7 +75,7 @@ export class WorkerProcessPool {
   }
 
   warm(): void {
-    if (this.#closed || this.#spare !== undefined) return;
+    if (this.#closed || this.#spare !== undefined || moduleExtension === '.ts') return;
     const spare = startWorkerProcess(this.#options);
     // A spare that dies (killed from outside, say) is not handed out.
     spare.child.once('exit', () => {
