@@ -58,6 +58,8 @@ export class ProcessCluster {
       // Tests name savepoint directories of their own below the temp dir; a test of the
       // confinement itself narrows this.
       'state.savepoints.allowed-dirs': tmpdir(),
+      // The jobs' FileSource inputs are there too.
+      'jobmanager.user-code.read-paths': tmpdir(),
       ...options.config,
     };
     const configArgs = Object.entries(config).flatMap(([k, v]) => ['-D', `${k}=${v}`]);

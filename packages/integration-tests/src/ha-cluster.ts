@@ -83,6 +83,8 @@ export class HaCluster {
       'security.insecure-bind-acknowledged': 'true',
       // The jobs name checkpoint and savepoint directories of their own below the temp dir.
       'state.savepoints.allowed-dirs': tmpdir(),
+      // The jobs' FileSource inputs are there too.
+      'jobmanager.user-code.read-paths': tmpdir(),
       ...credentials?.etcdKeys,
       ...options.config,
     };

@@ -8,7 +8,7 @@ import { freePort } from '@weir/cli';
 import { createJobServiceClient, createTaskManagerServiceClient, grpc } from '@weir/rpc';
 import { completedCount, getJob, jobIdFrom, listCheckpoints, ProcessCluster, runWeir, waitForCheckpoints, waitForStatus, WeirProcess, writeJobFile } from '../src/index.ts';
 import { RUNNING_SUMS } from './checkpoint-jobs.ts';
-import { SECRET_SNIFFER } from './hardening-jobs.ts';
+import { listenForSniffedReports, reportFromJobManager, SECRET_SNIFFER } from './hardening-jobs.ts';
 import { commandLine, listeningAddresses, pidsWith } from './listening-sockets.ts';
 
 /*
@@ -270,10 +270,26 @@ describe('weir cluster start, closed by default', () => {
     expect(listening.length, listening.join(', ')).toBeGreaterThanOrEqual(6);
     expect(listening.filter((address) => !address.startsWith('127.0.0.1:')), listening.join(', ')).toEqual([]);
 
-    const run = await runWeir(['run', '-m', `localhost:${port}`, writeJobFile(SECRET_SNIFFER, 'sniff.ts'), '--', dir], { timeoutMs: 60_000 });
+    // A secret file in the cluster's own directory (where the JobManager keeps its blobs); the main gets its path.
+    const secretFile = join(dir, 'jobmanager-secret');
+    writeFileSync(secretFile, 'jm-only-secret-in-a-file');
+    const sniffed = await listenForSniffedReports();
+    cleanups.push(sniffed.close);
+    const run = await runWeir(['run', '-m', `localhost:${port}`, writeJobFile(SECRET_SNIFFER, 'sniff.ts'), '--', sniffed.url, secretFile], { timeoutMs: 60_000 });
     expect(run.code, `${run.stdout}\n${run.stderr}\n${cluster.output.slice(-3000)}`).toBe(0);
-    // What the main found where it ran in the JobManager's job worker.
+    // What the main found where it ran, in the JobManager's job worker: no secret, and no file outside Weir's code (nor the JobManager's /proc entries) it can read.
     const [jobManager] = pidsWith(join(dir, 'jobmanager'));
-    expect(JSON.parse(readFileSync(join(dir, `found-${jobManager}.json`), 'utf8'))).toEqual({ secretKey: null, accessKey: null, weirVariables: ['WEIR_LOG_LEVEL'], anyValueWithTheSecret: false });
+    const { pid, ppid, ...found } = reportFromJobManager(sniffed.reports, jobManager!);
+    expect(pid).not.toBe(jobManager);
+    expect(found).toEqual({
+      secretKey: null,
+      accessKey: null,
+      weirVariables: ['WEIR_LOG_LEVEL'],
+      anyValueWithTheSecret: false,
+      parentEnviron: 'ERR_ACCESS_DENIED',
+      parentCmdline: 'ERR_ACCESS_DENIED',
+      files: ['ERR_ACCESS_DENIED'],
+      write: 'ERR_ACCESS_DENIED',
+    });
   });
 });

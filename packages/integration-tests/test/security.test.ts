@@ -10,6 +10,8 @@ import { createDataExchangeClient, createJobServiceClient, grpc, type JobDetails
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initClusterCredentials, jobIdFrom, ProcessCluster, runWeir, WeirProcess, writeJobFile } from '../src/index.ts';
 import { rawCall } from '../src/raw-grpc.ts';
+import { PAUSING_SOURCE } from './pausing-source.ts';
+import { listenForSniffedReports, reportFromJobManager, SECRET_SNIFFER } from './hardening-jobs.ts';
 
 /** Running sums per key (n mod 10) of 0 … count-1 at a steady rate, at parallelism 2: the keyBy crosses TaskManagers. */
 const SUMS_JOB = `
@@ -19,6 +21,28 @@ export default function sums(env, args) {
   const [count, rate, output] = args;
   env.setParallelism(2);
   env.fromSource(new DataGeneratorSource((i) => i, Number(count), RateLimiterStrategy.perSecond(Number(rate)), Types.NUMBER), 'numbers').uid('numbers')
+    .map((n) => [n % 10, n]).uid('key')
+    .keyBy(([key]) => key)
+    .reduce(([key, a], [, b]) => [key, a + b]).uid('sum')
+    .map(([key, sum]) => key + ' ' + sum).uid('format')
+    .sinkTo(FileSink.forRowFormat(output, new SimpleStringEncoder()).build()).uid('sink');
+}
+`;
+
+/**
+ * The running sums of SUMS_JOB from a source that goes quiet instead of ending once it emitted
+ * every number, checkpointed so the sink commits: the job runs until the test cancels it,
+ * however fast or slow the machine is.
+ */
+const RUNNING_SUMS_JOB = `
+import { Boundedness, InputStatus, Types, type ReaderOutput, type SourceReaderContext, type SplitEnumeratorContext, type SplitSource, type SplitSourceReader } from '@weir/api';
+import { DataGeneratorSource, FileSink, RateLimiterStrategy, SimpleStringEncoder, type GeneratorSplit } from '@weir/connectors';
+${PAUSING_SOURCE}
+export default function sums(env, args) {
+  const [count, rate, output] = args;
+  env.setParallelism(2);
+  env.enableCheckpointing(300);
+  env.fromSource(new PausingSource(new DataGeneratorSource((i) => i, Number(count), RateLimiterStrategy.perSecond(Number(rate)), Types.NUMBER)), 'numbers').uid('numbers')
     .map((n) => [n % 10, n]).uid('key')
     .keyBy(([key]) => key)
     .reduce(([key, a], [, b]) => [key, a + b]).uid('sum')
@@ -73,9 +97,9 @@ function servedFingerprint(port: number, ca: Buffer): Promise<string> {
   });
 }
 
-describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', () => {
-  const COUNT = 10_000;
-  const RATE = 250;
+describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', { timeout: 600_000 }, () => {
+  const COUNT = 4_000;
+  const RATE = 500;
   let dir: string;
   let sec: string;
   let ca: Buffer;
@@ -111,8 +135,10 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
     cluster = await ProcessCluster.start({
       taskManagers: 2,
       slots: 1,
-      config: { ...securityKeys, 'jobmanager.bind-host': '0.0.0.0', 'taskmanager.bind-host': '0.0.0.0', 'rest.bind-address': '0.0.0.0' },
+      // The job's code on the JobManager reads no file but Weir's code (the tokens file and keys are below the temp dir the other tests allow).
+      config: { ...securityKeys, 'state.checkpoints.dir': join(dir, 'checkpoints'), 'jobmanager.user-code.read-paths': '', 'jobmanager.bind-host': '0.0.0.0', 'taskmanager.bind-host': '0.0.0.0', 'rest.bind-address': '0.0.0.0' },
       clientTls: { ca },
+      prometheus: true,
     });
   });
 
@@ -121,9 +147,30 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
   });
 
   it('runs alice\'s job exactly while every attack is refused and logged, and takes rotated certificates for new connections', async () => {
+    // First, a job's main (alice's), run in the JobManager's job worker, reads none of the JobManager's secrets: its tokens file, its private keys, its environment or command line.
+    const sniffed = await listenForSniffedReports();
+    try {
+      const secretFiles = [join(sec, 'tokens'), securityKeys['security.ssl.internal.key']!, securityKeys['security.ssl.rest.key'] ?? join(sec, 'rest-key.pem')];
+      const sniff = await weirAs(tokens.alice, ['run', writeJobFile(SECRET_SNIFFER, 'sniff.ts'), '--', sniffed.url, ...secretFiles]);
+      expect(sniff.code, sniff.stderr).toBe(0);
+      const { pid, ppid, weirVariables, ...found } = reportFromJobManager(sniffed.reports, cluster.jobManager.pid!);
+      expect(found).toEqual({
+        secretKey: null,
+        accessKey: null,
+        anyValueWithTheSecret: false,
+        parentEnviron: 'ERR_ACCESS_DENIED',
+        parentCmdline: 'ERR_ACCESS_DENIED',
+        files: secretFiles.map(() => 'ERR_ACCESS_DENIED'),
+        write: 'ERR_ACCESS_DENIED',
+      });
+      expect(weirVariables.filter((name) => name !== 'WEIR_LOG_LEVEL')).toEqual([]);
+    } finally {
+      await sniffed.close();
+    }
+
     const output = join(dir, 'out');
     const jobFile = writeJobFile(SUMS_JOB);
-    const submitted = await weirAs(tokens.alice, ['run', '--detached', jobFile, '--', String(COUNT), String(RATE), output]);
+    const submitted = await weirAs(tokens.alice, ['run', '--detached', writeJobFile(RUNNING_SUMS_JOB, 'running-sums.ts'), '--', String(COUNT), String(RATE), output]);
     expect(submitted.code, submitted.stderr).toBe(0);
     const jobId = jobIdFrom(submitted.stdout);
     const authorized = new grpc.Metadata();
@@ -207,6 +254,14 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
     expect(await httpStatus(`${https}/jobs/${jobId}?mode=cancel`, { ca, token: tokens.vic, method: 'PATCH' })).toBe(403);
     expect(await httpStatus(`${https}/jobs/${jobId}?mode=cancel`, { ca, token: tokens.bob, method: 'PATCH' })).toBe(403);
 
+    // Prometheus endpoints of the JobManager and a TaskManager: a token of any role, else 401.
+    for (const process of [cluster.jobManager, cluster.taskManagers[0]!]) {
+      const metrics = cluster.metricsUrl(process);
+      expect(await httpStatus(metrics), metrics).toBe(401);
+      expect(await httpStatus(metrics, { token: 'weir_not-a-token-of-this-cluster' }), metrics).toBe(401);
+      expect(await httpStatus(metrics, { token: tokens.vic }), metrics).toBe(200);
+    }
+
     // weir security check reports every door closed.
     const check = await runWeir(['security', 'check', '-m', cluster.jobManagerAddress, ...caArgs, '--rest', `localhost:${restPort}`]);
     expect(check.code, check.stderr).toBe(0);
@@ -240,13 +295,22 @@ describe('a secured cluster (mutual TLS, HTTPS, tokens and JWTs) under attack', 
     fresh.close();
     expect(overview).toBe(3);
 
-    const ends = Date.now() + 90_000;
+    // Every number in and committed (checkpoints go on over the new connections); then alice cancels her job.
+    const committed = Date.now() + 180_000;
+    while (readCommittedLines(output).length < COUNT) {
+      if (Date.now() > committed) throw new Error(`only ${readCommittedLines(output).length} of ${COUNT} lines were committed:\n${cluster.logs()}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(await getJob(jobId)).toBe('RUNNING');
+    const canceled = await weirAs(tokens.alice, ['cancel', jobId]);
+    expect(canceled.code, canceled.stderr).toBe(0);
+    const ends = Date.now() + 60_000;
     let finished = await details(jobId);
-    while (!['FINISHED', 'FAILED', 'CANCELED'].includes(finished.summary!.status) && Date.now() < ends) {
+    while (finished.summary!.status !== 'CANCELED' && Date.now() < ends) {
       await new Promise((r) => setTimeout(r, 200));
       finished = await details(jobId);
     }
-    expect(finished.summary!.status, finished.failureCause).toBe('FINISHED');
+    expect(finished.summary!.status, finished.failureCause).toBe('CANCELED');
     expectExactSums(output, COUNT);
 
     // A job after the rotation runs over new data connections (the new TaskManager's among them), exactly.

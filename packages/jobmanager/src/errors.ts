@@ -10,9 +10,9 @@ export const JobManagerErrorCode = {
   BUNDLE_NOT_FOUND: 'BUNDLE_NOT_FOUND',
   /** The blob storage directory could not be created, or a bundle could not be written to it. */
   BLOB_STORE_FAILED: 'BLOB_STORE_FAILED',
-  /** A job's code on the JobManager did not answer in time: its main did not return within jobmanager.job-main.timeout; its worker thread was ended. */
+  /** A job's code on the JobManager did not answer in time: its main did not return within jobmanager.job-main.timeout; its worker process was ended. */
   USER_CODE_TIMEOUT: 'USER_CODE_TIMEOUT',
-  /** A job's worker thread on the JobManager ended (out of memory, an error thrown outside any call, process.exit) or was closed; the submission fails, a running job fails over. */
+  /** A job's worker process on the JobManager ended (out of memory, an error thrown outside any call, process.exit) or was closed; the submission fails, a running job fails over. */
   USER_CODE_FAILED: 'USER_CODE_FAILED',
   /** A job waited `slot.request.timeout` for enough free slots; its failure cause. */
   NOT_ENOUGH_SLOTS: 'NOT_ENOUGH_SLOTS',

@@ -117,7 +117,8 @@ class Watch {
   }
 }
 
-describe('startJobManager over gRPC', () => {
+// Each submitted job's main runs in a worker process that, from sources, compiles Weir's modules with tsx: seconds, more under load.
+describe('startJobManager over gRPC', { timeout: 180_000 }, () => {
   let clock: ManualClock;
   let config: WeirConfig;
   let jm: JobManagerHandle;

@@ -4,7 +4,7 @@ import { dashboardBuilt, dashboardDir } from '@weir/dashboard';
 import { EtcdHaServices, HaErrorCode, haSettingsFromConfig, type LeaderElection, type LeaderRetrieval } from '@weir/ha';
 import type { PrometheusEndpoint } from '@weir/metrics';
 import { bindServer, createServer, services, type JobServiceHandlers, type TaskManagerServiceHandlers } from '@weir/rpc';
-import { ClusterSecurity, checkExposure } from '@weir/security';
+import { ClusterSecurity, authenticationEnabled, checkExposure } from '@weir/security';
 import { openStorage, s3SettingsFromConfig } from '@weir/storage';
 import { BlobStore } from './blob/blob-store.ts';
 import { EtcdLeaderHa } from './ha/etcd-leader-ha.ts';
@@ -128,6 +128,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
       },
       clock,
       logger,
+      ...(authenticationEnabled(security.settings) && { authenticate: async (authorization: string | undefined) => void (await security.authenticator.authenticate(authorization)) }),
     });
     rest = await startRestServer({
       host: config['rest.bind-address'],
@@ -139,7 +140,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
       },
       dashboardDir: dashboardBuilt() ? dashboardDir : undefined,
       logger,
-      forwarding: ha === undefined ? undefined : { target: restTarget, self: address, timeoutMs: FORWARD_TIMEOUT_MS },
+      forwarding: ha === undefined ? undefined : { target: restTarget, self: address, timeoutMs: FORWARD_TIMEOUT_MS, ...(internalTls !== undefined && { tls: () => internalTls.current }) },
       guard: { security, owners },
       tls: security.restTls,
       context: {
@@ -177,6 +178,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   logger.info({ host, port, restPort: rest.port, restUrl, blobDirectory: blobStore.directory, highAvailability: ha === undefined ? 'none' : ha.storageUrl }, 'JobManager listening');
   logger.info(`Web dashboard and REST API at ${security.restTls === undefined ? 'http' : 'https'}://${config['rest.bind-address']}:${rest.port}`);
 
+  session?.warmUserCode();
   if (ha !== undefined) {
     election = ha.election({ address, restUrl });
     election.start({
@@ -186,6 +188,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
         // TaskManagers may register while the jobs are recovered: the jobs wait for their slots.
         session = next;
         epoch = term.epoch;
+        next.warmUserCode();
         try {
           await recoverJobs({ services: ha, term, session: next, openStorage: open, logger: termLogger });
           recovered = next;

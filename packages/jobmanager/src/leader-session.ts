@@ -15,6 +15,7 @@ import { taskManagerServiceHandlers } from './service/task-manager-service.ts';
 import type { ClientRateLimiter } from './service/client-rate-limiter.ts';
 import { JobSubmitter } from './submit/job-submitter.ts';
 import { workerJobPlanner } from './submit/worker-job-planner.ts';
+import { readPathsFromConfig } from './user-code/sandbox.ts';
 
 export interface LeaderSessionParts {
   readonly config: WeirConfig;
@@ -45,6 +46,7 @@ export class LeaderSession {
   readonly registry: TaskManagerRegistry;
   readonly slotPool: SlotPool;
   readonly savepoints: SavepointService;
+  readonly #planner: ReturnType<typeof workerJobPlanner>;
 
   constructor(parts: LeaderSessionParts) {
     const { config, logger, clock, blobStore, metricStore, ha, livenessProbe } = parts;
@@ -82,9 +84,11 @@ export class LeaderSession {
     const planner = workerJobPlanner({
       mainTimeoutMs: config['jobmanager.job-main.timeout'],
       heapSizeBytes: config['jobmanager.user-code.heap-size'],
+      readPaths: readPathsFromConfig(config['jobmanager.user-code.read-paths']),
       systemExit: config['cluster.intercept-user-system-exit'],
       logger,
     });
+    this.#planner = planner;
     this.submitter = new JobSubmitter(planner, blobStore, dispatcher, config, logger, open, ha);
     const savepoints = new SavepointService({
       dispatcher,
@@ -103,5 +107,11 @@ export class LeaderSession {
   close(): void {
     this.registry.close();
     this.dispatcher.shutDown();
+    this.#planner.close();
+  }
+
+  /** Starts a job worker process ahead of the first submission (a term that leads; not the idle one of a standby). */
+  warmUserCode(): void {
+    this.#planner.warm();
   }
 }

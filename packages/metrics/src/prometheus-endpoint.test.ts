@@ -35,6 +35,28 @@ describe('the Prometheus endpoint', () => {
     }
   });
 
+  it('asks for a token when authentication is on, and serves a scrape that shows one', async () => {
+    const port = await freePort();
+    const authenticate = async (authorization: string | undefined) => {
+      if (authorization !== 'Bearer viewer-token') throw new Error(authorization === undefined ? 'this cluster needs a token' : 'the token is not one this cluster knows');
+    };
+    const endpoint = await startPrometheusEndpoint(String(port), '127.0.0.1', processRegistry(), undefined, authenticate);
+    try {
+      const url = `http://127.0.0.1:${endpoint.port}/metrics`;
+      const anonymous = await fetch(url);
+      expect([anonymous.status, anonymous.headers.get('www-authenticate'), await anonymous.text()]).toEqual([401, 'Bearer', 'this cluster needs a token\n']);
+      const wrong = await fetch(url, { headers: { authorization: 'Bearer guess' } });
+      expect([wrong.status, await wrong.text()]).toEqual([401, 'the token is not one this cluster knows\n']);
+      // Nothing is told about paths without a token either.
+      expect((await fetch(`http://127.0.0.1:${endpoint.port}/other`)).status).toBe(401);
+      const viewer = await fetch(url, { headers: { authorization: 'Bearer viewer-token' } });
+      expect(viewer.status).toBe(200);
+      expect(await viewer.text()).toContain('process_resident_memory_bytes');
+    } finally {
+      await endpoint.close();
+    }
+  });
+
   it('fails naming the range when no port of it is free', async () => {
     const port = await freePort();
     const taken = createServer();

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { parsePortRange, WeirError } from '@weir/common';
 import type { Registry } from 'prom-client';
 import { MetricsErrorCode } from './errors.ts';
@@ -27,13 +27,32 @@ export function processRegistry(): Registry {
  * `range` (`9249` or `9249-9260`, metrics.reporter.prom.port) that can be bound on `host`, as
  * Flink's PrometheusReporter does, so several processes on one machine share a range.
  * `beforeScrape` runs first on every scrape: it registers metrics whose names are known only
- * then (`DynamicGauges`).
+ * then (`DynamicGauges`). With `authenticate` (the cluster's authentication is on), a scrape
+ * must show a token of any role in `Authorization: Bearer …` (Prometheus's `authorization`
+ * scrape setting): the metrics name every job and TaskManager. `authenticate` rejects with
+ * the reason, which the 401 says.
  */
-export async function startPrometheusEndpoint(range: string, host: string, registry: Registry, beforeScrape?: () => void): Promise<PrometheusEndpoint> {
+export async function startPrometheusEndpoint(
+  range: string,
+  host: string,
+  registry: Registry,
+  beforeScrape?: () => void,
+  authenticate?: (authorization: string | undefined) => Promise<void>,
+): Promise<PrometheusEndpoint> {
   const ports = parsePortRange(range);
   if (ports === undefined) throw new WeirError(MetricsErrorCode.METRICS_PORT_UNAVAILABLE, `metrics.reporter.prom.port '${range}' is not a port or a range such as 9249-9260`);
   const server = createServer((request, response) => {
-    if (request.method !== 'GET' || (request.url ?? '').split('?')[0] !== '/metrics') {
+    if (authenticate === undefined) {
+      serve(request.method, request.url, response);
+      return;
+    }
+    authenticate(request.headers.authorization).then(
+      () => serve(request.method, request.url, response),
+      (err: unknown) => response.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end(`${(err as Error).message ?? String(err)}\n`),
+    );
+  });
+  const serve = (method: string | undefined, url: string | undefined, response: ServerResponse): void => {
+    if (method !== 'GET' || (url ?? '').split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Prometheus metrics are at GET /metrics\n');
       return;
     }
@@ -47,7 +66,7 @@ export async function startPrometheusEndpoint(range: string, host: string, regis
       (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
       (err: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`collecting metrics failed: ${String(err)}\n`),
     );
-  });
+  };
   const failures: string[] = [];
   for (let port = ports.first; port <= ports.last; port++) {
     try {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import type { Clock, Logger, WeirConfig } from '@weir/common';
 import { followLeader, haSettingsFromConfig } from '@weir/ha';
 import { encodeMetricsReport } from '@weir/rpc';
-import { ClusterSecurity, checkExposure } from '@weir/security';
+import { ClusterSecurity, authenticationEnabled, checkExposure } from '@weir/security';
 import type { PartitionRegistryLike } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
 import { JobManagerConnection } from './control/connection.ts';
@@ -179,6 +179,7 @@ export class TaskManager implements TaskManagerHandle {
         clock: parts.clock,
         logger,
         report: (report) => connection.sendIfRegistered({ metricsReport: encodeMetricsReport(report) }),
+        ...(authenticationEnabled(security.settings) && { authenticate: async (authorization: string | undefined) => void (await security.authenticator.authenticate(authorization)) }),
       });
     } catch (err) {
       storages.close();

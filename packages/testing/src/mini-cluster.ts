@@ -77,6 +77,8 @@ export class MiniCluster {
           'taskmanager.host': '127.0.0.1',
           'taskmanager.bind-host': '127.0.0.1',
           'state.savepoints.allowed-dirs': tmpdir(),
+          // A test's FileSource inputs: below the temp dir or the project the test runs in.
+          'jobmanager.user-code.read-paths': [tmpdir(), process.cwd()].join(','),
           ...this.#options.config,
         },
         env: { ...process.env, [COLLECT_DIR_ENV]: join(dir, 'collect') },

@@ -69,7 +69,9 @@ export class LocalCluster {
       ...(config['state.savepoints.dir'] === '' && { 'state.savepoints.dir': join(options.dir, 'savepoints') }),
     };
     try {
-      supervisor.start(childSpec('jobmanager', 'jobmanager', options, { ...checkpoints, 'blob.storage.directory': join(options.dir, 'jobmanager', 'blobs') }, RestartPolicy.never()));
+      // A local job's FileSource reads the user's files: those below the directory the cluster was started in.
+      const readPaths: Record<string, string> = config['jobmanager.user-code.read-paths'] === '' ? { 'jobmanager.user-code.read-paths': options.cwd } : {};
+      supervisor.start(childSpec('jobmanager', 'jobmanager', options, { ...checkpoints, ...readPaths, 'blob.storage.directory': join(options.dir, 'jobmanager', 'blobs') }, RestartPolicy.never()));
       await waitForJobManager(config['jobmanager.rpc.address'], config['jobmanager.rpc.port'], {
         clock: options.clock,
         timeoutMs: options.startTimeoutMs ?? 60_000,

@@ -19,7 +19,15 @@ const CLUSTER_METRIC_HELP = {
  */
 export async function startJobManagerMetrics(
   config: WeirConfig,
-  deps: { dispatcher: Dispatcher; registry: TaskManagerRegistry; slotPool: SlotPool; clock: Clock; logger: Logger },
+  deps: {
+    dispatcher: Dispatcher;
+    registry: TaskManagerRegistry;
+    slotPool: SlotPool;
+    clock: Clock;
+    logger: Logger;
+    /** With authentication on: a scrape needs a token (any role reads). */
+    authenticate?: (authorization: string | undefined) => Promise<void>;
+  },
 ): Promise<PrometheusEndpoint | undefined> {
   const range = config['metrics.reporter.prom.port'];
   if (range === '') return undefined;
@@ -45,7 +53,7 @@ export async function startJobManagerMetrics(
       .filter((job) => !isGloballyTerminal(job.status))
       .map((job) => ({ labels: { job_id: job.jobId, job_name: job.spec.jobGraph.jobName }, values: jobMetrics(job, deps.clock.now()) })),
   );
-  const endpoint = await startPrometheusEndpoint(range, config['jobmanager.bind-host'], registry);
+  const endpoint = await startPrometheusEndpoint(range, config['jobmanager.bind-host'], registry, undefined, deps.authenticate);
   deps.logger.info({ port: endpoint.port }, `Prometheus metrics at http://${config['jobmanager.rpc.address']}:${endpoint.port}/metrics`);
   return endpoint;
 }

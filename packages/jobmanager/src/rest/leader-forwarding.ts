@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { WeirError, describeError } from '@weir/common';
 import { HaErrorCode } from '@weir/ha';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestLeader, type ForwardingTls, type LeaderAnswer } from './leader-request.ts';
 import { RestErrorCode } from './rest-errors.ts';
 
 /** Where a REST request about the cluster is answered. */
@@ -20,6 +21,8 @@ export interface LeaderForwardingOptions {
   readonly self: string;
   /** How long the leader may take to answer (its handlers never block, so a few seconds means it is gone). */
   readonly timeoutMs: number;
+  /** With internal TLS: the cluster's CA and this JobManager's node certificate, for a leader whose REST API is HTTPS. */
+  readonly tls?: () => ForwardingTls;
 }
 
 /** Marks a forwarded request: a JobManager that does not lead answers it 503 rather than forwarding it again. */
@@ -36,8 +39,9 @@ const RESPONSE_HEADERS = ['content-type', 'allow'] as const;
  * leader's REST API, and its status, body and content type come back as they are (POSTs and
  * PATCHes too: a savepoint, stop or cancel is the leader's to do). While no leader is known,
  * or the one etcd names does not answer, it is 503 (`NO_LEADER`, `LEADER_UNREACHABLE`).
- * The dashboard's files, /config and unknown paths are answered here. Node's own fetch
- * (undici) does the forwarding: a proxy plugin would be a dependency for one hook.
+ * The dashboard's files, /config and unknown paths are answered here. `leader-request.ts`
+ * does the forwarding, over HTTPS checked against the cluster's CA when the leader's REST API
+ * is HTTPS: a proxy plugin would be a dependency for one hook.
  */
 export function forwardToLeader(app: FastifyInstance, options: LeaderForwardingOptions): void {
   // onRequest runs before the body is parsed, so the body goes on as the client sent it.
@@ -65,23 +69,21 @@ async function forward(request: FastifyRequest, reply: FastifyReply, leader: { a
     if (typeof value === 'string') headers[name] = value;
   }
   const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await readBody(request.raw, request.server.initialConfig.bodyLimit ?? 1024 * 1024);
-  let response: Response;
-  let answer: Buffer;
+  let answer: LeaderAnswer;
   try {
-    response = await fetch(new URL(request.url, leader.restUrl), { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs) });
-    answer = Buffer.from(await response.arrayBuffer());
+    answer = await requestLeader(new URL(request.url, leader.restUrl), { method: request.method, headers, body, timeoutMs: options.timeoutMs, tls: options.tls?.() });
   } catch (err) {
     throw new WeirError(
       RestErrorCode.LEADER_UNREACHABLE,
       `the leading JobManager ${leader.address} did not answer at ${leader.restUrl} (${describeError(causeOf(err))}); if it failed, a standby takes over within high-availability.etcd.lease-ttl: try again in a few seconds`,
     );
   }
-  reply.code(response.status);
+  reply.code(answer.status);
   for (const name of RESPONSE_HEADERS) {
-    const value = response.headers.get(name);
-    if (value !== null) reply.header(name, value);
+    const value = answer.headers[name];
+    if (value !== undefined) reply.header(name, value);
   }
-  reply.send(answer);
+  reply.send(answer.body);
 }
 
 /** The request's body, at most `limit` bytes (fastify's bodyLimit, as for a request answered here). */
@@ -103,7 +105,7 @@ async function readBody(raw: IncomingMessage, limit: number): Promise<Uint8Array
   return body;
 }
 
-/** fetch's TypeError('fetch failed') carries what happened (ECONNREFUSED, a timeout) as its cause. */
+/** An abort by the time limit says only "aborted"; its cause says the timeout. */
 function causeOf(err: unknown): unknown {
-  return err instanceof TypeError && err.cause !== undefined ? err.cause : err;
+  return err instanceof Error && err.name === 'AbortError' && err.cause !== undefined ? err.cause : err;
 }

@@ -1,6 +1,7 @@
 import { WeirError, type Logger, type UserSystemExitMode } from '@weir/common';
 import { JobManagerErrorCode } from '../errors.ts';
 import { JobWorker } from '../user-code/job-worker.ts';
+import { WorkerProcessPool } from '../user-code/worker-process.ts';
 import type { JobPlanner, JobToPlan, PlannedJob } from './job-planner.ts';
 
 export interface WorkerJobPlannerOptions {
@@ -8,22 +9,29 @@ export interface WorkerJobPlannerOptions {
   readonly mainTimeoutMs: number;
   /** jobmanager.user-code.heap-size, in bytes. */
   readonly heapSizeBytes: number;
+  /** jobmanager.user-code.read-paths: directories the job's code may read besides Weir's own code. */
+  readonly readPaths: readonly string[];
   /** cluster.intercept-user-system-exit. */
   readonly systemExit: UserSystemExitMode;
   readonly logger: Logger;
 }
 
 /**
- * Plans each job in a worker thread of its own (`JobWorker`), which then stays with the job:
+ * Plans each job in a worker process of its own (`JobWorker`), which then stays with the job:
  * a main that loops, exits, throws or runs out of memory fails the submission with a message
- * saying so, and the JobManager goes on serving.
+ * saying so, and the JobManager goes on serving. `warm` starts a spare process ahead, so a
+ * submission need not wait for one to start; `close` ends the spare.
  */
-export function workerJobPlanner(options: WorkerJobPlannerOptions): JobPlanner {
+export function workerJobPlanner(options: WorkerJobPlannerOptions): JobPlanner & { warm(): void; close(): void } {
+  const pool = new WorkerProcessPool({ heapSizeBytes: options.heapSizeBytes, readPaths: options.readPaths, logger: options.logger });
   return {
+    warm: () => pool.warm(),
+    close: () => pool.close(),
     async plan(job: JobToPlan): Promise<PlannedJob> {
       const worker = new JobWorker({
         setup: { jobId: job.jobId, entryName: job.entryName, code: job.code, systemExit: options.systemExit },
         heapSizeBytes: options.heapSizeBytes,
+        pool,
         logger: options.logger.child({ jobId: job.jobId }),
         enumeratorGraph: { args: job.args, defaults: job.defaults },
       });

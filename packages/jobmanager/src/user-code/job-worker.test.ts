@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { WeirError } from '@weir/common';
 import { workerJobPlanner } from '../submit/worker-job-planner.ts';
 import type { PlannedJob } from '../submit/job-planner.ts';
@@ -23,8 +23,18 @@ afterEach(async () => {
   await Promise.all(planned.splice(0).map((p) => p.userCode.close()));
 });
 
+// One planner per limits, so its spare worker process (from sources: tsx compiles Weir's modules in it, slow under load) serves the next test.
+const planners = new Map<string, ReturnType<typeof workerJobPlanner>>();
+afterAll(() => {
+  for (const planner of planners.values()) planner.close();
+});
+
 async function plan(code: string, options: { mainTimeoutMs?: number; heapSizeBytes?: number } = {}): Promise<PlannedJob> {
-  const planner = workerJobPlanner({ mainTimeoutMs: options.mainTimeoutMs ?? 10_000, heapSizeBytes: options.heapSizeBytes ?? 256 * 1024 ** 2, systemExit: 'THROW', logger: silentLogger() });
+  const mainTimeoutMs = options.mainTimeoutMs ?? 10_000;
+  const heapSizeBytes = options.heapSizeBytes ?? 256 * 1024 ** 2;
+  const key = `${mainTimeoutMs}/${heapSizeBytes}`;
+  const planner = planners.get(key) ?? workerJobPlanner({ mainTimeoutMs, heapSizeBytes, readPaths: [], systemExit: 'THROW', logger: silentLogger() });
+  planners.set(key, planner);
   const result = await planner.plan({ jobId: 'a'.repeat(32), code, entryName: 'job.ts', args: ['5'], defaults });
   planned.push(result);
   return result;
@@ -39,8 +49,9 @@ async function failure(code: string, options: { mainTimeoutMs?: number; heapSize
   return { code: err.code, message: err.message };
 }
 
-describe('planning in the job worker', () => {
-  it("builds the job graph in a worker thread and keeps the worker for the job", async () => {
+// Each test starts worker processes that load Weir's modules through tsx: slow on a loaded machine.
+describe('planning in the job worker', { timeout: 180_000 }, () => {
+  it("builds the job graph in a worker process and keeps the worker for the job", async () => {
     const result = await plan(job(''));
     expect(result.jobGraph.jobName).toBe('sums');
     expect(result.jobGraph.vertices.map((v) => v.operators.map((op) => op.uid))).toEqual([['numbers', 'double', 'sink']]);
@@ -77,7 +88,7 @@ describe('planning in the job worker', () => {
     });
   });
 
-  it("reports the worker's death after planning to the job, and serves the next request from a new thread", async () => {
+  it("reports the worker's death after planning to the job, and serves the next request from a new process", async () => {
     const result = await plan(job('setTimeout(() => { throw new Error("late failure"); }, 50);'));
     const cause = await new Promise<WeirError>((resolve) => result.userCode.onDeath(resolve));
     expect(cause.code).toBe('USER_CODE_FAILED');

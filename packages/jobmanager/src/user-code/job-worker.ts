@@ -1,19 +1,17 @@
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { ChildProcess } from 'node:child_process';
 import type { JobEndStatus } from '@weir/api';
 import { WeirError, durationText, memorySizeText, type Logger } from '@weir/common';
 import { JobManagerErrorCode } from '../errors.ts';
 import type { JobDefaults } from '../job/job-spec.ts';
 import type { EnumeratorHost, HostEvent } from '../source/enumerator-host.ts';
-import { jobWorkerEnvironment } from './worker-environment.ts';
-import type { RequestMessage, ResponseMessage, WorkerMessage, WorkerRequestKind, WorkerRequests, WorkerSetup } from './protocol.ts';
+import { refChannel, unrefChannel, type WorkerProcessPool } from './worker-process.ts';
+import type { JobManagerMessage, ResponseMessage, WorkerMessage, WorkerRequestKind, WorkerRequests, WorkerSetup } from './protocol.ts';
 
 /** What the JobMaster keeps of its job's worker: notice of its death, and closing it when the job ends. */
 export interface JobUserCode {
-  /** `listener` hears of every end of the worker thread the JobManager did not ask for, with its cause. */
+  /** `listener` hears of every end of the worker process the JobManager did not ask for, with its cause. */
   onDeath(listener: (cause: WeirError) => void): void;
-  /** Ends the worker thread; requests still waiting fail. Idempotent. */
+  /** Ends the worker process; requests still waiting fail. Idempotent. */
   close(): Promise<void>;
   /** The job's split enumerators, run in the worker. */
   enumerators(): EnumeratorHost;
@@ -23,8 +21,10 @@ export interface JobUserCode {
 
 export interface JobWorkerOptions {
   readonly setup: WorkerSetup;
-  /** jobmanager.user-code.heap-size, in bytes. */
+  /** jobmanager.user-code.heap-size, in bytes (the pool's processes have it), for messages. */
   readonly heapSizeBytes: number;
+  /** Where the worker process comes from. */
+  readonly pool: WorkerProcessPool;
   readonly logger: Logger;
   /** What the job's graph is built with, for its split sources' enumerators. */
   readonly enumeratorGraph: { readonly args: readonly string[]; readonly defaults: JobDefaults };
@@ -45,30 +45,32 @@ export interface RequestOptions {
 interface Pending {
   readonly resolve: (result: unknown) => void;
   readonly reject: (err: WeirError) => void;
-  /** Started once the thread is ready, so the time to start a thread does not count. */
+  /** Started once the worker is ready, so the time to start a process does not count. */
   timer?: NodeJS.Timeout;
   readonly startTimer: () => void;
 }
 
 /**
- * A job's worker thread on the JobManager, where all of the job's code on this side runs:
- * the bundle is evaluated there, never in the JobManager's own thread, so a main that loops,
- * exits, throws or eats memory ends (at worst) the worker. Requests go by kind
+ * A job's worker process on the JobManager, where all of the job's code on this side runs:
+ * the bundle is evaluated there, never in the JobManager's process, so a main that loops,
+ * exits, throws or eats memory ends (at worst) the worker, and a main cannot read what the
+ * JobManager holds (its environment, its files: `sandbox.ts`). Requests go by kind
  * (`protocol.ts`) and each has a time limit; one that is not answered in time ends the
- * worker, since only that can stop a loop. The thread starts with the first request and
- * again with the first request after it died.
+ * worker, since only that can stop a loop. The worker is taken from the pool with the first
+ * request and again with the first request after it died.
  */
 export class JobWorker implements JobUserCode {
   readonly #options: JobWorkerOptions;
   readonly #pending = new Map<number, Pending>();
   readonly #deathListeners: ((cause: WeirError) => void)[] = [];
   #eventListener: ((event: HostEvent) => void) | undefined;
-  #thread: Worker | undefined;
+  #thread: ChildProcess | undefined;
   #ready = false;
-  /** Why the JobManager is ending the current thread, when it is. */
+  /** Why the JobManager is ending the current process, when it is. */
   #ending: WeirError | undefined;
-  /** An error the thread reported before it exited. */
-  #error: Error | undefined;
+  /** The stack of an error the process reported before it exited. */
+  #error: string | undefined;
+  #stderrTail: () => string = () => '';
   #nextId = 1;
   #closed = false;
 
@@ -90,14 +92,16 @@ export class JobWorker implements JobUserCode {
           pending.timer = setTimeout(() => {
             const cause = new WeirError(JobManagerErrorCode.USER_CODE_TIMEOUT, `${options.what} did not return within ${durationText(options.timeoutMs)}`);
             reject(cause);
-            this.#pending.delete(id);
+            this.#forget(id);
             void this.#end(thread, cause);
           }, options.timeoutMs);
         },
       };
       this.#pending.set(id, pending);
+      // While an answer is awaited the channel keeps the JobManager's loop alive, as a thread's port did.
+      refChannel(thread);
       if (this.#ready) pending.startTimer();
-      thread.postMessage({ type: 'request', id, kind, payload } satisfies RequestMessage);
+      this.#send(thread, { type: 'request', id, kind, payload });
     });
   }
 
@@ -135,29 +139,31 @@ export class JobWorker implements JobUserCode {
     if (thread !== undefined) await this.#end(thread, new WeirError(JobManagerErrorCode.USER_CODE_FAILED, `the worker of job ${this.#options.setup.jobId} was closed`));
   }
 
-  #start(): Worker {
-    const { setup, heapSizeBytes, logger } = this.#options;
-    const thread = new Worker(bootstrapScript(), {
-      eval: true,
-      workerData: setup,
-      // A copy of the few variables a job needs, not the JobManager's own (its S3 keys, say).
-      env: jobWorkerEnvironment(process.env),
-      resourceLimits: { maxOldGenerationSizeMb: Math.max(1, Math.ceil(heapSizeBytes / 1024 ** 2)) },
-    });
+  #start(): ChildProcess {
+    const { setup, pool, logger } = this.#options;
+    const worker = pool.take();
+    const child = worker.child;
     this.#ready = false;
     this.#ending = undefined;
     this.#error = undefined;
-    thread.on('message', (message: WorkerMessage) => {
+    this.#stderrTail = worker.stderrTail;
+    child.on('message', (message: WorkerMessage) => {
       if (message.type === 'ready') this.#started();
       else if (message.type === 'event') this.#eventListener?.(message.event);
+      else if (message.type === 'fatal') this.#error = message.message;
       else this.#answer(message);
     });
-    thread.on('error', (err) => (this.#error = err));
-    thread.on('exit', (exitCode) => this.#exited(thread, exitCode));
-    // Idle, it must not keep the JobManager's event loop alive at shutdown.
-    thread.unref();
-    logger.debug({ threadId: thread.threadId }, 'job worker started');
-    return thread;
+    // Sending to a process that just died fails; its exit tells the cause.
+    child.on('error', () => {});
+    // 'close' comes after stderr is read to its end, where V8 says it ran out of heap.
+    child.on('close', (exitCode, signal) => this.#exited(child, exitCode, signal));
+    this.#send(child, { type: 'setup', setup });
+    logger.debug({ pid: child.pid }, 'job worker assigned');
+    return child;
+  }
+
+  #send(child: ChildProcess, message: JobManagerMessage): void {
+    if (child.connected) child.send(message, (err) => err && this.#options.logger.debug({ err: err.message }, 'a message to the job worker was not delivered'));
   }
 
   #started(): void {
@@ -168,22 +174,31 @@ export class JobWorker implements JobUserCode {
   #answer(message: ResponseMessage): void {
     const pending = this.#pending.get(message.id);
     if (pending === undefined) return;
-    this.#pending.delete(message.id);
+    this.#forget(message.id);
     clearTimeout(pending.timer);
     if (message.ok) pending.resolve(message.result);
     else pending.reject(new WeirError(message.error.code ?? JobManagerErrorCode.USER_CODE_FAILED, message.error.message));
   }
 
-  #end(thread: Worker, cause: WeirError): Promise<void> {
-    this.#ending ??= cause;
-    return thread.terminate().then(() => undefined);
+  #forget(id: number): void {
+    this.#pending.delete(id);
+    if (this.#pending.size === 0 && this.#thread !== undefined) unrefChannel(this.#thread);
   }
 
-  #exited(thread: Worker, exitCode: number): void {
-    if (this.#thread !== thread) return;
+  #end(child: ChildProcess, cause: WeirError): Promise<void> {
+    this.#ending ??= cause;
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    // Only SIGKILL stops a loop in the job's code.
+    child.kill('SIGKILL');
+    return exited;
+  }
+
+  #exited(child: ChildProcess, exitCode: number | null, signal: NodeJS.Signals | null): void {
+    if (this.#thread !== child) return;
     this.#thread = undefined;
     const expected = this.#ending;
-    const cause = expected ?? this.#deathCause(exitCode);
+    const cause = expected ?? this.#deathCause(exitCode, signal);
     for (const [id, pending] of this.#pending) {
       clearTimeout(pending.timer);
       pending.reject(cause);
@@ -191,38 +206,24 @@ export class JobWorker implements JobUserCode {
     }
     this.#options.logger.debug({ exitCode, cause: cause.message }, 'job worker ended');
     if (this.#closed) return;
-    this.#options.logger.warn({ code: cause.code, cause: cause.message }, "the job's worker thread ended");
+    this.#options.logger.warn({ code: cause.code, cause: cause.message }, "the job's worker process ended");
     for (const listener of this.#deathListeners) listener(cause);
   }
 
-  #deathCause(exitCode: number): WeirError {
+  #deathCause(exitCode: number | null, signal: NodeJS.Signals | null): WeirError {
     const err = this.#error;
     const heap = memorySizeText(this.#options.heapSizeBytes);
-    if ((err as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    // V8 prints "FATAL ERROR: … JavaScript heap out of memory" and aborts.
+    if (/heap out of memory|Reached heap limit/.test(this.#stderrTail())) {
       return new WeirError(
         JobManagerErrorCode.USER_CODE_FAILED,
         `the job's code ran out of memory in its worker on the JobManager (heap limit ${heap}, jobmanager.user-code.heap-size); build smaller objects in main, or raise the limit`,
-        { cause: err },
       );
     }
     if (err !== undefined) {
-      return new WeirError(JobManagerErrorCode.USER_CODE_FAILED, `the job's code threw outside of any call into it, which ended its worker on the JobManager: ${err.stack ?? err.message}`, { cause: err });
+      return new WeirError(JobManagerErrorCode.USER_CODE_FAILED, `the job's code threw outside of any call into it, which ended its worker on the JobManager: ${err}`);
     }
+    if (exitCode === null) return new WeirError(JobManagerErrorCode.USER_CODE_FAILED, `the job's worker process on the JobManager was ended by ${signal}`);
     return new WeirError(JobManagerErrorCode.USER_CODE_FAILED, `the job's worker on the JobManager ended with exit code ${exitCode} (the job's code called process.exit(${exitCode})?)`);
   }
-}
-
-const moduleExtension = extname(fileURLToPath(import.meta.url));
-
-/**
- * The worker's entry is `worker-main` beside this module: `src/user-code/worker-main.ts` when
- * run from sources (unit tests), `dist/worker-main.js` beside the compiled `dist/index.js`
- * (scripts/build.mjs builds it as an entry of its own). A worker cannot start from a .ts file,
- * since Node's loader hooks (tsx's) do not reach a worker's entry: from sources the worker
- * registers tsx first.
- */
-function bootstrapScript(): string {
-  const entry = new URL(`./worker-main${moduleExtension}`, import.meta.url).href;
-  const register = moduleExtension === '.ts' ? `(await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})).register();` : '';
-  return `(async () => { ${register} await import(${JSON.stringify(entry)}); })();`;
 }

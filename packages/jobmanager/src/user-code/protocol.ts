@@ -5,9 +5,10 @@ import type { HostCommand, HostEvent } from '../source/enumerator-host.ts';
 import type { JobPlan } from '../submit/job-planner.ts';
 
 /*
- * The messages between the JobManager and a job's worker thread (see the README's "User code
- * on the JobManager"). The worker says `ready`; the JobManager sends requests, each with an
- * ID; the worker answers each once, in any order. Everything crosses by structured clone, so payloads are plain data.
+ * The messages between the JobManager and a job's worker process (see the README's "User code
+ * on the JobManager"). The JobManager sends `setup` (the job), the worker says `ready`; the
+ * JobManager sends requests, each with an ID; the worker answers each once, in any order.
+ * Everything crosses by structured clone (IPC's `advanced` serialization), so payloads are plain data.
  */
 
 /** Every request kind a job's worker serves: what the JobManager sends and what it gets back. */
@@ -40,13 +41,16 @@ export interface PlanRequest {
   readonly defaults: JobDefaults;
 }
 
-/** What a worker is started with (its `workerData`): the job's bundle and how to treat its code. */
+/** What a worker is given first (`setup`): the job's bundle and how to treat its code. */
 export interface WorkerSetup {
   readonly jobId: string;
   readonly entryName: string;
   readonly code: string;
   readonly systemExit: UserSystemExitMode;
 }
+
+/** Everything the JobManager sends a worker: its job once, then requests. */
+export type JobManagerMessage = { readonly type: 'setup'; readonly setup: WorkerSetup } | RequestMessage;
 
 export interface RequestMessage {
   readonly type: 'request';
@@ -55,7 +59,7 @@ export interface RequestMessage {
   readonly payload: unknown;
 }
 
-/** An error as it crosses the thread boundary: a WeirError keeps its code. */
+/** An error as it crosses the process boundary: a WeirError keeps its code. */
 export interface ErrorMessage {
   readonly code: string | undefined;
   readonly message: string;
@@ -66,8 +70,12 @@ export type ResponseMessage =
   | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: ErrorMessage };
 
 /**
- * Everything a worker posts: `ready` once, when it listens (request time limits start then),
+ * Everything a worker sends: `ready` once it has its job (request time limits start then),
  * then responses, and the split enumerators' events (assignments, snapshots, failures) in the
- * order they happen.
+ * order they happen; `fatal` with the stack of an error nothing caught, just before it exits.
  */
-export type WorkerMessage = { readonly type: 'ready' } | ResponseMessage | { readonly type: 'event'; readonly event: HostEvent };
+export type WorkerMessage =
+  | { readonly type: 'ready' }
+  | ResponseMessage
+  | { readonly type: 'event'; readonly event: HostEvent }
+  | { readonly type: 'fatal'; readonly message: string };

@@ -7,7 +7,7 @@
  */
 const PASSED = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'NODE_ENV', 'WEIR_LOG_LEVEL'];
 
-/** The environment of a job's worker thread: the PASSED variables of `env` that are set. */
+/** The environment of a job's worker process: the PASSED variables of `env` that are set. */
 export function jobWorkerEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   return Object.fromEntries(PASSED.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
 }

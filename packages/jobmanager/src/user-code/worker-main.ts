@@ -1,25 +1,37 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import { WeirError } from '@weir/common';
-import { workerHandlers } from './handlers.ts';
-import type { ErrorMessage, RequestMessage, ResponseMessage, WorkerMessage, WorkerSetup } from './protocol.ts';
+import { workerHandlers, type WorkerHandlers } from './handlers.ts';
+import type { ErrorMessage, JobManagerMessage, RequestMessage, ResponseMessage, WorkerMessage } from './protocol.ts';
 
 /*
- * The entry of a job's worker thread: answers the JobManager's requests with the handler of
- * their kind. Anything the job's code leaves behind (a timer that throws, a promise it
- * rejects) ends this thread, and the JobManager fails the job over; never the JobManager.
+ * The entry of a job's worker process: answers the JobManager's requests with the handler of
+ * their kind. It loads Weir's modules first and then waits for its job (`setup`), so a spare
+ * process started ahead has done the slow part. Anything the job's code leaves behind (a timer
+ * that throws, a promise it rejects) ends this process, and the JobManager fails the job over;
+ * never the JobManager. When the JobManager goes, so does this process.
  */
 
-const port = parentPort!;
-const handlers = workerHandlers(workerData as WorkerSetup, (event) => port.postMessage({ type: 'event', event } satisfies WorkerMessage));
+const send = (message: WorkerMessage): void => {
+  process.send!(message);
+};
+let handlers: WorkerHandlers | undefined;
 
-port.on('message', (message: RequestMessage) => {
-  void answer(message).then((response) => port.postMessage(response));
+process.on('message', (message: JobManagerMessage) => {
+  if (message.type === 'setup') {
+    handlers = workerHandlers(message.setup, (event) => send({ type: 'event', event }));
+    send({ type: 'ready' });
+  } else {
+    void answer(message).then(send);
+  }
 });
-port.postMessage({ type: 'ready' } satisfies WorkerMessage);
+process.on('disconnect', () => process.exit(0));
+// Reported before the process ends, so the JobManager can name the cause.
+process.on('uncaughtException', (err) => {
+  process.send!({ type: 'fatal', message: err.stack ?? err.message } satisfies WorkerMessage, () => process.exit(1));
+});
 
 async function answer(message: RequestMessage): Promise<ResponseMessage> {
   try {
-    const handler = handlers[message.kind] as (payload: unknown) => Promise<unknown>;
+    const handler = handlers![message.kind] as (payload: unknown) => Promise<unknown>;
     return { type: 'response', id: message.id, ok: true, result: await handler(message.payload) };
   } catch (err) {
     return { type: 'response', id: message.id, ok: false, error: toErrorMessage(err) };

@@ -32,7 +32,15 @@ export class TaskManagerMetrics {
 
   static async start(
     config: WeirConfig,
-    deps: { tracker: TaskMetricsTracker; taskManagerId: string; clock: Clock; logger: Logger; report?: (report: TaskManagerMetricsReport) => void },
+    deps: {
+      tracker: TaskMetricsTracker;
+      taskManagerId: string;
+      clock: Clock;
+      logger: Logger;
+      report?: (report: TaskManagerMetricsReport) => void;
+      /** With authentication on: a scrape needs a token (any role reads). */
+      authenticate?: (authorization: string | undefined) => Promise<void>;
+    },
   ): Promise<TaskManagerMetrics> {
     const range = config['metrics.reporter.prom.port'];
     let endpoint: PrometheusEndpoint | undefined;
@@ -40,7 +48,7 @@ export class TaskManagerMetrics {
       const registry = processRegistry();
       scrapedGauges(registry, 'weir_taskmanager_job_task', TASK_METRIC_HELP, TASK_LABELS, () => deps.tracker.series(deps.taskManagerId));
       const operators = new DynamicGauges(registry, 'weir_taskmanager_job_task_operator', operatorMetricHelp);
-      endpoint = await startPrometheusEndpoint(range, config['taskmanager.bind-host'], registry, () => operators.sync(operatorValues(deps.tracker, deps.taskManagerId)));
+      endpoint = await startPrometheusEndpoint(range, config['taskmanager.bind-host'], registry, () => operators.sync(operatorValues(deps.tracker, deps.taskManagerId)), deps.authenticate);
       deps.logger.info({ port: endpoint.port }, `Prometheus metrics at http://${config['taskmanager.host']}:${endpoint.port}/metrics`);
     }
     const interval = config['metrics.fetcher.update-interval'];
