@@ -1,5 +1,5 @@
 import { WeirError, type OperatorSpec, type OutputTag, type StateDescriptor } from '@weir/api';
-import { OperatorHarness, type OperatorListCopy } from '@weir/runtime/operator-harness';
+import { OperatorHarness } from '@weir/runtime/operator-harness';
 import { TestingErrorCode } from '../errors.ts';
 
 /** A record the operator emitted, with the timestamp it carried (undefined: none). */
@@ -13,7 +13,7 @@ export interface HarnessSnapshot {
   /** @internal The heap backend's states: name, description and entries per key group (empty for a non-keyed operator). */
   readonly states: readonly { readonly name: string; readonly meta: unknown; readonly groups: readonly (readonly unknown[])[] }[];
   /** @internal The operator state's lists (a CheckpointedFunction's, a broadcast state's), copied. */
-  readonly operatorState: readonly OperatorListCopy[];
+  readonly operatorState: readonly { readonly name: string; readonly mode: 'split' | 'union' | 'broadcast'; readonly entries: readonly unknown[] }[];
   /** The harness's processing time when it was taken. */
   readonly processingTime: number;
 }
@@ -34,8 +34,8 @@ export const DEFAULT_START_MS = 0;
  * so far, snapshot and restore. Subclasses add the ways records go in.
  */
 export abstract class AbstractStreamOperatorTestHarness<OUT> {
-  /** @internal */
-  protected readonly inner: OperatorHarness;
+  // Private, so that the published declarations name no unpublished package (@weir/runtime).
+  readonly #inner: OperatorHarness;
   #opened = false;
 
   protected constructor(
@@ -44,44 +44,44 @@ export abstract class AbstractStreamOperatorTestHarness<OUT> {
     restored?: HarnessSnapshot,
   ) {
     const start = restored?.processingTime ?? setup.startTime;
-    this.inner = new OperatorHarness(setup.spec, {
+    this.#inner = new OperatorHarness(setup.spec, {
       start,
       keyed: setup.keyed,
       restored: restored !== undefined,
       ...(restored === undefined ? {} : { restoredLists: restored.operatorState }),
     });
-    if (restored !== undefined && setup.keyed) restoreHeap(this.inner, restored);
+    if (restored !== undefined && setup.keyed) restoreHeap(this.#inner, restored);
   }
 
   /** Opens the function (initializeState, open(), state registration); the first record or watermark opens it too. */
   async open(): Promise<void> {
     if (this.#opened) return;
     this.#opened = true;
-    await this.inner.open();
+    await this.#inner.open();
   }
 
   /** A watermark (on every input): fires the event-time timers it makes due. Flink's processWatermark / processBothWatermarks. */
   async processWatermark(timestamp: number): Promise<void> {
     await this.open();
-    this.inner.watermark(timestamp);
-    await this.inner.settled();
+    this.#inner.watermark(timestamp);
+    await this.#inner.settled();
   }
 
   /** Moves processing time to `time` (ms, not backwards) and fires the processing-time timers due by then. */
   async setProcessingTime(time: number): Promise<void> {
     await this.open();
-    this.inner.advance(Math.max(0, time - this.inner.clock.now()));
-    await this.inner.settled();
+    this.#inner.advance(Math.max(0, time - this.#inner.clock.now()));
+    await this.#inner.settled();
   }
 
   /** The harness's processing time (ms). */
   getProcessingTime(): number {
-    return this.inner.clock.now();
+    return this.#inner.clock.now();
   }
 
   /** The main output's records so far, with their timestamps. */
   getRecordOutput(): StreamRecord<OUT>[] {
-    return this.inner.emitted.flatMap((e) => (e.kind === 'record' ? [{ value: e.value as OUT, timestamp: e.timestamp }] : []));
+    return this.#inner.emitted.flatMap((e) => (e.kind === 'record' ? [{ value: e.value as OUT, timestamp: e.timestamp }] : []));
   }
 
   /** The main output's values so far (Flink's extractOutputValues). */
@@ -91,17 +91,17 @@ export abstract class AbstractStreamOperatorTestHarness<OUT> {
 
   /** The watermarks the operator passed on, in order. */
   getWatermarks(): number[] {
-    return this.inner.emitted.flatMap((e) => (e.kind === 'watermark' ? [e.timestamp] : []));
+    return this.#inner.emitted.flatMap((e) => (e.kind === 'watermark' ? [e.timestamp] : []));
   }
 
   /** What went to side output `tag`. */
   getSideOutput<T>(tag: OutputTag<T>): StreamRecord<T>[] {
-    return this.inner.emitted.flatMap((e) => (e.kind === 'side' && e.tag === tag.id ? [{ value: e.value as T, timestamp: e.timestamp }] : []));
+    return this.#inner.emitted.flatMap((e) => (e.kind === 'side' && e.tag === tag.id ? [{ value: e.value as T, timestamp: e.timestamp }] : []));
   }
 
   /** Forgets the output so far. */
   clearOutput(): void {
-    this.inner.emitted.length = 0;
+    this.#inner.emitted.length = 0;
   }
 
   /**
@@ -111,25 +111,30 @@ export abstract class AbstractStreamOperatorTestHarness<OUT> {
    */
   async snapshot(): Promise<HarnessSnapshot> {
     await this.open();
-    const operatorState = await this.inner.operatorState();
-    return { states: this.setup.keyed ? heapStates(this.inner) : [], operatorState, processingTime: this.inner.clock.now() };
+    const operatorState = await this.#inner.operatorState();
+    return { states: this.setup.keyed ? heapStates(this.#inner) : [], operatorState, processingTime: this.#inner.clock.now() };
   }
 
   /** Closes the function (its close()). */
   async close(): Promise<void> {
-    if (this.#opened) await this.inner.operator.close();
+    if (this.#opened) await this.#inner.operator.close();
   }
 
   /** @internal Processes one record on input `index` with the function opened first. */
   protected async push(index: number, value: unknown, timestamp: number | undefined): Promise<void> {
     await this.open();
-    this.inner.elementOn(index, value, timestamp);
-    await this.inner.settled();
+    this.#inner.elementOn(index, value, timestamp);
+    await this.#inner.settled();
+  }
+
+  /** @internal Keyed state entries per state name of the heap backend, empty ones left out. */
+  protected stateEntries(): Record<string, number> {
+    return this.#inner.stateEntries();
   }
 
   /** @internal Keyed state of `descriptor` for `key`, as the function would read it with that key current. */
   protected keyedState(key: unknown, descriptor: StateDescriptor<unknown>): unknown {
-    const backend = this.inner.backend;
+    const backend = this.#inner.backend;
     if (backend === undefined) throw new WeirError(TestingErrorCode.HARNESS_MISUSE, 'this harness runs a non-keyed operator: it has no keyed state');
     backend.keys.setCurrentKey(key);
     try {

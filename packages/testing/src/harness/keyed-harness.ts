@@ -45,6 +45,6 @@ export class KeyedOneInputStreamOperatorTestHarness<K, IN, OUT> extends Abstract
 
   /** Keyed state entries per state name, empty ones left out (Flink's numKeyedStateEntries, by name): what cleanup left behind. */
   numKeyedStateEntries(): Record<string, number> {
-    return this.inner.stateEntries();
+    return this.stateEntries();
   }
 }
