@@ -1,3 +1,10 @@
+/**
+ * Testing Weir jobs (Flink's flink-test-utils and operator test harnesses): MiniCluster, the
+ * operator test harnesses, CollectSink and TimestampedCollectionSource.
+ *
+ * @packageDocumentation
+ * @module @weir/testing
+ */
 export { MiniCluster, JobExecution, type MiniClusterOptions, type ExecuteOptions, type JobServiceCalls } from './mini-cluster.ts';
 export { CollectSink, COLLECT_DIR_ENV } from './collect/collect-sink.ts';
 export { readCollected } from './collect/read-collected.ts';

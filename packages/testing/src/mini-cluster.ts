@@ -10,6 +10,7 @@ import { readCollected } from './collect/read-collected.ts';
 import { TestingErrorCode } from './errors.ts';
 import { InProcessJobs, type JobFunction } from './in-process/in-process-jobs.ts';
 
+/** How a MiniCluster runs: its mode, TaskManagers, slots and configuration. */
 export interface MiniClusterOptions {
   /**
    * `'processes'` (default): a JobManager and TaskManagers as real local processes.
@@ -25,6 +26,7 @@ export interface MiniClusterOptions {
   readonly config?: Readonly<Record<string, string>>;
 }
 
+/** How `MiniCluster.execute` runs a job: its args, parallelism and the savepoint it starts from. */
 export interface ExecuteOptions {
   /** The job's main's args. */
   readonly args?: readonly string[];
@@ -253,7 +255,9 @@ export class MiniCluster {
 
 /** What a JobExecution asks the JobManager (the CLI's JobClient), kept to this so the published types need no @weir/cli. */
 export interface JobServiceCalls {
+  /** The job's status changes until it ends. */
   watch(jobId: string): AsyncIterable<{ readonly status: string; readonly failureCause: string }>;
+  /** Cancels the job; resolves with the status it reached. */
   cancel(jobId: string): Promise<string>;
 }
 
@@ -287,6 +291,7 @@ export class JobExecution {
     return readCollected<T>(this.collectDir, name);
   }
 
+  /** Cancels the job (Flink's JobClient.cancel); resolves with the status it reached. */
   cancel(): Promise<string> {
     return this.client.cancel(this.jobId);
   }
