@@ -2,7 +2,7 @@
 // `pnpm pack:all [--out <dir>]`: the packages a user's project installs, as npm tarballs:
 // @weir/common, @weir/api, @weir/connectors, @weir/testing (ES modules with .d.ts types and an
 // `exports` map) and the CLI as `weir` (the `weir` bin, and with it the JobManager and
-// TaskManager). Every version is the repository's (root package.json). Prints the tarballs'
+// TaskManager), and `create-weir` (`npm create weir <dir>`, which runs that `weir init`). Every version is the repository's (root package.json). Prints the tarballs'
 // paths, one a line. The layout is publishable as it is: no tarball names another by path.
 //
 // Libraries (see stageLibrary): each is esbuild-bundled again, with the published @weir/*
@@ -249,6 +249,24 @@ function stageCli(stage, pins) {
   return target;
 }
 
+/** `create-weir` (`npm create weir <dir>`): its bin, which runs `weir init` of the `weir` at this version. */
+function stageCreateWeir(stage) {
+  const source = join(packagesDir, 'create-weir');
+  const target = join(stage, 'create-weir');
+  cpSync(join(source, 'bin'), join(target, 'bin'), { recursive: true });
+  cpSync(join(source, 'README.md'), join(target, 'README.md'));
+  const manifest = readJson(join(source, 'package.json'));
+  writeFileSync(join(target, 'package.json'), `${JSON.stringify({
+    name: manifest.name,
+    ...COMMON_FIELDS,
+    description: manifest.description,
+    bin: manifest.bin,
+    files: ['bin', 'README.md'],
+    dependencies: { weir: version },
+  }, null, 2)}\n`);
+  return target;
+}
+
 /** Builds, stages and packs every published package into `outDir`; resolves with the tarballs' paths. */
 export async function packAll(outDir) {
   await buildAll();
@@ -259,6 +277,7 @@ export async function packAll(outDir) {
     const staged = [];
     for (const dir of LIBRARIES) staged.push(await stageLibrary(dir, stage, declarations, pins));
     staged.push(stageCli(stage, pins));
+    staged.push(stageCreateWeir(stage));
     mkdirSync(outDir, { recursive: true });
     return staged.map((dir) => {
       const before = new Set(readdirSync(outDir));

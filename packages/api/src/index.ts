@@ -1,3 +1,11 @@
+/**
+ * Weir's DataStream API (Flink's flink-streaming-java): what a job imports to build its pipeline —
+ * the execution environment, streams, functions, state, windows, time and connector interfaces.
+ * Names follow Flink's; each class's comment says where Weir differs.
+ *
+ * @packageDocumentation
+ * @module @weir/api
+ */
 export * from './errors.ts';
 
 export {

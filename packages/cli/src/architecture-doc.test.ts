@@ -28,7 +28,8 @@ function packageTable(): Map<string, string[]> {
   const rows = new Map<string, string[]>();
   for (const line of section.split('\n')) {
     const cells = line.split(' | ');
-    const name = /^\| `(@weir\/[^`]+)`$/.exec(cells[0] ?? '')?.[1];
+    // create-weir is the one package outside the @weir scope (npm create needs that name).
+    const name = /^\| `(@weir\/[^`]+|create-weir)`$/.exec(cells[0] ?? '')?.[1];
     if (name === undefined) continue;
     const dependsOn = (cells.at(-1) ?? '').replace(/\s*\|$/, '').trim();
     rows.set(name, dependsOn === '—' ? [] : dependsOn.split(',').map((d) => d.trim()).sort());

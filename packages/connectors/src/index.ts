@@ -1,3 +1,10 @@
+/**
+ * Weir's sources and sinks (Flink's connectors): data generator, files, Kafka, PostgreSQL, print and
+ * discarding sinks.
+ *
+ * @packageDocumentation
+ * @module @weir/connectors
+ */
 export * from './errors.ts';
 export { DataGeneratorSource, DataGeneratorSourceReader, type GeneratorFunction, type GeneratorSplit } from './generator/data-generator-source.ts';
 export { RateLimiterStrategy, TokenBucketRateLimiter, type RateLimiter } from './generator/rate-limiter.ts';

@@ -50,7 +50,7 @@ describe('a project outside the repository, from the packed tarballs', () => {
 
   beforeAll(async () => {
     expectSuccess(await run(process.execPath, [join(repoRoot, 'scripts', 'pack.mjs'), '--out', tarballs], repoRoot), 'pnpm pack:all');
-    expect(readdirSync(tarballs).sort()).toEqual(['weir-0.1.0.tgz', 'weir-api-0.1.0.tgz', 'weir-common-0.1.0.tgz', 'weir-connectors-0.1.0.tgz', 'weir-testing-0.1.0.tgz']);
+    expect(readdirSync(tarballs).sort()).toEqual(['create-weir-0.1.0.tgz', 'weir-0.1.0.tgz', 'weir-api-0.1.0.tgz', 'weir-common-0.1.0.tgz', 'weir-connectors-0.1.0.tgz', 'weir-testing-0.1.0.tgz']);
     expectSuccess(await run(process.execPath, [join(repoRoot, 'packages', 'cli', 'bin', 'weir.js'), 'init', project, '--tarballs', tarballs], root), 'weir init');
     expectSuccess(await run('npm', ['install', '--no-audit', '--no-fund'], project), 'npm install');
   }, 900_000);

@@ -14,4 +14,12 @@ export const TestingErrorCode = {
   NO_SUCH_TASKMANAGER: 'NO_SUCH_TASKMANAGER',
   /** The harness was asked for something its operator does not have (keyed state of a non-keyed operator). */
   HARNESS_MISUSE: 'HARNESS_MISUSE',
+  /** A job ID that this MiniCluster did not run. */
+  NO_SUCH_JOB: 'NO_SUCH_JOB',
+  /** A checkpoint a test asked for was declined, or the job failed or ended before it completed. */
+  CHECKPOINT_FAILED: 'CHECKPOINT_FAILED',
+  /** A MiniCluster call that its mode cannot do (a job function in the processes mode; killTaskManager in-process). */
+  MODE_UNSUPPORTED: 'MODE_UNSUPPORTED',
+  /** Two in-process MiniClusters at once in one process: CollectSink finds its directory through the process's environment. */
+  IN_PROCESS_CLUSTER_RUNNING: 'IN_PROCESS_CLUSTER_RUNNING',
 } as const;

@@ -1,15 +1,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort, isGloballyTerminal, JobStatus, systemClock, WeirError } from '@weir/common';
 import { silentLogger } from '@weir/common/testing';
 import { bundleJob, JobClient, LocalCluster } from '@weir/cli';
 import { COLLECT_DIR_ENV } from './collect/collect-sink.ts';
 import { readCollected } from './collect/read-collected.ts';
 import { TestingErrorCode } from './errors.ts';
+import { InProcessJobs, type JobFunction } from './in-process/in-process-jobs.ts';
 
+/** How a MiniCluster runs: its mode, TaskManagers, slots and configuration. */
 export interface MiniClusterOptions {
+  /**
+   * `'processes'` (default): a JobManager and TaskManagers as real local processes.
+   * `'in-process'`: the job's tasks run in the test's own process (faster to start, a job may
+   * be a function; no failover, no savepoints, no killTaskManager).
+   */
+  readonly mode?: 'processes' | 'in-process';
   /** TaskManager processes (default 1). */
   readonly taskManagers?: number;
   /** Slots per TaskManager (default 2). */
@@ -18,14 +26,21 @@ export interface MiniClusterOptions {
   readonly config?: Readonly<Record<string, string>>;
 }
 
+/** How `MiniCluster.execute` runs a job: its args, parallelism and the savepoint it starts from. */
 export interface ExecuteOptions {
   /** The job's main's args. */
   readonly args?: readonly string[];
   /** The job's default parallelism; the cluster's when unset. */
   readonly parallelism?: number;
-  /** Start from this savepoint (a path `triggerSavepoint` returned). */
+  /** Start from this savepoint (a path `triggerSavepoint` returned); processes mode only. */
   readonly savepointPath?: string;
 }
+
+/** The one in-process MiniCluster of this process that is running: CollectSink finds its directory through process.env. */
+let inProcessRunning: MiniCluster | undefined;
+
+/** How often triggerCheckpoint polls the JobManager's checkpoint list in the processes mode (ms). */
+const CHECKPOINT_POLL_MS = 100;
 
 /** Lines a process printed last: quoted when the cluster fails to start or a job fails. */
 const KEPT_LINES = 40;
@@ -44,23 +59,33 @@ export class MiniCluster {
   #dir: string | undefined;
   #cluster: LocalCluster | undefined;
   #client: JobClient | undefined;
+  #inProcess: InProcessJobs | undefined;
+  #previousCollectDir: string | undefined;
 
   constructor(options: MiniClusterOptions = {}) {
     this.#options = { taskManagers: 1, slots: 2, ...options };
   }
 
+  /** Whether the jobs run in this process (`mode: 'in-process'`). */
+  get inProcess(): boolean {
+    return this.#options.mode === 'in-process';
+  }
+
   /** Where CollectSinks of this cluster's jobs write. */
   get collectDir(): string {
+    if (this.#inProcess !== undefined && this.#dir !== undefined) return join(this.#dir, 'collect');
     return join(this.#running().dir, 'collect');
   }
 
   /** The JobManager's gRPC address (host:port), for `weir run -m`. */
   get jobManagerAddress(): string {
+    this.#refuseInProcess('jobManagerAddress');
     return this.#running().cluster.jobManagerAddress;
   }
 
   /** Starts the processes; resolves once every TaskManager has registered. */
   async start(): Promise<void> {
+    if (this.inProcess) return this.#startInProcess();
     const dir = mkdtempSync(join(tmpdir(), 'weir-minicluster-'));
     const [rpcPort, restPort] = [await freePort(), await freePort()];
     try {
@@ -103,9 +128,13 @@ export class MiniCluster {
    * as `weir run` does, submits it and resolves once it is accepted: `result()` of the returned
    * execution waits for it to end.
    */
-  async execute(jobModule: string | URL, options: ExecuteOptions = {}): Promise<JobExecution> {
+  async execute(job: string | URL | JobFunction, options: ExecuteOptions = {}): Promise<JobExecution> {
+    if (this.inProcess) return this.#executeInProcess(this.#runningInProcess(), job, options);
+    if (typeof job === 'function') {
+      throw new WeirError(TestingErrorCode.MODE_UNSUPPORTED, "execute(fn): a job function runs only in an in-process MiniCluster ({ mode: 'in-process' }); the processes mode takes the job's module (its path or file: URL), which every TaskManager loads");
+    }
     const { client, dir } = this.#running();
-    const path = jobModule instanceof URL ? fileURLToPath(jobModule) : resolve(jobModule);
+    const path = job instanceof URL ? fileURLToPath(job) : resolve(job);
     const bundle = await bundleJob(path);
     const { jobId } = await client.submit({
       bundle: Buffer.from(bundle.code),
@@ -120,11 +149,35 @@ export class MiniCluster {
   }
 
   /**
-   * A savepoint of the running job (the cluster has no on-demand checkpoint call: a savepoint
-   * is the checkpoint a test can ask for, and restore with `execute(job, { savepointPath })`).
-   * Resolves with its path.
+   * A completed checkpoint of job `jobId`, resolved with its ID: sinks committed what came
+   * before it (CollectSink's records become readable). In-process: a checkpoint triggered now,
+   * as Flink's MiniCluster.triggerCheckpoint. Processes mode: the JobManager has no on-demand
+   * checkpoint call yet, so this waits for the next periodic checkpoint that completes after
+   * the call (the job must enable checkpointing), failing with CHECKPOINT_FAILED after
+   * `timeoutMs` (default 120 s) or when the job ends first.
+   */
+  async triggerCheckpoint(jobId: string, options: { readonly timeoutMs?: number } = {}): Promise<number> {
+    if (this.inProcess) return this.#runningInProcess().triggerCheckpoint(jobId);
+    const { client } = this.#running();
+    const completed = async () => (await client.checkpoints(jobId)).checkpoints.filter((c) => c.status === 'COMPLETED').map((c) => Number(c.checkpointId));
+    const before = Math.max(0, ...(await completed()));
+    const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+    while (Date.now() < deadline) {
+      const after = (await completed()).filter((id) => id > before);
+      if (after.length > 0) return Math.min(...after);
+      const status = (await client.get(jobId)).summary?.status ?? '';
+      if (isGloballyTerminal(status as JobStatus)) throw new WeirError(TestingErrorCode.CHECKPOINT_FAILED, `job ${jobId} ended ${status} before a checkpoint after ${before} completed`);
+      await new Promise((r) => setTimeout(r, CHECKPOINT_POLL_MS));
+    }
+    throw new WeirError(TestingErrorCode.CHECKPOINT_FAILED, `no checkpoint of job ${jobId} completed within ${options.timeoutMs ?? 120_000} ms after checkpoint ${before} (does the job call env.enableCheckpointing?)`);
+  }
+
+  /**
+   * A savepoint of the running job, restored with `execute(job, { savepointPath })`;
+   * `stop: true` stops the job with it. Resolves with its path. Processes mode only.
    */
   async triggerSavepoint(jobId: string, options: { readonly stop?: boolean } = {}): Promise<string> {
+    this.#refuseInProcess('triggerSavepoint');
     const response = await this.#running().client.triggerSavepoint({ jobId, targetDirectory: '', terminate: options.stop === true ? 'STOP' : '', drain: false });
     return response.savepointPath;
   }
@@ -136,6 +189,7 @@ export class MiniCluster {
    * fails a task from outside the job.
    */
   killTaskManager(index: number): void {
+    this.#refuseInProcess('killTaskManager');
     const { cluster } = this.#running();
     const pid = Number.isInteger(index) && index >= 1 && index <= this.#options.taskManagers ? cluster.supervisor.pid(`taskmanager-${index}`) : undefined;
     if (pid === undefined) {
@@ -146,12 +200,51 @@ export class MiniCluster {
 
   /** Stops every process and removes the cluster's files. */
   async close(): Promise<void> {
+    if (this.#inProcess !== undefined) {
+      if (this.#previousCollectDir === undefined) delete process.env[COLLECT_DIR_ENV];
+      else process.env[COLLECT_DIR_ENV] = this.#previousCollectDir;
+      inProcessRunning = undefined;
+      this.#inProcess = undefined;
+    }
     this.#client?.close();
     await this.#cluster?.stop();
     if (this.#dir !== undefined) rmSync(this.#dir, { recursive: true, force: true });
     this.#client = undefined;
     this.#cluster = undefined;
     this.#dir = undefined;
+  }
+
+  async #startInProcess(): Promise<void> {
+    if (inProcessRunning !== undefined) {
+      throw new WeirError(TestingErrorCode.IN_PROCESS_CLUSTER_RUNNING, 'another in-process MiniCluster runs in this process: close it first (CollectSink finds its directory through the process environment)');
+    }
+    inProcessRunning = this;
+    this.#dir = mkdtempSync(join(tmpdir(), 'weir-minicluster-'));
+    this.#previousCollectDir = process.env[COLLECT_DIR_ENV];
+    process.env[COLLECT_DIR_ENV] = join(this.#dir, 'collect');
+    this.#inProcess = new InProcessJobs(this.#options.taskManagers);
+  }
+
+  async #executeInProcess(jobs: InProcessJobs, job: string | URL | JobFunction, options: ExecuteOptions): Promise<JobExecution> {
+    if (options.savepointPath !== undefined) this.#refuseInProcess('execute(job, { savepointPath })');
+    let main: JobFunction;
+    if (typeof job === 'function') main = job;
+    else {
+      const url = job instanceof URL ? job.href : pathToFileURL(resolve(job)).href;
+      main = ((await import(url)) as { default: JobFunction }).default;
+      if (typeof main !== 'function') throw new WeirError(TestingErrorCode.MODE_UNSUPPORTED, `${url} has no default export function (the job's main)`);
+    }
+    const jobId = await jobs.submit(main, { args: options.args ?? [], ...(options.parallelism === undefined ? {} : { parallelism: options.parallelism }) });
+    return new JobExecution(jobId, jobs, this.collectDir, () => '(in-process: the tasks log nothing)');
+  }
+
+  #runningInProcess(): InProcessJobs {
+    if (this.#inProcess === undefined) throw new WeirError(TestingErrorCode.CLUSTER_NOT_RUNNING, 'the MiniCluster is not running: await cluster.start() first (and not after close())');
+    return this.#inProcess;
+  }
+
+  #refuseInProcess(what: string): void {
+    if (this.inProcess) throw new WeirError(TestingErrorCode.MODE_UNSUPPORTED, `${what} needs the processes MiniCluster (there is no JobManager or TaskManager process in-process)`);
   }
 
   #running(): { cluster: LocalCluster; client: JobClient; dir: string } {
@@ -164,7 +257,9 @@ export class MiniCluster {
 
 /** What a JobExecution asks the JobManager (the CLI's JobClient), kept to this so the published types need no @weir/cli. */
 export interface JobServiceCalls {
+  /** The job's status changes until it ends. */
   watch(jobId: string): AsyncIterable<{ readonly status: string; readonly failureCause: string }>;
+  /** Cancels the job; resolves with the status it reached. */
   cancel(jobId: string): Promise<string>;
 }
 
@@ -198,6 +293,7 @@ export class JobExecution {
     return readCollected<T>(this.collectDir, name);
   }
 
+  /** Cancels the job (Flink's JobClient.cancel); resolves with the status it reached. */
   cancel(): Promise<string> {
     return this.client.cancel(this.jobId);
   }

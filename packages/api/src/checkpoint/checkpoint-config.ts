@@ -23,6 +23,7 @@ export class CheckpointConfig {
   #unaligned: boolean | undefined;
   #alignedCheckpointTimeoutMs: number | undefined;
 
+  /** Whether env.enableCheckpointing was called. */
   isCheckpointingEnabled(): boolean {
     return this.#intervalMs !== undefined;
   }
@@ -38,15 +39,18 @@ export class CheckpointConfig {
     return this;
   }
 
+  /** EXACTLY_ONCE (aligned barriers) or AT_LEAST_ONCE. */
   getCheckpointingMode(): CheckpointingMode | undefined {
     return this.#mode;
   }
 
+  /** EXACTLY_ONCE (aligned barriers) or AT_LEAST_ONCE (Flink's setCheckpointingMode). */
   setCheckpointingMode(mode: CheckpointingMode): this {
     this.#mode = requireOneOf(mode, CheckpointingMode, 'checkpointing mode', 'CheckpointingMode');
     return this;
   }
 
+  /** The least time between the end of one checkpoint and the start of the next (ms). */
   getMinPauseBetweenCheckpoints(): number | undefined {
     return this.#minPauseMs;
   }
@@ -57,6 +61,7 @@ export class CheckpointConfig {
     return this;
   }
 
+  /** How long a checkpoint may take before it is aborted (ms). */
   getCheckpointTimeout(): number | undefined {
     return this.#timeoutMs;
   }
@@ -67,15 +72,18 @@ export class CheckpointConfig {
     return this;
   }
 
+  /** How many checkpoints may be in progress at once. */
   getMaxConcurrentCheckpoints(): number | undefined {
     return this.#maxConcurrent;
   }
 
+  /** How many checkpoints may be in progress at once (Flink's setMaxConcurrentCheckpoints). */
   setMaxConcurrentCheckpoints(maxConcurrent: number): this {
     this.#maxConcurrent = requireAtLeast(maxConcurrent, 1, 'max concurrent checkpoints', 'checkpoints');
     return this;
   }
 
+  /** How many checkpoint failures in a row the job tolerates before it fails. */
   getTolerableCheckpointFailureNumber(): number | undefined {
     return this.#tolerableFailures;
   }
@@ -86,10 +94,12 @@ export class CheckpointConfig {
     return this;
   }
 
+  /** Whether a cancelled job's last checkpoint is kept (RETAIN_ON_CANCELLATION) or deleted. */
   getExternalizedCheckpointCleanup(): ExternalizedCheckpointCleanup | undefined {
     return this.#externalizedCleanup;
   }
 
+  /** Keep (RETAIN_ON_CANCELLATION) or delete a cancelled job's last checkpoint (Flink's setExternalizedCheckpointCleanup). */
   setExternalizedCheckpointCleanup(cleanup: ExternalizedCheckpointCleanup): this {
     this.#externalizedCleanup = requireOneOf(cleanup, ExternalizedCheckpointCleanup, 'externalized checkpoint cleanup', 'ExternalizedCheckpointCleanup');
     return this;
@@ -100,6 +110,7 @@ export class CheckpointConfig {
     return this.setExternalizedCheckpointCleanup(cleanup);
   }
 
+  /** Whether barriers may overtake buffered records (unaligned checkpoints). */
   isUnalignedCheckpointsEnabled(): boolean | undefined {
     return this.#unaligned;
   }
@@ -117,6 +128,7 @@ export class CheckpointConfig {
     return this;
   }
 
+  /** With unaligned checkpoints: how long a checkpoint starts aligned before switching (ms). */
   getAlignedCheckpointTimeout(): number | undefined {
     return this.#alignedCheckpointTimeoutMs;
   }

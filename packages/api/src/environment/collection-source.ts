@@ -21,6 +21,7 @@ export class CollectionSource<T> implements SplitSource<T, CollectionSplit, Coll
 
   constructor(readonly items: readonly T[]) {}
 
+  /** The enumerator that deals the collection's one split. */
   createEnumerator(context: SplitEnumeratorContext<CollectionSplit>): StaticSplitEnumerator<CollectionSplit> {
     const n = this.items.length;
     const p = context.currentParallelism;
@@ -31,10 +32,12 @@ export class CollectionSource<T> implements SplitSource<T, CollectionSplit, Coll
     return new StaticSplitEnumerator(context, splits);
   }
 
+  /** The enumerator restored from a checkpoint. */
   restoreEnumerator(context: SplitEnumeratorContext<CollectionSplit>, checkpoint: CollectionSplit[]): StaticSplitEnumerator<CollectionSplit> {
     return new StaticSplitEnumerator(context, checkpoint.map((s) => this.#check(s)));
   }
 
+  /** A reader of this subtask's share of the collection, from its restored position. */
   createReader(_context: SourceReaderContext): CollectionSourceReader<T> {
     return new CollectionSourceReader(this.items, (s) => this.#check(s));
   }
@@ -83,6 +86,7 @@ export class CollectionSourceReader<T> implements SplitSourceReader<T, Collectio
     return InputStatus.MORE_AVAILABLE;
   }
 
+  /** Always resolved: the records are in memory. */
   isAvailable(): Promise<void> {
     return this.#splits.length > 0 || this.#noMoreSplits ? Promise.resolve() : this.#available.wait();
   }

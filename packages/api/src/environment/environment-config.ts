@@ -20,6 +20,7 @@ export class EnvironmentConfig {
     return this;
   }
 
+  /** How often periodic watermarks are emitted (ms, Flink's pipeline.auto-watermark-interval); 0: never. */
   getAutoWatermarkInterval(): number {
     return this.#autoWatermarkIntervalMs;
   }
@@ -43,6 +44,7 @@ export class EnvironmentConfig {
     return this;
   }
 
+  /** Whether records between chained or co-located operators are handed over without copying (Flink's object reuse). */
   isObjectReuseEnabled(): boolean {
     return this.#objectReuse;
   }

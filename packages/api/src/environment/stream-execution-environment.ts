@@ -69,6 +69,7 @@ export class StreamExecutionEnvironment {
     return this;
   }
 
+  /** The job's default parallelism (Flink's getParallelism); -1 until set, then the cluster's parallelism.default applies. */
   getParallelism(): number {
     return this.#parallelism;
   }
@@ -90,6 +91,7 @@ export class StreamExecutionEnvironment {
     return this;
   }
 
+  /** How long a partly filled output buffer may wait before it is sent (ms), as Flink's getBufferTimeout. */
   getBufferTimeout(): number {
     return this.#bufferTimeoutMs;
   }
@@ -118,6 +120,7 @@ export class StreamExecutionEnvironment {
     return this;
   }
 
+  /** The state backend the job set (setStateBackend), or undefined for the cluster's state.backend. */
   getStateBackend(): StateBackend | undefined {
     return this.#stateBackend;
   }
@@ -134,12 +137,16 @@ export class StreamExecutionEnvironment {
     return this;
   }
 
+  /** The restart strategy the job set, or undefined for the cluster's restart-strategy.*. */
   getRestartStrategy(): RestartStrategyConfiguration | undefined {
     return this.#restartStrategy;
   }
 
+  /** A stream read from `source` (Flink's fromSource); with a WatermarkStrategy, timestamps and watermarks are made per reader and split. */
   fromSource<T>(source: AnySource<T>, sourceName: string): SingleOutputStreamOperator<T>;
+  /** A stream read from `source` (Flink's fromSource); with a WatermarkStrategy, timestamps and watermarks are made per reader and split. */
   fromSource<T>(source: AnySource<T>, watermarkStrategy: WatermarkStrategy<T>, sourceName: string): SingleOutputStreamOperator<T>;
+  /** A stream read from `source` (Flink's fromSource); with a WatermarkStrategy, timestamps and watermarks are made per reader and split. */
   fromSource<T>(
     source: AnySource<T>,
     nameOrStrategy: string | WatermarkStrategy<T>,
@@ -171,6 +178,7 @@ export class StreamExecutionEnvironment {
     return this.fromCollection(items);
   }
 
+  /** A bounded stream of the given elements (Flink's fromCollection/fromElements); elements must be serializable, since every TaskManager rebuilds the job. */
   fromCollection<T>(items: Iterable<T>): SingleOutputStreamOperator<T> {
     if (items === null || typeof (items as Partial<Iterable<T>>)[Symbol.iterator] !== 'function') {
       throw new WeirError(ApiErrorCode.INVALID_FUNCTION, `fromCollection() takes an array or another iterable, got ${String(items)}`);

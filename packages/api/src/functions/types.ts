@@ -15,10 +15,12 @@ export type KeySelector<T, K> = (record: T) => K;
 export abstract class RichFunction {
   #runtimeContext: RuntimeContext | undefined;
 
+  /** Called by the runtime before open(); a function does not call it. */
   setRuntimeContext(context: RuntimeContext): void {
     this.#runtimeContext = context;
   }
 
+  /** The subtask's context: keyed state, metrics, subtask index (Flink's getRuntimeContext). */
   getRuntimeContext(): RuntimeContext {
     if (this.#runtimeContext === undefined) {
       throw new Error('getRuntimeContext() is only available once the function runs in a task (from open() on)');
@@ -26,36 +28,49 @@ export abstract class RichFunction {
     return this.#runtimeContext;
   }
 
+  /** Called once per subtask before the first record, after state is restored; register state here (Flink's open, without a Configuration). */
   open(): void | Promise<void> {}
 
+  /** Called once when the subtask ends, also after a failure (Flink's close). */
   close(): void | Promise<void> {}
 }
 
+/** `stream.map(fn)`'s function as an object (Flink's MapFunction); a plain function works too. */
 export interface MapFunction<I, O> {
+  /** One output record per input record. */
   map(value: I): O;
 }
 
+/** `stream.filter(fn)`'s function as an object (Flink's FilterFunction). */
 export interface FilterFunction<T> {
+  /** True keeps the record. */
   filter(value: T): boolean;
 }
 
+/** `stream.flatMap(fn)`'s function as an object (Flink's FlatMapFunction). */
 export interface FlatMapFunction<I, O> {
+  /** Emits any number of records for one input through `out`. */
   flatMap(value: I, out: Collector<O>): void;
 }
 
+/** Combines two values into one (Flink's ReduceFunction): `keyBy(...).reduce(fn)` and window reduce. */
 export interface ReduceFunction<T> {
+  /** Combines the accumulated value with the next one of the same key or window. */
   reduce(accumulated: T, value: T): T;
 }
 
 export abstract class RichMapFunction<I, O> extends RichFunction implements MapFunction<I, O> {
+  /** One output record per input record. */
   abstract map(value: I): O;
 }
 
 export abstract class RichFilterFunction<T> extends RichFunction implements FilterFunction<T> {
+  /** True keeps the record. */
   abstract filter(value: T): boolean;
 }
 
 export abstract class RichFlatMapFunction<I, O> extends RichFunction implements FlatMapFunction<I, O> {
+  /** Emits any number of records for one input through `out`. */
   abstract flatMap(value: I, out: Collector<O>): void;
 }
 
@@ -72,15 +87,18 @@ export interface ProcessContext {
 }
 
 export interface KeyedProcessContext<K> extends ProcessContext {
+  /** The key of the record or timer being processed. */
   getCurrentKey(): K;
 }
 
 /** Context for `onTimer`: the timer's key is the current key, so keyed state reads that key's values. */
 export interface OnTimerContext<K> extends KeyedProcessContext<K> {
+  /** Whether the firing timer is an event-time or a processing-time timer. */
   timeDomain(): TimeDomain;
 }
 
 export abstract class ProcessFunction<I, O> extends RichFunction {
+  /** Called for each record, with its timestamp and the timer service in `ctx`; emit through `out`. */
   abstract processElement(value: I, ctx: ProcessContext, out: Collector<O>): void;
 }
 
@@ -89,16 +107,21 @@ export abstract class ProcessFunction<I, O> extends RichFunction {
  * `onTimer` runs when a timer the function registered fires, with the timer's key current.
  */
 export abstract class KeyedProcessFunction<K, I, O> extends RichFunction {
+  /** Called for each record, with its timestamp and the timer service in `ctx`; emit through `out`. */
   abstract processElement(value: I, ctx: KeyedProcessContext<K>, out: Collector<O>): void;
 
+  /** Called when a timer the function registered fires; `ctx.timeDomain()` says event or processing time (Flink's onTimer). */
   onTimer(_timestamp: number, _ctx: OnTimerContext<K>, _out: Collector<O>): void {}
 }
 
 /** Two inputs (`connect`); with keyed inputs the context's key is the current record's, and timers work. */
 export abstract class CoProcessFunction<I1, I2, O> extends RichFunction {
+  /** Called for each record of the first input (Flink's processElement1). */
   abstract processElement1(value: I1, ctx: KeyedProcessContext<unknown>, out: Collector<O>): void;
+  /** Called for each record of the second input (Flink's processElement2). */
   abstract processElement2(value: I2, ctx: KeyedProcessContext<unknown>, out: Collector<O>): void;
 
+  /** Called when a timer the function registered fires; `ctx.timeDomain()` says event or processing time (Flink's onTimer). */
   onTimer(_timestamp: number, _ctx: OnTimerContext<unknown>, _out: Collector<O>): void {}
 }
 
@@ -107,9 +130,12 @@ export abstract class CoProcessFunction<I1, I2, O> extends RichFunction {
  * by both sides of a key (Flink's KeyedCoProcessFunction).
  */
 export abstract class KeyedCoProcessFunction<K, I1, I2, O> extends RichFunction {
+  /** Called for each record of the first input (Flink's processElement1). */
   abstract processElement1(value: I1, ctx: KeyedProcessContext<K>, out: Collector<O>): void;
+  /** Called for each record of the second input (Flink's processElement2). */
   abstract processElement2(value: I2, ctx: KeyedProcessContext<K>, out: Collector<O>): void;
 
+  /** Called when a timer the function registered fires; `ctx.timeDomain()` says event or processing time (Flink's onTimer). */
   onTimer(_timestamp: number, _ctx: OnTimerContext<K>, _out: Collector<O>): void {}
 }
 

@@ -24,10 +24,12 @@ const DEFAULT_CAPACITY = 100;
  * restore, so with an exactly-once sink every input's result is emitted once.
  */
 export const AsyncDataStream = {
+  /** Async I/O emitting results in input order (Flink's AsyncDataStream.orderedWait): `timeout` per input, at most `capacity` in flight. */
   orderedWait<IN, OUT>(stream: DataStream<IN>, fn: AnyAsyncFunction<IN, OUT>, timeout: number, timeUnit: TimeUnit = TimeUnit.MILLISECONDS, capacity = DEFAULT_CAPACITY): SingleOutputStreamOperator<OUT> {
     return addAsync(stream, fn, 'ordered', timeout, timeUnit, capacity, undefined);
   },
 
+  /** Async I/O emitting results as they complete, never across a watermark (Flink's AsyncDataStream.unorderedWait). */
   unorderedWait<IN, OUT>(stream: DataStream<IN>, fn: AnyAsyncFunction<IN, OUT>, timeout: number, timeUnit: TimeUnit = TimeUnit.MILLISECONDS, capacity = DEFAULT_CAPACITY): SingleOutputStreamOperator<OUT> {
     return addAsync(stream, fn, 'unordered', timeout, timeUnit, capacity, undefined);
   },

@@ -56,6 +56,7 @@ export class BroadcastConnectedStream<IN1, IN2> {
     readonly broadcast: BroadcastStream<IN2>,
   ) {}
 
+  /** Applies a BroadcastProcessFunction, or a KeyedBroadcastProcessFunction when the other stream is keyed (Flink's BroadcastConnectedStream.process). */
   process<O>(fn: BroadcastProcessFunction<IN1, IN2, O> | KeyedBroadcastProcessFunction<unknown, IN1, IN2, O>): SingleOutputStreamOperator<O> {
     const { first, broadcast } = this;
     const keyed = first instanceof KeyedStream;

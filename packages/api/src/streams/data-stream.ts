@@ -37,10 +37,12 @@ export class DataStream<T> {
     return {};
   }
 
+  /** Applies `fn` to every record (Flink's map): a plain function or a MapFunction/RichMapFunction instance. */
   map<O>(fn: MapFunction<T, O> | ((value: T) => O)): SingleOutputStreamOperator<O> {
     return this.builder.addOperator({ kind: 'map', fn: toMapFunction(fn), ...this.operatorKey() }, 'Map', inputsFrom(this.refs, 0));
   }
 
+  /** Keeps the records for which `fn` returns true (Flink's filter). */
   filter(fn: FilterFunction<T> | ((value: T) => boolean)): SingleOutputStreamOperator<T> {
     return this.builder.addOperator(
       { kind: 'filter', fn: toFilterFunction(fn), ...this.operatorKey() },
@@ -49,6 +51,7 @@ export class DataStream<T> {
     );
   }
 
+  /** Emits zero or more records per record through the collector (Flink's flatMap). */
   flatMap<O>(fn: FlatMapFunction<T, O> | ((value: T, out: Collector<O>) => void)): SingleOutputStreamOperator<O> {
     return this.builder.addOperator(
       { kind: 'flatMap', fn: toFlatMapFunction(fn), ...this.operatorKey() },
@@ -57,6 +60,7 @@ export class DataStream<T> {
     );
   }
 
+  /** Applies a ProcessFunction: records with timestamps and side outputs (Flink's process); on a KeyedStream see KeyedStream.process. */
   process<O>(fn: ProcessFunction<T, O>): SingleOutputStreamOperator<O> {
     return this.builder.addOperator({ kind: 'process', fn: toProcessFunction(fn) }, 'Process', inputsFrom(this.refs, 0));
   }
@@ -147,6 +151,7 @@ export class DataStream<T> {
     return this.#withPartitioner(PartitionerKind.FORWARD);
   }
 
+  /** Writes the stream to `sink`, any object with createWriter() (Flink's sinkTo). */
   sinkTo(sink: Sink<T>): DataStreamSink<T> {
     return this.builder.addSink(toSink(sink), inputsFrom(this.refs, 0));
   }

@@ -27,6 +27,7 @@ export class KeyedStream<T, K> extends DataStream<T> {
     this.#keySelector = keySelector;
   }
 
+  /** The function that extracts each record's key. */
   getKeySelector(): KeySelector<T, K> {
     return this.#keySelector;
   }
@@ -35,6 +36,7 @@ export class KeyedStream<T, K> extends DataStream<T> {
     return { key: this.#keySelector as KeySelector<unknown, unknown> };
   }
 
+  /** Applies a KeyedProcessFunction: keyed state and timers per key (Flink's KeyedStream.process). */
   override process<O>(fn: KeyedProcessFunction<K, T, O> | ProcessFunction<T, O>): SingleOutputStreamOperator<O> {
     return this.builder.addOperator(
       { kind: 'keyedProcess', fn: toKeyedProcessFunction(fn), ...this.operatorKey() },

@@ -24,16 +24,19 @@ export class SingleOutputStreamOperator<T> extends DataStream<T> {
     return this;
   }
 
+  /** Names the operator in the plan, metrics and logs (Flink's name). */
   name(name: string): this {
     this.#node.name = requireName(name);
     return this;
   }
 
+  /** This operator's parallelism, overriding the job's default (Flink's setParallelism). */
   setParallelism(parallelism: number): this {
     this.#node.parallelism = requireParallelism(parallelism, `operator '${this.#node.name}'`);
     return this;
   }
 
+  /** This operator's maximum parallelism: the number of key groups its keyed state is split into (Flink's setMaxParallelism). */
   setMaxParallelism(maxParallelism: number): this {
     this.#node.maxParallelism = requireMaxParallelism(maxParallelism, `operator '${this.#node.name}'`);
     return this;
@@ -60,6 +63,7 @@ export class SingleOutputStreamOperator<T> extends DataStream<T> {
     return this;
   }
 
+  /** The operator's name. */
   getName(): string {
     return this.#node.name;
   }

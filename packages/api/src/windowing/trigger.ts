@@ -26,10 +26,12 @@ export class TriggerResult {
     readonly purge: boolean,
   ) {}
 
+  /** Whether the result evaluates the window function. */
   isFire(): boolean {
     return this.fire;
   }
 
+  /** Whether the result purges the window's contents. */
   isPurge(): boolean {
     return this.purge;
   }
@@ -49,16 +51,25 @@ export class TriggerResult {
 
 /** What a trigger may do for the current key and window (Flink's Trigger.TriggerContext). */
 export interface TriggerContext {
+  /** The operator's processing time (ms). */
   getCurrentProcessingTime(): number;
+  /** The operator's current watermark. */
   getCurrentWatermark(): number;
+  /** Calls onProcessingTime at `time` for this window. */
   registerProcessingTimeTimer(time: number): void;
+  /** Calls onEventTime when the watermark reaches `time`, for this window. */
   registerEventTimeTimer(time: number): void;
+  /** Deletes a processing-time timer of this window. */
   deleteProcessingTimeTimer(time: number): void;
+  /** Deletes an event-time timer of this window. */
   deleteEventTimeTimer(time: number): void;
   /** State of the current key and window; cleared with the window (a trigger's `clear` must clear what it used). */
   getPartitionedState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T>;
+  /** The trigger's state for this key and window. */
   getPartitionedState<T>(descriptor: ReducingStateDescriptor<T>): ReducingState<T>;
+  /** The trigger's state for this key and window. */
   getPartitionedState<T>(descriptor: ListStateDescriptor<T>): ListState<T>;
+  /** The trigger's state for this key and window. */
   getPartitionedState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V>;
 }
 
@@ -74,9 +85,13 @@ export interface OnMergeContext extends TriggerContext {
  * `ctx.getPartitionedState`, never in fields.
  */
 export abstract class Trigger<T, W extends Window> {
+  /** Called for every element added to the window: CONTINUE, FIRE, PURGE or FIRE_AND_PURGE. */
   abstract onElement(element: T, timestamp: number, window: W, ctx: TriggerContext): TriggerResult;
+  /** Called when a processing-time timer the trigger registered fires. */
   abstract onProcessingTime(time: number, window: W, ctx: TriggerContext): TriggerResult;
+  /** Called when an event-time timer the trigger registered fires. */
   abstract onEventTime(time: number, window: W, ctx: TriggerContext): TriggerResult;
+  /** Called when the window is purged: delete the trigger's timers and state. */
   abstract clear(window: W, ctx: TriggerContext): void;
 
   /** True when the trigger works with merging windows (sessions); then it implements onMerge. */
@@ -84,6 +99,7 @@ export abstract class Trigger<T, W extends Window> {
     return false;
   }
 
+  /** Called when windows merge: re-register timers for the merged window. */
   onMerge(_window: W, _ctx: OnMergeContext): void {
     throw new Error(`${this.constructor.name} does not support merging windows; session windows need a trigger whose canMerge() is true`);
   }

@@ -7,6 +7,7 @@ const RECENT_WINDOWS = 64;
 
 /** What an assigner may ask when assigning (Flink's WindowAssigner.WindowAssignerContext). */
 export interface WindowAssignerContext {
+  /** The operator's processing time (ms). */
   getCurrentProcessingTime(): number;
 }
 
@@ -23,8 +24,11 @@ export abstract class WindowAssigner<T, W extends Window> {
    */
   readonly #recent = new Map<number, { readonly end: number; readonly namespace: string }>();
 
+  /** The windows an element with this timestamp belongs to (Flink's assignWindows). */
   abstract assignWindows(element: T, timestamp: number | undefined, context: WindowAssignerContext): W[];
+  /** The trigger used unless `.trigger(...)` replaces it. */
   abstract getDefaultTrigger(): Trigger<T, W>;
+  /** Whether windows are in event time (fired by watermarks) rather than processing time. */
   abstract isEventTime(): boolean;
 
   namespaceOf(window: W): string {
@@ -51,11 +55,13 @@ export abstract class WindowAssigner<T, W extends Window> {
 
 /** Receives the merges a MergingWindowAssigner finds. */
 export interface MergeCallback<W> {
+  /** Called with windows that merge into `result`. */
   merge(toBeMerged: W[], mergeResult: W): void;
 }
 
 /** An assigner whose windows merge as elements arrive (sessions): Flink's MergingWindowAssigner. */
 export abstract class MergingWindowAssigner<T, W extends Window> extends WindowAssigner<T, W> {
+  /** Merges overlapping windows (session windows), telling `callback` which merged into which. */
   abstract mergeWindows(windows: readonly W[], callback: MergeCallback<W>): void;
 }
 

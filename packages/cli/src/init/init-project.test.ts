@@ -9,14 +9,15 @@ import { initProject } from './init-project.ts';
 const newDir = () => join(mkdtempSync(join(tmpdir(), 'weir-init-')), 'my-job');
 
 describe('weir init', () => {
-  it('writes a project whose package.json has the scripts and the Weir packages at this version', () => {
+  it('writes a project whose package.json has the scripts and the Weir packages a cluster of this version accepts', () => {
     const dir = newDir();
     const files = initProject({ dir });
     expect(files).toEqual(expect.arrayContaining(['package.json', 'tsconfig.json', 'src/job.ts', 'src/pipeline.ts', 'test/job.test.ts', '.gitignore', 'README.md']));
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     expect(Object.keys(manifest.scripts).sort()).toEqual(['build', 'run', 'test']);
-    expect(manifest.dependencies).toEqual({ '@weir/api': WEIR_API_VERSION, '@weir/connectors': WEIR_API_VERSION });
-    expect(manifest.devDependencies).toMatchObject({ '@weir/testing': WEIR_API_VERSION, weir: WEIR_API_VERSION });
+    // ^0.1.0 is >=0.1.0 <0.2.0: for 0.x the same minor, as the JobManager's API version check.
+    expect(manifest.dependencies).toEqual({ '@weir/api': `^${WEIR_API_VERSION}`, '@weir/connectors': `^${WEIR_API_VERSION}` });
+    expect(manifest.devDependencies).toMatchObject({ '@weir/testing': `^${WEIR_API_VERSION}`, weir: `^${WEIR_API_VERSION}` });
   });
 
   it('points the dependencies at the tarballs of --tarballs, relative to the project', () => {

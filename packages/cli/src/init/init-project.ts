@@ -51,9 +51,14 @@ export function initProject(args: InitArgs): string[] {
   return Object.keys(files);
 }
 
-/** file: paths of the tarballs in `tarballs` (relative to the project), or this CLI's version of each package. */
-function weirDependencies(dir: string, tarballs: string | undefined): Record<string, string> {
-  if (tarballs === undefined) return Object.fromEntries(WEIR_PACKAGES.map((name) => [name, WEIR_API_VERSION]));
+/**
+ * Without `--tarballs`: the registry's versions a cluster of this CLI accepts, `^<version>`:
+ * the same major version, and for 0.x the same minor, which is exactly what the JobManager's
+ * API version check allows (INCOMPATIBLE_API_VERSION otherwise), while patch releases still
+ * install. With it: file: paths of the tarballs (relative to the project).
+ */
+export function weirDependencies(dir: string, tarballs: string | undefined): Record<string, string> {
+  if (tarballs === undefined) return Object.fromEntries(WEIR_PACKAGES.map((name) => [name, `^${WEIR_API_VERSION}`]));
   const found = readdirSync(resolve(tarballs)).filter((f) => f.endsWith('.tgz'));
   return Object.fromEntries([...WEIR_PACKAGES, ...INDIRECT_PACKAGES].map((name) => {
     const prefix = `${name.replace('@', '').replace('/', '-')}-`;

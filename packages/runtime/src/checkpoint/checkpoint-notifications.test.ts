@@ -109,7 +109,7 @@ describe('checkpoint notifications and operator state', () => {
       },
     ]) {
       const fn = { initializeState: ask, snapshotState() {}, map: (v: number) => v };
-      const job = await runJob((env) => env.fromSource(numbers(1, []), 'numbers').map(fn).name('Bad').sinkTo(new CollectingSink()), { checkpointing });
+      const job = await runJob((env) => void env.fromSource(numbers(1, []), 'numbers').map(fn).name('Bad').sinkTo(new CollectingSink()), { checkpointing });
       await waitUntil(() => job.deployed[0]!.task.state === 'FAILED');
       failures.push(job.changes.get(job.deployed[0]!.task)!.at(-1)!.failure);
     }

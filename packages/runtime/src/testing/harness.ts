@@ -85,6 +85,10 @@ export interface JobOptions {
   attempt?: number;
   /** The enumerator state a split source restores from, by operator ID (from `coordinator.snapshot` of an earlier run). */
   enumeratorState?: (operatorId: string) => unknown;
+  /** The job's main's args. */
+  args?: readonly string[];
+  /** The job's default parallelism (1 when unset); the job's own setParallelism calls win. */
+  parallelism?: number;
 }
 
 
@@ -92,9 +96,10 @@ export interface JobOptions {
  * Runs a job in this process as a TaskManager would, one Task per subtask, each with its
  * own freshly built graph (so no function instance is shared between subtasks).
  */
-export async function runJob(main: (env: StreamExecutionEnvironment) => void, options: JobOptions = {}): Promise<RunningJob> {
-  const defaults = { parallelism: 1, maxParallelism: -1, bufferTimeoutMs: 100 };
-  const graph = await buildStreamGraph(main, [], defaults);
+export async function runJob(main: (env: StreamExecutionEnvironment, args: string[]) => void | Promise<void>, options: JobOptions = {}): Promise<RunningJob> {
+  const defaults = { parallelism: options.parallelism ?? 1, maxParallelism: -1, bufferTimeoutMs: 100 };
+  const args = options.args ?? [];
+  const graph = await buildStreamGraph(main, args, defaults);
   const jobGraph = buildJobGraph(graph);
   const coordinator = new LocalSourceCoordinator(graph, jobGraph, options.enumeratorState);
   const tmCount = options.taskManagers ?? 1;
@@ -141,7 +146,7 @@ export async function runJob(main: (env: StreamExecutionEnvironment) => void, op
       const restore = options.restore?.(vertex.id, subtask);
       const task: Task = new Task({
         deployment,
-        graph: await buildStreamGraph(main, [], defaults),
+        graph: await buildStreamGraph(main, args, defaults),
         network: networks[subtask % tmCount]!,
         logger: silentLogger(),
         clock: options.clock,

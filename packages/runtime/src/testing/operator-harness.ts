@@ -9,11 +9,18 @@ import { PendingWork } from '../operators/pending-work.ts';
 import { HeapKeyedStateBackend } from '../state/heap-keyed-state-backend.ts';
 import { KeyContext } from '../state/key-context.ts';
 import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
-import { OperatorStateStore } from '../state/operator-state-store.ts';
+import { OperatorStateStore, type ListMode } from '../state/operator-state-store.ts';
 import { OperatorRuntimeContext } from '../task/runtime-context.ts';
 import { OperatorMetrics } from '../metrics/operator-metric-group.ts';
 import { ProcessingTimeService } from '../time/processing-time-service.ts';
 import { RecordTimestamp } from '../time/record-timestamp.ts';
+
+/** One list of operator state, copied (`OperatorHarness.operatorState`). */
+export interface OperatorListCopy {
+  readonly name: string;
+  readonly mode: ListMode;
+  readonly entries: readonly unknown[];
+}
 
 /** What an operator under test emitted, in order. */
 export type Emitted =
@@ -53,6 +60,8 @@ export class OperatorHarness {
       restored?: boolean;
       /** Operator state to start with (a restore's): `restored` should be true with it. */
       lists?: OperatorStateStore;
+      /** The same as plain lists (what `operatorState()` returned), for callers outside this package. */
+      restoredLists?: readonly OperatorListCopy[];
     } = {},
   ) {
     this.clock = new ManualClock(options.start ?? 0);
@@ -69,6 +78,7 @@ export class OperatorHarness {
       emitWatermarkStatus: (idle) => void emitted.push({ kind: idle ? 'idle' : 'active' }),
     };
     this.lists = options.lists ?? new OperatorStateStore(label);
+    for (const { name, mode, entries } of options.restoredLists ?? []) this.lists.restore(name, mode, structuredClone(entries));
     const subtask = { jobId: 'job', taskName: 'Op', subtaskIndex: 0, parallelism: 1, maxParallelism, attempt: 0 };
     this.operator = createOperator(spec, output, {
       operatorId: 'op',
@@ -116,6 +126,12 @@ export class OperatorHarness {
     const copy = new OperatorStateStore('Op (1/1)');
     for (const [name, { mode, entries }] of this.lists.snapshot()) copy.restore(name, mode, structuredClone(entries));
     return copy;
+  }
+
+  /** The synchronous part of checkpoint `checkpointId`, then copies of the operator state's lists as plain data. */
+  async operatorState(checkpointId = 1): Promise<OperatorListCopy[]> {
+    await this.operator.snapshotState(checkpointId, checkpointId);
+    return [...this.lists.snapshot()].map(([name, { mode, entries }]) => ({ name, mode, entries: structuredClone(entries) }));
   }
 
   watermark(timestamp: number): void {
