@@ -187,7 +187,7 @@ export class StreamTableEnvironment {
             typeToString({ ...c.type, nullable: true }),
             c.type.nullable ? 'TRUE' : 'FALSE',
             entry.primaryKey?.includes(c.name) ? `PRI(${entry.primaryKey.join(', ')})` : '',
-            c.computedText === undefined ? '' : `AS ${c.computedText}`,
+            c.computedText !== undefined ? `AS ${c.computedText}` : c.metadata !== undefined ? `METADATA${c.metadata.key === c.name ? '' : ` FROM '${c.metadata.key}'`}${c.metadata.virtual ? ' VIRTUAL' : ''}` : '',
             entry.watermark?.column === i ? entry.watermark.text : '',
           ]),
         );

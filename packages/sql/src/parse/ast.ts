@@ -85,6 +85,8 @@ export interface ColumnDefinition {
   readonly typeText?: string;
   /** A computed column's expression (`name AS expr`). */
   readonly computed?: Expr;
+  /** A metadata column (`name TYPE METADATA [FROM 'key'] [VIRTUAL]`): the connector's value for `key`; a VIRTUAL one is read, never written. */
+  readonly metadata?: { readonly key: string; readonly virtual: boolean };
 }
 
 export interface CreateTable {

@@ -70,7 +70,14 @@ function createTable(node: TreeNode): CreateTable {
         } else if (kind(column) === 'ComputedColumnDefinition') {
           columns.push({ name, pos: positionOf(nameNode), computed: convertExpression(child(column, 'ComputedColumnExpression')!) });
         } else {
-          throw unsupported(column, 'a metadata column');
+          // name TYPE METADATA [FROM 'key'] [VIRTUAL]: the key is the column's name when FROM is left out.
+          const key = child(column, 'MetadataKey');
+          columns.push({
+            name,
+            pos: positionOf(nameNode),
+            typeText: child(column, 'ColumnType')!.getText(),
+            metadata: { key: key === undefined ? name : stringValue(key.getText()), virtual: keywords(column).includes('VIRTUAL') },
+          });
         }
         break;
       }

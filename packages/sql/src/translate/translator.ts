@@ -5,6 +5,7 @@ import type { PhysicalNode } from '../physical/changelog.ts';
 import type { Row } from '../row.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
 import { accumulatorOf } from './aggregates.ts';
+import { ChangelogNormalizeFunction } from './changelog-normalize.ts';
 import { compile } from './compile.ts';
 import { GroupAggregateFunction } from './group-aggregate.ts';
 import { IntervalJoinFunction } from './interval-join.ts';
@@ -124,11 +125,18 @@ function assignerOf(window: WindowSpec): WindowAssigner<unknown, TimeWindow> {
   return new CumulativeEventTimeWindows(window.size, window.step!);
 }
 
-/** A table's rows as `+I` Rows: the connector's records, computed columns added, timestamps and watermarks from the WATERMARK clause. */
+/**
+ * A table's rows: the connector's records (physical values, then metadata values), computed
+ * columns added, timestamps and watermarks from the WATERMARK clause; `+I` rows, or for an
+ * upsert source its +U/-D rows made a retract changelog by primary key (ChangelogNormalize).
+ */
 function scan(table: CatalogTable, env: StreamExecutionEnvironment, uid: UidOf, factory: TableFactory): DataStream<Row> {
-  const { source, toRow } = factory.createSource!(table);
+  const { source, toRow, kindOf } = factory.createSource!(table);
   const computed = table.columns.map((c) => (c.computed === undefined ? undefined : compile(c.computed)));
-  const fullRow = (physical: unknown[]): unknown[] => table.columns.map((c, i) => (c.physicalIndex !== undefined ? (physical[c.physicalIndex] ?? null) : computed[i]!(physical)));
+  const fullRow = (physical: unknown[]): unknown[] =>
+    table.columns.map((c, i) =>
+      c.physicalIndex !== undefined ? (physical[c.physicalIndex] ?? null) : c.metadata !== undefined ? (physical[table.physicalCount + c.metadata.index] ?? null) : computed[i]!(physical),
+    );
   let strategy: WatermarkStrategy<unknown> = WatermarkStrategy.noWatermarks();
   const watermark = table.watermark;
   if (watermark !== undefined) {
@@ -148,11 +156,17 @@ function scan(table: CatalogTable, env: StreamExecutionEnvironment, uid: UidOf, 
       };
     }).withTimestampAssigner((event) => fullRow(toRow(event))[column] as number);
   }
-  return env
+  const rows = env
     .fromSource(source, strategy, `TableSourceScan[${table.name}]`)
     .uid(uid('source'))
-    .map((record): Row => ({ kind: '+I', fields: fullRow(toRow(record)) }))
+    .map((record): Row => ({ kind: kindOf === undefined ? '+I' : kindOf(record), fields: fullRow(toRow(record)) }))
     .name(`Scan[${table.name}]`)
     .uid(uid('row'));
+  if (kindOf === undefined) return rows;
+  const keys = (table.primaryKey ?? []).map((name) => table.columns.findIndex((c) => c.name === name));
+  return rows
+    .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
+    .process(new ChangelogNormalizeFunction())
+    .name(`ChangelogNormalize[${table.name}]`)
+    .uid(uid('normalize'));
 }
-
