@@ -87,6 +87,11 @@ describe('kafka and upsert-kafka tables', () => {
     ]);
     // An upsert-kafka table read back is a changelog: an aggregate over it needs retraction.
     expect(tEnv.sqlQuery('SELECT customer, orders FROM totals').explain()).toContain('TableSourceScan(table=[[default_catalog, default_database, totals]], fields=[customer, orders, total]), changelogMode=[I,UB,UA,D]');
+    // Aggregates over updates: of an upsert table, and of another aggregate (customers per order count).
+    expect(tEnv.sqlQuery('SELECT orders, COUNT(*) AS customers, MAX(total) AS biggest FROM totals GROUP BY orders').explain()).toContain(
+      'GroupAggregate(groupBy=[orders], select=[orders, COUNT(*) AS EXPR$0, MAX($f1) AS EXPR$1]), changelogMode=[I,UB,UA,D]',
+    );
+    expect(tEnv.sqlQuery('SELECT n, COUNT(*) FROM (SELECT customer, COUNT(*) AS n FROM orders GROUP BY customer) GROUP BY n').explain()).toMatch(/GroupAggregate\(groupBy=\[n\].*changelogMode=\[I,UB,UA,D\]\n.*\n\s*GroupAggregate\(groupBy=\[customer\]/);
   });
 
   it('refuses before anything runs: an updating query into kafka, upsert-kafka without a key, unknown or read-only metadata, exactly-once without a prefix', () => {

@@ -107,5 +107,7 @@ export type Statement =
   | { readonly kind: 'insert'; readonly table: string; readonly tablePos: SqlPosition; readonly query: Query }
   | Query
   | { readonly kind: 'showTables' }
+  | { readonly kind: 'set'; readonly key?: string; readonly value?: string; readonly pos?: SqlPosition }
+  | { readonly kind: 'reset'; readonly key?: string }
   | { readonly kind: 'describe'; readonly name: string; readonly pos: SqlPosition }
   | { readonly kind: 'explain'; readonly statement: Extract<Statement, { kind: 'insert' | 'select' | 'union' }> };

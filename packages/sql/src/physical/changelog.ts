@@ -54,11 +54,13 @@ export function toPhysical(node: LogicalNode): PhysicalNode {
       return { node, mode: scanProducesUpserts(node.table) ? 'retract' : 'insert-only', inputs };
     case 'calc':
       return { node, mode: inputMode, inputs };
+    case 'aggregate':
+      // Over updates it retracts: -U/-D rows take back what they added (RetractGroupAggregateFunction).
+      return { node, mode: 'retract', inputs };
     case 'windowTvf':
     case 'windowAggregate':
-    case 'aggregate':
       requireInsertOnly(node, inputs);
-      return { node, mode: node.kind === 'aggregate' ? 'retract' : 'insert-only', inputs };
+      return { node, mode: 'insert-only', inputs };
   }
 }
 
