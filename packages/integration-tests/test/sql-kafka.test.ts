@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { javaAvailable, produceValues, readCommittedWithJavaClient } from '@weir/kafka-broker';
+import { javaAvailable, produceValues, readCommittedWithJavaClient, readTopic } from '@weir/kafka-broker';
 import { jobIdFrom, kafkaEvidence, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
 import { killTaskManagersAtRandom } from './chaos.ts';
 import { kafkaSuite } from './kafka-suite.ts';
@@ -48,8 +48,10 @@ describe.skipIf(!javaAvailable())('Flink SQL kafka -> upsert-kafka on a process 
     const jobId = jobIdFrom(run.stdout);
     await waitForStatus(cluster.client, jobId, ['RUNNING'], 120_000);
 
+    // RUNNING comes before a TaskManager has planned the SQL: the kill waits for the first updates in the topic (committed or not).
+    while ((await readTopic(suite.broker.bootstrapServers, 'sql-totals', false)).length < 100) await sleep(200);
     const more = produce(ORDERS / 3, ORDERS);
-    const steps = await killTaskManagersAtRandom(cluster, 1, 2_000, 0);
+    const steps = await killTaskManagersAtRandom(cluster, 1, 1_000, 0);
     await more;
     steps.push('all orders produced');
 
