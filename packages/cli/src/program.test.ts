@@ -39,11 +39,11 @@ describe('weir command line', () => {
     expect(parse(['init', 'my-job', '--tarballs', 'dist']).calls).toEqual([['init', { dir: 'my-job', tarballs: 'dist' }]]);
   });
 
-  it('parses sql -f with parallelism and detached, and requires -f', () => {
+  it('parses sql -f with parallelism and detached, and sql alone (the interactive client)', () => {
     expect(parse(['sql', '-f', 'q.sql', '-p', '2', '-d']).calls).toEqual([
       ['sql', { config: undefined, dynamic: {}, jobManager: undefined, file: 'q.sql', parallelism: 2, detached: true }],
     ]);
-    expect(parse(['sql']).error).toMatch(/required option '-f, --file <script>' not specified/);
+    expect(parse(['sql']).calls).toEqual([['sql', { config: undefined, dynamic: {}, jobManager: undefined, file: undefined, parallelism: undefined, detached: false }]]);
   });
 
   it('parses list, info and cancel', () => {

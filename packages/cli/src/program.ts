@@ -80,11 +80,11 @@ export function buildProgram(actions: CliActions): Command {
   withClient(
     program
       .command('sql')
-      .description("plan a Flink SQL script (CREATE TABLE / VIEW, INSERT INTO) and submit its INSERTs as one job")
-      .requiredOption('-f, --file <script>', 'the SQL script, statements separated by ;')
+      .description("Flink's SQL client: statements ending with ; from stdin (each INSERT submitted as a job), or with -f a script whose INSERTs are submitted as one job")
+      .option('-f, --file <script>', 'the SQL script, statements separated by ;')
       .option('-p, --parallelism <n>', 'default parallelism of the job', parsePositiveInt)
       .option('-d, --detached', 'return once the job is submitted', false),
-  ).action((options: ClientOptions & { file: string; parallelism?: number; detached: boolean }) =>
+  ).action((options: ClientOptions & { file?: string; parallelism?: number; detached: boolean }) =>
     actions.sql({ ...clientArgs(options), file: options.file, parallelism: options.parallelism, detached: options.detached }),
   );
 

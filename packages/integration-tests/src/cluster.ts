@@ -128,7 +128,7 @@ export class ProcessCluster {
   }
 
   /** Runs a client command of the CLI against this cluster's JobManager. */
-  weir(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<RunResult> {
+  weir(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } = {}): Promise<RunResult> {
     const [command, ...rest] = args;
     return runWeir([command!, '-m', this.jobManagerAddress, ...rest], options);
   }

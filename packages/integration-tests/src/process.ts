@@ -12,19 +12,20 @@ export interface RunResult {
   readonly stderr: string;
 }
 
-/** Runs the weir CLI to completion. */
-export function runWeir(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<RunResult> {
+/** Runs the weir CLI to completion; `input` is written to its stdin (else stdin is closed). */
+export function runWeir(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } = {}): Promise<RunResult> {
   const { command, args: argv } = weirCommand(args);
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, WEIR_LOG_LEVEL: 'warn', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
     child.on('error', reject);
     child.on('close', (code) => {

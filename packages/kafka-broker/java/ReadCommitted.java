@@ -14,7 +14,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * Prints every committed value of a topic, one per line, as Kafka's own Java consumer with
  * isolation.level=read_committed sees it: from the beginning of each partition to its last
  * stable offset at start. Run by the source launcher (java -cp <broker class path> ReadCommitted.java
- * <bootstrap> <topic>), so Weir's tests check Kafka output with the reference client.
+ * <bootstrap> <topic> [keys]), so Weir's tests check Kafka output with the reference client.
+ * With `keys`, each line is the key, a tab, then the value ("null" for a missing key or a tombstone).
  */
 public class ReadCommitted {
   public static void main(String[] args) {
@@ -33,10 +34,14 @@ public class ReadCommitted {
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
       long deadline = System.currentTimeMillis() + 60_000;
+      boolean keys = args.length > 2 && args[2].equals("keys");
       StringBuilder out = new StringBuilder();
       while (!atEnd(consumer, ends)) {
         if (System.currentTimeMillis() > deadline) throw new IllegalStateException("not at the end offsets " + ends + " within 60 s");
-        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) out.append(record.value()).append('\n');
+        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+          if (keys) out.append(record.key()).append('\t');
+          out.append(record.value()).append('\n');
+        }
       }
       System.out.print(out);
     }

@@ -10,8 +10,8 @@ import { checkSinkAccepts, modeToString, toPhysical, type PhysicalNode } from '.
 import { describeNode } from './physical/describe.ts';
 import type { Row } from './row.ts';
 import { coerce } from './translate/compile.ts';
-import { translatePlan } from './translate/translator.ts';
-import type { Catalog, CatalogTable } from './validate/catalog.ts';
+import { translatePlan, type TranslateOptions } from './translate/translator.ts';
+import { sinkColumns, type Catalog, type CatalogTable } from './validate/catalog.ts';
 import { bindQuery } from './validate/query.ts';
 import { typeToString, withoutRowtime } from './validate/types.ts';
 
@@ -40,7 +40,7 @@ function forEachScan(node: LogicalNode, fn: (table: CatalogTable) => void): void
 /** INSERT INTO: the query's columns must match the sink's in number and type family; the sink must take the query's changelog. */
 export function checkInsert(planned: PlannedQuery, sink: CatalogTable, pos: { line: number; column: number }): void {
   const factory = factoryOf(sink, 'sink');
-  const targets = sink.columns.filter((c) => c.computed === undefined);
+  const targets = sinkColumns(sink);
   if (targets.length !== planned.fields.length) {
     throw new SqlError(
       SqlErrorCode.SQL_TYPE_MISMATCH,
@@ -95,14 +95,14 @@ export function statementUid(text: string, occurrence: number): (operator: strin
 }
 
 /** The planned query as operators on `env`. */
-export function translateQuery(planned: PlannedQuery, env: StreamExecutionEnvironment, uid: (operator: string) => string): DataStream<Row> {
-  return translatePlan(planned.physical, env, uid, (table) => factoryOf(table, 'source'));
+export function translateQuery(planned: PlannedQuery, env: StreamExecutionEnvironment, uid: (operator: string) => string, options: TranslateOptions = {}): DataStream<Row> {
+  return translatePlan(planned.physical, env, uid, (table) => factoryOf(table, 'source'), options);
 }
 
 /** INSERT INTO: the query's operators and the sink's on `env`. */
-export function translateInsert(planned: PlannedQuery, sink: CatalogTable, env: StreamExecutionEnvironment, uid: (operator: string) => string): void {
-  const targets = sink.columns.filter((c) => c.computed === undefined);
-  let rows = translateQuery(planned, env, uid);
+export function translateInsert(planned: PlannedQuery, sink: CatalogTable, env: StreamExecutionEnvironment, uid: (operator: string) => string, options: TranslateOptions = {}): void {
+  const targets = sinkColumns(sink);
+  let rows = translateQuery(planned, env, uid, options);
   const widened = planned.fields.map((f, i) => (f.type.root === targets[i]!.type.root && f.type.scale === targets[i]!.type.scale ? undefined : i)).filter((i) => i !== undefined);
   if (widened.length > 0) {
     const from = planned.fields.map((f) => f.type);

@@ -5,6 +5,8 @@ import type { Query, Statement } from './parse/ast.ts';
 import { parseStatement, parseStatements } from './parse/parser.ts';
 import { checkInsert, explainText, planQuery, statementUid, translateInsert, translateQuery, type PlannedQuery } from './planner.ts';
 import type { Row } from './row.ts';
+import { TableConfig } from './table-config.ts';
+import type { TranslateOptions } from './translate/translator.ts';
 import { Catalog } from './validate/catalog.ts';
 import { tableFromDdl } from './validate/ddl.ts';
 import { typeToString } from './validate/types.ts';
@@ -52,7 +54,7 @@ export class Table {
 
   /** @internal The query's operators on the environment. */
   translate(): DataStream<Row> {
-    return translateQuery(this.planned, this.tEnv.env, this.tEnv.nextUid(this.text));
+    return translateQuery(this.planned, this.tEnv.env, this.tEnv.nextUid(this.text), this.tEnv.translateOptions());
   }
 }
 
@@ -96,6 +98,7 @@ export class StatementSet {
  */
 export class StreamTableEnvironment {
   readonly #catalog = new Catalog();
+  readonly #config = new TableConfig();
   readonly #uidUses = new Map<string, number>();
 
   private constructor(readonly env: StreamExecutionEnvironment) {}
@@ -122,6 +125,17 @@ export class StreamTableEnvironment {
 
   createStatementSet(): StatementSet {
     return new StatementSet(this);
+  }
+
+  /** The configuration (Flink's TableConfig): `getConfig().set('table.exec.state.ttl', '1 h')`, as `SET` does. */
+  getConfig(): TableConfig {
+    return this.#config;
+  }
+
+  /** @internal */
+  translateOptions(): TranslateOptions {
+    const stateTtl = this.#config.stateTtl();
+    return stateTtl === undefined ? {} : { stateTtl };
   }
 
   listTables(): string[] {
@@ -169,7 +183,7 @@ export class StreamTableEnvironment {
       case 'insert': {
         const planned = this.planInsert(statement);
         const sink = this.#catalog.table(statement.table, statement.tablePos);
-        translateInsert(planned, sink, this.env, this.nextUid(insertKey(statement, text)));
+        translateInsert(planned, sink, this.env, this.nextUid(insertKey(statement, text)), this.translateOptions());
         return TableResult.OK;
       }
       case 'select':
@@ -177,6 +191,14 @@ export class StreamTableEnvironment {
         throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, 'executeSql() of a SELECT needs a client to show its rows (weir sql, not yet); use sqlQuery() and toDataStream / toChangelogStream, or INSERT INTO a print table');
       case 'showTables':
         return new TableResult(['table name'], this.#catalog.names().map((n) => [n]));
+      case 'set':
+        if (statement.key === undefined) return new TableResult(['key', 'value'], this.#config.entries());
+        if (statement.value === undefined) throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `SET '${statement.key}' needs a value: SET '${statement.key}' = '...'`, statement.pos);
+        this.#config.set(statement.key, statement.value, statement.pos);
+        return TableResult.OK;
+      case 'reset':
+        this.#config.reset(statement.key);
+        return TableResult.OK;
       case 'describe': {
         const entry = this.#catalog.get(statement.name, statement.pos);
         if (entry.kind === 'view') return new TableResult(['name', 'type'], entry.fields.map((f) => [f.name, typeToString(f.type)]));
@@ -187,7 +209,7 @@ export class StreamTableEnvironment {
             typeToString({ ...c.type, nullable: true }),
             c.type.nullable ? 'TRUE' : 'FALSE',
             entry.primaryKey?.includes(c.name) ? `PRI(${entry.primaryKey.join(', ')})` : '',
-            c.computedText === undefined ? '' : `AS ${c.computedText}`,
+            c.computedText !== undefined ? `AS ${c.computedText}` : c.metadata !== undefined ? `METADATA${c.metadata.key === c.name ? '' : ` FROM '${c.metadata.key}'`}${c.metadata.virtual ? ' VIRTUAL' : ''}` : '',
             entry.watermark?.column === i ? entry.watermark.text : '',
           ]),
         );

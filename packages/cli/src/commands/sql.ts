@@ -7,21 +7,23 @@ import { CliErrorCode } from '../errors.ts';
 import { resolveUserPath } from '../user-cwd.ts';
 import type { ClientArgs } from './client-args.ts';
 import { runCommand } from './run.ts';
+import { runSqlSession } from './sql-session.ts';
 
 export interface SqlArgs extends ClientArgs {
-  /** `-f`: the script whose statements make the job. */
-  readonly file: string;
+  /** `-f`: the script whose statements make the job; without it, an interactive session on stdin. */
+  readonly file?: string;
   readonly parallelism?: number;
   readonly detached: boolean;
 }
 
 /**
- * `weir sql -f script.sql`: plans the script's statements here (DDL, then its INSERTs), so a
+ * `weir sql` without -f: an interactive session (Flink's SQL client). `weir sql -f script.sql`: plans the script's statements here (DDL, then its INSERTs), so a
  * mistake is reported with its line and column and nothing reaches the cluster; then submits
  * the INSERTs as one job, as `weir run` submits a job module: a module of two lines running
  * the script in a StreamTableEnvironment, bundled and sent.
  */
 export async function sqlCommand(args: SqlArgs, context: CliContext): Promise<void> {
+  if (args.file === undefined) return sqlSession(args, context);
   const path = resolveUserPath(args.file, context.env);
   if (!existsSync(path)) throw new WeirError(CliErrorCode.JOB_FILE_NOT_FOUND, `no SQL script at ${path}`);
   const script = readFileSync(path, 'utf8');
@@ -32,6 +34,11 @@ export async function sqlCommand(args: SqlArgs, context: CliContext): Promise<vo
   if (!/\bINSERT\s+INTO\b/i.test(script)) {
     throw new WeirError(CliErrorCode.BAD_ARGUMENT, `${args.file} has no INSERT INTO statement: a job needs one (write a query's rows to a table, such as a 'print' one)`);
   }
+  await submitScript(script, args, context);
+}
+
+/** Submits a planned script as a job: a module of two lines running it in a StreamTableEnvironment, bundled and sent as `weir run` does. */
+async function submitScript(script: string, args: SqlArgs, context: CliContext): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weir-sql-'));
   try {
     const job = join(dir, 'sql-job.ts');
@@ -43,4 +50,26 @@ export async function sqlCommand(args: SqlArgs, context: CliContext): Promise<vo
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `weir sql`: the interactive session (sql-session.ts) on stdin, each INSERT submitted detached. */
+async function sqlSession(args: SqlArgs, context: CliContext): Promise<void> {
+  const [{ StreamExecutionEnvironment }, { StreamTableEnvironment, parseStatements }] = await Promise.all([import('@weir/api'), import('@weir/sql')]);
+  const tEnv = StreamTableEnvironment.create(new StreamExecutionEnvironment());
+  await runSqlSession(
+    process.stdin,
+    {
+      execute: (statement) => tEnv.executeSql(statement),
+      isInsert: (statement) => parseStatements(statement)[0]?.kind === 'insert',
+      submit: async (script) => {
+        const lines: string[] = [];
+        await submitScript(script, { ...args, detached: true }, { ...context, out: (line) => void lines.push(line) });
+        const jobId = /JobID (\S+)/.exec(lines.join('\n'))?.[1];
+        if (jobId === undefined) throw new WeirError(CliErrorCode.BAD_ARGUMENT, `the job was not submitted: ${lines.join(' ')}`);
+        return jobId;
+      },
+      out: (line) => context.out(line),
+    },
+    process.stdin.isTTY ? (text) => process.stdout.write(text) : undefined,
+  );
 }

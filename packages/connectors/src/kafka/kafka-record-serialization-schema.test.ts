@@ -14,7 +14,7 @@ describe('KafkaRecordSerializationSchema', () => {
       .setHeaderProvider((s) => [['source', 'weir'], ['trace', Buffer.from([1, 2])], ['source', s]])
       .build();
     const record = schema.serialize('abc');
-    expect([record.topic, text(record.key), text(record.value), record.partition]).toEqual(['out', 'a', 'abc', 3]);
+    expect([record.topic, text(record.key), text(record.value!), record.partition]).toEqual(['out', 'a', 'abc', 3]);
     expect(record.headers!.map(([k, v]) => [k, [...v]])).toEqual([['source', [...Buffer.from('weir')]], ['trace', [1, 2]], ['source', [...Buffer.from('abc')]]]);
   });
 

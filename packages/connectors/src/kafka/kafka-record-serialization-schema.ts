@@ -6,8 +6,11 @@ import type { SerializationSchema } from './schemas.ts';
 export interface KafkaProducerRecord {
   readonly topic: string;
   readonly key?: Uint8Array;
-  readonly value: Uint8Array;
+  /** null: a tombstone (the key's deletion on a compacted topic, as upsert-kafka writes it). */
+  readonly value: Uint8Array | null;
   readonly partition?: number;
+  /** The record's timestamp (ms since the epoch); the broker's clock when absent. */
+  readonly timestamp?: number;
   /** In order; a key may repeat, as Kafka allows. */
   readonly headers?: readonly KafkaHeader[];
 }

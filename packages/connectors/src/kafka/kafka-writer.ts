@@ -93,13 +93,15 @@ export class KafkaWriter<T> implements SinkWriter<T> {
   }
 
   write(record: T): void | Promise<void> {
-    const { topic, key, value, partition, headers } = this.options.serializer.serialize(record);
+    const { topic, key, value, partition, headers, timestamp } = this.options.serializer.serialize(record);
     this.#written = true;
     return this.#pipeline.add({
       topic,
-      value: Buffer.from(value),
+      // A null value goes on the wire as length -1: Kafka's tombstone (the library's type leaves it out).
+      value: value === null ? (null as unknown as Buffer) : Buffer.from(value),
       ...(key === undefined ? {} : { key: Buffer.from(key) }),
       ...(partition === undefined ? {} : { partition }),
+      ...(timestamp === undefined ? {} : { timestamp: BigInt(timestamp) }),
       // Buffer keys: a Map keyed by them keeps a key that repeats (Kafka allows it).
       ...(headers === undefined || headers.length === 0 ? {} : { headers: new Map(headers.map(([k, v]) => [Buffer.from(k), Buffer.from(v)])) }),
     });

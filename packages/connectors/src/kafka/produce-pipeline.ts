@@ -3,7 +3,7 @@ import { systemClock, type Clock, type TimerHandle } from '@weir/common';
 /** A message as the pipeline sizes it: its key, value and header bytes. */
 export interface SizedMessage {
   readonly key?: Uint8Array | undefined;
-  readonly value?: Uint8Array | undefined;
+  readonly value?: Uint8Array | null | undefined;
   readonly headers?: ReadonlyMap<Uint8Array, Uint8Array> | Readonly<Record<string, Uint8Array>> | undefined;
 }
 

@@ -1,14 +1,30 @@
 import type { AnySource, DataStream } from '@weir/api';
 import { SqlError, SqlErrorCode } from '../errors.ts';
-import type { Row } from '../row.ts';
+import type { Row, RowKind } from '../row.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
-import { suggest } from '../validate/catalog.ts';
+import { metadataColumns, suggest } from '../validate/catalog.ts';
+import { typeToString } from '../validate/types.ts';
 import type { Field } from '../logical/rex.ts';
 
-/** A table's connector as a source: its Source and how one of its records becomes the table's physical row. */
+/**
+ * A table's connector as a source: its Source and how one of its records becomes the table's
+ * physical row, followed by the values of its metadata columns (in their declared order).
+ */
 export interface TableSource {
   readonly source: AnySource<unknown>;
   readonly toRow: (record: unknown) => unknown[];
+  /**
+   * An upsert source (upsert-kafka): each record's kind, '+U' (the key's new row) or '-D' (the
+   * key is gone). The scan makes a retract changelog of them by primary key (ChangelogNormalize).
+   */
+  readonly kindOf?: (record: unknown) => RowKind;
+}
+
+/** A metadata key a connector offers (Flink's SupportsReadingMetadata / SupportsWritingMetadata). */
+export interface MetadataKey {
+  /** The type roots a column of it may have. */
+  readonly types: readonly string[];
+  readonly writable: boolean;
 }
 
 /**
@@ -20,6 +36,10 @@ export interface TableFactory {
   /** The options it knows besides 'connector' (a prefix ends with '.'), for the unknown-option error. */
   readonly options: readonly string[];
   readonly accepts?: 'insert-only' | 'all';
+  /** What a scan of it produces: 'upsert' (by PRIMARY KEY) is a retract changelog after normalization. */
+  readonly produces?: 'insert-only' | 'upsert';
+  /** The metadata columns it offers, by key. */
+  readonly metadata?: Readonly<Record<string, MetadataKey>>;
   createSource?(table: CatalogTable): TableSource;
   /** Attaches the sink to a stream of the query's rows (fields as given); returns nothing, uids from `uid`. */
   attachSink?(table: CatalogTable, fields: readonly Field[], rows: DataStream<Row>, uid: (name: string) => string): void;
@@ -45,5 +65,27 @@ export function checkOptions(table: CatalogTable, factory: TableFactory): void {
     if (key === 'connector') continue;
     if (factory.options.some((o) => (o.endsWith('.') ? key.startsWith(o) : key === o))) continue;
     throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Table '${table.name}': connector '${factory.identifier}' has no option '${key}'${suggest(key, factory.options.filter((o) => !o.endsWith('.')))}`);
+  }
+}
+
+/** Refuses metadata columns the connector does not offer, of another type, or not VIRTUAL when it cannot write them (for a sink). */
+export function checkMetadata(table: CatalogTable, factory: TableFactory, role: 'source' | 'sink'): void {
+  const offered = factory.metadata ?? {};
+  for (const column of metadataColumns(table)) {
+    const { key, virtual } = column.metadata!;
+    const spec = offered[key];
+    if (spec === undefined) {
+      const keys = Object.keys(offered);
+      throw new SqlError(
+        SqlErrorCode.SQL_INVALID_OPTION,
+        `Invalid metadata key '${key}' in column '${column.name}' of table '${table.name}': connector '${factory.identifier}' ${keys.length === 0 ? 'has no metadata' : `offers ${keys.map((k) => `'${k}'`).join(', ')}${suggest(key, keys)}`}`,
+      );
+    }
+    if (!spec.types.includes(column.type.root)) {
+      throw new SqlError(SqlErrorCode.SQL_TYPE_MISMATCH, `Metadata column '${column.name}' of table '${table.name}' is ${typeToString(column.type)}, but metadata '${key}' of connector '${factory.identifier}' is ${spec.types.join(' or ')}`);
+    }
+    if (role === 'sink' && !virtual && !spec.writable) {
+      throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Metadata '${key}' of connector '${factory.identifier}' can only be read: declare column '${column.name}' of table '${table.name}' as METADATA${key === column.name ? '' : ` FROM '${key}'`} VIRTUAL to write to the table`);
+    }
   }
 }

@@ -66,3 +66,19 @@ export function jsonFormat(fields: readonly Field[]): LineFormat {
     },
   };
 }
+
+/** Flink's raw format: the whole message is the table's one column, a STRING as UTF-8 text. */
+export function rawFormat(fields: readonly Field[], table: string): LineFormat {
+  if (fields.length !== 1 || fields[0]!.type.root !== 'STRING') {
+    throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Table '${table}': the 'raw' format takes one STRING column, got ${fields.length === 0 ? 'none' : fields.map((f) => `${f.name} ${f.type.root}`).join(', ')}`);
+  }
+  return { serialize: (values) => String(values[0]), deserialize: (line) => [line] };
+}
+
+/** The line formats by 'format' option value (kafka, upsert-kafka). */
+export function lineFormatOf(name: string, fields: readonly Field[], table: string, delimiter = ','): LineFormat {
+  if (name === 'csv') return csvFormat(fields, delimiter);
+  if (name === 'json') return jsonFormat(fields);
+  if (name === 'raw') return rawFormat(fields, table);
+  throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Table '${table}': no format '${name}'; Weir's SQL has 'json', 'csv' and 'raw'`);
+}

@@ -2,11 +2,12 @@ import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
 import { suggest } from '../validate/catalog.ts';
 import { datagenFactory } from './datagen.ts';
-import { checkOptions, type TableFactory } from './factory.ts';
+import { checkMetadata, checkOptions, type TableFactory } from './factory.ts';
+import { kafkaFactory, upsertKafkaFactory } from './kafka.ts';
 import { filesystemFactory } from './filesystem.ts';
 import { blackholeFactory, printFactory } from './print.ts';
 
-const FACTORIES: ReadonlyMap<string, TableFactory> = new Map([datagenFactory, printFactory, blackholeFactory, filesystemFactory].map((f) => [f.identifier, f]));
+const FACTORIES: ReadonlyMap<string, TableFactory> = new Map([datagenFactory, printFactory, blackholeFactory, filesystemFactory, kafkaFactory, upsertKafkaFactory].map((f) => [f.identifier, f]));
 
 /** The factory of a table's 'connector', its options checked, able to act as `role`. */
 export function factoryOf(table: CatalogTable, role: 'source' | 'sink'): TableFactory {
@@ -21,5 +22,11 @@ export function factoryOf(table: CatalogTable, role: 'source' | 'sink'): TableFa
   checkOptions(table, factory);
   if (role === 'source' && factory.createSource === undefined) throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Table '${table.name}': connector '${identifier}' can only be written to (INSERT INTO), not read`);
   if (role === 'sink' && factory.attachSink === undefined) throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Table '${table.name}': connector '${identifier}' can only be read, not written to`);
+  checkMetadata(table, factory, role);
   return factory;
+}
+
+/** Whether a table's connector produces an upsert changelog (upsert-kafka), which its scan turns into a retract one. */
+export function scanProducesUpserts(table: CatalogTable): boolean {
+  return FACTORIES.get(table.options.connector ?? '')?.produces === 'upsert';
 }

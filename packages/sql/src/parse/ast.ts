@@ -85,6 +85,8 @@ export interface ColumnDefinition {
   readonly typeText?: string;
   /** A computed column's expression (`name AS expr`). */
   readonly computed?: Expr;
+  /** A metadata column (`name TYPE METADATA [FROM 'key'] [VIRTUAL]`): the connector's value for `key`; a VIRTUAL one is read, never written. */
+  readonly metadata?: { readonly key: string; readonly virtual: boolean };
 }
 
 export interface CreateTable {
@@ -105,5 +107,7 @@ export type Statement =
   | { readonly kind: 'insert'; readonly table: string; readonly tablePos: SqlPosition; readonly query: Query }
   | Query
   | { readonly kind: 'showTables' }
+  | { readonly kind: 'set'; readonly key?: string; readonly value?: string; readonly pos?: SqlPosition }
+  | { readonly kind: 'reset'; readonly key?: string }
   | { readonly kind: 'describe'; readonly name: string; readonly pos: SqlPosition }
   | { readonly kind: 'explain'; readonly statement: Extract<Statement, { kind: 'insert' | 'select' | 'union' }> };

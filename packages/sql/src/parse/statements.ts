@@ -29,6 +29,17 @@ export function convertStatement(node: TreeNode, sql: string): Statement {
       throw unsupported(inner, `the statement ${keywords(inner).join(' ')}`);
     case 'DescribeStatement':
       return { kind: 'describe', name: identifierPath(ruleChildren(inner)[0]!).join('.'), pos: positionOf(ruleChildren(inner)[0]!) };
+    case 'SetStatement': {
+      // SET 'key' = 'value' (Flink's SQL client and executeSql); a bare SET lists what is set.
+      const property = child(inner, 'TableProperty');
+      if (property === undefined) return { kind: 'set' };
+      const [key, value] = ruleChildren(property);
+      return { kind: 'set', key: stringValue(identifierText(key!.getText())), ...(value === undefined ? {} : { value: stringValue(value.getText()) }), pos: positionOf(property) };
+    }
+    case 'ResetStatement': {
+      const key = child(inner, 'TablePropertyKey');
+      return { kind: 'reset', ...(key === undefined ? {} : { key: stringValue(identifierText(key.getText())) }) };
+    }
     case 'ExplainStatement': {
       const target = child(inner, 'DmlStatement');
       if (target === undefined) throw unsupported(inner, 'EXPLAIN of this statement');
@@ -70,7 +81,14 @@ function createTable(node: TreeNode): CreateTable {
         } else if (kind(column) === 'ComputedColumnDefinition') {
           columns.push({ name, pos: positionOf(nameNode), computed: convertExpression(child(column, 'ComputedColumnExpression')!) });
         } else {
-          throw unsupported(column, 'a metadata column');
+          // name TYPE METADATA [FROM 'key'] [VIRTUAL]: the key is the column's name when FROM is left out.
+          const key = child(column, 'MetadataKey');
+          columns.push({
+            name,
+            pos: positionOf(nameNode),
+            typeText: child(column, 'ColumnType')!.getText(),
+            metadata: { key: key === undefined ? name : stringValue(key.getText()), virtual: keywords(column).includes('VIRTUAL') },
+          });
         }
         break;
       }

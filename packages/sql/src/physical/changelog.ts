@@ -1,11 +1,13 @@
 import { SqlError, SqlErrorCode } from '../errors.ts';
 import { nodeInputs, type LogicalNode } from '../logical/nodes.ts';
 import { describeNode } from './describe.ts';
+import { scanProducesUpserts } from '../connectors/registry.ts';
 
 /**
  * What kinds of rows a stream carries (Flink's ChangelogMode): insert-only (+I); retract
  * (+I, -U, +U, -D: an update is the old row retracted, then the new one). Flink's third,
- * upsert (no -U, by key), comes with the first sink that asks for it (upsert-kafka).
+ * upsert (no -U, by key), is only at the ends: an upsert source is normalized into retract
+ * rows, and an upsert sink drops the -U rows of its input.
  */
 export type ChangelogMode = 'insert-only' | 'retract';
 
@@ -48,14 +50,17 @@ export function toPhysical(node: LogicalNode): PhysicalNode {
       requireInsertOnly(node, inputs);
       return { node, mode: 'retract', inputs };
     case 'scan':
-      return { node, mode: 'insert-only', inputs };
+      // An upsert source (upsert-kafka) is normalized by key into a retract changelog.
+      return { node, mode: scanProducesUpserts(node.table) ? 'retract' : 'insert-only', inputs };
     case 'calc':
       return { node, mode: inputMode, inputs };
+    case 'aggregate':
+      // Over updates it retracts: -U/-D rows take back what they added (RetractGroupAggregateFunction).
+      return { node, mode: 'retract', inputs };
     case 'windowTvf':
     case 'windowAggregate':
-    case 'aggregate':
       requireInsertOnly(node, inputs);
-      return { node, mode: node.kind === 'aggregate' ? 'retract' : 'insert-only', inputs };
+      return { node, mode: 'insert-only', inputs };
   }
 }
 

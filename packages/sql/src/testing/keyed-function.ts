@@ -1,15 +1,16 @@
 import type { Collector, RuntimeContext } from '@weir/api';
 import type { Row } from '../row.ts';
+import { keyString } from '../translate/keys.ts';
 
 /**
  * A keyed function's state and timers for unit tests of the SQL operators, one key at a time
  * (the runtime's OperatorHarness is not exported to other packages): value and map state in
  * plain maps per key, event-time timers fired by `watermark()`, and what the function emitted
- * as `+I["a",1]` strings.
+ * as `+I["a",1]` strings (a bigint as `"12n"`).
  */
 export class KeyedFunctionHarness {
   readonly out: string[] = [];
-  readonly collector: Collector<Row> = { collect: (row: Row) => void this.out.push(`${row.kind}${JSON.stringify(row.fields)}`) } as Collector<Row>;
+  readonly collector: Collector<Row> = { collect: (row: Row) => void this.out.push(`${row.kind}${keyString(row.fields)}`) } as Collector<Row>;
   readonly timers = new Set<number>();
   currentWatermark = Number.NEGATIVE_INFINITY;
   readonly #maps = new Map<string, Map<unknown, unknown>>();

@@ -1,4 +1,4 @@
-import { KeyedProcessFunction, Types, ValueStateDescriptor, type Collector, type KeyedProcessContext, type ValueState } from '@weir/api';
+import { KeyedProcessFunction, Types, type StateTtlConfig, ValueStateDescriptor, type Collector, type KeyedProcessContext, type ValueState } from '@weir/api';
 import type { Row } from '../row.ts';
 import type { Accumulator } from './aggregates.ts';
 
@@ -14,12 +14,16 @@ export class GroupAggregateFunction extends KeyedProcessFunction<string, Row, Ro
     private readonly keyIndexes: readonly number[],
     private readonly args: ReadonlyArray<number | undefined>,
     private readonly accumulators: readonly Accumulator[],
+    /** table.exec.state.ttl: a key's accumulators not written for this long are dropped; an unchanged result is then emitted again, as Flink does. */
+    private readonly ttl?: StateTtlConfig,
   ) {
     super();
   }
 
   override open(): void {
-    this.#state = this.getRuntimeContext().getState(new ValueStateDescriptor<unknown[]>('accumulators', Types.GENERIC<unknown[]>()));
+    const descriptor = new ValueStateDescriptor<unknown[]>('accumulators', Types.GENERIC<unknown[]>());
+    if (this.ttl !== undefined) descriptor.enableTimeToLive(this.ttl);
+    this.#state = this.getRuntimeContext().getState(descriptor);
   }
 
   processElement(row: Row, _ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
@@ -37,7 +41,7 @@ export class GroupAggregateFunction extends KeyedProcessFunction<string, Row, Ro
       return;
     }
     const before = [...keys, ...previous.map((acc, i) => this.accumulators[i]!.result(acc))];
-    if (before.every((v, i) => v === result[i])) return;
+    if (this.ttl === undefined && before.every((v, i) => v === result[i])) return;
     out.collect({ kind: '-U', fields: before });
     out.collect({ kind: '+U', fields: result });
   }

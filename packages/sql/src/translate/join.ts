@@ -1,4 +1,4 @@
-import { KeyedCoProcessFunction, MapStateDescriptor, Types, type Collector, type KeyedProcessContext, type MapState } from '@weir/api';
+import { KeyedCoProcessFunction, MapStateDescriptor, Types, type StateTtlConfig, type Collector, type KeyedProcessContext, type MapState } from '@weir/api';
 import type { JoinType } from '../logical/nodes.ts';
 import type { Row, RowKind } from '../row.ts';
 import { keyString } from './keys.ts';
@@ -32,14 +32,21 @@ export class StreamingJoinFunction extends KeyedCoProcessFunction<string, Row, R
     private readonly leftWidth: number,
     private readonly rightWidth: number,
     private readonly residual: ((joined: readonly unknown[]) => unknown) | undefined,
+    /** table.exec.state.ttl: a stored row not written for this long is dropped (it then never joins again), as Flink's join state retention. */
+    private readonly ttl?: StateTtlConfig,
   ) {
     super();
   }
 
   override open(): void {
     const ctx = this.getRuntimeContext();
-    this.#left = ctx.getMapState(new MapStateDescriptor<string, Stored>('left-records', Types.STRING, Types.GENERIC<Stored>()));
-    this.#right = ctx.getMapState(new MapStateDescriptor<string, Stored>('right-records', Types.STRING, Types.GENERIC<Stored>()));
+    const descriptor = (name: string) => {
+      const d = new MapStateDescriptor<string, Stored>(name, Types.STRING, Types.GENERIC<Stored>());
+      if (this.ttl !== undefined) d.enableTimeToLive(this.ttl);
+      return d;
+    };
+    this.#left = ctx.getMapState(descriptor('left-records'));
+    this.#right = ctx.getMapState(descriptor('right-records'));
   }
 
   processElement1(row: Row, _ctx: KeyedProcessContext<string>, out: Collector<Row>): void {

@@ -1,10 +1,11 @@
-import { EventTimeSessionWindows, SlidingEventTimeWindows, TumblingEventTimeWindows, WatermarkStrategy, Watermark, type DataStream, type StreamExecutionEnvironment, type WatermarkGenerator, type WindowAssigner, type TimeWindow } from '@weir/api';
+import { EventTimeSessionWindows, type StateTtlConfig, SlidingEventTimeWindows, TumblingEventTimeWindows, WatermarkStrategy, Watermark, type DataStream, type StreamExecutionEnvironment, type WatermarkGenerator, type WindowAssigner, type TimeWindow } from '@weir/api';
 import type { TableFactory } from '../connectors/factory.ts';
 import type { WindowSpec } from '../logical/nodes.ts';
 import type { PhysicalNode } from '../physical/changelog.ts';
 import type { Row } from '../row.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
 import { accumulatorOf } from './aggregates.ts';
+import { ChangelogNormalizeFunction } from './changelog-normalize.ts';
 import { compile } from './compile.ts';
 import { GroupAggregateFunction } from './group-aggregate.ts';
 import { IntervalJoinFunction } from './interval-join.ts';
@@ -12,6 +13,7 @@ import { StreamingJoinFunction } from './join.ts';
 import { keyString } from './keys.ts';
 import { OverAggregateFunction } from './over-aggregate.ts';
 import { AppendRankFunction } from './rank.ts';
+import { RetractGroupAggregateFunction } from './retract-aggregate.ts';
 import { CumulativeEventTimeWindows, WindowRowFunction, windowAggregateFunction } from './window-aggregate.ts';
 
 /** The uid of an operator of the plan: the statement's own prefix, then the operator's place in the plan. */
@@ -24,7 +26,12 @@ export type UidOf = (operator: string) => string;
  * WindowAggregate. Operators get uids from `uid` and their place in the plan (pre-order), so
  * the same statement gets the same uids and a savepoint of it restores.
  */
-export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironment, uid: UidOf, sourceOf: (table: CatalogTable) => TableFactory): DataStream<Row> {
+/** What the table configuration says about translation: table.exec.state.ttl for regular joins and unbounded aggregates. */
+export interface TranslateOptions {
+  readonly stateTtl?: StateTtlConfig;
+}
+
+export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironment, uid: UidOf, sourceOf: (table: CatalogTable) => TableFactory, options: TranslateOptions = {}): DataStream<Row> {
   let counter = 0;
   const visit = (physical: PhysicalNode): DataStream<Row> => {
     const id = counter++;
@@ -60,10 +67,17 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
       }
       case 'aggregate': {
         const keys = node.groupKeys;
+        if (physical.inputs[0]!.mode === 'retract') {
+          return inputs[0]!
+            .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
+            .process(new RetractGroupAggregateFunction(keys, node.aggs, node.aggs.map((a) => (a.arg === undefined ? undefined : node.input.fields[a.arg]!.type)), options.stateTtl))
+            .name(`GroupAggregate[${id}]`)
+            .uid(uid(name));
+        }
         const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
         return inputs[0]!
           .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
-          .process(new GroupAggregateFunction(keys, node.aggs.map((a) => a.arg), accumulators))
+          .process(new GroupAggregateFunction(keys, node.aggs.map((a) => a.arg), accumulators, options.stateTtl))
           .name(`GroupAggregate[${id}]`)
           .uid(uid(name));
       }
@@ -74,7 +88,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const rightKeys = node.rightKeys;
         const residual = node.residual === undefined ? undefined : compile(node.residual);
         const keys = [leftKeys, rightKeys] as const;
-        const fn = node.interval !== undefined ? new IntervalJoinFunction(node.interval, keys, residual) : new StreamingJoinFunction(node.joinType, keys, node.left.fields.length, node.right.fields.length, residual);
+        const fn = node.interval !== undefined ? new IntervalJoinFunction(node.interval, keys, residual) : new StreamingJoinFunction(node.joinType, keys, node.left.fields.length, node.right.fields.length, residual, options.stateTtl);
         return inputs[0]!
           .connect(inputs[1]!)
           .keyBy(
@@ -124,11 +138,18 @@ function assignerOf(window: WindowSpec): WindowAssigner<unknown, TimeWindow> {
   return new CumulativeEventTimeWindows(window.size, window.step!);
 }
 
-/** A table's rows as `+I` Rows: the connector's records, computed columns added, timestamps and watermarks from the WATERMARK clause. */
+/**
+ * A table's rows: the connector's records (physical values, then metadata values), computed
+ * columns added, timestamps and watermarks from the WATERMARK clause; `+I` rows, or for an
+ * upsert source its +U/-D rows made a retract changelog by primary key (ChangelogNormalize).
+ */
 function scan(table: CatalogTable, env: StreamExecutionEnvironment, uid: UidOf, factory: TableFactory): DataStream<Row> {
-  const { source, toRow } = factory.createSource!(table);
+  const { source, toRow, kindOf } = factory.createSource!(table);
   const computed = table.columns.map((c) => (c.computed === undefined ? undefined : compile(c.computed)));
-  const fullRow = (physical: unknown[]): unknown[] => table.columns.map((c, i) => (c.physicalIndex !== undefined ? (physical[c.physicalIndex] ?? null) : computed[i]!(physical)));
+  const fullRow = (physical: unknown[]): unknown[] =>
+    table.columns.map((c, i) =>
+      c.physicalIndex !== undefined ? (physical[c.physicalIndex] ?? null) : c.metadata !== undefined ? (physical[table.physicalCount + c.metadata.index] ?? null) : computed[i]!(physical),
+    );
   let strategy: WatermarkStrategy<unknown> = WatermarkStrategy.noWatermarks();
   const watermark = table.watermark;
   if (watermark !== undefined) {
@@ -148,11 +169,17 @@ function scan(table: CatalogTable, env: StreamExecutionEnvironment, uid: UidOf, 
       };
     }).withTimestampAssigner((event) => fullRow(toRow(event))[column] as number);
   }
-  return env
+  const rows = env
     .fromSource(source, strategy, `TableSourceScan[${table.name}]`)
     .uid(uid('source'))
-    .map((record): Row => ({ kind: '+I', fields: fullRow(toRow(record)) }))
+    .map((record): Row => ({ kind: kindOf === undefined ? '+I' : kindOf(record), fields: fullRow(toRow(record)) }))
     .name(`Scan[${table.name}]`)
     .uid(uid('row'));
+  if (kindOf === undefined) return rows;
+  const keys = (table.primaryKey ?? []).map((name) => table.columns.findIndex((c) => c.name === name));
+  return rows
+    .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
+    .process(new ChangelogNormalizeFunction())
+    .name(`ChangelogNormalize[${table.name}]`)
+    .uid(uid('normalize'));
 }
-

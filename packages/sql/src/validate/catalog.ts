@@ -3,9 +3,14 @@ import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
 import type { Query } from '../parse/ast.ts';
 import type { Field, Rex } from '../logical/rex.ts';
 
-/** A column of a table: physical (read from the connector, at `physicalIndex` of its records) or computed. */
+/** A column of a table: physical (read from the connector, at `physicalIndex` of its records), metadata or computed. */
 export interface CatalogColumn extends Field {
   readonly physicalIndex?: number;
+  /**
+   * A metadata column: the connector's value for `key` (Kafka's `timestamp`, `partition`,
+   * `offset`), at `physicalCount + index` of the source's records; VIRTUAL ones are not written.
+   */
+  readonly metadata?: { readonly key: string; readonly virtual: boolean; readonly index: number };
   /** A computed column's expression, over the table's physical columns (by physical index). */
   readonly computed?: Rex;
   readonly computedText?: string;
@@ -70,4 +75,14 @@ export function suggest(name: string, names: readonly string[]): string {
   // Case-insensitive distance: Flink identifiers are case-sensitive, typos are not.
   const far = sameCase === undefined && distance(name.toLowerCase(), nearest.toLowerCase()) > Math.max(2, Math.floor(name.length / 2));
   return far ? `; known: ${names.slice(0, 10).join(', ')}` : `; did you mean '${nearest}'?`;
+}
+
+/** The columns an INSERT writes, in order: physical ones and non-VIRTUAL metadata ones (Flink's persisted columns). */
+export function sinkColumns(table: CatalogTable): CatalogColumn[] {
+  return table.columns.filter((c) => c.computed === undefined && c.metadata?.virtual !== true);
+}
+
+/** The metadata columns in declared order: a source's record has their values after the physical ones. */
+export function metadataColumns(table: CatalogTable): CatalogColumn[] {
+  return table.columns.filter((c) => c.metadata !== undefined).sort((a, b) => a.metadata!.index - b.metadata!.index);
 }

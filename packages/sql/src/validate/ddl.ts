@@ -10,10 +10,13 @@ import { isTimestamp, parseType, typeToString, withNullability, withoutRowtime }
 export function tableFromDdl(ddl: CreateTable): CatalogTable {
   const seen = new Set<string>();
   const physical: CatalogColumn[] = [];
+  const metadata: CatalogColumn[] = [];
   for (const column of ddl.columns) {
     if (seen.has(column.name)) throw new SqlError(SqlErrorCode.SQL_TABLE_EXISTS, `Column '${column.name}' is declared twice in ${ddl.name}`, column.pos);
     seen.add(column.name);
-    if (column.typeText !== undefined) physical.push({ name: column.name, type: parseType(column.typeText, column.pos), physicalIndex: physical.length });
+    if (column.metadata !== undefined) {
+      metadata.push({ name: column.name, type: parseType(column.typeText!, column.pos), metadata: { ...column.metadata, index: metadata.length } });
+    } else if (column.typeText !== undefined) physical.push({ name: column.name, type: parseType(column.typeText, column.pos), physicalIndex: physical.length });
   }
   const physicalScope = {
     column: (c: { path: readonly string[]; pos: CreateTable['pos'] }): Rex => {
@@ -24,6 +27,7 @@ export function tableFromDdl(ddl: CreateTable): CatalogTable {
     },
   };
   let columns: CatalogColumn[] = ddl.columns.map((column) => {
+    if (column.metadata !== undefined) return metadata.find((m) => m.name === column.name)!;
     if (column.typeText !== undefined) return physical.find((p) => p.name === column.name)!;
     const computed = bindExpr(column.computed!, physicalScope);
     return { name: column.name, type: withoutRowtime(computed.type), computed, computedText: rexToString(computed, physical) };
