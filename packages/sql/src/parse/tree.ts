@@ -68,6 +68,12 @@ export function sourceText(node: TreeNode, sql: string): string {
   return sql.slice(start, stop + 1);
 }
 
+/** A node's tokens joined by single spaces: a type as written (`ROW < id BIGINT , ... >`) keeps its word boundaries, which getText drops. */
+export function tokenText(node: TreeNode): string {
+  if (isTerminal(node)) return node.getText();
+  return children(node).map(tokenText).filter((t) => t !== '' && t !== '<EOF>').join(' ');
+}
+
 export function unsupported(node: TreeNode, what: string): SqlError {
   return new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `${what} is not supported by Weir's SQL yet`, positionOf(node));
 }

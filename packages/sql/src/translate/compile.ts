@@ -199,6 +199,10 @@ function compileCall(rex: Extract<Rex, { kind: 'call' }>): Evaluator {
       };
     case 'CAST':
       return (row) => cast(a!(row), ta!, type);
+    case 'FIELD': {
+      const index = (operands[1] as Extract<Rex, { kind: 'literal' }>).value as number;
+      return (row) => (a!(row) as unknown[] | null)?.[index] ?? null;
+    }
     case 'TO_TIMESTAMP_LTZ':
       return (row) => {
         const v = a!(row);
