@@ -4,9 +4,10 @@ import { suggest } from '../validate/catalog.ts';
 import { datagenFactory } from './datagen.ts';
 import { checkOptions, type TableFactory } from './factory.ts';
 import { filesystemFactory } from './filesystem.ts';
+import { nexmarkFactory } from './nexmark.ts';
 import { blackholeFactory, printFactory } from './print.ts';
 
-const FACTORIES: ReadonlyMap<string, TableFactory> = new Map([datagenFactory, printFactory, blackholeFactory, filesystemFactory].map((f) => [f.identifier, f]));
+const FACTORIES: ReadonlyMap<string, TableFactory> = new Map([datagenFactory, printFactory, blackholeFactory, filesystemFactory, nexmarkFactory].map((f) => [f.identifier, f]));
 
 /** The factory of a table's 'connector', its options checked, able to act as `role`. */
 export function factoryOf(table: CatalogTable, role: 'source' | 'sink'): TableFactory {
