@@ -39,6 +39,15 @@ function columnReader(table: CatalogTable, name: string, type: SqlType): (event:
   };
 }
 
+/** The table's physical row of event i (the columns it declares, in its order). */
+export function nexmarkRows(table: CatalogTable): (i: number) => unknown[] {
+  const readers = table.columns.filter((c) => c.physicalIndex !== undefined).map((c) => columnReader(table, c.name, c.type));
+  return (i) => {
+    const event = nexmarkEvent(i);
+    return readers.map((read) => read(event));
+  };
+}
+
 /**
  * Flink's Nexmark table source (github.com/nexmark/nexmark, `'connector' = 'nexmark'`): the
  * benchmark's event generator as a table of `event_type INT` (0 person, 1 auction, 2 bid) and one
@@ -59,12 +68,8 @@ export const nexmarkFactory: TableFactory = {
     const nextRate = numberOption(table, 'next-event.rate', firstRate);
     if (nextRate !== firstRate) throw invalid(table, "'first-event.rate' and 'next-event.rate' differ: Weir's generator has one rate");
     const events = table.options['events.num'] !== undefined ? numberOption(table, 'events.num', 0) : Number.POSITIVE_INFINITY;
-    const readers = table.columns.filter((c) => c.physicalIndex !== undefined).map((c) => columnReader(table, c.name, c.type));
     const source = new DataGeneratorSource<unknown[]>(
-      (i) => {
-        const event = nexmarkEvent(i);
-        return readers.map((read) => read(event));
-      },
+      nexmarkRows(table),
       events === 0 ? Number.POSITIVE_INFINITY : events,
       firstRate > 0 ? RateLimiterStrategy.perSecond(firstRate) : RateLimiterStrategy.noOp(),
     );
