@@ -9,6 +9,7 @@ import { backpressure } from './scenarios/backpressure.ts';
 import { checkpointOverhead } from './scenarios/checkpoint-overhead.ts';
 import { incremental } from './scenarios/incremental.ts';
 import { nexmark } from './scenarios/nexmark.ts';
+import { nexmarkSql } from './scenarios/nexmark-sql.ts';
 import { recovery } from './scenarios/recovery.ts';
 import { levelCount } from './scenarios/level-count.ts';
 import { kafka } from './scenarios/kafka.ts';
@@ -17,7 +18,7 @@ import { shuffle } from './scenarios/shuffle.ts';
 import { taskManagerStart } from './scenarios/taskmanager-start.ts';
 import { windows } from './scenarios/windows.ts';
 
-const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, kafka, postgres];
+const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, nexmarkSql, kafka, postgres];
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, queries: { type: 'string' }, tls: { type: 'boolean' } } });
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));

@@ -33,7 +33,7 @@ function columnReader(table: CatalogTable, name: string, type: SqlType): (event:
     return f.name;
   });
   return (e) => {
-    const value = (e as Record<string, Record<string, unknown> | undefined>)[kind];
+    const value = (e as unknown as Record<string, Record<string, unknown> | undefined>)[kind];
     if (value === undefined) return null;
     return keys.map((k) => value[k] ?? null);
   };
