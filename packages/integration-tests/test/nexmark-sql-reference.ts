@@ -138,6 +138,14 @@ const REFERENCES: Record<string, (e: NexmarkEvents) => unknown[][]> = {
     }
     return rows;
   },
+  q17: ({ bids }) =>
+    [...groupBy(bids, (b) => `${b.auction}/${ts(b.dateTime).slice(0, 10)}`).values()].map((list) => {
+      const prices = list.map((b) => b.price);
+      const sum = prices.reduce((a, p) => a + p, 0);
+      const ranks = [prices.filter((p) => p < 10_000).length, prices.filter((p) => p >= 10_000 && p < 1_000_000).length, prices.filter((p) => p >= 1_000_000).length];
+      // AVG of BIGINT is BIGINT in Flink: the quotient truncated.
+      return [list[0]!.auction, ts(list[0]!.dateTime).slice(0, 10), list.length, ...ranks, Math.min(...prices), Math.max(...prices), Math.trunc(sum / list.length), sum];
+    }),
   q18: ({ bids }) => {
     const last = new Map<string, Bid>();
     for (const b of bids) {

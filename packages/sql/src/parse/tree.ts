@@ -68,10 +68,14 @@ export function sourceText(node: TreeNode, sql: string): string {
   return sql.slice(start, stop + 1);
 }
 
-/** A node's tokens joined by single spaces: a type as written (`ROW < id BIGINT , ... >`) keeps its word boundaries, which getText drops. */
+/** A type as written, its words apart (`ROW<id BIGINT,name STRING>`, `DECIMAL(10,2)`): getText drops the space between a ROW field's name and type. */
 export function tokenText(node: TreeNode): string {
-  if (isTerminal(node)) return node.getText();
-  return children(node).map(tokenText).filter((t) => t !== '' && t !== '<EOF>').join(' ');
+  return tokens(node).join(' ').replace(/\s*([(),<>])\s*/g, '$1');
+}
+
+function tokens(node: TreeNode): string[] {
+  if (isTerminal(node)) return node.getText() === '<EOF>' ? [] : [node.getText()];
+  return children(node).flatMap(tokens);
 }
 
 export function unsupported(node: TreeNode, what: string): SqlError {
