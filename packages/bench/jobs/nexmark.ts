@@ -4,10 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WatermarkStrategy, type ConnectorContext, type Sink, type SinkWriter, type StreamExecutionEnvironment } from '@weir/api';
-import { DataGeneratorSource, RateLimiterStrategy } from '@weir/connectors';
+import { DataGeneratorSource, eventTime, nexmarkEvent, RateLimiterStrategy, type NexmarkEvent as Event } from '@weir/connectors';
 import { DigestBuilder, type Row } from '../src/nexmark/digest.ts';
-import { nexmarkEvent } from '../src/nexmark/generator.ts';
-import { eventTime, type Event } from '../src/nexmark/model.ts';
 import { QUERIES } from '../src/nexmark/queries.ts';
 
 class DigestSink implements Sink<Row> {

@@ -9,6 +9,7 @@ import { backpressure } from './scenarios/backpressure.ts';
 import { checkpointOverhead } from './scenarios/checkpoint-overhead.ts';
 import { incremental } from './scenarios/incremental.ts';
 import { nexmark } from './scenarios/nexmark.ts';
+import { nexmarkSql } from './scenarios/nexmark-sql.ts';
 import { recovery } from './scenarios/recovery.ts';
 import { levelCount } from './scenarios/level-count.ts';
 import { kafka } from './scenarios/kafka.ts';
@@ -25,7 +26,7 @@ if (keys.some((k) => !(Number.isSafeInteger(k) && k >= 1_000))) {
   process.exit(2);
 }
 // state-scaling runs for hours at its default sizes: only when named.
-const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, kafka, postgres, stateScaling(keys)];
+const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, nexmarkSql, kafka, postgres, stateScaling(keys)];
 
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));
 if (unknown.length > 0) {

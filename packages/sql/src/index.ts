@@ -5,3 +5,4 @@ export { rowToString, type Row, type RowKind } from './row.ts';
 export { parseStatements } from './parse/parser.ts';
 export type { SqlType } from './validate/types.ts';
 export { typeToString } from './validate/types.ts';
+export { NEXMARK_QUERIES, NEXMARK_VIEWS, nexmarkDdl, nexmarkSelect } from './nexmark/queries.ts';

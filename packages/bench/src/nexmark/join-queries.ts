@@ -11,7 +11,7 @@ import {
   type ValueState,
 } from '@weir/api';
 import type { Row } from './digest.ts';
-import type { Auction, Bid, Event, Person } from './model.ts';
+import type { Auction, Bid, NexmarkEvent as Event, Person } from '@weir/connectors';
 import { bids, events, type NexmarkQuery } from './query.ts';
 
 const Q3_STATES = new Set(['OR', 'ID', 'CA']);

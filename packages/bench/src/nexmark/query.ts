@@ -1,7 +1,7 @@
 import type { AggregateFunction, Collector, DataStream } from '@weir/api';
 import type { Row } from './digest.ts';
-import { nexmarkEvent } from './generator.ts';
-import type { Bid, Event } from './model.ts';
+import { nexmarkEvent } from '@weir/connectors';
+import type { Bid, NexmarkEvent as Event } from '@weir/connectors';
 
 /**
  * The Nexmark queries as DataStream jobs (the SQL of github.com/nexmark/nexmark, written with

@@ -2,7 +2,7 @@ import {
   type Collector,
 } from '@weir/api';
 import type { Row } from './digest.ts';
-import type { Event } from './model.ts';
+import type { NexmarkEvent as Event } from '@weir/connectors';
 import { bids, bidsOf, type NexmarkQuery } from './query.ts';
 
 export const q0: NexmarkQuery = {

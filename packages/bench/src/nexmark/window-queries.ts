@@ -17,7 +17,7 @@ import {
   type TimeWindow,
 } from '@weir/api';
 import type { Row } from './digest.ts';
-import type { Bid, Event, Person } from './model.ts';
+import type { Bid, NexmarkEvent as Event, Person } from '@weir/connectors';
 import { SESSION_GAP_MS, SLIDE_MS, WINDOW_MS, bids, bidsOf, count, events, maxOf, windowStart, type NexmarkQuery } from './query.ts';
 
 /** [auction, bids, window end] for each auction's sliding window. */

@@ -25,7 +25,7 @@ function readDigests(dir: string): Digest {
     .reduce(combine, EMPTY_DIGEST);
 }
 
-interface QueryResult {
+export interface QueryResult {
   readonly query: NexmarkQuery;
   readonly events: number;
   readonly seconds: number;
@@ -37,7 +37,7 @@ interface QueryResult {
   readonly expectedRows: number;
 }
 
-async function runQuery(cluster: ProcessCluster, query: NexmarkQuery, events: number): Promise<QueryResult> {
+export async function runQuery(cluster: ProcessCluster, query: NexmarkQuery, events: number): Promise<QueryResult> {
   const output = join(mkdtempSync(join(tmpdir(), `weir-nexmark-${query.name}-`)), 'digests');
   const before = cluster.taskManagers.map((tm) => cpuSeconds(tm.pid));
   const submit = await cluster.weir(['run', '--detached', '-p', String(PARALLELISM), JOB, '--', query.name, String(events), output]);

@@ -5,9 +5,10 @@ import { datagenFactory } from './datagen.ts';
 import { checkMetadata, checkOptions, type TableFactory } from './factory.ts';
 import { kafkaFactory, upsertKafkaFactory } from './kafka.ts';
 import { filesystemFactory } from './filesystem.ts';
+import { nexmarkFactory } from './nexmark.ts';
 import { blackholeFactory, printFactory } from './print.ts';
 
-const FACTORIES: ReadonlyMap<string, TableFactory> = new Map([datagenFactory, printFactory, blackholeFactory, filesystemFactory, kafkaFactory, upsertKafkaFactory].map((f) => [f.identifier, f]));
+const FACTORIES: ReadonlyMap<string, TableFactory> = new Map([datagenFactory, printFactory, blackholeFactory, filesystemFactory, kafkaFactory, upsertKafkaFactory, nexmarkFactory].map((f) => [f.identifier, f]));
 
 /** The factory of a table's 'connector', its options checked, able to act as `role`. */
 export function factoryOf(table: CatalogTable, role: 'source' | 'sink'): TableFactory {

@@ -28,10 +28,28 @@ export function rexToString(rex: Rex, fields: readonly Field[]): string {
     case 'call': {
       const operands = rex.operands.map((o) => rexToString(o, fields));
       if (rex.op === 'CAST') return `CAST(${operands[0]} AS ${typeToString(rex.type)})`;
+      if (rex.op === 'FIELD') return `${operands[0]}.${fieldName(rex)}`;
       if (INFIX.has(rex.op)) return `${rex.op}(${operands.join(', ')})`;
       return `${rex.op}(${operands.join(', ')})`;
     }
   }
+}
+
+/** A ROW field access `FIELD(row, index)`'s field name. */
+function fieldName(rex: Extract<Rex, { kind: 'call' }>): string {
+  const index = (rex.operands[1] as Extract<Rex, { kind: 'literal' }>).value as number;
+  return rex.operands[0]!.type.fields?.[index]?.name ?? String(index);
+}
+
+/**
+ * `row.field` (Flink's field access on a ROW column, as Nexmark's `person.id`): the field's value,
+ * NULL when the row is NULL. The field's type is nullable: the row may be.
+ */
+export function fieldAccess(base: Rex, name: string): Rex | undefined {
+  const index = base.type.root === 'ROW' ? base.type.fields!.findIndex((f) => f.name === name) : -1;
+  if (index < 0) return undefined;
+  const type = { ...base.type.fields![index]!.type, nullable: true };
+  return { kind: 'call', op: 'FIELD', operands: [base, { kind: 'literal', value: index, type: { root: 'INT', nullable: false } }], type };
 }
 
 function literalToString(rex: Extract<Rex, { kind: 'literal' }>): string {

@@ -1,5 +1,5 @@
 import type { Expr, OrderItem } from './ast.ts';
-import { child, children, childrenOf, descendant, identifierPath, identifierText, isTerminal, keywords, kind, positionOf, ruleChildren, stringValue, unsupported, type TreeNode } from './tree.ts';
+import { child, children, childrenOf, descendant, identifierPath, identifierText, isTerminal, keywords, kind, positionOf, ruleChildren, stringValue, tokenText, unsupported, type TreeNode } from './tree.ts';
 
 /** Wrappers of one child that carry nothing of their own. */
 const PASS_THROUGH = new Set(['Expression', 'ValueExpressionDefault', 'FunctionCall', 'ConstantDefault', 'ComputedColumnExpression', 'FunctionParam', 'ErrorCapturingMultiUnitsInterval']);
@@ -50,7 +50,7 @@ export function convertExpression(node: TreeNode): Expr {
       return { kind: 'case', ...(operand ? { operand } : {}), whens, ...(elseAt >= 0 ? { otherwise: convertExpression(words[elseAt + 1]!) } : {}), pos };
     }
     case 'Cast':
-      return { kind: 'cast', expr: convertExpression(rules[0]!), typeText: child(node, 'ColumnType')!.getText(), pos };
+      return { kind: 'cast', expr: convertExpression(rules[0]!), typeText: tokenText(child(node, 'ColumnType')!), pos };
     default:
       throw unsupported(node, `the expression ${node.getText()}`);
   }

@@ -1,6 +1,7 @@
 import { FlinkSQL } from 'dt-sql-parser';
 import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { Statement } from './ast.ts';
+import { rewriteAggregateFilters } from './aggregate-filter.ts';
 import { convertStatement } from './statements.ts';
 import { childrenOf, descendant, type TreeNode } from './tree.ts';
 
@@ -11,8 +12,9 @@ let parser: FlinkSQL | undefined;
  * A syntax error is a SQL_PARSE_ERROR at the first error's line and column, with the
  * parser's own words on what it expected.
  */
-export function parseStatements(sql: string): Statement[] {
+export function parseStatements(text: string): Statement[] {
   parser ??= new FlinkSQL();
+  const sql = rewriteAggregateFilters(text);
   const errors: Array<{ message: string; startLine: number; startColumn: number }> = [];
   const program = parser.parse(sql, (error) => errors.push(error)) as unknown as TreeNode;
   if (errors.length > 0) {

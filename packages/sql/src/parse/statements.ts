@@ -2,7 +2,7 @@ import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
 import { parseSelectList } from './reparse.ts';
 import type { ColumnDefinition, CreateTable, Expr, FromItem, JoinType, Query, SelectItem, Statement } from './ast.ts';
 import { convertExpression, convertOver } from './expressions.ts';
-import { child, children, childrenOf, descendant, identifierPath, identifierText, keywords, kind, positionOf, ruleChildren, sourceText, stringValue, unsupported, type TreeNode } from './tree.ts';
+import { child, children, childrenOf, descendant, identifierPath, identifierText, keywords, kind, positionOf, ruleChildren, sourceText, stringValue, tokenText, unsupported, type TreeNode } from './tree.ts';
 
 /** One SqlStatement node of dt-sql-parser's tree as a Weir SQL statement. */
 export function convertStatement(node: TreeNode, sql: string): Statement {
@@ -76,7 +76,7 @@ function createTable(node: TreeNode): CreateTable {
         const nameNode = child(column, 'ColumnNameCreate')!;
         const name = identifierPath(nameNode).join('.');
         if (kind(column) === 'PhysicalColumnDefinition') {
-          columns.push({ name, pos: positionOf(nameNode), typeText: child(column, 'ColumnType')!.getText() });
+          columns.push({ name, pos: positionOf(nameNode), typeText: tokenText(child(column, 'ColumnType')!) });
           if (descendant(column, 'ColumnConstraint')?.getText().toUpperCase().includes('PRIMARYKEY')) primaryKey = [name];
         } else if (kind(column) === 'ComputedColumnDefinition') {
           columns.push({ name, pos: positionOf(nameNode), computed: convertExpression(child(column, 'ComputedColumnExpression')!) });

@@ -68,6 +68,16 @@ export function sourceText(node: TreeNode, sql: string): string {
   return sql.slice(start, stop + 1);
 }
 
+/** A type as written, its words apart (`ROW<id BIGINT,name STRING>`, `DECIMAL(10,2)`): getText drops the space between a ROW field's name and type. */
+export function tokenText(node: TreeNode): string {
+  return tokens(node).join(' ').replace(/\s*([(),<>])\s*/g, '$1');
+}
+
+function tokens(node: TreeNode): string[] {
+  if (isTerminal(node)) return node.getText() === '<EOF>' ? [] : [node.getText()];
+  return children(node).flatMap(tokens);
+}
+
 export function unsupported(node: TreeNode, what: string): SqlError {
   return new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `${what} is not supported by Weir's SQL yet`, positionOf(node));
 }

@@ -49,6 +49,14 @@ describe('compiled expressions', () => {
     expect(evaluate('i > 1 OR CAST(NULL AS BOOLEAN), i < 1 AND CAST(NULL AS BOOLEAN), i < 1 OR CAST(NULL AS BOOLEAN), i BETWEEN 1 AND 7, i IN (1, 2), s IS NOT NULL', ROW)).toEqual(['TRUE', 'FALSE', 'null', 'TRUE', 'FALSE', 'TRUE']);
   });
 
+  it('evaluates REGEXP_EXTRACT and SPLIT_INDEX as Flink does (NULL when nothing matches or past the end)', () => {
+    const url = ['https://www.nexmark.com/a_b/cd/e/item.htm?query=1&channel_id=123'];
+    const row = [1, 2, 3n, url[0], 1.5, 0];
+    expect(evaluate("REGEXP_EXTRACT(s, '(&|^)channel_id=([^&]*)', 2), REGEXP_EXTRACT(s, 'nope=(\\d+)'), REGEXP_EXTRACT(s, 'www\\.(\\w+)')", row)).toEqual(['123', 'null', 'nexmark']);
+    expect(evaluate("SPLIT_INDEX(s, '/', 3), SPLIT_INDEX(s, '/', 1), SPLIT_INDEX(s, '/', 9), SPLIT_INDEX(s, '/', -1)", row)).toEqual(['a_b', '', 'null', 'null']);
+    expect(() => evaluate("SPLIT_INDEX(s, '/')", row)).toThrow(/SPLIT_INDEX\(<STRING>, <STRING> separator, <INTEGER> index\)/);
+  });
+
   it('evaluates string functions, LIKE and CAST to and from STRING', () => {
     expect(evaluate("UPPER(s), LOWER(s) || '!', SUBSTRING(s, 2, 3), REPLACE(s, 'l', 'L'), s LIKE 'He%o', s LIKE 'h%', CAST(d AS STRING), CAST('42' AS INT) + 1, CONCAT(s, ' ', CAST(i AS STRING))", ROW)).toEqual([
       'HELLO',

@@ -60,6 +60,16 @@ export function compile(rex: Rex): Evaluator {
   }
 }
 
+/** A regular expression of Java's syntax as JavaScript reads it; NULL (Flink's answer) when it does not compile. */
+function regex(pattern: string | null): RegExp | null {
+  if (pattern === null) return null;
+  try {
+    return new RegExp(pattern);
+  } catch {
+    return null;
+  }
+}
+
 function compileCall(rex: Extract<Rex, { kind: 'call' }>): Evaluator {
   const { op, operands, type } = rex;
   const args = operands.map(compile);
@@ -180,6 +190,24 @@ function compileCall(rex: Extract<Rex, { kind: 'call' }>): Evaluator {
         const [s, x, y] = args.map((f) => f(row));
         return s === null || x === null || y === null ? null : (s as string).replaceAll(x as string, y as string);
       };
+    case 'REGEXP_EXTRACT': {
+      // A constant pattern (as in every Nexmark query) compiles once.
+      const constant = operands[1]!.kind === 'literal' ? regex(operands[1].value as string | null) : undefined;
+      return (row) => {
+        const s = a!(row);
+        const pattern = constant ?? regex(b!(row) as string | null);
+        const group = c === undefined ? 1 : c(row);
+        if (s === null || pattern === null || group === null) return null;
+        const match = pattern.exec(s as string);
+        return match?.[group as number] ?? null;
+      };
+    }
+    case 'SPLIT_INDEX':
+      return (row) => {
+        const [s, separator, index] = args.map((f) => f(row));
+        if (s === null || separator === null || index === null || s === '' || (index as number) < 0) return null;
+        return (s as string).split(separator as string)[index as number] ?? null;
+      };
     case 'COALESCE':
       return (row) => {
         for (let i = 0; i < args.length; i++) {
@@ -199,6 +227,10 @@ function compileCall(rex: Extract<Rex, { kind: 'call' }>): Evaluator {
       };
     case 'CAST':
       return (row) => cast(a!(row), ta!, type);
+    case 'FIELD': {
+      const index = (operands[1] as Extract<Rex, { kind: 'literal' }>).value as number;
+      return (row) => (a!(row) as unknown[] | null)?.[index] ?? null;
+    }
     case 'TO_TIMESTAMP_LTZ':
       return (row) => {
         const v = a!(row);

@@ -1,7 +1,7 @@
 import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { CreateTable } from '../parse/ast.ts';
 import type { Rex } from '../logical/rex.ts';
-import { rexToString } from '../logical/rex.ts';
+import { fieldAccess, rexToString } from '../logical/rex.ts';
 import { suggest, type CatalogColumn, type CatalogTable } from './catalog.ts';
 import { bindExpr } from './expressions.ts';
 import { isTimestamp, parseType, typeToString, withNullability, withoutRowtime } from './types.ts';
@@ -20,6 +20,12 @@ export function tableFromDdl(ddl: CreateTable): CatalogTable {
   }
   const physicalScope = {
     column: (c: { path: readonly string[]; pos: CreateTable['pos'] }): Rex => {
+      if (c.path.length === 2) {
+        // `row.field` over a ROW column (Nexmark's `person.dateTime`).
+        const base = physical.findIndex((p) => p.name === c.path[0] && p.type.root === 'ROW');
+        const access = base < 0 ? undefined : fieldAccess({ kind: 'input', index: base, type: physical[base]!.type }, c.path[1]!);
+        if (access !== undefined) return access;
+      }
       const name = c.path[c.path.length - 1]!;
       const index = physical.findIndex((p) => p.name === name);
       if (index < 0) throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `Column '${name}' not found among the physical columns of ${ddl.name}${suggest(name, physical.map((p) => p.name))}`, c.pos);

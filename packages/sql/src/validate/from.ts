@@ -1,7 +1,7 @@
 import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
 import type { Expr, FromItem } from '../parse/ast.ts';
 import type { LogicalNode, WindowSpec } from '../logical/nodes.ts';
-import type { Field, Rex } from '../logical/rex.ts';
+import { fieldAccess, type Field, type Rex } from '../logical/rex.ts';
 import { suggest, type Catalog } from './catalog.ts';
 import { intervalMillis } from './expressions.ts';
 import { bindJoin } from './join.ts';
@@ -21,6 +21,11 @@ export class Scope {
     const name = path[path.length - 1]!;
     const qualifier = path.length > 1 ? path.slice(0, -1).join('.') : undefined;
     const candidates = this.fields.map((f, index) => ({ f, index })).filter(({ f }) => qualifier === undefined || f.qualifier === qualifier);
+    if (qualifier !== undefined && candidates.length === 0 && path.length >= 2) {
+      // Not a table: `row.field` (or `t.row.field`), a ROW column's field.
+      const access = this.#field(path, expr.pos);
+      if (access !== undefined) return access;
+    }
     if (qualifier !== undefined && candidates.length === 0) {
       const qualifiers = [...new Set(this.fields.map((f) => f.qualifier).filter((q): q is string => q !== undefined))];
       throw new SqlError(SqlErrorCode.SQL_UNKNOWN_TABLE, `Table '${qualifier}' not found in FROM${suggest(qualifier, qualifiers)}`, expr.pos);
@@ -29,6 +34,26 @@ export class Scope {
     if (found.length === 1) return { kind: 'input', index: found[0]!.index, type: found[0]!.f.type };
     if (found.length > 1) throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `Column '${name}' is ambiguous`, expr.pos);
     throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `Column '${path.join('.')}' not found in any table${suggest(name, candidates.map(({ f }) => f.name))}`, expr.pos);
+  }
+
+  /** `column.field` or `table.column.field` when `column` is a ROW; undefined when it is not one. */
+  #field(path: readonly string[], pos: SqlPosition): Rex | undefined {
+    for (const split of [1, 2]) {
+      if (path.length <= split) continue;
+      const base = path.slice(0, split);
+      const columns = this.fields.map((f, index) => ({ f, index })).filter(({ f }) => f.name === base[base.length - 1] && (split === 1 || f.qualifier === base[0]));
+      if (columns.length !== 1 || columns[0]!.f.type.root !== 'ROW') continue;
+      let rex: Rex = { kind: 'input', index: columns[0]!.index, type: columns[0]!.f.type };
+      for (const name of path.slice(split)) {
+        const next = fieldAccess(rex, name);
+        if (next === undefined) {
+          throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `ROW column '${path.slice(0, split).join('.')}' has no field '${name}'${suggest(name, (rex.type.fields ?? []).map((f) => f.name))}`, pos);
+        }
+        rex = next;
+      }
+      return rex;
+    }
+    return undefined;
   }
 }
 

@@ -92,6 +92,14 @@ const SCALARS: Record<string, Inference> = {
   CHAR_LENGTH: strings(T.INT, 'CHAR_LENGTH(<STRING>)', (a) => a.length === 1 && isString(a[0])),
   SUBSTRING: strings(T.STRING, 'SUBSTRING(<STRING>, <INTEGER>[, <INTEGER>])', (a) => (a.length === 2 || a.length === 3) && isString(a[0]) && a.slice(1).every(isInteger)),
   REPLACE: strings(T.STRING, 'REPLACE(<STRING>, <STRING>, <STRING>)', (a) => a.length === 3 && a.every(isString)),
+  // Flink's: NULL when the pattern does not match (or the group did not take part); group 1 by default.
+  REGEXP_EXTRACT: (args, fail) =>
+    (args.length === 2 || args.length === 3) && isString(args[0]) && isString(args[1]) && (args.length === 2 || isInteger(args[2]))
+      ? withNullability(T.STRING, true)
+      : fail('REGEXP_EXTRACT(<STRING>, <STRING> regex[, <INTEGER> group])'),
+  // Flink's: the index-th (from 0) piece of the string split at every separator; NULL past the end.
+  SPLIT_INDEX: (args, fail) =>
+    args.length === 3 && isString(args[0]) && isString(args[1]) && isInteger(args[2]) ? withNullability(T.STRING, true) : fail('SPLIT_INDEX(<STRING>, <STRING> separator, <INTEGER> index)'),
   COALESCE: (args, fail) => {
     let type: SqlType | undefined = args[0];
     for (const a of args.slice(1)) type = type === undefined ? undefined : commonType(type, a);

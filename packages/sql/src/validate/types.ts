@@ -5,9 +5,10 @@ import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
  * BOOLEAN boolean; INT, BIGINT, DOUBLE number (BIGINT exact up to 2^53); DECIMAL(p, s) a bigint,
  * the unscaled value (123.45 in DECIMAL(10, 2) is 12345n), so sums and comparisons are exact;
  * STRING (VARCHAR(n), CHAR(n)) string; TIMESTAMP(3) and TIMESTAMP_LTZ(3) milliseconds since
- * the epoch (UTC); DATE days since the epoch; INTERVAL (day-time) milliseconds. NULL is null.
+ * the epoch (UTC); DATE days since the epoch; INTERVAL (day-time) milliseconds; ROW<..> an
+ * array of its fields' values (read with `column.field`). NULL is null.
  */
-export type TypeRoot = 'BOOLEAN' | 'INT' | 'BIGINT' | 'DOUBLE' | 'DECIMAL' | 'STRING' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'DATE' | 'INTERVAL' | 'NULL';
+export type TypeRoot = 'BOOLEAN' | 'INT' | 'BIGINT' | 'DOUBLE' | 'DECIMAL' | 'STRING' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'DATE' | 'INTERVAL' | 'ROW' | 'NULL';
 
 export interface SqlType {
   readonly root: TypeRoot;
@@ -17,6 +18,8 @@ export interface SqlType {
   readonly scale?: number;
   /** An event-time attribute (Flink's *ROWTIME*): the column a table's WATERMARK is declared on. */
   readonly rowtime?: boolean;
+  /** ROW's fields, in order. */
+  readonly fields?: readonly { readonly name: string; readonly type: SqlType }[];
 }
 
 export const MAX_DECIMAL_PRECISION = 38;
@@ -46,10 +49,12 @@ export function withoutRowtime(type: SqlType): SqlType {
   return rest;
 }
 
-const SUPPORTED = 'BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL(p, s), VARCHAR(n) / STRING, TIMESTAMP(3), TIMESTAMP_LTZ(3), DATE';
+const SUPPORTED = 'BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL(p, s), VARCHAR(n) / STRING, TIMESTAMP(3), TIMESTAMP_LTZ(3), DATE, ROW<name type, ..>';
 
-/** A type as written in DDL or CAST (the parser's text of it, spaces removed), such as `DECIMAL(10,2)` or `TIMESTAMP(3)`. */
+/** A type as written in DDL or CAST (its tokens, space-separated), such as `DECIMAL ( 10 , 2 )` or `ROW < id BIGINT , name VARCHAR >`. */
 export function parseType(text: string, position?: SqlPosition): SqlType {
+  const row = /^\s*ROW\s*[<(]([\s\S]*)[>)]\s*(NOT\s+NULL)?\s*$/i.exec(text);
+  if (row !== null) return withNullability(rowType(row[1]!, position), row[2] === undefined);
   const compact = text.toUpperCase().replace(/\s+/g, '');
   const notNull = compact.endsWith('NOTNULL');
   const body = notNull ? compact.slice(0, -'NOTNULL'.length) : compact;
@@ -102,12 +107,36 @@ function typeOf(name: string, first: string | undefined, second: string | undefi
   }
 }
 
+/** `ROW<a INT, b ROW<c STRING>>`'s inside: fields split at top-level commas, each a name (maybe backquoted) and a type. */
+function rowType(inside: string, position?: SqlPosition): SqlType {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of inside) {
+    if (ch === '<' || ch === '(') depth++;
+    if (ch === '>' || ch === ')') depth--;
+    if (ch === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  if (current.trim() !== '') parts.push(current);
+  const fields = parts.map((part) => {
+    const match = /^\s*(`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_$]*)\s+([\s\S]+)$/.exec(part);
+    if (match === null) throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `ROW field '${part.trim()}' is not 'name type'`, position);
+    const name = match[1]!.startsWith('`') ? match[1]!.slice(1, -1).replaceAll('``', '`') : match[1]!;
+    return { name, type: parseType(match[2]!, position) };
+  });
+  return { root: 'ROW', nullable: true, fields };
+}
+
 /** As Flink prints a type (DESCRIBE, EXPLAIN, errors): `DECIMAL(10, 2)`, `TIMESTAMP(3) *ROWTIME*`, `INT NOT NULL`. */
 export function typeToString(type: SqlType): string {
   let text: string = type.root;
   if (type.root === 'DECIMAL') text = `DECIMAL(${type.precision}, ${type.scale})`;
   else if (type.root === 'TIMESTAMP' || type.root === 'TIMESTAMP_LTZ') text = `${type.root}(${type.precision ?? 3})`;
   else if (type.root === 'INTERVAL') text = 'INTERVAL SECOND(3)';
+  else if (type.root === 'ROW') text = `ROW<${type.fields!.map((f) => `\`${f.name}\` ${typeToString(f.type)}`).join(', ')}>`;
   if (!type.nullable && type.root !== 'NULL' && type.root !== 'INTERVAL') text += ' NOT NULL';
   if (type.rowtime === true) text += ' *ROWTIME*';
   return text;

@@ -125,7 +125,54 @@ function nextBid(eventId: number, random: EventRandom, timestamp: number): Bid {
     (random.nextInt(HOT_BIDDERS_RATIO) > 0 ? Math.floor(lastBase0PersonId(eventId) / HOT_GROUP) * HOT_GROUP + 1 : nextBase0PersonId(eventId, random)) +
     FIRST_PERSON_ID;
   const price = nextPrice(random);
-  return { auction, bidder, price, dateTime: timestamp, extra: nextExtra(random, 32, AVG_BID_BYTES) };
+  const extra = nextExtra(random, 32, AVG_BID_BYTES);
+  // Drawn after the other fields, so that those are what they were before channel and url existed.
+  const [channel, url] = random.nextInt(HOT_CHANNELS_RATIO) > 0 ? hotChannel(random.nextInt(HOT_CHANNELS.length)) : channelAndUrl(random.nextInt(CHANNELS_NUMBER));
+  return { auction, bidder, price, channel, url, dateTime: timestamp, extra };
+}
+
+const HOT_CHANNELS_RATIO = 2;
+const CHANNELS_NUMBER = 10_000;
+const HOT_CHANNELS = ['Google', 'Facebook', 'Baidu', 'Apple'];
+
+/**
+ * The reference's base url: https://www.nexmark.com/<a>/<b>/<c>/item.htm?query=1 with three short
+ * random path parts. The reference draws its hot urls and channel cache once per process from an
+ * unseeded random; here each is a function of its index, so every process agrees.
+ */
+function baseUrl(random: EventRandom): string {
+  const part = (): string => nextString(random, 6).replaceAll(' ', '_') || 'x';
+  return `https://www.nexmark.com/${part()}/${part()}/${part()}/item.htm?query=1`;
+}
+
+function hotChannel(i: number): [string, string] {
+  return [HOT_CHANNELS[i]!, baseUrl(new EventRandom(-1 - i))];
+}
+
+const channelCache = new Map<number, [string, string]>();
+
+/** Channel `channel-<i>` and its url, nine in ten with `&channel_id=<i bits reversed>` (as the reference). */
+function channelAndUrl(i: number): [string, string] {
+  let entry = channelCache.get(i);
+  if (entry === undefined) {
+    const random = new EventRandom(-100 - i);
+    let url = baseUrl(random);
+    if (random.nextInt(10) > 0) url += `&channel_id=${Math.abs(reverseBits(i))}`;
+    entry = [`channel-${i}`, url];
+    channelCache.set(i, entry);
+  }
+  return entry;
+}
+
+/** Java's Integer.reverse: the 32 bits in reverse order, as a signed int. */
+function reverseBits(n: number): number {
+  let x = n >>> 0;
+  let r = 0;
+  for (let b = 0; b < 32; b++) {
+    r = (r << 1) | (x & 1);
+    x >>>= 1;
+  }
+  return r | 0;
 }
 
 /** An auction lasts until about NUM_IN_FLIGHT_AUCTIONS later auctions were created, on average. */

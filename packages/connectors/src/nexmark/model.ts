@@ -30,6 +30,9 @@ export interface Bid {
   readonly auction: number;
   readonly bidder: number;
   readonly price: number;
+  /** Where the bid came from: one of 4 hot channels or `channel-<n>` of 10 000 (Nexmark's v0.2 fields). */
+  readonly channel: string;
+  readonly url: string;
   readonly dateTime: number;
   readonly extra: string;
 }
