@@ -1,5 +1,7 @@
 /** Jobs of record-types.test.ts, as source text. */
 
+import { RICH_VALUES } from './rich-values.ts';
+
 /** Count of records each run sends through the keyBy. */
 export const RECORDS = 2_000;
 
@@ -19,42 +21,17 @@ class Point {
   norm(): number { return Math.abs(this.x) + Math.abs(this.y); }
 }
 
+${RICH_VALUES}
+
 function record(i: number, declared: boolean) {
-  const bare = Object.create(null);
-  bare.i = i;
-  const holes: number[] = [i];
-  holes[2] = -i;
-  return {
-    i,
-    map: new Map<unknown, unknown>([['n', i], [{ id: i }, new Set([i, 'x'])]]),
-    set: new Set([i]),
-    bytes: Uint8Array.of(i % 256, 7),
-    buffer: Buffer.from([1, 2]),
-    when: new Date(1_700_000_000_000 + i),
-    big: 2n ** 100n + BigInt(i),
-    zero: -0,
-    holes,
-    bare,
-    ...(declared ? { at: new Point(i, -1) } : {}),
-  };
+  return { ...rich(i), ...(declared ? { at: new Point(i, -1) } : {}) };
 }
 
 class Check extends KeyedProcessFunction<number, any, string> {
   constructor(private readonly declared: boolean) { super(); }
   processElement(r: any, _ctx: KeyedProcessContext<number>, out: Collector<string>): void {
-    const wrong: string[] = [];
     const i = r.i;
-    if (!(r.map instanceof Map) || r.map.get('n') !== i) wrong.push('map is ' + Object.prototype.toString.call(r.map));
-    const objectKey = r.map instanceof Map ? [...r.map.keys()][1] : undefined;
-    if (objectKey?.id !== i || !(r.map.get(objectKey) instanceof Set)) wrong.push('map object key or its Set value changed');
-    if (!(r.set instanceof Set) || !r.set.has(i)) wrong.push('set is ' + Object.prototype.toString.call(r.set));
-    if (r.bytes?.constructor !== Uint8Array) wrong.push('bytes is a ' + r.bytes?.constructor?.name);
-    if (!Buffer.isBuffer(r.buffer)) wrong.push('buffer is a ' + r.buffer?.constructor?.name);
-    if (!(r.when instanceof Date) || r.when.getTime() !== 1_700_000_000_000 + i) wrong.push('when is ' + String(r.when));
-    if (r.big !== 2n ** 100n + BigInt(i)) wrong.push('big is ' + typeof r.big + ' ' + String(r.big));
-    if (!Object.is(r.zero, -0)) wrong.push('zero is ' + (Object.is(r.zero, 0) ? '+0' : String(r.zero)));
-    if (r.holes.length !== 3 || 1 in r.holes || r.holes[2] !== -i) wrong.push('holes is ' + JSON.stringify(Object.keys(r.holes)));
-    if (Object.getPrototypeOf(r.bare) !== null || r.bare.i !== i) wrong.push('bare got a prototype');
+    const wrong = richProblems(r, i);
     if (this.declared && !(r.at instanceof Point && r.at.norm() === Math.abs(i) + 1)) wrong.push('at lost its class: ' + typeof r.at?.norm);
     if (wrong.length > 0) throw new Error('record ' + i + ' arrived changed: ' + wrong.join('; '));
     out.collect('ok ' + i);
