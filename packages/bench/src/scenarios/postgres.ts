@@ -74,7 +74,7 @@ async function plainReader(server: PostgresServer, rows: number): Promise<number
  */
 export const postgres: Scenario = {
   name: 'postgres',
-  description: `${ROWS} rows through the EXACTLY_ONCE PostgresSink vs batched INSERTs; ${ROWS} change events through the PostgresCdcSource vs a plain pgoutput reader`,
+  description: `rows (${ROWS} unless --events says) through the EXACTLY_ONCE PostgresSink vs batched INSERTs, and as many change events through the PostgresCdcSource vs a plain pgoutput reader`,
   async run({ events }) {
     const rows = events ?? ROWS;
     const server = await PostgresServer.start();
