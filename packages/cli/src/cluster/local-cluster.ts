@@ -4,7 +4,6 @@ import { weirCommand } from '../child-command.ts';
 import { describeExit } from '../supervisor/child-exit.ts';
 import { RestartPolicy } from '../supervisor/restart-policy.ts';
 import { ProcessSupervisor, type ChildSpec } from '../supervisor/supervisor.ts';
-import { authenticationEnabled, securitySettingsFromConfig } from '@weir/security';
 import { ensurePortFree } from './port-check.ts';
 import { waitForJobManager } from './wait-for-jobmanager.ts';
 import { waitForTaskManagers } from './wait-for-taskmanagers.ts';
@@ -70,7 +69,8 @@ export class LocalCluster {
       ...(config['state.savepoints.dir'] === '' && { 'state.savepoints.dir': join(options.dir, 'savepoints') }),
     };
     try {
-      const readPaths: Record<string, string> = config['jobmanager.user-code.read-paths'] === '' ? { 'jobmanager.user-code.read-paths': defaultReadPaths(config, options.cwd) } : {};
+      // A local job's FileSource reads the user's files: those below the directory the cluster was started in.
+      const readPaths: Record<string, string> = config['jobmanager.user-code.read-paths'] === '' ? { 'jobmanager.user-code.read-paths': options.cwd } : {};
       supervisor.start(childSpec('jobmanager', 'jobmanager', options, { ...checkpoints, ...readPaths, 'blob.storage.directory': join(options.dir, 'jobmanager', 'blobs') }, RestartPolicy.never()));
       await waitForJobManager(config['jobmanager.rpc.address'], config['jobmanager.rpc.port'], {
         clock: options.clock,
@@ -128,15 +128,4 @@ export function childInvocation(
   // loadConfig accepted every key of `dynamic` before any child starts.
   const env = { ...options.env, ...Object.fromEntries(Object.entries(options.dynamic).map(([key, value]) => [envVarName(key as ConfigKey), value])) };
   return { args: [role, ...config, ...properties], env };
-}
-
-/**
- * What a local job's code on the JobManager may read (a FileSource lists its input there).
- * Without authentication, every file: anyone who can submit runs code on the TaskManagers,
- * which read every file the user can, so a narrower JobManager would only break the README's
- * `weir run job.ts -- /any/input.txt`. With authentication, the directory the cluster was
- * started in: a known submitter then reads none of the JobManager's own files.
- */
-function defaultReadPaths(config: Parameters<typeof securitySettingsFromConfig>[0], cwd: string): string {
-  return authenticationEnabled(securitySettingsFromConfig(config)) ? cwd : '/';
 }
