@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@weir/cli';
@@ -11,7 +11,8 @@ import { TOO_WIDE } from './jobs.ts';
 /*
  * Issue 12, rough edges of `weir cluster start` and `weir run`: "up" only once every
  * TaskManager registered, with the -m a later `weir run` needs; a port already in use refused
- * before anything says "up"; a job waiting for slots says so at once.
+ * before anything says "up"; a job waiting for slots says so at once; the README's first job
+ * on an input the sandboxed JobManager may not read says which key to set.
  */
 describe('weir cluster start', () => {
   let cluster: WeirProcess;
@@ -70,6 +71,25 @@ describe('weir cluster start', () => {
       });
     expect(await check(port)).toBe(0);
     expect(await check(await freePort())).toBe(1);
+  });
+
+  it("fails the README's first job on an input outside the directory the cluster was started in, naming the key that allows it", async () => {
+    const input = join(mkdtempSync(join(tmpdir(), 'weir-input-')), 'input.txt');
+    writeFileSync(input, 'quick start\n');
+    const job = writeJobFile(`
+import type { StreamExecutionEnvironment } from '@weir/api';
+import { FileSource, PrintSink, TextLineInputFormat } from '@weir/connectors';
+
+export default function shout(env: StreamExecutionEnvironment, args: string[]) {
+  env.fromSource(FileSource.forRecordStreamFormat(new TextLineInputFormat(), args[0]!).build(), 'lines').uid('lines')
+    .map((line: string) => line.toUpperCase()).uid('upper')
+    .sinkTo(new PrintSink()).uid('print');
+}
+`, 'shout.ts');
+    const run = await runWeir(['run', '-m', address, job, '-p', '2', '--', input]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`cannot read file source path ${input}: Access to this API has been restricted (a job's code on the JobManager`);
+    expect(run.stderr).toContain('add the directory it reads to that key');
   });
 
   it('shows a job that needs more slots than there are waiting for them at once, until it is cancelled', async () => {

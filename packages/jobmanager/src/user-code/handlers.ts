@@ -3,6 +3,7 @@ import { describeError, loadJobBundle, type JobMain } from '@weir/common';
 import * as connectors from '@weir/connectors';
 import * as sql from '@weir/sql';
 import { planJob } from './plan-job.ts';
+import { explainDenial } from './sandbox.ts';
 import { InProcessEnumeratorHost, type HostEvent } from '../source/enumerator-host.ts';
 import { splitSourceOf, splitSourceOperators } from '../source/source-coordinators.ts';
 import type { EnumeratorRequest, WorkerRequests, WorkerSetup } from './protocol.ts';
@@ -33,7 +34,7 @@ export function workerHandlers(setup: WorkerSetup, emit: (event: HostEvent) => v
         const built = await splitSources(args, defaults);
         if (enumerators === undefined) {
           enumerators = new InProcessEnumeratorHost(built);
-          enumerators.onEvent(emit);
+          enumerators.onEvent((event) => emit(event.type === 'failed' ? { ...event, message: explainDenial(event.message) } : event));
         }
       }
       enumerators.send(command);

@@ -52,3 +52,15 @@ export function readPathsFromConfig(value: string): string[] {
     .map((path) => path.trim())
     .filter((path) => path !== '');
 }
+
+/** What Node 20's permission model says when it refuses a call. */
+const DENIED = 'Access to this API has been restricted';
+
+/** A failure of the job's code on the JobManager, with what to change when the sandbox refused it a file. */
+export function explainDenial(message: string): string {
+  // Right after Node's words, which may stand in a wrapping message or above a stack.
+  return message.replace(
+    DENIED,
+    `${DENIED} (a job's code on the JobManager, its main and its split enumerators, reads only Weir's code and the directories of jobmanager.user-code.read-paths: add the directory it reads to that key, comma-separated)`,
+  );
+}

@@ -1,4 +1,5 @@
 import { WeirError } from '@weir/common';
+import { explainDenial } from './sandbox.ts';
 import { workerHandlers, type WorkerHandlers } from './handlers.ts';
 import type { ErrorMessage, JobManagerMessage, RequestMessage, ResponseMessage, WorkerMessage } from './protocol.ts';
 
@@ -39,6 +40,6 @@ async function answer(message: RequestMessage): Promise<ResponseMessage> {
 }
 
 function toErrorMessage(err: unknown): ErrorMessage {
-  if (err instanceof WeirError) return { code: err.code, message: err.message };
-  return { code: undefined, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+  if (err instanceof WeirError) return { code: err.code, message: explainDenial(err.message) };
+  return { code: undefined, message: explainDenial(err instanceof Error ? (err.stack ?? err.message) : String(err)) };
 }
