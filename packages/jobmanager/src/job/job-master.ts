@@ -19,6 +19,7 @@ import type { CheckpointingSettings } from '../settings/job-settings.ts';
 import type { SubtaskExecution } from './execution.ts';
 import type { FailureEntry } from './exception-history.ts';
 import { JobContext } from './job-context.ts';
+import { releaseEndedJob } from './job-end.ts';
 import type { JobSpec } from './job-spec.ts';
 import { SourceCoordinators, type ReaderEventMessage } from '../source/source-coordinators.ts';
 import { JobTimer, JobTimers } from './job-timers.ts';
@@ -331,12 +332,19 @@ export class JobMaster {
     this.#statusTimestamps[state.status] = this.#deps.clock.now();
     this.#steerCheckpoints(previous, state.status);
     if (isGloballyTerminal(state.status)) {
-      void this.#sources?.close();
-      if (this.#checkpoints === undefined) void this.#options.recordEnd?.(state.status, this.#ctx.rootCause?.message ?? '').catch(() => undefined);
+      releaseEndedJob({
+        status: state.status as JobEndStatus,
+        failureCause: this.failureCause,
+        logger: this.#deps.logger,
+        checkpoints: this.#checkpoints,
+        sources: this.#sources,
+        userCode: this.#userCode,
+        hasSplitSources: (this.spec.splitSources ?? []).length > 0,
+        recordEnd: this.#options.recordEnd,
+      });
       this.#endTimeMs = this.#deps.clock.now();
       this.#timers.stopAll();
       this.#deps.slotPool.release(this.spec.jobId);
-      if (this.#userCode !== undefined) void this.#endUserCode(this.#userCode, state.status as JobEndStatus);
     }
     const cause = this.#ctx.rootCause;
     if (state.status === JobStatus.FAILED || state.status === JobStatus.FAILING) {
@@ -353,19 +361,7 @@ export class JobMaster {
     }
   }
 
-  /** The split sources hear of the job's end (a CDC source drops its slot), then the worker closes. */
-  async #endUserCode(userCode: JobUserCode, status: JobEndStatus): Promise<void> {
-    if ((this.spec.splitSources ?? []).length > 0) {
-      try {
-        for (const failure of await userCode.jobEnded(status)) this.#deps.logger.warn({ status }, failure);
-      } catch (err) {
-        this.#deps.logger.warn({ status, err: (err as Error).message }, "the job's split sources could not hear of its end");
-      }
-    }
-    await userCode.close();
-  }
-
-  /** Checkpoints are taken while an attempt runs; a failover aborts the pending ones, the job's end applies the retention policy. */
+  /** Checkpoints are taken while an attempt runs; a failover aborts the pending ones (the job's end: releaseEndedJob). */
   #steerCheckpoints(previous: JobStatus, status: JobStatus): void {
     const checkpoints = this.#checkpoints;
     if (checkpoints === undefined) return;
@@ -374,18 +370,6 @@ export class JobMaster {
     } else if (previous === JobStatus.RUNNING) {
       checkpoints.stop(status === JobStatus.FAILING ? CheckpointFailureReason.TASK_FAILURE : CheckpointFailureReason.JOB_ENDED);
     }
-    if (isGloballyTerminal(status)) void this.#ended(checkpoints, status);
-  }
-
-  async #ended(checkpoints: CheckpointCoordinator, status: JobStatus): Promise<void> {
-    try {
-      await this.#options.recordEnd?.(status, this.failureCause);
-    } catch (err) {
-      checkpoints.suspend();
-      this.#deps.logger.warn({ err }, `job ${status}, but that could not be recorded; its checkpoints stay for the next leader`);
-      return;
-    }
-    await checkpoints.jobEnded(status);
   }
 }
 
