@@ -48,7 +48,8 @@ describe('weir command line', () => {
 
   it('parses list, info and cancel', () => {
     expect(parse(['list', '-m', '[::1]:6123']).calls).toEqual([['list', { config: undefined, dynamic: {}, jobManager: '[::1]:6123' }]]);
-    expect(parse(['info', 'abc123']).calls).toEqual([['info', { config: undefined, dynamic: {}, jobManager: undefined, jobId: 'abc123' }]]);
+    expect(parse(['info', 'abc123']).calls).toEqual([['info', { config: undefined, dynamic: {}, jobManager: undefined, jobId: 'abc123', checkSlots: false }]]);
+    expect(parse(['info', 'abc123', '--check-slots']).calls[0]![1]).toMatchObject({ checkSlots: true });
     expect(parse(['cancel', 'abc123', '--jobmanager', 'localhost:6123']).calls).toEqual([
       ['cancel', { config: undefined, dynamic: {}, jobManager: 'localhost:6123', jobId: 'abc123' }],
     ]);

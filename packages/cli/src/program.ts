@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { parsePositiveInt } from './argument-parsers.ts';
 import type { ClientArgs } from './commands/client-args.ts';
 import type { ClusterStartArgs } from './commands/cluster-start.ts';
-import type { JobArgs } from './commands/info.ts';
+import type { InfoArgs, JobArgs } from './commands/info.ts';
 import type { InitArgs } from './init/init-project.ts';
 import type { RunArgs } from './commands/run.ts';
 import type { SqlArgs } from './commands/sql.ts';
@@ -20,7 +20,7 @@ export interface CliActions extends SavepointActions, SecurityActions, KafkaActi
   init(args: InitArgs): Promise<void>;
   sql(args: SqlArgs): Promise<void>;
   list(args: ClientArgs): Promise<void>;
-  info(args: JobArgs): Promise<void>;
+  info(args: InfoArgs): Promise<void>;
   checkpoints(args: JobArgs): Promise<void>;
   clusterStart(args: ClusterStartArgs): Promise<void>;
 }
@@ -92,9 +92,13 @@ export function buildProgram(actions: CliActions): Command {
     actions.list(clientArgs(options)),
   );
 
-  withClient(program.command('info').description("show a job's status, vertices and subtasks").argument('<jobId>')).action(
-    (jobId: string, options: ClientOptions) => actions.info({ ...clientArgs(options), jobId }),
-  );
+  withClient(
+    program
+      .command('info')
+      .description("show a job's status, vertices and subtasks")
+      .argument('<jobId>')
+      .option('--check-slots', "look a replication slot the ended job left up on the server the job named, logging in with PGUSER and PGPASSWORD"),
+  ).action((jobId: string, options: ClientOptions & { checkSlots?: boolean }) => actions.info({ ...clientArgs(options), jobId, checkSlots: options.checkSlots === true }));
 
   withClient(program.command('checkpoints').description("show a job's checkpoints, newest first").argument('<jobId>')).action(
     (jobId: string, options: ClientOptions) => actions.checkpoints({ ...clientArgs(options), jobId }),

@@ -197,14 +197,19 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource into the exactly-once P
     await waitForStatus(c.client, dropped, ['CANCELED']);
     await until(async () => slots(), (s) => s === 'weir_hyg_kept', 60_000, 'the dropping job\'s slot gone, the keeping one\'s kept');
 
-    const infoKept = await c.weir(['info', kept], { env });
+    // Without --check-slots weir info logs in nowhere: the server is the one the job's submitter named.
+    const unchecked = await c.weir(['info', kept], { env });
+    expect(unchecked.stdout).toContain(
+      `replication slot 'weir_hyg_kept' on 127.0.0.1:${server.port}/hyg_source: may still be there (weir info --check-slots looks it up there, logging in with PGUSER and PGPASSWORD); drop it with: SELECT pg_drop_replication_slot('weir_hyg_kept')`,
+    );
+    const infoKept = await c.weir(['info', kept, '--check-slots'], { env });
     expect(infoKept.code, infoKept.stderr).toBe(0);
     expect(infoKept.stdout).toMatch(/Left behind by the job:\n  replication slot 'weir_hyg_kept' on [^:]+:\d+\/hyg_source: still there, holding .+ of WAL; drop it with: SELECT pg_drop_replication_slot\('weir_hyg_kept'\)/);
-    const infoDropped = await c.weir(['info', dropped], { env });
+    const infoDropped = await c.weir(['info', dropped, '--check-slots'], { env });
     expect(infoDropped.stdout).toContain(`replication slot 'weir_hyg_dropped' on 127.0.0.1:${server.port}/hyg_source: dropped`);
 
     // The printed statement works: afterwards weir info finds the slot gone.
     server.psql("SELECT pg_drop_replication_slot('weir_hyg_kept')", 'hyg_source');
-    expect((await c.weir(['info', kept], { env })).stdout).toContain(`replication slot 'weir_hyg_kept' on 127.0.0.1:${server.port}/hyg_source: dropped`);
+    expect((await c.weir(['info', kept, '--check-slots'], { env })).stdout).toContain(`replication slot 'weir_hyg_kept' on 127.0.0.1:${server.port}/hyg_source: dropped`);
   });
 });

@@ -266,7 +266,7 @@ describe('weir list, info, cancel', () => {
       ],
     };
     const context = captureContext();
-    await infoCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID }, context);
+    await infoCommand({ dynamic: {}, jobManager: service.address, jobId: JOB_ID, checkSlots: false }, context);
     expect(context.stdout).toEqual([
       `Job ${JOB_ID} (word-count)`,
       '  status:   FAILED (attempt 1)',
@@ -328,7 +328,7 @@ describe('weir list, info, cancel', () => {
   });
 
   it("passes the JobManager's error for an unknown job through", async () => {
-    const error = await rejection(infoCommand({ dynamic: {}, jobManager: service.address, jobId: 'nope' }, captureContext()));
+    const error = await rejection(infoCommand({ dynamic: {}, jobManager: service.address, jobId: 'nope', checkSlots: false }, captureContext()));
     expect(error.code).toBe('JOB_NOT_FOUND');
     expect(error.message).toBe('no job with ID nope; `weir list` shows the jobs');
   });

@@ -7,4 +7,4 @@ export { PostgresCdcSource, PostgresCdcSourceBuilder, type PostgresCdcSourceConf
 export { PostgresCdcReader, type StartupMode } from './cdc/postgres-cdc-reader.ts';
 export type { PostgresCdcSplit } from './cdc/cdc-split.ts';
 export { ChangeEventDeserializationSchema, JsonDebeziumDeserializationSchema, type ChangeEvent, type ChangeEventSource, type DebeziumDeserializationSchema } from './cdc/change-event.ts';
-export { describeLeftSlot, REPLICATION_SLOT_KIND } from './cdc/replication-slot.ts';
+export { describeLeftSlot, dropSlotSql, REPLICATION_SLOT_KIND } from './cdc/replication-slot.ts';
