@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, WeirError } from '@weir/common';
 import { PostgresServerErrorCode } from './errors.ts';
+import { BASE_DIR_PREFIX, claimOwnership, sweepOrphans } from './orphans.ts';
 
 /** Debian's place for PostgreSQL 15's server binaries (the system's own server runs from there too). */
 export const POSTGRES_BIN_DIR = '/usr/lib/postgresql/15/bin';
@@ -74,7 +75,9 @@ export class PostgresServer {
 
   static async start(options: PostgresServerOptions = {}): Promise<PostgresServer> {
     const { uid, gid } = postgresUser();
-    const baseDir = mkdtempSync(join(tmpdir(), 'weir-postgres-'));
+    sweepOrphans();
+    const baseDir = mkdtempSync(join(tmpdir(), BASE_DIR_PREFIX));
+    claimOwnership(baseDir);
     chownSync(baseDir, uid, gid);
     const server = new PostgresServer(await freePort(), baseDir, uid, gid, options.startTimeoutMs ?? 60_000);
     server.#initdb({ ...DEFAULT_SETTINGS, ...options.settings });
