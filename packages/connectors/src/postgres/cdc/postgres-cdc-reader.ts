@@ -7,7 +7,8 @@ import { createOrFindSlot, ensurePublication, lookUpTables, requireLogicalWal, t
 import type { PostgresCdcSplit } from './cdc-split.ts';
 import type { ChangeEvent, DebeziumDeserializationSchema } from './change-event.ts';
 import { SnapshotChunks } from './snapshot-reader.ts';
-import { StreamReader } from './stream-reader.ts';
+import { CdcHeartbeat } from './heartbeat.ts';
+import { compareLsn, StreamReader } from './stream-reader.ts';
 
 export type StartupMode = 'initial' | 'latest' | 'snapshot-only';
 
@@ -19,6 +20,8 @@ export interface PostgresCdcReaderOptions<T> {
   readonly startup: StartupMode;
   readonly deserializer: DebeziumDeserializationSchema<T>;
   readonly subtask: number;
+  /** heartbeat.ts; 0 turns it off. */
+  readonly heartbeatIntervalMs: number;
 }
 
 type Position = { -readonly [K in keyof PostgresCdcSplit]: PostgresCdcSplit[K] };
@@ -48,6 +51,7 @@ export class PostgresCdcReader<T> implements SplitSourceReader<T, PostgresCdcSpl
   #busy = false;
   #snapshotTimeMs = 0;
   #stream: StreamReader | undefined;
+  #heartbeat: CdcHeartbeat | undefined;
   /** The stream position each checkpoint took, until it completes (or a newer one does). */
   readonly #checkpointLsns = new Map<number, string>();
 
@@ -103,6 +107,7 @@ export class PostgresCdcReader<T> implements SplitSourceReader<T, PostgresCdcSpl
 
   async close(): Promise<void> {
     await this.#setUp?.catch(() => {});
+    await this.#heartbeat?.close();
     await this.#stream?.close();
     await this.#client?.end().catch(() => {});
   }
@@ -153,6 +158,8 @@ export class PostgresCdcReader<T> implements SplitSourceReader<T, PostgresCdcSpl
     const transaction = stream.take();
     if (transaction === undefined) {
       if (stream.failure !== undefined) throw stream.failure;
+      // Nothing queued: every captured change before the stream's caught-up LSN was emitted.
+      if (position.lsn === null || compareLsn(stream.caughtUpLsn, position.lsn) > 0) position.lsn = stream.caughtUpLsn;
       return InputStatus.NOTHING_AVAILABLE;
     }
     const splitOutput = output.createOutputForSplit(position.splitId);
@@ -240,5 +247,7 @@ export class PostgresCdcReader<T> implements SplitSourceReader<T, PostgresCdcSpl
     const stream = new StreamReader({ connection, slotName, publicationName, tables: new Set(this.#tables.keys()), startLsn: position.lsn, subtask, onAvailable: () => this.#signal.signal() });
     this.#stream = stream;
     await stream.start();
+    this.#heartbeat = new CdcHeartbeat(connection, this.options.heartbeatIntervalMs, this.#logger);
+    this.#heartbeat.start();
   }
 }

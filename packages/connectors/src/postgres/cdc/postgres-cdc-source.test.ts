@@ -4,6 +4,7 @@ import { PostgresServer, postgresAvailable } from '@weir/postgres-server';
 import type { ChangeEvent } from './change-event.ts';
 import { PostgresCdcSource } from './postgres-cdc-source.ts';
 import { describeLeftSlot } from './replication-slot.ts';
+import { compareLsn } from './stream-reader.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -58,6 +59,26 @@ describe.skipIf(!postgresAvailable())('PostgresCdcSource against a real PostgreS
     const restored = await SplitSourceHarness.start(source(), 1, checkpoint);
     expect(((await restored.poll(0, Number.POSITIVE_INFINITY, SETTLE_MS)) as ChangeEvent[]).map(brief)).toEqual(['u 2 after checkpoint', 'c 7000 later']);
     await restored.close();
+  }, 120_000);
+
+  it('moves its slot past the WAL of tables it does not capture while its own tables are quiet (the heartbeat), so the server can release it', async () => {
+    server.psql('CREATE TABLE busy (id int PRIMARY KEY, v text)');
+    const quiet = PostgresCdcSource.builder().hostname('127.0.0.1').port(server.port).database('postgres').tableList('items').slotName('weir_quiet').heartbeatIntervalMs(200).build();
+    const harness = await SplitSourceHarness.start(quiet, 1);
+    await harness.poll(0, Number.POSITIVE_INFINITY, SETTLE_MS);
+    const confirmed = () => server.psql("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'weir_quiet'");
+    server.psql("INSERT INTO busy SELECT g, repeat('x', 200) FROM generate_series(1, 20000) g");
+    const written = server.psql('SELECT pg_current_wal_lsn()');
+    let checkpointId = 0;
+    for (let i = 0; i < 100 && compareLsn(confirmed(), written) < 0; i++) {
+      expect(await harness.poll(0, Number.POSITIVE_INFINITY, 200)).toEqual([]);
+      harness.snapshot(++checkpointId);
+      await harness.readers[0]!.notifyCheckpointComplete!(checkpointId);
+      await sleep(100);
+    }
+    expect(compareLsn(confirmed(), written), `slot at ${confirmed()}, the other table's writes end at ${written}`).toBeGreaterThanOrEqual(0);
+    await harness.close();
+    server.psql("SELECT pg_drop_replication_slot('weir_quiet')");
   }, 120_000);
 
   it('claims its slot, keeps it when the job fails or by default, drops it on cancel when told to; describeLeftSlot says whether it is there', async () => {

@@ -15,6 +15,9 @@ import { ChangeEventDeserializationSchema, type ChangeEvent, type DebeziumDeseri
 import { PostgresCdcReader, type StartupMode } from './postgres-cdc-reader.ts';
 import { dropReplicationSlot, dropSlotSql, slotClaim } from './replication-slot.ts';
 
+/** Flink CDC's default heartbeat.interval.ms for PostgreSQL. */
+const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
+
 export interface PostgresCdcSourceConfig<T> {
   readonly connection: PostgresConnectionOptions;
   /** `schema.table` of each captured table. */
@@ -25,6 +28,8 @@ export interface PostgresCdcSourceConfig<T> {
   readonly deserializer: DebeziumDeserializationSchema<T>;
   /** Drop the slot when the job is cancelled (Debezium's slot.drop.on.stop); kept otherwise, and always when the job failed. */
   readonly dropSlotOnStop?: boolean;
+  /** Flink CDC's heartbeat.interval.ms (heartbeat.ts); default 30 s, 0 turns it off. */
+  readonly heartbeatIntervalMs?: number;
 }
 
 /**
@@ -56,7 +61,7 @@ export class PostgresCdcSource<T> implements SplitSource<T, PostgresCdcSplit, Po
   }
 
   createReader(context: SourceReaderContext): PostgresCdcReader<T> {
-    return new PostgresCdcReader<T>({ ...this.config, subtask: context.subtaskIndex });
+    return new PostgresCdcReader<T>({ ...this.config, subtask: context.subtaskIndex, heartbeatIntervalMs: this.config.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS });
   }
 
   /** The slot, for this job alone (two jobs on one slot would take each other's changes); `weir cancel` and `weir info` say how to drop it once the job ended. */
@@ -94,6 +99,7 @@ export class PostgresCdcSourceBuilder<T> {
   #startup: StartupMode = 'initial';
   #deserializer: DebeziumDeserializationSchema<T> = new ChangeEventDeserializationSchema() as unknown as DebeziumDeserializationSchema<T>;
   #dropSlotOnStop = false;
+  #heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
 
   hostname(hostname: string): this {
     this.#hostname = requireName(hostname, 'hostname');
@@ -157,6 +163,19 @@ export class PostgresCdcSourceBuilder<T> {
     return this;
   }
 
+  /**
+   * How often the source writes a heartbeat into the captured database (Flink CDC's
+   * `heartbeatInterval`, `heartbeat.interval.ms`; default 30 s, 0 turns it off): a logical
+   * decoding message (`pg_logical_emit_message`, no table needed) that lets the slot move past
+   * the WAL other tables and databases write while the captured tables are quiet. Without it
+   * that WAL stays on the server until the next captured change.
+   */
+  heartbeatIntervalMs(ms: number): this {
+    if (!Number.isInteger(ms) || ms < 0) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `heartbeatIntervalMs() takes a whole number of milliseconds, 0 to turn the heartbeat off, got ${JSON.stringify(ms)}`);
+    this.#heartbeatIntervalMs = ms;
+    return this;
+  }
+
   /** The publication pgoutput streams (created for the captured tables if missing); default dbz_publication, as Flink CDC's. */
   publicationName(publicationName: string): this {
     this.#publicationName = requireName(publicationName, 'publicationName');
@@ -193,6 +212,7 @@ export class PostgresCdcSourceBuilder<T> {
       startup: this.#startup,
       deserializer: this.#deserializer,
       dropSlotOnStop: this.#dropSlotOnStop,
+      heartbeatIntervalMs: this.#heartbeatIntervalMs,
     });
   }
 }

@@ -42,16 +42,30 @@ export class StreamReader {
   #service: LogicalReplicationService | undefined;
   #current: { events: ChangeEvent[]; xid: number; commitTimeMs: number } | undefined;
   #confirmed: string;
+  /** Every transaction that committed before this LSN has been queued (or had no change of the captured tables). */
+  #caughtUp: string;
   #failure: WeirError | undefined;
   #room: (() => void) | undefined;
 
   constructor(private readonly options: StreamReaderOptions) {
     this.#logger = createLogger('postgres-cdc-stream', { subtask: options.subtask });
     this.#confirmed = options.startLsn;
+    this.#caughtUp = options.startLsn;
   }
 
   get failure(): WeirError | undefined {
     return this.#failure;
+  }
+
+  /**
+   * With nothing queued: the LSN the reader's position may move to although no captured table
+   * changed, so a checkpoint confirms it and the server can release the WAL that other tables
+   * (or other databases) wrote meanwhile. Without it, a slot of a quiet table holds the
+   * server's WAL back forever while the rest of the server is busy. Commits without a change of
+   * the captured tables and the heartbeat's messages (heartbeat.ts) move it.
+   */
+  get caughtUpLsn(): string {
+    return this.#caughtUp;
   }
 
   /** The next committed transaction, if one is queued. */
@@ -77,7 +91,8 @@ export class StreamReader {
       if (shouldRespond) void service.acknowledge(this.#confirmed).catch(() => {});
     });
     service.on('error', (err: Error) => this.#fail(err));
-    const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [publicationName] });
+    // `messages`: the heartbeat's logical decoding messages (heartbeat.ts) come in WAL order with the changes.
+    const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [publicationName], messages: true });
     // A slot stays active for a while after its reader's process died (until the server notices the connection is gone): try again for a bit.
     for (let attempt = 0; ; attempt++) {
       const started = new Promise<void>((resolve) => service.once('start', () => resolve()));
@@ -111,6 +126,10 @@ export class StreamReader {
     await service?.destroy().catch(() => {});
   }
 
+  #advance(lsn: string): void {
+    if (compareLsn(lsn, this.#caughtUp) > 0) this.#caughtUp = lsn;
+  }
+
   async #handle(message: Pgoutput.Message): Promise<void> {
     switch (message.tag) {
       case 'begin':
@@ -131,15 +150,22 @@ export class StreamReader {
       case 'commit': {
         const current = this.#current;
         this.#current = undefined;
-        if (current === undefined || current.events.length === 0 || message.commitEndLsn === null) return;
+        if (current === undefined || message.commitEndLsn === null) return;
         const lsn = message.commitEndLsn;
+        this.#advance(lsn);
+        if (current.events.length === 0) return;
         this.#queue.push({ events: current.events.map((e) => ({ ...e, source: { ...e.source, lsn } })), endLsn: lsn, commitTimeMs: current.commitTimeMs });
         this.options.onAvailable();
         if (this.#queue.length >= MAX_QUEUED_TRANSACTIONS) await new Promise<void>((resolve) => (this.#room = resolve));
         return;
       }
+      case 'message':
+        // A non-transactional message comes when its WAL record is decoded: every transaction
+        // that committed before it has come already (transactions come whole, at their commit).
+        if (!message.transactional && this.#current === undefined && message.messageLsn !== null) this.#advance(message.messageLsn);
+        return;
       default:
-        // relation, type, origin, message: the parser keeps relations itself; nothing to emit.
+        // relation, type, origin: the parser keeps relations itself; nothing to emit.
         return;
     }
   }
@@ -165,4 +191,14 @@ export class StreamReader {
   #describe(err: unknown): WeirError {
     return postgresFailure(err, this.options.connection, `streaming from replication slot '${this.options.slotName}'`);
   }
+}
+
+/** Orders two LSNs written as PostgreSQL does (`16/B374D848`: two hex halves of a 64-bit position). */
+export function compareLsn(a: string, b: string): number {
+  const value = (lsn: string) => {
+    const [high = '0', low = '0'] = lsn.split('/');
+    return (BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`);
+  };
+  const difference = value(a) - value(b);
+  return difference === 0n ? 0 : difference > 0n ? 1 : -1;
 }
