@@ -1,12 +1,15 @@
+import { useContext } from 'preact/hooks';
 import { api, ApiError, type Overview } from './api.ts';
 import { JobPage } from './pages/JobPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
 import { TaskManagersPage } from './pages/TaskManagersPage.tsx';
 import { usePoll, type Polled } from './poll.ts';
 import { useRoute } from './router.ts';
+import { Who } from './who-context.ts';
 
-export function App(props: { version: string }) {
+export function App(props: { version: string; onSignOut: () => void }) {
   const route = useRoute();
+  const who = useContext(Who);
   // Polled here for the header on every page; the overview page shows the rest of it.
   const overview = usePoll(api.overview, 'overview');
   return (
@@ -23,6 +26,16 @@ export function App(props: { version: string }) {
         </a>
         <Leader overview={overview} />
         <span class="muted version">v{props.version}</span>
+        {who.authentication && (
+          <span class="who">
+            <span data-testid="principal" title={who.principal}>
+              {who.name} ({who.role})
+            </span>{' '}
+            <button data-testid="sign-out" onClick={props.onSignOut}>
+              Sign out
+            </button>
+          </span>
+        )}
       </header>
       <main>
         {route.page === 'overview' && <OverviewPage overview={overview.data} />}

@@ -1,4 +1,6 @@
 // The REST API's JSON, as far as the dashboard reads it (the JobManager's rest/views/ write it).
+import type { WhoAmI } from './permissions.ts';
+import { sessionToken, unauthorized } from './session.ts';
 
 export interface Config {
   readonly 'refresh-interval': number;
@@ -80,6 +82,8 @@ export interface JobDetails {
   readonly timestamps: Readonly<Record<string, number>>;
   readonly vertices: readonly Vertex[];
   readonly plan: { readonly nodes: readonly PlanNode[] };
+  /** Weir's own: who submitted it (`token:alice`); null when not known. Absent from older JobManagers. */
+  readonly owner?: string | null;
 }
 
 export interface CheckpointEntry {
@@ -174,18 +178,27 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+/**
+ * One API call, with the signed-in token as `Authorization: Bearer`. A 401 (no token, or one
+ * the cluster does not know, revoked since sign-in say) sends the dashboard back to its login
+ * page with the JobManager's message, unless `quiet` (the login page's own check).
+ */
+async function request<T>(method: string, path: string, body?: unknown, quiet = false): Promise<T> {
+  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+  const token = sessionToken();
+  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const json = (await response.json().catch(() => ({}))) as { errors?: string[]; code?: string };
-  if (!response.ok) throw new ApiError(response.status, json.code ?? 'HTTP_ERROR', json.errors?.join('; ') ?? response.statusText);
+  if (!response.ok) {
+    const error = new ApiError(response.status, json.code ?? 'HTTP_ERROR', json.errors?.join('; ') ?? response.statusText);
+    if (response.status === 401 && !quiet) unauthorized(error.message);
+    throw error;
+  }
   return json as T;
 }
 
 export const api = {
+  whoami: (quiet = false) => request<WhoAmI>('GET', 'auth/whoami', undefined, quiet),
   config: () => request<Config>('GET', 'config'),
   overview: () => request<Overview>('GET', 'overview'),
   jobs: () => request<{ jobs: JobSummary[] }>('GET', 'jobs/overview'),

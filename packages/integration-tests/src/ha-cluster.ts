@@ -132,8 +132,14 @@ export class HaCluster {
 
   /** GET `path` from the REST API of JobManager `index`, leader or standby; the body parsed as JSON. */
   async rest(index: number, path: string): Promise<{ status: number; body: Record<string, any> }> {
-    const response = await fetch(`http://${this.#host(`jm${index}`).address}:${this.#restPorts[index - 1]}${path}`, { signal: AbortSignal.timeout(10_000) });
+    const response = await fetch(`${this.restUrl(index)}${path}`, { signal: AbortSignal.timeout(10_000) });
     return { status: response.status, body: await response.json() };
+  }
+
+  /** The base URL of JobManager `index`'s REST API: https:// with security.ssl.rest.enabled (its certificate names the address). */
+  restUrl(index: number): string {
+    const scheme = String(this.config['security.ssl.rest.enabled']) === 'true' ? 'https' : 'http';
+    return `${scheme}://${this.#host(`jm${index}`).address}:${this.#restPorts[index - 1]}`;
   }
 
   /** Starts TaskManager `index` (1-based) on host tm<index>; resolves once it registered with the leader. */
@@ -165,7 +171,7 @@ export class HaCluster {
   }
 
   /** Runs a client command of the CLI with the cluster's connection keys (HA, security), so it finds the leader in etcd. */
-  weir(args: readonly string[], options: { timeoutMs?: number } = {}): Promise<RunResult> {
+  weir(args: readonly string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
     const [command, ...rest] = args;
     const client = Object.entries(this.config).filter(([key]) => CLIENT_KEY_PREFIXES.some((prefix) => key.startsWith(prefix)));
     return runWeir([command!, ...client.flatMap(([k, v]) => ['-D', `${k}=${v}`]), ...rest], options);

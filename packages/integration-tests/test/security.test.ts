@@ -1,14 +1,12 @@
 import { createHash, generateKeyPairSync, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { readCommittedLines } from '@weir/examples';
 import { createDataExchangeClient, createJobServiceClient, grpc, type JobDetails__Output } from '@weir/rpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initClusterCredentials, jobIdFrom, ProcessCluster, runWeir, WeirProcess, writeJobFile } from '../src/index.ts';
+import { httpStatus, initClusterCredentials, jobIdFrom, ProcessCluster, runWeir, WeirProcess, writeJobFile } from '../src/index.ts';
 import { rawCall } from '../src/raw-grpc.ts';
 import { PAUSING_SOURCE } from './pausing-source.ts';
 import { listenForSniffedReports, reportFromJobManager, SECRET_SNIFFER } from './hardening-jobs.ts';
@@ -69,21 +67,6 @@ function jwt(key: KeyObject, claims: Record<string, unknown>): string {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const input = `${part({ alg: 'ES256', kid: 'test-key', typ: 'JWT' })}.${part(claims)}`;
   return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-}
-
-/** An HTTP(S) request's status, or the error that ended it (a TLS port answering plain HTTP closes the socket). */
-function httpStatus(url: string, options: { method?: string; token?: string; ca?: Buffer } = {}): Promise<number | string> {
-  return new Promise((resolve) => {
-    const headers = options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
-    const send = url.startsWith('https:') ? httpsRequest : httpRequest;
-    const request = send(url, { method: options.method ?? 'GET', headers, timeout: 5_000, ...(options.ca === undefined ? {} : { ca: options.ca }) }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
-    request.on('timeout', () => request.destroy(new Error('timeout')));
-    request.on('error', (err) => resolve(err.message));
-    request.end();
-  });
 }
 
 /** The SHA-256 fingerprint of the certificate a TLS server shows now. */

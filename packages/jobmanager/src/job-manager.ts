@@ -4,7 +4,7 @@ import { dashboardBuilt, dashboardDir } from '@weir/dashboard';
 import { EtcdHaServices, HaErrorCode, haSettingsFromConfig, type LeaderElection, type LeaderRetrieval } from '@weir/ha';
 import type { PrometheusEndpoint } from '@weir/metrics';
 import { bindServer, createServer, services, type JobServiceHandlers, type TaskManagerServiceHandlers } from '@weir/rpc';
-import { ClusterSecurity, authenticationEnabled, checkExposure } from '@weir/security';
+import { ClusterSecurity, authenticationEnabled, checkExposure, warnCleartextMetrics } from '@weir/security';
 import { openStorage, s3SettingsFromConfig } from '@weir/storage';
 import { BlobStore } from './blob/blob-store.ts';
 import { EtcdLeaderHa } from './ha/etcd-leader-ha.ts';
@@ -59,6 +59,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
   // Before anything binds or opens: a listener exposed without TLS and authentication does not start.
   const security = ClusterSecurity.fromConfig(config, logger);
   checkExposure(security.settings, jobManagerListeners(config), logger);
+  if (config['metrics.reporter.prom.port'] !== '') warnCleartextMetrics(security.settings, config['jobmanager.bind-host'], 'jobmanager.bind-host', logger);
   const livenessProbe = security.internalTls === undefined ? undefined : tlsLivenessProbe(security.internalTls);
   const haSettings = haSettingsFromConfig(config, 'jobmanager');
   const blobStore = await BlobStore.open(config['blob.storage.directory']);
@@ -129,6 +130,7 @@ export async function startJobManager(config: WeirConfig, options: JobManagerOpt
       clock,
       logger,
       ...(authenticationEnabled(security.settings) && { authenticate: async (authorization: string | undefined) => void (await security.authenticator.authenticate(authorization)) }),
+      tls: security.prometheusTls,
     });
     rest = await startRestServer({
       host: config['rest.bind-address'],

@@ -40,7 +40,7 @@ describe('the Prometheus endpoint', () => {
     const authenticate = async (authorization: string | undefined) => {
       if (authorization !== 'Bearer viewer-token') throw new Error(authorization === undefined ? 'this cluster needs a token' : 'the token is not one this cluster knows');
     };
-    const endpoint = await startPrometheusEndpoint(String(port), '127.0.0.1', processRegistry(), undefined, authenticate);
+    const endpoint = await startPrometheusEndpoint(String(port), '127.0.0.1', processRegistry(), { authenticate });
     try {
       const url = `http://127.0.0.1:${endpoint.port}/metrics`;
       const anonymous = await fetch(url);

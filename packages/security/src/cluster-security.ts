@@ -14,6 +14,7 @@ export class ClusterSecurity {
   readonly settings: SecuritySettings;
   #internal: PemSource | undefined;
   #rest: PemSource | undefined;
+  #prometheus: PemSource | undefined;
   #authenticator: Authenticator | undefined;
   #audit: AuditLog | undefined;
 
@@ -44,6 +45,14 @@ export class ClusterSecurity {
     return this.#rest;
   }
 
+  /** The certificate the Prometheus endpoints serve, when metrics.reporter.prom.ssl.enabled: the REST one (one watch of its files when REST is HTTPS too). */
+  get prometheusTls(): PemSource | undefined {
+    if (this.settings.prometheusTls === undefined) return undefined;
+    if (this.settings.restTls !== undefined) return this.restTls;
+    this.#prometheus ??= new PemSource(this.settings.prometheusTls, (err) => this.#reloadFailed('security.ssl.rest.* (for metrics.reporter.prom.ssl.enabled)', err));
+    return this.#prometheus;
+  }
+
   get authenticator(): Authenticator {
     this.#authenticator ??= new Authenticator(this.settings, (err) => this.#reloadFailed('security.auth.*', err));
     return this.#authenticator;
@@ -57,6 +66,7 @@ export class ClusterSecurity {
   close(): void {
     this.#internal?.close();
     this.#rest?.close();
+    this.#prometheus?.close();
     this.#authenticator?.close();
   }
 

@@ -1,6 +1,6 @@
 import { recordingLogger } from '@weir/common/testing';
 import { describe, expect, it } from 'vitest';
-import { checkExposure, isLoopback, type Listener } from './exposure.ts';
+import { checkExposure, isLoopback, warnCleartextMetrics, type Listener } from './exposure.ts';
 import type { SecuritySettings } from './settings.ts';
 
 const grpcApi: Listener = { name: "the JobManager's gRPC API", bindKey: 'jobmanager.bind-host', host: '0.0.0.0', exposes: 'submit jobs', needs: { tls: 'internal', authentication: true } };
@@ -31,5 +31,17 @@ describe('checkExposure', () => {
     expect(warnings).toEqual([
       "INSECURE: the JobManager's gRPC API on 0.0.0.0 (jobmanager.bind-host) would let anyone who reaches it submit jobs; it needs security.ssl.internal.enabled: true (with security.ssl.internal.cert, .key, .ca) and security.auth.tokens-file or security.auth.jwt.jwks (with .issuer, .audience) (started anyway: security.insecure-bind-acknowledged is true)",
     ]);
+  });
+});
+
+describe('warnCleartextMetrics', () => {
+  it('warns at a plain-HTTP Prometheus endpoint off loopback with authentication on, and only then', () => {
+    const { logger, entries } = recordingLogger();
+    warnCleartextMetrics(secured, '0.0.0.0', 'taskmanager.bind-host', logger);
+    expect(entries.map((e) => e.message)).toEqual([expect.stringContaining('INSECURE: the Prometheus endpoint on 0.0.0.0 (taskmanager.bind-host) is plain HTTP: the token every scrape shows crosses the network in clear. Set metrics.reporter.prom.ssl.enabled: true')]);
+    warnCleartextMetrics(secured, '127.0.0.1', 'taskmanager.bind-host', logger);
+    warnCleartextMetrics(open, '0.0.0.0', 'taskmanager.bind-host', logger);
+    warnCleartextMetrics({ ...secured, prometheusTls: { cert: 'c', key: 'k' } }, '0.0.0.0', 'taskmanager.bind-host', logger);
+    expect(entries).toHaveLength(1);
   });
 });

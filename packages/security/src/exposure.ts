@@ -56,3 +56,18 @@ export function checkExposure(settings: SecuritySettings, listeners: readonly Li
     `refusing to start: ${lines.join('; ')}. Close it with those keys (weir security init <dir> writes the certificates and a tokens file and prints the keys), bind a loopback address (127.0.0.1), or, on a private network, set security.insecure-bind-acknowledged: true`,
   );
 }
+
+/**
+ * With authentication on, a Prometheus endpoint asks every scrape for a token; over plain
+ * HTTP on a non-loopback address that token crosses the network in clear. The endpoint still
+ * starts (as Flink's plain-HTTP reporter does, and Prometheus scrapes http by default): it
+ * serves only reads, and a scrape token should be a viewer's. But every start logs a warning
+ * naming metrics.reporter.prom.ssl.enabled, which closes it.
+ */
+export function warnCleartextMetrics(settings: SecuritySettings, host: string, bindKey: string, logger: Logger): void {
+  if (!authenticationEnabled(settings) || settings.prometheusTls !== undefined || isLoopback(host)) return;
+  logger.warn(
+    { host, bindKey },
+    `INSECURE: the Prometheus endpoint on ${host} (${bindKey}) is plain HTTP: the token every scrape shows crosses the network in clear. Set metrics.reporter.prom.ssl.enabled: true (it serves security.ssl.rest.cert/.key; Prometheus then scrapes with scheme: https), or give Prometheus a viewer's token only`,
+  );
+}

@@ -8,7 +8,7 @@ export { hashToken, newToken, tokensFileLine, TokensFile } from './tokens-file.t
 export { JwtVerifier } from './jwt-verifier.ts';
 export { Authenticator } from './authenticator.ts';
 export { AuditLog, type AuditEntry } from './audit-log.ts';
-export { checkExposure, isLoopback, type Listener } from './exposure.ts';
+export { checkExposure, warnCleartextMetrics, isLoopback, type Listener } from './exposure.ts';
 export { secureContextOptions, followCertificates } from './https-options.ts';
 export { ClusterSecurity } from './cluster-security.ts';
 export { createCertificateAuthority, issueCertificate, type PemPair, type CertificateNames } from './certificates.ts';

@@ -27,6 +27,8 @@ export interface SecuritySettings {
   readonly internalTls?: InternalTlsFiles;
   /** Set when security.ssl.rest.enabled. */
   readonly restTls?: RestTlsFiles;
+  /** Set when metrics.reporter.prom.ssl.enabled: the Prometheus endpoints serve HTTPS with the REST certificate. */
+  readonly prometheusTls?: RestTlsFiles;
   readonly tokensFile?: string;
   readonly jwt?: JwtSettings;
   readonly insecureBindAcknowledged: boolean;
@@ -46,6 +48,7 @@ type SecurityConfig = Pick<
   | 'security.auth.jwt.issuer'
   | 'security.auth.jwt.audience'
   | 'security.insecure-bind-acknowledged'
+  | 'metrics.reporter.prom.ssl.enabled'
 >;
 
 /** Reads the security.* keys; INVALID_SECURITY_CONFIG names every key that is missing for what is enabled. */
@@ -64,6 +67,11 @@ export function securitySettingsFromConfig(config: SecurityConfig): SecuritySett
     missing(['security.ssl.rest.cert', 'security.ssl.rest.key'], 'security.ssl.rest.enabled is true');
     restTls = { cert: config['security.ssl.rest.cert'], key: config['security.ssl.rest.key'] };
   }
+  let prometheusTls: RestTlsFiles | undefined;
+  if (config['metrics.reporter.prom.ssl.enabled']) {
+    missing(['security.ssl.rest.cert', 'security.ssl.rest.key'], "metrics.reporter.prom.ssl.enabled is true (the Prometheus endpoints serve the REST API's certificate)");
+    prometheusTls = { cert: config['security.ssl.rest.cert'], key: config['security.ssl.rest.key'] };
+  }
   let jwt: JwtSettings | undefined;
   if (config['security.auth.jwt.jwks'] !== '') {
     missing(['security.auth.jwt.issuer', 'security.auth.jwt.audience'], 'security.auth.jwt.jwks is set');
@@ -74,7 +82,7 @@ export function securitySettingsFromConfig(config: SecurityConfig): SecuritySett
     jwt = { jwks, issuer: config['security.auth.jwt.issuer'], audience: config['security.auth.jwt.audience'] };
   }
   const tokensFile = config['security.auth.tokens-file'] === '' ? undefined : config['security.auth.tokens-file'];
-  return { internalTls, restTls, tokensFile, jwt, insecureBindAcknowledged: config['security.insecure-bind-acknowledged'] };
+  return { internalTls, restTls, prometheusTls, tokensFile, jwt, insecureBindAcknowledged: config['security.insecure-bind-acknowledged'] };
 }
 
 /** Whether callers must authenticate: a tokens file or a JWKS is configured. */

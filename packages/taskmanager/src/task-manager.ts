@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import type { Clock, Logger, WeirConfig } from '@weir/common';
 import { followLeader, haSettingsFromConfig } from '@weir/ha';
 import { encodeMetricsReport } from '@weir/rpc';
-import { ClusterSecurity, authenticationEnabled, checkExposure } from '@weir/security';
+import { ClusterSecurity, authenticationEnabled, checkExposure, warnCleartextMetrics } from '@weir/security';
 import type { PartitionRegistryLike } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
 import { JobManagerConnection } from './control/connection.ts';
@@ -99,6 +99,7 @@ export class TaskManager implements TaskManagerHandle {
     // Before anything connects or binds: an exposed data port without mutual TLS does not start.
     const security = ClusterSecurity.fromConfig(config, parts.logger);
     checkExposure(security.settings, taskManagerListeners(config), parts.logger);
+    if (config['metrics.reporter.prom.port'] !== '') warnCleartextMetrics(security.settings, config['taskmanager.bind-host'], 'taskmanager.bind-host', parts.logger);
     const internalTls = security.internalTls;
     const targets = new JobManagerTargets(ha === undefined ? configuredAddress : undefined, heartbeatTimeoutMs, internalTls);
     // Its thread starts while the data server binds, if the process did not start it earlier.
@@ -180,6 +181,7 @@ export class TaskManager implements TaskManagerHandle {
         logger,
         report: (report) => connection.sendIfRegistered({ metricsReport: encodeMetricsReport(report) }),
         ...(authenticationEnabled(security.settings) && { authenticate: async (authorization: string | undefined) => void (await security.authenticator.authenticate(authorization)) }),
+        tls: security.prometheusTls,
       });
     } catch (err) {
       storages.close();

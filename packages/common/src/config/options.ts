@@ -102,6 +102,7 @@ export const ConfigOptions = {
   'rest.address': { type: 'string', default: '', doc: "Host the JobManager's REST API is reached at, published in etcd when it leads so standbys forward REST requests there; empty: jobmanager.rpc.address." },
   'web.refresh-interval': { type: 'duration', default: 1_000, doc: 'How often the web dashboard asks the REST API for fresh figures.' },
   'metrics.reporter.prom.port': { type: 'portRange', default: '', doc: 'Serve /metrics in the Prometheus text format on this port, or on the first free one of a range such as 9249-9260; empty: no Prometheus endpoint.' },
+  'metrics.reporter.prom.ssl.enabled': { type: 'boolean', default: false, doc: "Serve /metrics over HTTPS only, with the REST API's certificate (security.ssl.rest.cert and .key, re-read when they change), so the token a scrape shows with authentication on is not sent in clear." },
   'metrics.fetcher.update-interval': { type: 'duration', default: 1_000, doc: 'How often TaskManagers send their task metrics to the JobManager (REST API, dashboard); 0 sends none.' },
 } as const satisfies Record<string, ConfigOption>;
 

@@ -1,5 +1,5 @@
 import { isGloballyTerminal, type Clock, type Logger, type WeirConfig } from '@weir/common';
-import { processRegistry, scrapedGauges, startPrometheusEndpoint, type PrometheusEndpoint } from '@weir/metrics';
+import { processRegistry, scrapedGauges, startPrometheusEndpoint, type PrometheusEndpoint, type PrometheusTls } from '@weir/metrics';
 import type { Dispatcher } from '../dispatcher.ts';
 import type { TaskManagerRegistry } from '../registry/task-manager-registry.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
@@ -27,6 +27,8 @@ export async function startJobManagerMetrics(
     logger: Logger;
     /** With authentication on: a scrape needs a token (any role reads). */
     authenticate?: (authorization: string | undefined) => Promise<void>;
+    /** With metrics.reporter.prom.ssl.enabled: HTTPS with the REST certificate. */
+    tls?: PrometheusTls;
   },
 ): Promise<PrometheusEndpoint | undefined> {
   const range = config['metrics.reporter.prom.port'];
@@ -53,7 +55,7 @@ export async function startJobManagerMetrics(
       .filter((job) => !isGloballyTerminal(job.status))
       .map((job) => ({ labels: { job_id: job.jobId, job_name: job.spec.jobGraph.jobName }, values: jobMetrics(job, deps.clock.now()) })),
   );
-  const endpoint = await startPrometheusEndpoint(range, config['jobmanager.bind-host'], registry, undefined, deps.authenticate);
-  deps.logger.info({ port: endpoint.port }, `Prometheus metrics at http://${config['jobmanager.rpc.address']}:${endpoint.port}/metrics`);
+  const endpoint = await startPrometheusEndpoint(range, config['jobmanager.bind-host'], registry, { authenticate: deps.authenticate, tls: deps.tls });
+  deps.logger.info({ port: endpoint.port }, `Prometheus metrics at ${deps.tls === undefined ? 'http' : 'https'}://${config['jobmanager.rpc.address']}:${endpoint.port}/metrics`);
   return endpoint;
 }

@@ -37,6 +37,11 @@ describe('REST API', () => {
     expect(body).toMatchObject({ 'refresh-interval': 1_000, 'weir-version': '0.1.0' });
   });
 
+  it('GET /auth/whoami names the anonymous admin without authentication, so the dashboard opens without a login', async () => {
+    const { status, body } = await restCluster().get('/auth/whoami');
+    expect([status, body]).toEqual([200, { authentication: false, name: 'anonymous', role: 'admin', via: 'anonymous', principal: 'anonymous:anonymous' }]);
+  });
+
   it('GET /jobmanager/config lists the configuration as Flink does, with secrets masked', async () => {
     const { status, body } = await restCluster().get('/jobmanager/config');
     expect(status).toBe(200);
@@ -60,7 +65,7 @@ describe('REST API', () => {
     c.metrics.update('job-1', 'map', 0, { attempt: 0, taskManagerId: 'tm-1', receivedAtMs: 1_000, metrics: SNAPSHOT, operators: [] });
     c.metrics.update('job-1', 'map', 1, { attempt: 0, taskManagerId: 'tm-2', receivedAtMs: 1_000, metrics: { ...SNAPSHOT, backPressuredTimeMsPerSecond: 50, currentInputWatermark: 4_000 }, operators: [] });
     const { body } = await c.get('/jobs/job-1');
-    expect(body).toMatchObject({ jid: 'job-1', state: 'RUNNING', isStoppable: true, attempt: 0 });
+    expect(body).toMatchObject({ jid: 'job-1', state: 'RUNNING', isStoppable: true, attempt: 0, owner: null });
     expect(body.timestamps.CREATED).toBe(1_000);
     expect(body.timestamps.RUNNING).toBe(1_000);
     expect(body.timestamps.FAILED).toBe(0);

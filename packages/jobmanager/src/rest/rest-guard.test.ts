@@ -36,6 +36,14 @@ describe('REST API with authentication', () => {
     expect((await request('GET', '/jobs/overview', 'vic')).status).toBe(200);
   });
 
+  it('names the caller at GET /auth/whoami, for any role, and answers 401 without a known token', async () => {
+    const { request } = guarded();
+    expect(await request('GET', '/auth/whoami')).toMatchObject({ status: 401, body: { code: 'UNAUTHENTICATED' } });
+    expect(await request('GET', '/auth/whoami', 'mallory')).toMatchObject({ status: 401 });
+    expect(await request('GET', '/auth/whoami', 'vic')).toEqual({ status: 200, body: { authentication: true, name: 'vic', role: 'viewer', via: 'token', principal: 'token:vic' } });
+    expect((await request('GET', '/auth/whoami', 'olga')).body).toMatchObject({ role: 'operator', principal: 'token:olga' });
+  });
+
   it('guards every route that is not marked public, one added later and an unknown URL too, and serves the dashboard files to anyone', async () => {
     const dashboard = mkdtempSync(join(tmpdir(), 'weir-rest-dashboard-'));
     writeFileSync(join(dashboard, 'index.html'), '<!doctype html><title>Weir</title>');

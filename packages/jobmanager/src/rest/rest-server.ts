@@ -5,6 +5,7 @@ import { followCertificates, secureContextOptions, type PemSource } from '@weir/
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { authRoutes } from './auth-routes.ts';
 import { clusterRoutes } from './cluster-routes.ts';
 import { jobRoutes } from './job-routes.ts';
 import { metricRoutes } from './metric-routes.ts';
@@ -87,6 +88,7 @@ export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>):
   // Before forwarding: a standby refuses what the leader would.
   if (options.guard !== undefined) guardRest(app, options.guard);
   if (options.forwarding !== undefined) forwardToLeader(app, options.forwarding);
+  authRoutes(app, options.guard?.security.authenticator.enabled ?? false);
   clusterRoutes(app, options.context);
   jobRoutes(app, options.context);
   metricRoutes(app, options.context);

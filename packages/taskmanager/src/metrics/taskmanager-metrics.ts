@@ -1,5 +1,5 @@
 import type { Clock, Logger, TaskManagerMetricsReport, TimerHandle, WeirConfig } from '@weir/common';
-import { DynamicGauges, operatorMetricHelp, ProcessMetrics, processRegistry, scrapedGauges, startPrometheusEndpoint, TASK_METRIC_HELP, type NamedValue, type PrometheusEndpoint } from '@weir/metrics';
+import { DynamicGauges, operatorMetricHelp, ProcessMetrics, processRegistry, scrapedGauges, startPrometheusEndpoint, TASK_METRIC_HELP, type NamedValue, type PrometheusEndpoint, type PrometheusTls } from '@weir/metrics';
 import type { TaskMetricsTracker } from './task-metrics-tracker.ts';
 
 /** How often task rates are computed when only Prometheus wants them (metrics.fetcher.update-interval is 0). */
@@ -40,6 +40,8 @@ export class TaskManagerMetrics {
       report?: (report: TaskManagerMetricsReport) => void;
       /** With authentication on: a scrape needs a token (any role reads). */
       authenticate?: (authorization: string | undefined) => Promise<void>;
+      /** With metrics.reporter.prom.ssl.enabled: HTTPS with the REST certificate. */
+      tls?: PrometheusTls;
     },
   ): Promise<TaskManagerMetrics> {
     const range = config['metrics.reporter.prom.port'];
@@ -48,8 +50,12 @@ export class TaskManagerMetrics {
       const registry = processRegistry();
       scrapedGauges(registry, 'weir_taskmanager_job_task', TASK_METRIC_HELP, TASK_LABELS, () => deps.tracker.series(deps.taskManagerId));
       const operators = new DynamicGauges(registry, 'weir_taskmanager_job_task_operator', operatorMetricHelp);
-      endpoint = await startPrometheusEndpoint(range, config['taskmanager.bind-host'], registry, () => operators.sync(operatorValues(deps.tracker, deps.taskManagerId)), deps.authenticate);
-      deps.logger.info({ port: endpoint.port }, `Prometheus metrics at http://${config['taskmanager.host']}:${endpoint.port}/metrics`);
+      endpoint = await startPrometheusEndpoint(range, config['taskmanager.bind-host'], registry, {
+        beforeScrape: () => operators.sync(operatorValues(deps.tracker, deps.taskManagerId)),
+        authenticate: deps.authenticate,
+        tls: deps.tls,
+      });
+      deps.logger.info({ port: endpoint.port }, `Prometheus metrics at ${deps.tls === undefined ? 'http' : 'https'}://${config['taskmanager.host']}:${endpoint.port}/metrics`);
     }
     const interval = config['metrics.fetcher.update-interval'];
     const tickMs = interval > 0 ? interval : endpoint === undefined ? 0 : PROMETHEUS_ONLY_TICK_MS;

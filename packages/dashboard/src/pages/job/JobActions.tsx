@@ -1,5 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useContext, useState } from 'preact/hooks';
 import { api, ApiError, type JobDetails } from '../../api.ts';
+import { mayControlJob } from '../../permissions.ts';
+import { Who } from '../../who-context.ts';
 
 const TERMINAL = ['FINISHED', 'CANCELED', 'FAILED'];
 
@@ -15,9 +17,15 @@ function describe(error: unknown): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Trigger a savepoint (and follow it to its path) and cancel the job, with a confirmation step. */
+/**
+ * Trigger a savepoint (and follow it to its path) and cancel the job, with a confirmation
+ * step; shown only to whom may (an operator, an admin, the job's own submitter): a viewer sees
+ * who owns the job and no buttons.
+ */
 export function JobActions(props: { job: JobDetails }) {
   const { job } = props;
+  const who = useContext(Who);
+  const owner = job.owner ?? null;
   const [savepoint, setSavepoint] = useState<SavepointState>({ kind: 'idle' });
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [cancelError, setCancelError] = useState<string | undefined>();
@@ -50,8 +58,15 @@ export function JobActions(props: { job: JobDetails }) {
     }
   };
 
+  const ownerLine = owner === null ? null : (
+    <span class="muted" data-testid="job-owner">
+      submitted by {owner}
+    </span>
+  );
+  if (!mayControlJob(who, owner)) return <div class="actions">{ownerLine}</div>;
   return (
     <div class="actions">
+      {ownerLine}
       <button data-testid="trigger-savepoint" disabled={ended || !job.isStoppable || savepoint.kind === 'running'} onClick={() => void triggerSavepoint()} title={job.isStoppable ? '' : 'the job takes no checkpoints'}>
         Trigger savepoint
       </button>

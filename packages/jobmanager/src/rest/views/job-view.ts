@@ -59,6 +59,8 @@ export function jobDetails(job: JobMaster, store: MetricStore, now: number): obj
     vertices: graph.vertices.map((vertex) => vertexSummary(job, store, vertex)),
     'status-counts': countTasks(job.subtasks(), total),
     plan: planView(job.jobId, graph).plan,
+    // Weir's own: who submitted it (principalId, `token:alice`), so the dashboard shows a submitter the buttons of its own jobs; null when not known (submitted without authentication).
+    owner: job.spec.owner === undefined || job.spec.owner === '' ? null : job.spec.owner,
   };
 }
 
