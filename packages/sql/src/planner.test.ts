@@ -112,6 +112,11 @@ describe('planning joins, unions, DISTINCT and Top-N', () => {
     expect(noOrder.message).toMatch(/^SQL error at line 1, column 26: ROW_NUMBER\(\) OVER needs an ORDER BY/);
     const noLimit = errorOf(() => tEnv().sqlQuery('SELECT *, ROW_NUMBER() OVER (ORDER BY k) AS rn FROM orders'));
     expect(noLimit.message).toMatch(/^SQL error at line 1, column 11: ROW_NUMBER\(\) OVER \(\.\.\) without a filter on it/);
+    for (const fn of ['RANK', 'DENSE_RANK']) {
+      const refused = errorOf(() => tEnv().sqlQuery(`SELECT * FROM (SELECT *, ${fn}() OVER (PARTITION BY k ORDER BY amount DESC) AS rk FROM orders) WHERE rk <= 3`));
+      expect(isWeirError(refused, SqlErrorCode.SQL_UNSUPPORTED), refused.message).toBe(true);
+      expect(refused.message).toMatch(new RegExp(`^SQL error at line 1, column 26: ${fn}\\(\\) on streaming table is not supported currently: number the rows with ROW_NUMBER\\(\\)`));
+    }
     expect(errorOf(() => tEnv().sqlQuery('SELECT id FROM orders UNION ALL SELECT k, name FROM users')).message).toMatch(/Column count mismatch in UNION ALL: input 1 has 1 columns \(id\), input 2 has 2/);
     const cross = errorOf(() => tEnv().sqlQuery('SELECT o.id FROM orders o, users u'));
     expect(cross.message).toMatch(/^SQL error at line 1, column 26: a join without a condition/);
