@@ -2,7 +2,8 @@
  * A SQL job whose output the test computes without the SQL engine: a datagen table whose row i
  * is a function of i (k = i % 7, amount = (i % 101) * 0.25, an event time 20 ms per row, up to
  * 499 ms out of order, watermark 1 s behind), TUMBLE (by key), HOP and CUMULATE (over all rows)
- * window aggregations into filesystem (csv) tables, and an unbounded GROUP BY whose changelog
+ * window aggregations into filesystem (csv) tables, window Top-N over the TUMBLE rows and over
+ * the TUMBLE aggregation (append-only, into filesystem tables too), and an unbounded GROUP BY whose changelog
  * (+I, -U, +U) is written by a DataStream FileSink through toChangelogStream.
  */
 
@@ -12,10 +13,13 @@ export const HOP_SLIDE_MS = 1_000;
 export const HOP_SIZE_MS = 3_000;
 export const CUMULATE_STEP_MS = 1_000;
 export const CUMULATE_SIZE_MS = 4_000;
+/** Rows per TUMBLE window in the window Top-N of rows, and keys in that of keys. */
+export const TOP_N = 3;
+export const TOP_KEYS = 2;
 
-/** The directories of the window tables: TUMBLE's, HOP's and CUMULATE's, below `dir`. */
-export function windowDirs(dir: string): { tumble: string; hop: string; cumulate: string } {
-  return { tumble: `${dir}/tumble`, hop: `${dir}/hop`, cumulate: `${dir}/cumulate` };
+/** The directories of the window tables below `dir`: TUMBLE's, HOP's and CUMULATE's aggregations, the window Top-Ns of rows and of keys. */
+export function windowDirs(dir: string): { tumble: string; hop: string; cumulate: string; topRows: string; topKeys: string } {
+  return { tumble: `${dir}/tumble`, hop: `${dir}/hop`, cumulate: `${dir}/cumulate`, topRows: `${dir}/top-rows`, topKeys: `${dir}/top-keys` };
 }
 
 /** args: windows dir, changelog dir, rows, rows/s, checkpoint interval ms, checkpoint dir, parallelism */
@@ -61,6 +65,27 @@ export default function sqlJob(env: StreamExecutionEnvironment, args: string[]) 
       WITH ('connector' = 'filesystem', 'path' = '\${windowsDir}/\${name}', 'format' = 'csv')\`);
     tEnv.executeSql(\`INSERT INTO \${name} SELECT window_start, window_end, COUNT(*), SUM(amount) FROM TABLE(\${tvf}) GROUP BY window_start, window_end\`);
   }
+  // Window Top-N (Flink's documented form) over the window TVF's rows, then over the window aggregation's.
+  tEnv.executeSql(\`CREATE TABLE top_rows (window_start TIMESTAMP(3), window_end TIMESTAMP(3), id BIGINT, amount DECIMAL(12, 4), rownum BIGINT)
+    WITH ('connector' = 'filesystem', 'path' = '\${windowsDir}/top-rows', 'format' = 'csv')\`);
+  tEnv.executeSql(\`
+    INSERT INTO top_rows
+    SELECT window_start, window_end, id, amount, rownum FROM (
+      SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY amount DESC, id) AS rownum
+      FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '${WINDOW_MS / 1000}' SECOND))
+    ) WHERE rownum <= ${TOP_N}\`);
+  tEnv.executeSql(\`CREATE TABLE top_keys (window_start TIMESTAMP(3), window_end TIMESTAMP(3), k INT, cnt BIGINT)
+    WITH ('connector' = 'filesystem', 'path' = '\${windowsDir}/top-keys', 'format' = 'csv')\`);
+  tEnv.executeSql(\`
+    INSERT INTO top_keys
+    SELECT window_start, window_end, k, cnt FROM (
+      SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY cnt DESC, k) AS rn
+      FROM (
+        SELECT window_start, window_end, k, COUNT(*) AS cnt
+        FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '${WINDOW_MS / 1000}' SECOND))
+        GROUP BY window_start, window_end, k
+      )
+    ) WHERE rn <= ${TOP_KEYS}\`);
   const totals = tEnv.sqlQuery(\`
     SELECT k, COUNT(*) AS cnt, SUM(amount) AS total, AVG(id) AS avg_id
     FROM events WHERE id % 3 <> 0 GROUP BY k HAVING COUNT(*) > 10\`);
@@ -98,6 +123,40 @@ export function expectedWindows(rows: number): string[] {
   return [...windows.values()]
     .map((w) => `${w.k},${timestamp(w.start)},${timestamp(w.start + WINDOW_MS)},${w.cnt},${decimal(w.total, 2)},${decimal(w.biggest * 100n, 4)}`)
     .sort();
+}
+
+/** The csv lines the window Top-N of rows commits: per TUMBLE window, its TOP_N rows by amount descending, then id, with their row number; sorted. */
+export function expectedTopRows(rows: number): string[] {
+  const windows = new Map<number, Array<{ id: number; amount: bigint }>>();
+  for (let i = 0; i < rows; i++) {
+    const ts = BASE_TIME + i * 20 - ((i * 7919) % 500);
+    const start = ts - (ts % WINDOW_MS);
+    windows.set(start, [...(windows.get(start) ?? []), { id: i, amount: BigInt((i % 101) * 25) }]);
+  }
+  return [...windows].flatMap(([start, members]) =>
+    members
+      .sort((a, b) => (a.amount === b.amount ? a.id - b.id : a.amount > b.amount ? -1 : 1))
+      .slice(0, TOP_N)
+      .map((m, rank) => `${timestamp(start)},${timestamp(start + WINDOW_MS)},${m.id},${decimal(m.amount * 100n, 4)},${rank + 1}`),
+  ).sort();
+}
+
+/** The csv lines the window Top-N of keys commits: per TUMBLE window, the TOP_KEYS keys with the most rows (then the smaller key); sorted. */
+export function expectedTopKeys(rows: number): string[] {
+  const counts = new Map<number, Map<number, number>>();
+  for (let i = 0; i < rows; i++) {
+    const ts = BASE_TIME + i * 20 - ((i * 7919) % 500);
+    const start = ts - (ts % WINDOW_MS);
+    const perKey = counts.get(start) ?? new Map<number, number>();
+    perKey.set(i % 7, (perKey.get(i % 7) ?? 0) + 1);
+    counts.set(start, perKey);
+  }
+  return [...counts].flatMap(([start, perKey]) =>
+    [...perKey]
+      .sort(([ka, a], [kb, b]) => b - a || ka - kb)
+      .slice(0, TOP_KEYS)
+      .map(([k, cnt]) => `${timestamp(start)},${timestamp(start + WINDOW_MS)},${k},${cnt}`),
+  ).sort();
 }
 
 /** The csv lines HOP (all rows, no key) or CUMULATE commits for `rows` rows, sorted. */

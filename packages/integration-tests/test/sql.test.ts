@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { diffLines, readCommittedLines } from '@weir/examples';
 import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, savepointPathFrom, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
 import { killTaskManagersAtRandom } from './chaos.ts';
-import { expectedAllRowWindows, expectedTotals, expectedWindows, materialize, SQL_JOB, windowDirs } from './sql-jobs.ts';
+import { expectedAllRowWindows, expectedTopKeys, expectedTopRows, expectedTotals, expectedWindows, materialize, SQL_JOB, windowDirs } from './sql-jobs.ts';
 
 const ROWS = 12_000;
 
@@ -21,7 +21,7 @@ const RATE = 1_500;
 
 /**
  * A Flink SQL job (StreamTableEnvironment in a job module, submitted with weir run) at
- * parallelism 2 on two TaskManagers: TUMBLE, HOP and CUMULATE window aggregations into
+ * parallelism 2 on two TaskManagers: TUMBLE, HOP and CUMULATE window aggregations and window Top-Ns into
  * filesystem tables and an unbounded GROUP BY as a changelog, each compared with a reference computed here without
  * the SQL engine; then the same with TaskManagers SIGKILLed, and stopped with a savepoint and
  * resumed from it at another parallelism: the committed output is the same. And weir sql -f.
@@ -39,6 +39,8 @@ describe('Flink SQL on a process cluster', () => {
       [dirs.tumble, expectedWindows(ROWS)],
       [dirs.hop, expectedAllRowWindows(ROWS, 'hop')],
       [dirs.cumulate, expectedAllRowWindows(ROWS, 'cumulate')],
+      [dirs.topRows, expectedTopRows(ROWS)],
+      [dirs.topKeys, expectedTopKeys(ROWS)],
     ] as const) {
       const { missing, extra } = diffLines(readCommittedLines(dir).sort(), expected);
       expect({ dir, missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }, log).toEqual({ dir, missing: [], extra: [], counts: [0, 0] });
@@ -99,7 +101,7 @@ describe('Flink SQL on a process cluster', () => {
     expect(readCommittedLines(join(dir, 'out')).sort()).toEqual(expected.sort());
   });
 
-  it('commits the TUMBLE, HOP and CUMULATE aggregations and the GROUP BY changelog a reference computes', async () => {
+  it('commits the TUMBLE, HOP and CUMULATE aggregations, the window Top-Ns and the GROUP BY changelog a reference computes', async () => {
     await runSqlJob(0);
   });
 

@@ -71,6 +71,35 @@ describe('planning joins, unions, DISTINCT and Top-N', () => {
     expect(dedup[1]).toMatch(/rankEnd=1\], partitionBy=\[k\], orderBy=\[ts ASC\]/);
   });
 
+  it('a ROW_NUMBER partitioned by window_start and window_end is a window Top-N, insert-only, over a window TVF or a window aggregation', () => {
+    const overTvf = physical(`SELECT * FROM (
+        SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY amount DESC) AS rownum
+        FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '10' SECOND))
+      ) WHERE rownum <= 3`);
+    expect(overTvf[1]).toBe(
+      'WindowRank(window=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=3], partitionBy=[], orderBy=[amount DESC], select=[id, k, amount, ts, window_start, window_end, window_time, w0$o0]), changelogMode=[I]',
+    );
+    const overAggregate = physical(`SELECT window_start, window_end, k, cnt FROM (
+        SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY cnt DESC) AS rn
+        FROM (SELECT window_start, window_end, k, COUNT(*) AS cnt FROM TABLE(HOP(TABLE orders, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)) GROUP BY window_start, window_end, k)
+      ) WHERE rn <= 2`);
+    expect(overAggregate[1]).toBe(
+      'WindowRank(window=[HOP(win_start=[window_start], win_end=[window_end], size=[10 s], slide=[5 s])], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=2], partitionBy=[], orderBy=[cnt DESC], select=[window_start, window_end, k, cnt, w0$o0]), changelogMode=[I]',
+    );
+    expect(overAggregate[3]).toMatch(/^WindowAggregate\(groupBy=\[k\], window=\[HOP/);
+    // Insert-only: an append-only sink takes it.
+    tEnv().executeSql(`INSERT INTO files SELECT id, k FROM (
+        SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end, k ORDER BY amount DESC) AS rn
+        FROM TABLE(CUMULATE(TABLE orders, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '10' SECOND))
+      ) WHERE rn <= 1`);
+    // Without window_end in the PARTITION BY it is the updating Top-N over window rows.
+    const notWindowed = physical(`SELECT * FROM (
+        SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start ORDER BY amount DESC) AS rn
+        FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '10' SECOND))
+      ) WHERE rn <= 3`);
+    expect(notWindowed[1]).toMatch(/^Rank\(strategy=\[AppendFastStrategy\].*changelogMode=\[I,UB,UA,D\]$/);
+  });
+
   it('refuses bad joins, Top-N and unions with the line and column', () => {
     const unknown = errorOf(() => tEnv().sqlQuery('SELECT o.id FROM orders o JOIN users u\nON o.k = u.kk'));
     expect(isWeirError(unknown, SqlErrorCode.SQL_UNKNOWN_COLUMN)).toBe(true);
@@ -83,6 +112,11 @@ describe('planning joins, unions, DISTINCT and Top-N', () => {
     expect(noOrder.message).toMatch(/^SQL error at line 1, column 26: ROW_NUMBER\(\) OVER needs an ORDER BY/);
     const noLimit = errorOf(() => tEnv().sqlQuery('SELECT *, ROW_NUMBER() OVER (ORDER BY k) AS rn FROM orders'));
     expect(noLimit.message).toMatch(/^SQL error at line 1, column 11: ROW_NUMBER\(\) OVER \(\.\.\) without a filter on it/);
+    for (const fn of ['RANK', 'DENSE_RANK']) {
+      const refused = errorOf(() => tEnv().sqlQuery(`SELECT * FROM (SELECT *, ${fn}() OVER (PARTITION BY k ORDER BY amount DESC) AS rk FROM orders) WHERE rk <= 3`));
+      expect(isWeirError(refused, SqlErrorCode.SQL_UNSUPPORTED), refused.message).toBe(true);
+      expect(refused.message).toMatch(new RegExp(`^SQL error at line 1, column 26: ${fn}\\(\\) on streaming table is not supported currently: number the rows with ROW_NUMBER\\(\\)`));
+    }
     expect(errorOf(() => tEnv().sqlQuery('SELECT id FROM orders UNION ALL SELECT k, name FROM users')).message).toMatch(/Column count mismatch in UNION ALL: input 1 has 1 columns \(id\), input 2 has 2/);
     const cross = errorOf(() => tEnv().sqlQuery('SELECT o.id FROM orders o, users u'));
     expect(cross.message).toMatch(/^SQL error at line 1, column 26: a join without a condition/);

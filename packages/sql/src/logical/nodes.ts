@@ -44,6 +44,16 @@ export interface SortKey {
   readonly desc: boolean;
 }
 
+/**
+ * A Rank partitioned by window_start and window_end of a window TVF or window aggregation
+ * below it (Flink's WindowRank): where those columns are in the Rank's input, and the windows.
+ */
+export interface RankWindow {
+  readonly start: number;
+  readonly end: number;
+  readonly window: WindowSpec;
+}
+
 export type WindowKey = { readonly kind: 'field'; readonly index: number } | { readonly kind: 'window_start' } | { readonly kind: 'window_end' };
 
 /**
@@ -81,9 +91,20 @@ export type LogicalNode =
     }
   /**
    * ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) (Flink's Rank): the input's fields and the
-   * row number; `limit` (the N of Top-N) is set when a filter `rn <= N` above it is pushed in.
+   * row number; `limit` (the N of Top-N) is set when a filter `rn <= N` above it is pushed in;
+   * `window` when it is a window Top-N (logical/window-rank.ts).
    */
-  | { readonly kind: 'rank'; readonly input: LogicalNode; readonly partitionKeys: readonly number[]; readonly orderKeys: readonly SortKey[]; readonly limit?: number; readonly withoutRowNumber?: true; readonly pos?: SqlPosition; readonly fields: readonly Field[] }
+  | {
+      readonly kind: 'rank';
+      readonly input: LogicalNode;
+      readonly partitionKeys: readonly number[];
+      readonly orderKeys: readonly SortKey[];
+      readonly limit?: number;
+      readonly withoutRowNumber?: true;
+      readonly window?: RankWindow;
+      readonly pos?: SqlPosition;
+      readonly fields: readonly Field[];
+    }
 
   /**
    * Aggregates OVER (PARTITION BY .. ORDER BY time ROWS/RANGE BETWEEN .. PRECEDING AND CURRENT

@@ -3,13 +3,15 @@ import { T } from '../validate/types.ts';
 import { conjuncts, and } from './join-condition.ts';
 import { nodeInputs, withInputs, type LogicalNode, type WindowKey } from './nodes.ts';
 import { inputsOf, substituteInputs, type Rex } from './rex.ts';
+import { windowRank } from './window-rank.ts';
 
 /**
  * The rewrites that matter for this plan shape, bottom up (Flink's logical optimization, in
  * small): an Aggregate grouped by window_start and window_end over a window TVF becomes a
  * WindowAggregate (windows in keyed state and timers, insert-only output, instead of an
  * updating aggregate over a row per window); adjacent Calcs merge into one (one operator,
- * one pass per row); a Calc that passes its input through unchanged goes.
+ * one pass per row); a Calc that passes its input through unchanged goes; a Rank partitioned
+ * by a window's start and end becomes a window Top-N.
  */
 export function optimize(node: LogicalNode): LogicalNode {
   let result: LogicalNode;
@@ -22,6 +24,7 @@ export function optimize(node: LogicalNode): LogicalNode {
     default:
       result = withInputs(node, nodeInputs(node).map(optimize));
   }
+  if (result.kind === 'rank') result = windowRank(result);
   if (result.kind === 'calc') result = mergeCalc(result);
   if (result.kind === 'calc' && result.input.kind === 'rank') result = rankLimit(result);
   return result;

@@ -48,7 +48,8 @@ export function toPhysical(node: LogicalNode): PhysicalNode {
         );
       }
       requireInsertOnly(node, inputs);
-      return { node, mode: 'retract', inputs };
+      // A window Top-N emits a window's rows once, when it closes: nothing to update.
+      return { node, mode: node.window === undefined ? 'retract' : 'insert-only', inputs };
     case 'scan':
       // An upsert source (upsert-kafka) is normalized by key into a retract changelog.
       return { node, mode: scanProducesUpserts(node.table) ? 'retract' : 'insert-only', inputs };

@@ -40,7 +40,14 @@ export function describeNode(node: LogicalNode): string {
       const names = node.input.fields.map((f) => f.name);
       const partition = node.partitionKeys.map((k) => names[k]).join(', ');
       const order = node.orderKeys.map((k) => `${names[k.index]} ${k.desc ? 'DESC' : 'ASC'}`).join(', ');
-      return `Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit ?? 'unbounded'}], partitionBy=[${partition}], orderBy=[${order}], select=[${[...names, node.fields[node.fields.length - 1]!.name].join(', ')}])`;
+      const select = [...names, node.fields[node.fields.length - 1]!.name].join(', ');
+      if (node.window !== undefined) {
+        const w = node.window;
+        const others = node.partitionKeys.filter((k) => k !== w.start && k !== w.end).map((k) => names[k]).join(', ');
+        const window = windowToString(w.window, 'rowtime').replace('(time_col=[rowtime]', `(win_start=[${names[w.start]}], win_end=[${names[w.end]}]`);
+        return `WindowRank(window=[${window}], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit ?? 'unbounded'}], partitionBy=[${others}], orderBy=[${order}], select=[${select}])`;
+      }
+      return `Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit ?? 'unbounded'}], partitionBy=[${partition}], orderBy=[${order}], select=[${select}])`;
     }
     case 'overAggregate': {
       const names = node.input.fields.map((f) => f.name);

@@ -14,6 +14,7 @@ import { keyString } from './keys.ts';
 import { OverAggregateFunction } from './over-aggregate.ts';
 import { AppendRankFunction } from './rank.ts';
 import { RetractGroupAggregateFunction } from './retract-aggregate.ts';
+import { WindowRankFunction } from './window-rank.ts';
 import { CumulativeEventTimeWindows, WindowRowFunction, windowAggregateFunction } from './window-aggregate.ts';
 
 /** The uid of an operator of the plan: the statement's own prefix, then the operator's place in the plan. */
@@ -103,8 +104,8 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const partition = node.partitionKeys;
         return inputs[0]!
           .keyBy((row: Row) => keyString(partition.map((k) => row.fields[k] ?? null)))
-          .process(new AppendRankFunction(node.orderKeys, node.limit!, node.withoutRowNumber !== true))
-          .name(`Rank[${id}]`)
+          .process(node.window !== undefined ? new WindowRankFunction(node.orderKeys, node.limit!, node.window.end) : new AppendRankFunction(node.orderKeys, node.limit!, node.withoutRowNumber !== true))
+          .name(`${node.window !== undefined ? 'WindowRank' : 'Rank'}[${id}]`)
           .uid(uid(name));
       }
       case 'overAggregate': {

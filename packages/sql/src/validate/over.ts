@@ -29,6 +29,8 @@ function frameOf(over: Over): { rows: boolean; preceding?: number } {
   );
 }
 
+const RANKING = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK']);
+
 /**
  * The OVER items of a select list over `input`: ROW_NUMBER() as a Rank (rank.ts), aggregates
  * as an OverAggregate (Flink's StreamPhysicalOverAggregate): every item with the same PARTITION
@@ -36,7 +38,8 @@ function frameOf(over: Over): { rows: boolean; preceding?: number } {
  * the node and, per OVER item, the field it is.
  */
 export function bindOver(input: LogicalNode, overs: readonly Over[], ctx: BindContext): { node: LogicalNode; fieldOf: (over: Over) => number } {
-  if (overs.some((o) => o.call.name === 'ROW_NUMBER')) {
+  // The ranking functions make a Rank; RANK and DENSE_RANK are refused there with Flink's words.
+  if (overs.some((o) => RANKING.has(o.call.name))) {
     const node = bindRank(input, overs, ctx);
     return { node, fieldOf: () => node.fields.length - 1 };
   }

@@ -24,6 +24,14 @@ function columnOf(expr: Expr, ctx: BindContext, what: string): number {
 export function bindRank(input: LogicalNode, overs: ReadonlyArray<Extract<Expr, { kind: 'over' }>>, ctx: BindContext): LogicalNode {
   const over = overs[0]!;
   if (overs.length > 1) throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, 'more than one OVER window in a select list is not supported by Weir\'s SQL yet', overs[1]!.pos);
+  if (over.call.name === 'RANK' || over.call.name === 'DENSE_RANK') {
+    // Flink's StreamExecRank refuses them in these words; ROW_NUMBER is what its Top-N numbers rows with.
+    throw new SqlError(
+      SqlErrorCode.SQL_UNSUPPORTED,
+      `${over.call.name}() on streaming table is not supported currently: number the rows with ROW_NUMBER() for Top-N (rows that tie get consecutive numbers, in arrival order)`,
+      over.pos,
+    );
+  }
   if (over.call.name !== 'ROW_NUMBER') {
     throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `${over.call.name}() beside ROW_NUMBER() is not supported by Weir's SQL yet`, over.pos);
   }
