@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The image's HEALTHCHECK, for whichever role the container runs. A JobManager is healthy when
-// it answers a call (`weir list`) within the check's time (a standby's NOT_LEADER counts): an
-// open port alone would pass with its event loop stuck. A TaskManager is healthy when its data port (taskmanager.data.port)
+// it answers a call (`weir list`) within the check's time (a standby's NOT_LEADER counts, and,
+// with authentication on, the refusal of a call without a token: the check holds none): an
+// open port alone would pass with its event loop stuck. With internal TLS the CLI verifies the
+// JobManager with the CA of the container's configuration (WEIR_SECURITY_SSL_INTERNAL_CA). A TaskManager is healthy when its data port (taskmanager.data.port)
 // accepts connections, or, with a port picked at start (0), while it runs. Anything else (a
 // one-off `weir run`) is healthy while it runs.
 import { execFileSync } from 'node:child_process';
@@ -39,8 +41,10 @@ switch (role()) {
     try {
       execFileSync('weir', ['list', '-m', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 8_000 });
     } catch (err) {
-      // With HA a standby answers every call with NOT_LEADER: it answered, so it is healthy.
-      if (!String(err.stderr ?? '').includes('is a standby')) process.exit(1);
+      // With HA a standby answers every call with NOT_LEADER, with authentication on every
+      // JobManager refuses a call without a token: it answered, so it is healthy.
+      const stderr = String(err.stderr ?? '');
+      if (!stderr.includes('is a standby') && !stderr.includes('needs a token')) process.exit(1);
     }
     break;
   }

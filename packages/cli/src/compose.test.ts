@@ -1,7 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@weir/common';
 import { haSettingsFromConfig } from '@weir/ha';
+import { initClusterSecurity, securitySettingsFromConfig } from '@weir/security';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseArgv } from './testing/parse-argv.ts';
@@ -17,7 +21,7 @@ interface Service {
   container_name?: string;
 }
 
-const compose = parse(repoFile('docker-compose.yml'), { merge: true }) as { services: Record<string, Service & { volumes?: string[] }> };
+const compose = parse(repoFile('docker-compose.yml'), { merge: true }) as { services: Record<string, Service & { volumes?: string[]; user?: string }>; networks?: { default?: { name?: string } } };
 
 function commandOf(service: Service): string[] {
   if (service.command === undefined) return [];
@@ -49,7 +53,7 @@ describe('docker-compose.yml', () => {
     const env = { ...environmentOf(service), WEIR_TASKMANAGER_HOST: '172.18.0.5' };
     const config = loadConfig({ env, dynamic: args.dynamic });
     const ha = haSettingsFromConfig(config, name === 'taskmanager' ? 'client' : 'jobmanager');
-    expect(ha?.endpoints).toEqual(['http://etcd:2379']);
+    expect(ha?.endpoints).toEqual(['https://etcd:2379']);
     expect(compose.services.etcd).toBeDefined();
     expect(config['jobmanager.rpc.port']).toBe(6123);
     // Weir binds the loopback address by default: in a container the others could not reach it.
@@ -92,9 +96,89 @@ describe('docker-compose.yml', () => {
     expect(taskManager.restart).toBe('on-failure');
   });
 
-  it('starts Weir once etcd runs and the bucket exists; TaskManagers wait for a leader in etcd, not for one JobManager', () => {
-    const ready = { etcd: { condition: 'service_started' }, 'minio-init': { condition: 'service_completed_successfully' } };
+  it('starts Weir once the secrets are made, etcd runs and the bucket exists; TaskManagers wait for a leader in etcd, not for one JobManager', () => {
+    const ready = { 'weir-init': { condition: 'service_completed_successfully' }, etcd: { condition: 'service_started' }, 'minio-init': { condition: 'service_completed_successfully' } };
     for (const name of ['jobmanager-1', 'jobmanager-2', 'taskmanager']) expect(compose.services[name]!.depends_on, name).toEqual(ready);
+    expect(compose.services.etcd!.depends_on).toEqual({ 'weir-init': { condition: 'service_completed_successfully' } });
+  });
+
+  describe('secured (issue 28)', () => {
+    /** Where a service sees a named volume: mount path by volume name. */
+    const mounts = (service: string) => new Map((compose.services[service]!.volumes ?? []).map((v) => v.split(':')).map(([volume, path]) => [volume!, path!]));
+    const init = compose.services['weir-init']!;
+    const script = repoFile('deploy/security-init.sh');
+    /** The file weir-init leaves at a path (the volume it writes to, as the other service mounts it). */
+    const initPath = (service: string, path: string): string | undefined => {
+      for (const [volume, at] of mounts(service)) if (path.startsWith(`${at}/`)) return posix.join(mounts('weir-init').get(volume) ?? '/nowhere', path.slice(at.length + 1));
+      return undefined;
+    };
+
+    it.each(weirServices)('%s turns on mutual TLS, HTTPS and tokens without the insecure-bind acknowledgement', (name, service) => {
+      const env = environmentOf(service);
+      expect(env).not.toHaveProperty('WEIR_SECURITY_INSECURE_BIND_ACKNOWLEDGED');
+      const settings = securitySettingsFromConfig(loadConfig({ env: { ...env, WEIR_TASKMANAGER_HOST: 'a.weir.internal' } }));
+      expect(settings.insecureBindAcknowledged).toBe(false);
+      expect([settings.internalTls, settings.restTls, settings.tokensFile].every((v) => v !== undefined), name).toBe(true);
+    });
+
+    it('runs weir-init, whose `weir security init` names cover what every process is reached at, and whose files are those the services name', async () => {
+      expect(commandOf(init)).toEqual(['sh', '/opt/weir/deploy/security-init.sh']);
+      const domain = /\$\{NETWORK_DOMAIN:-([^}]+)\}/.exec(String(environmentOf(init).NETWORK_DOMAIN))![1]!;
+      // The network is named after the domain the TaskManagers append to their container ID (deploy/entrypoint.sh).
+      expect(compose.networks?.default?.name).toBe(environmentOf(init).NETWORK_DOMAIN);
+      expect(environmentOf(compose.services.taskmanager!).TASKMANAGER_HOST_DOMAIN).toBe(environmentOf(init).NETWORK_DOMAIN);
+      const args = /weir security init "\$dir" \\\n([\s\S]*?)\n\n/.exec(script)![1]!.replaceAll('$domain', domain);
+      const option = (flag: string) => [...args.matchAll(new RegExp(`${flag} "?([^" \\n]+)"?`, 'g'))].map((m) => m[1]!);
+      const dir = mkdtempSync(join(tmpdir(), 'weir-compose-secrets-'));
+      try {
+        await initClusterSecurity(dir, { hosts: option('--host'), ips: option('--ip') });
+        const node = new X509Certificate(readFileSync(join(dir, 'node.pem')));
+        const rest = new X509Certificate(readFileSync(join(dir, 'rest.pem')));
+        for (const name of ['jobmanager-1', 'jobmanager-2', `0123456789ab.${domain}`, 'localhost']) expect(node.checkHost(name), name).toBeDefined();
+        for (const name of ['jobmanager-1', 'jobmanager-2', 'localhost']) expect(rest.checkHost(name), name).toBeDefined();
+        expect(node.checkIP('127.0.0.1')).toBeDefined();
+        expect(new X509Certificate(readFileSync(join(dir, 'etcd.pem'))).checkHost('etcd')).toBeDefined();
+        const written = new Set(readdirSync(dir));
+        // What the Weir services' configuration names is in the security volume, which weir-init keeps those files in.
+        for (const [name, service] of weirServices) {
+          const env = environmentOf(service);
+          const files = Object.entries(env).filter(([key, value]) => /^WEIR_(SECURITY|HIGH_AVAILABILITY_ETCD_TLS)_/.test(key) && value.startsWith('/'));
+          expect(files.length, name).toBe(9);
+          for (const [key, path] of files) {
+            expect(initPath(name, path), `${name} ${key}`).toBe(path);
+            expect(written, `${name} ${key}`).toContain(posix.basename(path));
+            // weir-init moves these out of the volume Weir mounts.
+            expect(['ca-key.pem', 'etcd.pem', 'etcd-key.pem']).not.toContain(posix.basename(path));
+          }
+          expect(service.volumes).toContain('security:/etc/weir/security:ro');
+        }
+        // etcd's own files, in the volume only it (and weir-init) mounts.
+        const flags = Object.fromEntries(commandOf(compose.services.etcd!).filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=') as [string, string]));
+        for (const flag of ['cert-file', 'key-file', 'trusted-ca-file']) {
+          expect(initPath('etcd', flags[flag]!), flag).toBeDefined();
+          expect(written).toContain(posix.basename(flags[flag]!));
+          expect(script).toContain(posix.basename(flags[flag]!));
+        }
+        expect(Object.keys(flags)).toContain('client-cert-auth');
+        expect(flags['listen-client-urls']).toMatch(/^https:/);
+        expect(script).toMatch(/mv "\$dir\/ca-key\.pem" \/etc\/weir\/ca\//);
+        expect(mounts('weir-init').get('weir-ca')).toBe('/etc/weir/ca');
+        for (const [name] of Object.entries(compose.services).filter(([n]) => n !== 'weir-init')) expect(mounts(name).has('weir-ca'), name).toBe(false);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('has Prometheus scrape with the viewer token weir-init writes', () => {
+      const scrape = parse(repoFile('deploy/prometheus.yml')) as { scrape_configs: { authorization?: { credentials_file: string } }[] };
+      for (const job of scrape.scrape_configs) {
+        const file = job.authorization?.credentials_file;
+        expect(file).toBeDefined();
+        expect(initPath('prometheus', file!)).toBe('/etc/prometheus/weir/token');
+      }
+      expect(script).toContain('viewer prometheus');
+      expect(script).toContain('>/etc/prometheus/weir/token');
+    });
   });
 
   it('runs the Kafka version the tests run, in KRaft mode, reachable inside compose and from the host, its data on a volume', () => {
@@ -127,8 +211,9 @@ describe('docker-compose.yml', () => {
     expect(Object.keys((compose as unknown as { volumes: Record<string, unknown> }).volumes)).toContain('postgres');
   });
 
-  it("counts a standby's NOT_LEADER answer as healthy", () => {
+  it("counts a standby's NOT_LEADER answer, and the refusal of a call without a token, as healthy", () => {
     expect(repoFile('deploy/healthcheck.mjs')).toContain("includes('is a standby')");
+    expect(repoFile('deploy/healthcheck.mjs')).toContain("includes('needs a token')");
   });
 
   it('builds an image that runs as a non-root user, exposes its ports and checks its health', () => {

@@ -60,7 +60,7 @@ export function docker(args: readonly string[], timeoutMs?: number): Promise<str
 
 /**
  * A docker-compose project of the shipped file with the offline override, under a name of its
- * own and with free host ports, so it meets neither another run nor what else this machine
+ * own (and a network named after it) and with free host ports, so it meets neither another run nor what else this machine
  * listens on. Containers are found by compose's labels, which both compose versions set.
  */
 export class ComposeProject {
@@ -75,8 +75,13 @@ export class ComposeProject {
     return new ComposeProject(`weirtest${randomBytes(3).toString('hex')}`, ports);
   }
 
+  /** The compose network's name, which TaskManagers' names end in: one per project, as Docker's network names are global. */
+  get networkDomain(): string {
+    return `${this.name}.weir.internal`;
+  }
+
   get env(): NodeJS.ProcessEnv {
-    return Object.fromEntries(HOST_PORTS.map((key) => [`HOST_PORT_${key}`, String(this.ports[key])]));
+    return { ...Object.fromEntries(HOST_PORTS.map((key) => [`HOST_PORT_${key}`, String(this.ports[key])])), NETWORK_DOMAIN: this.networkDomain };
   }
 
   /** `docker-compose -p <name> -f docker-compose.yml -f compose.offline.yml <args>`. */

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTopic, produceValues, readCommittedWithJavaClient, readTopic } from '@weir/kafka-broker';
@@ -11,14 +15,16 @@ import { jobIdFrom, repoRoot, runWeir, until } from '../src/index.ts';
 import { readFileSync } from 'node:fs';
 
 /**
- * The headline path (issue 27), as the README's "Run a cluster with Docker" tells a user:
+ * The headline path (issues 27 and 28), as the README's "Run a cluster with Docker" tells a user:
  * the images built (deploy/test/build-images.sh: the Weir image from deploy/Dockerfile and, as
  * Docker Hub is out of reach here, stand-ins for etcd, MinIO, Kafka, Prometheus and
  * PostgreSQL), the whole docker-compose.yml up with three TaskManagers, a job submitted from
  * inside a container and the Kafka running-sums job from the host, then a TaskManager
  * `docker kill`ed, another dying inside its container (the restart policy brings it back) and
  * the leading JobManager `docker kill`ed (the standby takes over): Kafka's own read_committed
- * consumer must see each output line once. Everything the project made goes in afterAll.
+ * consumer must see each output line once. The compose file is secured (issue 28): every call
+ * here carries the admin token weir-init printed and verifies the cluster with its CA, as the
+ * README tells a user; calls without them are refused. Everything the project made goes in afterAll.
  */
 const unavailable = dockerUnavailable();
 const TASK_MANAGERS = 3;
@@ -31,6 +37,14 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
   /** The JobManager that leads now: its service name and host ports. */
   let leader: { service: 'jobmanager-1' | 'jobmanager-2'; rpc: number; rest: number };
   let kafkaJob: string;
+  /** What a user takes from the secured cluster: the admin token weir-init printed, the CA from a container. */
+  let token: string;
+  let caPem: Buffer;
+  let caDir: string;
+  /** `-D security.ssl.internal.ca=<the CA>`: every weir command from the host verifies the JobManager with it. */
+  let caArgs: string[];
+  // The CA's -D goes right after the command: what follows `--` is the job's.
+  const weir = ([command, ...rest]: readonly string[], withToken = true) => runWeir([command!, ...caArgs, ...rest], { env: withToken ? { WEIR_TOKEN: token } : { WEIR_TOKEN: '' } });
 
   const jobManagers = () =>
     (['jobmanager-1', 'jobmanager-2'] as const).map((service) => ({
@@ -43,7 +57,7 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
   const findLeader = async (among = jobManagers()) =>
     until(
       async () => {
-        for (const jm of among) if ((await runWeir(['list', '-m', `localhost:${jm.rpc}`])).code === 0) return jm;
+        for (const jm of among) if ((await weir(['list', '-m', `localhost:${jm.rpc}`])).code === 0) return jm;
         return undefined;
       },
       (jm) => jm !== undefined,
@@ -51,10 +65,18 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
       'a JobManager that leads',
     ) as Promise<typeof leader>;
 
-  const jobState = async (jobId: string): Promise<string> => {
-    const res = await fetch(`http://localhost:${leader.rest}/jobs/${jobId}`).catch(() => undefined);
-    return res?.ok ? ((await res.json()) as { state: string }).state : `unreachable (${res?.status ?? 'no answer'})`;
+  /** GET of the leader's REST API over HTTPS with the admin token (`curl --cacert ca.pem -H "Authorization: Bearer …"`). */
+  const rest = async <T,>(path: string): Promise<T> => {
+    const res = await httpGet(`https://localhost:${leader.rest}${path}`, { ca: caPem, token });
+    if (typeof res === 'string' || res.status !== 200) throw new Error(`GET ${path}: ${typeof res === 'string' ? res : res.status}`);
+    return JSON.parse(res.body) as T;
   };
+
+  const jobState = async (jobId: string): Promise<string> =>
+    rest<{ state: string }>(`/jobs/${jobId}`).then(
+      (job) => job.state,
+      (err: Error) => `unreachable (${err.message})`,
+    );
 
   const committedLines = async (): Promise<number> => (await readTopic(kafka, 'sums-out').catch(() => [])).length;
 
@@ -64,6 +86,13 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
     project = await ComposeProject.create();
     kafka = `localhost:${project.ports.KAFKA}`;
     await project.compose(['up', '-d', '--no-build', '--scale', `taskmanager=${TASK_MANAGERS}`], 300_000);
+    // The README's way to the credentials: the token from weir-init's log, the CA from a container.
+    token = /^\S+\s+\|\s+(weir_[A-Za-z0-9_-]+)\s*$/m.exec(await project.compose(['logs', '--no-color', 'weir-init']))?.[1] ?? '';
+    expect(token, 'the admin token in `docker-compose logs weir-init`').toMatch(/^weir_/);
+    caPem = Buffer.from(await project.compose(['exec', '-T', 'jobmanager-1', 'cat', '/etc/weir/security/ca.pem']));
+    caDir = mkdtempSync(join(tmpdir(), 'weir-compose-ca-'));
+    writeFileSync(join(caDir, 'ca.pem'), caPem);
+    caArgs = ['-D', `security.ssl.internal.ca=${join(caDir, 'ca.pem')}`];
     await project
       .waitHealthy({ 'jobmanager-1': 1, 'jobmanager-2': 1, taskmanager: TASK_MANAGERS, etcd: 1, minio: 1, kafka: 1, prometheus: 1, postgres: 1 }, 180_000)
       .catch(async (err: Error) => {
@@ -76,12 +105,27 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
     await project?.down();
     // The Weir image goes, its cached layers stay (--no-prune) for the next build; the base and stand-in images stay too.
     await docker(['rmi', '--no-prune', WEIR_IMAGE]).catch(() => undefined);
+    if (caDir !== undefined) rmSync(caDir, { recursive: true, force: true });
   }, 300_000);
+
+  it('is secured: a call without a token is refused over gRPC and HTTPS, plain HTTP to REST fails, the admin token is let in', async () => {
+    const noToken = await weir(['list', '-m', `localhost:${leader.rpc}`], false);
+    expect(noToken.code).not.toBe(0);
+    expect(noToken.stderr).toContain('needs a token');
+    // Without the CA the JobManager's certificate is not trusted: TLS, not plain text, answers.
+    const noCa = await runWeir(['list', '-m', `localhost:${leader.rpc}`], { env: { WEIR_TOKEN: token } });
+    expect(noCa.code).not.toBe(0);
+    expect(await httpGet(`https://localhost:${leader.rest}/jobs/overview`, { ca: caPem })).toMatchObject({ status: 401 });
+    // A TLS port answering plain HTTP closes the socket: no status comes back.
+    expect(typeof (await httpGet(`http://localhost:${leader.rest}/jobs/overview`, { token }))).toBe('string');
+    expect(await httpGet(`https://localhost:${leader.rest}/jobs/overview`, { ca: caPem, token })).toMatchObject({ status: 200 });
+    expect((await weir(['list', '-m', `localhost:${leader.rpc}`])).code).toBe(0);
+  });
 
   it('runs a job submitted inside a container, where the CLI finds the leader in etcd: exact word counts', async () => {
     const input = '/opt/weir/packages/examples/data/tale-of-two-cities.txt';
     // Attached: `weir run` follows the job until it ends, and fails unless it FINISHED.
-    await project.compose(['exec', '-T', 'jobmanager-1', 'weir', 'run', '-p', '2', '/opt/weir/packages/examples/jobs/word-count.ts', '--', input, '/data/word-count'], 180_000);
+    await project.compose(['exec', '-T', '-e', `WEIR_TOKEN=${token}`, 'jobmanager-1', 'weir', 'run', '-p', '2', '/opt/weir/packages/examples/jobs/word-count.ts', '--', input, '/data/word-count'], 180_000);
     const output = await project.compose(['exec', '-T', 'jobmanager-1', 'sh', '-c', "find /data/word-count -type f ! -name '.*' -exec cat {} +"]);
     const check = checkWordCount(readFileSync(join(repoRoot, 'packages/examples/data/tale-of-two-cities.txt'), 'utf8'), output.split('\n').filter((l) => l !== ''));
     expect(check.differences).toEqual([]);
@@ -93,7 +137,7 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
     await createTopic(kafka, 'sums-out', 2);
     await produceValues(kafka, 'sums-in', range(0, 2_000).map((i) => kafkaInputRecord(i)));
     // The bootstrap servers are the job's, inside the compose network.
-    const run = await runWeir(['run', '--detached', '-m', `localhost:${leader.rpc}`, '-p', '2', join(repoRoot, 'packages/examples/jobs/kafka-running-sums.ts'), '--', 'kafka:9092', 'sums-in', 'sums-out', 'sums', 'EXACTLY_ONCE', '1000', '500']);
+    const run = await weir(['run', '--detached', '-m', `localhost:${leader.rpc}`, '-p', '2', join(repoRoot, 'packages/examples/jobs/kafka-running-sums.ts'), '--', 'kafka:9092', 'sums-in', 'sums-out', 'sums', 'EXACTLY_ONCE', '1000', '500']);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     kafkaJob = jobIdFrom(run.stdout);
     await until(() => jobState(kafkaJob), (s) => s === 'RUNNING', 60_000, `job ${kafkaJob}`);
@@ -114,8 +158,9 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
 
     const browser = await launchChromium();
     try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      await page.goto(`http://localhost:${leader.rest}/`);
+      // The dashboard has no login page yet: its API calls carry the token as a header; its certificate is the cluster CA's.
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, ignoreHTTPSErrors: true, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+      await page.goto(`https://localhost:${leader.rest}/`);
       await page.getByTestId('job-link').filter({ hasText: 'kafka' }).first().click();
       await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 30_000 }).toBe('RUNNING');
       await page.screenshot({ path: join(shots, '01-kafka-job-running.png'), fullPage: true });
@@ -155,7 +200,7 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
     // Scaled while the job runs: up to four TaskManagers (the docker-killed one started again and
     // a new one), then down to two, which stops the ones the job may run on: it restarts on the rest.
     const scale = (n: number) => project.compose(['up', '-d', '--no-build', '--no-recreate', '--no-deps', '--scale', `taskmanager=${n}`, 'taskmanager'], 180_000);
-    const registered = async () => ((await (await fetch(`http://localhost:${leader.rest}/taskmanagers`)).json()) as { taskmanagers: unknown[] }).taskmanagers.length;
+    const registered = async () => (await rest<{ taskmanagers: unknown[] }>('/taskmanagers')).taskmanagers.length;
     await scale(4);
     await until(registered, (n) => n === 4, 120_000, 'TaskManagers registered after scaling to 4');
     steps.push('scaled to 4 TaskManagers');
@@ -175,17 +220,36 @@ describe.skipIf(unavailable !== undefined)(`docker-compose.yml on Docker${unavai
 
     const browser = await launchChromium();
     try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      await page.goto(`http://localhost:${leader.rest}/#/jobs/${kafkaJob}`);
+      // The dashboard has no login page yet: its API calls carry the token as a header; its certificate is the cluster CA's.
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, ignoreHTTPSErrors: true, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+      await page.goto(`https://localhost:${leader.rest}/#/jobs/${kafkaJob}`);
       await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 30_000 }).toBe('RUNNING');
       await page.screenshot({ path: join(shots, '02-after-failover.png'), fullPage: true });
     } finally {
       await browser.close();
     }
-    const cancel = await runWeir(['cancel', '-m', `localhost:${leader.rpc}`, kafkaJob]);
+    const cancel = await weir(['cancel', '-m', `localhost:${leader.rpc}`, kafkaJob]);
     expect(cancel.code, cancel.stderr).toBe(0);
   });
 });
+
+/** A GET's status and body, or the error that ended it (a TLS port answering plain HTTP closes the socket). */
+function httpGet(url: string, options: { token?: string; ca?: Buffer }): Promise<{ status: number; body: string } | string> {
+  return new Promise((resolve) => {
+    const headers = options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
+    const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+    const request = send(url, { headers, timeout: 10_000, ...(options.ca === undefined ? {} : { ca: options.ca }) }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('error', (err) => resolve(err.message));
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', (err) => resolve(err.message));
+    request.end();
+  });
+}
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from }, (_, i) => from + i);
