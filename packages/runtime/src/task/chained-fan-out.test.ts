@@ -1,4 +1,4 @@
-import { ProcessFunction, WatermarkStrategy, type Collector, type ProcessContext } from '@weir/api';
+import { CoProcessFunction, ProcessFunction, WatermarkStrategy, type Collector, type ProcessContext } from '@weir/api';
 import { describe, expect, it } from 'vitest';
 import { CollectingSink, runJob } from '../testing/harness.ts';
 
@@ -80,4 +80,41 @@ describe('a chained fan-out', () => {
     // The user's side of object reuse: the first branch's change is seen by the second.
     expect(untouched).toEqual(['-1@-', '-2@-', '-3@-']);
   });
+
+  for (const taskManagers of [1, 2]) {
+    it(`joins the two branches of a fork in one task: two edges between the same two vertices, two partitions (Nexmark q3's shape, ${taskManagers} TaskManager(s))`, async () => {
+      class Pair extends CoProcessFunction<number, number, string> {
+        override processElement1(value: number, _ctx: unknown, out: Collector<string>): void {
+          out.collect(`even ${value}`);
+        }
+        override processElement2(value: number, _ctx: unknown, out: Collector<string>): void {
+          out.collect(`odd ${value}`);
+        }
+      }
+      const sink = new CollectingSink<string>();
+      const job = await runJob(
+        (env) => {
+          env.setParallelism(2);
+          const numbers = env.fromCollection(Array.from({ length: 20 }, (_, i) => i));
+          const even = numbers.filter((n) => n % 2 === 0);
+          const odd = numbers.filter((n) => n % 2 === 1);
+          even
+            .connect(odd)
+            .keyBy(
+              (n) => n % 4,
+              (n) => n % 4,
+            )
+            .process(new Pair())
+            .sinkTo(sink);
+        },
+        { taskManagers },
+      );
+      await job.whenAllTerminal();
+      expect(job.jobGraph.vertices.map((v) => [v.name, v.outputs.length])).toEqual([
+        ['Collection Source -> (Filter, Filter)', 2],
+        ['Co-Process -> Sink', 0],
+      ]);
+      expect(sink.values().sort()).toEqual(Array.from({ length: 20 }, (_, i) => `${i % 2 === 0 ? 'even' : 'odd'} ${i}`).sort());
+    });
+  }
 });
