@@ -4,6 +4,20 @@ import { buildStreamGraph } from './build-stream-graph.ts';
 import type { JobGraph } from './job-graph.ts';
 import type { StreamExecutionEnvironment } from '../environment/stream-execution-environment.ts';
 import { CountPerWord, DEFAULTS, testSink, testSource, wordCount } from '../testing/fixtures.ts';
+import { OutputTag } from '../functions/output-tag.ts';
+import { ProcessFunction, type ProcessContext } from '../functions/types.ts';
+import type { Collector } from '../functions/collector.ts';
+
+class Split extends ProcessFunction<string, string> {
+  constructor(private readonly late: OutputTag<string>) {
+    super();
+  }
+
+  override processElement(value: string, ctx: ProcessContext, out: Collector<string>): void {
+    if (value === 'late') ctx.output(this.late, value);
+    else out.collect(value);
+  }
+}
 
 async function jobGraph(main: (env: StreamExecutionEnvironment, args: string[]) => void, args: string[] = []): Promise<JobGraph> {
   return buildJobGraph(await buildStreamGraph(main, args, DEFAULTS));
@@ -60,7 +74,7 @@ describe('buildJobGraph', () => {
     ]);
   });
 
-  it('does not chain an operator with several outputs or several inputs', async () => {
+  it('chains every forward output of a fan-out, as Flink does, but not an operator with several inputs', async () => {
     const graph = await jobGraph((env) => {
       const a = env.fromSource(testSource<string>(), 'a');
       const mapped = a.map((s) => s);
@@ -69,22 +83,31 @@ describe('buildJobGraph', () => {
       env.fromSource(testSource<string>(), 'b').union(mapped).sinkTo(testSink()).name('s3');
     });
     expect(shape(graph)).toEqual([
-      ['a -> Map', 1, [0, 1]],
-      ['s1', 1, [2]],
-      ['Filter -> s2', 1, [3, 4]],
+      ['a -> Map -> (s1, Filter -> s2)', 1, [0, 1, 2, 3, 4]],
       ['b', 1, [5]],
       ['s3', 1, [6]],
     ]);
     const head = graph.vertices[0]!;
-    expect(head.outputs.map((e) => [e.sourceNodeId, e.targetNodeId, e.targetVertexId])).toEqual([
-      [1, 2, graph.vertices[1]!.id],
-      [1, 3, graph.vertices[2]!.id],
-      [1, 6, graph.vertices[4]!.id],
-    ]);
-    expect(graph.vertices[4]!.inputs.map((e) => [e.sourceVertexId, e.sourceNodeId])).toEqual([
-      [graph.vertices[3]!.id, 5],
+    expect(head.outputs.map((e) => [e.sourceNodeId, e.targetNodeId, e.targetVertexId])).toEqual([[1, 6, graph.vertices[2]!.id]]);
+    expect(graph.vertices[2]!.inputs.map((e) => [e.sourceVertexId, e.sourceNodeId])).toEqual([
+      [graph.vertices[1]!.id, 5],
       [head.id, 1],
     ]);
+  });
+
+  it('chains a fan-out whose branches are a side output and the main output, and keeps unchained branches as edges', async () => {
+    const graph = await jobGraph((env) => {
+      const late = new OutputTag<string>('late');
+      const processed = env.fromSource(testSource<string>(), 'src').process(new Split(late));
+      processed.getSideOutput(late).map((s) => s).name('late map');
+      processed.map((s) => s).name('main map');
+      processed.rebalance().map((s) => s).name('rebalanced');
+    });
+    expect(shape(graph)).toEqual([
+      ['src -> Process -> (late map, main map)', 1, [0, 1, 2, 3]],
+      ['rebalanced', 1, [4]],
+    ]);
+    expect(graph.vertices[0]!.outputs.map((e) => [e.sourceNodeId, e.targetNodeId, e.partitioner])).toEqual([[1, 4, 'rebalance']]);
   });
 
   it('keeps both inputs of a connected operator with their input index', async () => {

@@ -2,25 +2,21 @@ import type { JobEdge, JobGraph, JobOperator, JobVertex } from './job-graph.ts';
 import { PartitionerKind, type StreamEdge, type StreamGraph, type StreamNode } from './stream-graph.ts';
 
 /**
- * Chains the StreamGraph into the JobGraph. B is chained onto A when the edge A→B is
- * FORWARD, both have the same parallelism, it is B's only input edge and A's only output
- * edge. Flink also chains a fan-out's branches; this simpler rule keeps every chain a
- * straight line, so a chain has one way in and a record one path through it.
+ * Chains the StreamGraph into the JobGraph as Flink does: B is chained onto A when the edge
+ * A→B is FORWARD, both have the same parallelism and it is B's only input edge, however many
+ * outputs A has. A chain is so a tree: an operator with several chained successors hands each
+ * record to every one of them (runtime's broadcasting output), its unchained edges go to the network.
  */
 export function buildJobGraph(streamGraph: StreamGraph): JobGraph {
   const { nodes } = streamGraph;
   const outputs = outgoingEdges(nodes);
-  const chainedIntoPredecessor = nodes.map((node) => node.inputs.length === 1 && isChainable(node.inputs[0]!, nodes, outputs));
+  const chainedIntoPredecessor = nodes.map((node) => node.inputs.length === 1 && isChainable(node.inputs[0]!, nodes));
 
   const vertexOfNode = new Map<number, StreamNode>();
   const chains: StreamNode[][] = [];
   for (const node of nodes) {
     if (chainedIntoPredecessor[node.id]) continue;
-    const chain = [node];
-    for (let tail = node; outputs[tail.id]!.length === 1 && chainedIntoPredecessor[outputs[tail.id]![0]!.targetId]; ) {
-      tail = nodes[outputs[tail.id]![0]!.targetId]!;
-      chain.push(tail);
-    }
+    const chain = chainFrom(node, nodes, outputs, chainedIntoPredecessor);
     for (const member of chain) vertexOfNode.set(member.id, node);
     chains.push(chain);
   }
@@ -43,7 +39,7 @@ export function buildJobGraph(streamGraph: StreamGraph): JobGraph {
     const members = new Set(chain.map((n) => n.id));
     return Object.freeze({
       id: head.operatorId,
-      name: chain.map((n) => n.name).join(' -> '),
+      name: chainedName(head, nodes, outputs, chainedIntoPredecessor),
       parallelism: head.parallelism,
       // Keyed operators always head a chain (a HASH edge never chains), so the vertex's max
       // parallelism is the one the HASH edges into it partition with.
@@ -70,12 +66,34 @@ function outgoingEdges(nodes: readonly StreamNode[]): StreamEdge[][] {
   return outputs;
 }
 
-function isChainable(edge: StreamEdge, nodes: readonly StreamNode[], outputs: readonly StreamEdge[][]): boolean {
-  return (
-    edge.partitioner === PartitionerKind.FORWARD &&
-    nodes[edge.sourceId]!.parallelism === nodes[edge.targetId]!.parallelism &&
-    outputs[edge.sourceId]!.length === 1
-  );
+function isChainable(edge: StreamEdge, nodes: readonly StreamNode[]): boolean {
+  return edge.partitioner === PartitionerKind.FORWARD && nodes[edge.sourceId]!.parallelism === nodes[edge.targetId]!.parallelism;
+}
+
+/** The edges of `node` that chain: to a successor whose only input they are. */
+function chainedOutputs(node: StreamNode, outputs: readonly StreamEdge[][], chainedIntoPredecessor: readonly boolean[]): StreamEdge[] {
+  return outputs[node.id]!.filter((e) => chainedIntoPredecessor[e.targetId]);
+}
+
+/**
+ * The head and every operator chained below it, by node id: a topological order (an operator
+ * comes after the one it reads from), which the runtime opens tail first and finishes head first.
+ */
+function chainFrom(head: StreamNode, nodes: readonly StreamNode[], outputs: readonly StreamEdge[][], chainedIntoPredecessor: readonly boolean[]): StreamNode[] {
+  const chain: StreamNode[] = [];
+  const pending = [head];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    chain.push(node);
+    for (const edge of chainedOutputs(node, outputs, chainedIntoPredecessor)) pending.push(nodes[edge.targetId]!);
+  }
+  return chain.sort((a, b) => a.id - b.id);
+}
+
+/** Flink's chain name: "a -> b" for one chained successor, "a -> (b, c -> d)" for several. */
+function chainedName(node: StreamNode, nodes: readonly StreamNode[], outputs: readonly StreamEdge[][], chainedIntoPredecessor: readonly boolean[]): string {
+  const below = chainedOutputs(node, outputs, chainedIntoPredecessor).map((e) => chainedName(nodes[e.targetId]!, nodes, outputs, chainedIntoPredecessor));
+  if (below.length === 0) return node.name;
+  return below.length === 1 ? `${node.name} -> ${below[0]}` : `${node.name} -> (${below.join(', ')})`;
 }
 
 function toJobOperator(node: StreamNode): JobOperator {

@@ -17,11 +17,11 @@ export interface JobGraph {
 export interface JobVertex {
   /** The operator ID of the chain's head operator. */
   readonly id: string;
-  /** The chained operator names joined with " -> ", as Flink shows them. */
+  /** The chained operator names as Flink shows them: "a -> b", and "a -> (b, c)" where a chain forks. */
   readonly name: string;
   readonly parallelism: number;
   readonly maxParallelism: number;
-  /** Chain order, head first. */
+  /** Head first, then by node id: every operator after the one it reads from (a chain can fork). */
   readonly operators: readonly JobOperator[];
   /** Edges into the head operator, in input order. */
   readonly inputs: readonly JobEdge[];

@@ -125,6 +125,7 @@ function isChannelEntry(entry: unknown): boolean {
     (entry.direction === 'input' || entry.direction === 'output') &&
     typeof entry.vertexId === 'string' &&
     isCount(entry.subtask) &&
+    (entry.input === undefined || isCount(entry.input)) &&
     Array.isArray(entry.buffers) &&
     entry.buffers.every((b) => Array.isArray(b) && b.length === 3 && b.every(isCount))
   );

@@ -116,6 +116,11 @@ export interface ChannelStateEntry {
   readonly vertexId: string;
   /** input: the producing subtask; output: the consuming subtask. */
   readonly subtask: number;
+  /**
+   * The edge's position among the consuming vertex's inputs: which edge, where two connect the
+   * same vertices (a forked chain into a join). Absent in checkpoints from before it was written.
+   */
+  readonly input?: number;
   /** [offset, length, recordCount] of each buffer inside the handle's bytes, in channel order. */
   readonly buffers: readonly (readonly [number, number, number])[];
 }

@@ -166,8 +166,8 @@ export class SubtaskCheckpointer implements CheckpointActions {
     const barrier = unalignedBarrierEvent(checkpointId, timestamp, options);
     const outputs: ChannelBuffers[] = [];
     for (const writer of writers) {
-      const vertexId = writer.partition.id.consumerVertexId;
-      writer.broadcastPriorityEvent(barrier).forEach((buffers, subtask) => outputs.push({ direction: 'output', vertexId, subtask, buffers }));
+      const { consumerVertexId: vertexId, consumerInput: input } = writer.partition.id;
+      writer.broadcastPriorityEvent(barrier).forEach((buffers, subtask) => outputs.push({ direction: 'output', vertexId, subtask, input, buffers }));
     }
     const base = { syncMs: clock.now() - syncStart, alignmentMs, unaligned: true };
     void (async () => {

@@ -219,3 +219,35 @@ describe('RecordCodec: decoding', () => {
     }
   });
 });
+
+describe('RecordCodec.copy (a chained branch of a fork)', () => {
+  it('copies plain data deeply, sharing nothing with the original', () => {
+    const record = { id: 1, name: 'a', tags: ['x', { deep: true }], when: new Date(5), byKey: new Map([['k', { n: 1 }]]), seen: new Set([1]), none: null, gone: undefined };
+    const copy = new RecordCodec(undefined, "'Next'").copy(record) as typeof record;
+    expect(copy).toEqual(record);
+    expect(copy).not.toBe(record);
+    expect(copy.tags[1]).not.toBe(record.tags[1]);
+    expect(copy.when).not.toBe(record.when);
+    expect(copy.byKey.get('k')).not.toBe(record.byKey.get('k'));
+    expect(copy.seen).not.toBe(record.seen);
+  });
+
+  it('copies what is no plain data as the network delivers it: classes of a declared type, holes, bytes, -0', () => {
+    const type = Types.POJO(Account, { owner: Types.STRING, balance: Types.NUMBER });
+    const account = new Account('ann', 3);
+    const copy = new RecordCodec(type, "'Next'").copy(account) as Account;
+    expect(copy).not.toBe(account);
+    expect(copy.describe()).toBe('ann: 3');
+    // eslint-disable-next-line no-sparse-arrays
+    const awkward = { holes: [1, , 3], bytes: Uint8Array.of(7), zero: -0 };
+    const copied = new RecordCodec(undefined, "'Next'").copy(awkward) as typeof awkward;
+    expect(Object.keys(copied.holes)).toEqual(['0', '2']);
+    expect(copied.bytes).toEqual(Uint8Array.of(7));
+    expect(copied.bytes).not.toBe(awkward.bytes);
+    expect(Object.is(copied.zero, -0)).toBe(true);
+  });
+
+  it('refuses what cannot travel, as check does', () => {
+    expect(() => new RecordCodec(undefined, "'Next'").copy({ f: () => 1 })).toThrow(/cannot send a record to 'Next' unchanged: field 'f'/);
+  });
+});

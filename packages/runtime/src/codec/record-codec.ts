@@ -2,6 +2,7 @@ import type { TypeInformation } from '@weir/api';
 import { WeirError } from '@weir/common';
 import { Packr, Unpackr } from 'msgpackr';
 import { RuntimeErrorCode } from '../errors.ts';
+import { copyPlain, NOT_PLAIN } from './copy-record.ts';
 import { FlatRecordWriter } from './flat-record-writer.ts';
 import { REFUSED, SPECIAL, type Problem } from './generic-values.ts';
 import './special-values.ts';
@@ -97,6 +98,19 @@ export class RecordCodec {
     }
     payload.set(body, header);
     return payload;
+  }
+
+  /**
+   * A copy of the record as a consumer over the network would get it (a chained operator that
+   * must not share it with another output): copied directly when it is plain data of an
+   * undeclared or plain type, else encoded and decoded. Throws RECORD_REFUSED as `check` does.
+   */
+  copy(record: unknown): unknown {
+    if (this.#revive === undefined) {
+      const copy = copyPlain(record, 0);
+      if (copy !== NOT_PLAIN) return copy;
+    }
+    return this.decode(this.encode([record], undefined, undefined, this.check(record))).records[0];
   }
 
   /** Throws RECORD_DECODE_FAILED for bytes that are not a buffer of this codec. */

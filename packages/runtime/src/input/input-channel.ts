@@ -17,6 +17,8 @@ export interface ChannelOwner {
 export interface ChannelSource {
   readonly vertexId: string;
   readonly subtask: number;
+  /** The edge's position among this task's vertex inputs. */
+  readonly input: number;
 }
 
 /**

@@ -58,7 +58,7 @@ describe('channel state of buffers handed over as objects keeps the records as t
   });
 
   it('input channel state: the buffers an unaligned barrier overtakes in an input channel', () => {
-    const channel = new InputChannel(0, 'producer subtask 0', owner, { vertexId: 'v', subtask: 0 }, codec);
+    const channel = new InputChannel(0, 'producer subtask 0', owner, { vertexId: 'v', subtask: 0, input: 0 }, codec);
     const { buffer, records } = objectBuffer();
     channel.onItem(buffer);
     channel.onItem(unalignedBarrierEvent(1, 0));
@@ -70,7 +70,7 @@ describe('channel state of buffers handed over as objects keeps the records as t
   });
 
   it('input channel state: the buffers an input channel records up to its barrier, queued or arriving', () => {
-    const channel = new InputChannel(0, 'producer subtask 0', owner, { vertexId: 'v', subtask: 0 }, codec);
+    const channel = new InputChannel(0, 'producer subtask 0', owner, { vertexId: 'v', subtask: 0, input: 0 }, codec);
     const queued = objectBuffer();
     channel.onItem(queued.buffer);
     channel.startRecording(1);

@@ -7,7 +7,7 @@ import { PartitionRegistry } from './partition-registry.ts';
 import { ResultPartition } from './result-partition.ts';
 import type { ChannelItem, ChannelListener, SubpartitionId } from './types.ts';
 
-const ID: SubpartitionId = { jobId: 'job', attempt: 0, producerVertexId: 'src', producerSubtask: 1, consumerVertexId: 'dst', consumerSubtask: 0 };
+const ID: SubpartitionId = { jobId: 'job', attempt: 0, producerVertexId: 'src', producerSubtask: 1, consumerVertexId: 'dst', consumerInput: 0, consumerSubtask: 0 };
 
 function partitionFor(id: SubpartitionId, consumers = 2): ResultPartition {
   const { consumerSubtask: _, ...partitionId } = id;

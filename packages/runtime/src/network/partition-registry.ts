@@ -11,8 +11,9 @@ export interface PartitionRegistryOptions {
   logger?: Logger;
 }
 
+/** The consumer's input (its edge's position among the vertex's inputs) is named when it is not the first. */
 export function describeSubpartition(id: SubpartitionId): string {
-  return `${id.producerVertexId}[${id.producerSubtask}] -> ${id.consumerVertexId}[${id.consumerSubtask}] of job ${id.jobId} attempt ${id.attempt}`;
+  return `${id.producerVertexId}[${id.producerSubtask}] -> ${id.consumerVertexId}[${id.consumerSubtask}]${id.consumerInput === 0 ? '' : ` input ${id.consumerInput}`} of job ${id.jobId} attempt ${id.attempt}`;
 }
 
 /**
@@ -53,11 +54,11 @@ export class PartitionRegistry implements PartitionRegistryLike {
     const key = partitionKey(partition.id);
     const existing = this.#partitions.get(key);
     if (existing !== undefined && existing !== partition) {
-      const { producerVertexId, producerSubtask, consumerVertexId, jobId, attempt } = partition.id;
+      const { producerVertexId, producerSubtask, consumerVertexId, consumerInput, jobId, attempt } = partition.id;
       throw new WeirError(
         RuntimeErrorCode.DUPLICATE_PARTITION,
-        `a partition of ${producerVertexId}[${producerSubtask}] for ${consumerVertexId} (job ${jobId} attempt ${attempt}) is already ` +
-          `registered; a vertex can have only one edge to another vertex, and each subtask deploys once per attempt`,
+        `a partition of ${producerVertexId}[${producerSubtask}] for input ${consumerInput} of ${consumerVertexId} (job ${jobId} attempt ${attempt}) is already ` +
+          `registered; each subtask deploys once per attempt`,
       );
     }
     this.#partitions.set(key, partition);

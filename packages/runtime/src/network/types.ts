@@ -23,6 +23,8 @@ export interface SubpartitionId {
   readonly producerVertexId: string;
   readonly producerSubtask: number;
   readonly consumerVertexId: string;
+  /** The edge's position among the consumer vertex's inputs (PartitionId.consumerInput). */
+  readonly consumerInput: number;
   readonly consumerSubtask: number;
 }
 
@@ -100,6 +102,12 @@ export interface PartitionId {
   readonly producerVertexId: string;
   readonly producerSubtask: number;
   readonly consumerVertexId: string;
+  /**
+   * The edge's position among the consumer vertex's inputs: a chain that forks can have two
+   * edges to one vertex (Nexmark q3's two filters into one join), each its own partition, as
+   * each JobEdge is its own IntermediateDataSet in Flink.
+   */
+  readonly consumerInput: number;
 }
 
 /** A producer task's result partition as the registry serves it. */

@@ -46,6 +46,7 @@ export function createRecordWriter(edge: JobEdge, context: RecordWriterContext, 
       producerVertexId: vertex.id,
       producerSubtask: subtaskIndex,
       consumerVertexId: target.id,
+      consumerInput: consumerInput(edge, target),
     },
     target.parallelism,
     context.availability,
@@ -78,4 +79,13 @@ export function createRecordWriter(edge: JobEdge, context: RecordWriterContext, 
     case 'broadcast':
       return new BroadcastRecordWriter(partition, codec, failures, options);
   }
+}
+
+/** The edge's position among its target vertex's inputs, which lists the same edges (PartitionId.consumerInput). */
+function consumerInput(edge: JobEdge, target: JobVertex): number {
+  const index = target.inputs.findIndex(
+    (e) => e.sourceNodeId === edge.sourceNodeId && e.targetNodeId === edge.targetNodeId && e.inputIndex === edge.inputIndex && e.outputTag === edge.outputTag,
+  );
+  if (index < 0) throw new WeirError(RuntimeErrorCode.INVALID_GRAPH, `the edge from node ${edge.sourceNodeId} to '${target.name}' is not among its inputs`);
+  return index;
 }

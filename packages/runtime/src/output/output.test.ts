@@ -122,7 +122,7 @@ describe('channel selectors', () => {
 describe('KeyedRecordWriter', () => {
   function keyedWriter(key: (r: unknown) => unknown, label = 'Map (1/1)') {
     const partition = new ResultPartition(
-      { jobId: 'j', attempt: 0, producerVertexId: 'p', producerSubtask: 0, consumerVertexId: 'c' },
+      { jobId: 'j', attempt: 0, producerVertexId: 'p', producerSubtask: 0, consumerVertexId: 'c', consumerInput: 0 },
       3,
       new OutputAvailability(),
       1_000,

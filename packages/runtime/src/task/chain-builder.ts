@@ -1,9 +1,10 @@
-import type { Collector, ConnectorContext, JobEdge, StreamGraph } from '@weir/api';
+import type { ConnectorContext } from '@weir/api';
 import type { TaskCheckpointing } from '../checkpoint/types.ts';
 import { keyGroupRangeForSubtask, type Clock, type ReaderEvent } from '@weir/common';
 import { createOperator, isKeyed } from '../operators/create-operator.ts';
 import type { ChainOperator } from '../operators/chain-operator.ts';
-import { OperatorOutput, type OutputTarget } from '../operators/output.ts';
+import { ChainedTarget, OutputTargets } from './chained-outputs.ts';
+import { edgeCodec } from '../codec/edge-codec.ts';
 import type { ProcessingTimeService } from '../time/processing-time-service.ts';
 import { FailureWrapper } from '../operators/operator-failure.ts';
 import type { PendingWork } from '../operators/pending-work.ts';
@@ -56,9 +57,9 @@ export interface ChainContext extends RecordWriterContext {
 
 /**
  * Instantiates the vertex's operators, tail first, so each operator's output exists when it
- * is created: the next chained operator, plus the record writer of every outgoing edge that
- * leaves from this operator; an edge of a side output (`getSideOutput(tag)`) gets only what
- * the operator emits to that tag.
+ * is created: the operators chained to it (one or several: a chain can fork, as in Flink), plus
+ * the record writer of every outgoing edge that leaves from this operator; an edge of a side
+ * output (`getSideOutput(tag)`) gets only what the operator emits to that tag.
  */
 export function buildChain(context: ChainContext): OperatorChain {
   const { graph, vertex, subtaskIndex, jobId, attempt, work, restored, checkpointing } = context;
@@ -77,14 +78,23 @@ export function buildChain(context: ChainContext): OperatorChain {
   const states: OperatorStates[] = [];
   const metrics: OperatorMetrics[] = [];
   const writers: RecordWriter[] = [];
-  let next: { target: ChainedTarget; tag: string | undefined } | undefined;
+  // The chained input of each operator below the head, by node id, created with its operator.
+  const chainedInputs = new Map<number, ChainedTarget>();
+  const objectReuse = graph.config.objectReuse;
+  // Tail first: node ids are topological, so an operator's chained successors exist before it.
   for (let i = vertex.operators.length - 1; i >= 0; i--) {
     const { nodeId, operatorId } = vertex.operators[i]!;
     const node = graph.nodes[nodeId]!;
     const label = `${node.name} (${subtaskIndex + 1}/${parallelism})`;
     const failures = new FailureWrapper(label);
     const targets = new OutputTargets();
-    if (next !== undefined) targets.add(next.tag, next.target);
+    // In node id order, as the edges are listed: the first-declared branch gets a record first.
+    for (const [successor, chained] of [...chainedInputs].sort(([a], [b]) => a - b)) {
+      const edge = graph.nodes[successor]!.inputs[0]!;
+      if (edge.sourceId !== nodeId) continue;
+      const codec = objectReuse ? undefined : edgeCodec(graph, { sourceNodeId: nodeId, targetNodeId: successor, targetVertexId: vertex.id, outputTag: edge.outputTag });
+      targets.addChained(edge.outputTag, chained, codec);
+    }
     for (const edge of vertex.outputs) {
       if (edge.sourceNodeId !== node.id) continue;
       const writer = createRecordWriter(edge, context, failures);
@@ -127,66 +137,12 @@ export function buildChain(context: ChainContext): OperatorChain {
     operators.unshift(operator);
     states.unshift({ operatorId, label, keyed, lists });
     metrics.unshift(operatorMetrics);
-    chainedIn?.connect(operator);
-    next = chainedIn === undefined ? undefined : { target: chainedIn, tag: chainedEdgeTag(graph, vertex.operators[i - 1]?.nodeId, nodeId) };
-  }
-  return { operators, states, metrics, writers };
-}
-
-/** The side output the chained edge into `nodeId` reads, if any (a chained operator has exactly one input edge). */
-function chainedEdgeTag(graph: StreamGraph, previousNodeId: number | undefined, nodeId: number): string | undefined {
-  if (previousNodeId === undefined) return undefined;
-  return graph.nodes[nodeId]!.inputs.find((e) => e.sourceId === previousNodeId)?.outputTag;
-}
-
-/**
- * The next operator of the chain as an output target: its (first) input gets the records, the
- * operator the watermarks. Counts them too: the operator's numRecordsIn and currentInputWatermark.
- * Created before its operator (whose metrics read it), connected to it once that exists.
- */
-class ChainedTarget implements OutputTarget {
-  numRecordsIn = 0;
-  currentInputWatermark = Number.NEGATIVE_INFINITY;
-  #input!: Collector<unknown>;
-  #operator!: ChainOperator;
-
-  connect(operator: ChainOperator): void {
-    this.#operator = operator;
-    this.#input = operator.inputs[0]!;
-  }
-
-  collect(record: unknown): void {
-    this.numRecordsIn++;
-    this.#input.collect(record);
-  }
-
-  emitWatermark(timestamp: number): void {
-    this.currentInputWatermark = timestamp;
-    this.#operator.processWatermark(timestamp);
-  }
-
-  emitWatermarkStatus(idle: boolean): void {
-    this.#operator.processWatermarkStatus(idle);
-  }
-}
-
-/** An operator's output targets, of its main output and of each side output tag. */
-class OutputTargets {
-  readonly #main: OutputTarget[] = [];
-  readonly #sides = new Map<string, OutputTarget[]>();
-
-  add(tag: JobEdge['outputTag'], target: OutputTarget): void {
-    if (tag === undefined) this.#main.push(target);
-    else {
-      const side = this.#sides.get(tag);
-      if (side === undefined) this.#sides.set(tag, [target]);
-      else side.push(target);
+    if (chainedIn !== undefined) {
+      chainedIn.connect(operator);
+      chainedInputs.set(nodeId, chainedIn);
     }
   }
-
-  output(): OperatorOutput {
-    return new OperatorOutput(this.#main, this.#sides);
-  }
+  return { operators, states, metrics, writers };
 }
 
 /** The job's state backend: LevelDB when its checkpoint settings say so, heap state otherwise (also without checkpointing). */

@@ -26,14 +26,14 @@ export async function restoreChannelState(
   for (const { entry, buffers } of channels) {
     const where = `${entry.direction} channel state of ${label} for ${entry.vertexId}[${entry.subtask}] in checkpoint ${restore.checkpointId}`;
     if (entry.direction === 'output') {
-      const writer = chain.writers.find((w) => w.partition.id.consumerVertexId === entry.vertexId);
+      const writer = chain.writers.find((w) => w.partition.id.consumerVertexId === entry.vertexId && (entry.input === undefined || w.partition.id.consumerInput === entry.input));
       const subpartition = writer?.partition.subpartitions[entry.subtask];
       if (subpartition === undefined) throw unmatched(where, 'the task has no such output');
       for (const buffer of buffers) subpartition.addBuffer(buffer.payload, buffer.recordCount);
       continue;
     }
-    const edge = vertex.inputs.find((e) => e.sourceVertexId === entry.vertexId);
-    const target = edge === undefined ? undefined : head.inputs[edge.inputIndex];
+    const edge = entry.input === undefined ? vertex.inputs.find((e) => e.sourceVertexId === entry.vertexId) : vertex.inputs[entry.input];
+    const target = edge === undefined || edge.sourceVertexId !== entry.vertexId ? undefined : head.inputs[edge.inputIndex];
     if (target === undefined) throw unmatched(where, 'the task has no such input');
     const codec = edgeCodec(graph, edge!);
     for (const buffer of buffers) inputs.push({ target, codec, payload: buffer.payload });

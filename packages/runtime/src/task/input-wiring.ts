@@ -24,7 +24,7 @@ export function connectInputs(
     const producerName = jobGraph.vertices.find((v) => v.id === edge.sourceVertexId)?.name ?? edge.sourceVertexId;
     const codec = edgeCodec(graph, edge);
     for (const producer of deployment.inputs[i]!.producers) {
-      const source = { vertexId: edge.sourceVertexId, subtask: producer.subtaskIndex };
+      const source = { vertexId: edge.sourceVertexId, subtask: producer.subtaskIndex, input: i };
       const channel = new InputChannel(edge.inputIndex, `${producerName} subtask ${producer.subtaskIndex}`, gate, source, codec);
       gate.add(channel);
       const id: SubpartitionId = {
@@ -33,6 +33,7 @@ export function connectInputs(
         producerVertexId: edge.sourceVertexId,
         producerSubtask: producer.subtaskIndex,
         consumerVertexId: vertex.id,
+        consumerInput: i,
         consumerSubtask: deployment.subtaskIndex,
       };
       channel.connect(

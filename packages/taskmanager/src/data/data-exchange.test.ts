@@ -22,6 +22,7 @@ const id: SubpartitionId = {
   producerVertexId: 'producer',
   producerSubtask: 1,
   consumerVertexId: 'consumer',
+  consumerInput: 0,
   consumerSubtask: 0,
 };
 
@@ -286,6 +287,7 @@ describe('DataExchange over gRPC with the runtime PartitionRegistry', () => {
         producerVertexId: id.producerVertexId,
         producerSubtask: id.producerSubtask,
         consumerVertexId: id.consumerVertexId,
+        consumerInput: id.consumerInput,
       };
       const produced = new FakeProducedPartition(partitionId, () => ({ items: Array.from({ length: 5 }, (_, i) => buffer(i)) }));
       registry.register(produced);

@@ -12,6 +12,7 @@ const id: SubpartitionId = {
   producerVertexId: 'p',
   producerSubtask: 0,
   consumerVertexId: 'c',
+  consumerInput: 0,
   consumerSubtask: 1,
 };
 

@@ -9,6 +9,7 @@ export function toSubscribeRequest(id: SubpartitionId, initialCredit: number, co
     producerVertexId: id.producerVertexId,
     producerSubtask: id.producerSubtask,
     consumerVertexId: id.consumerVertexId,
+    consumerInput: id.consumerInput,
     consumerSubtask: id.consumerSubtask,
     initialCredit,
   };
@@ -21,6 +22,7 @@ export function fromSubscribeRequest(request: SubscribeRequest__Output): Subpart
     producerVertexId: request.producerVertexId,
     producerSubtask: request.producerSubtask,
     consumerVertexId: request.consumerVertexId,
+    consumerInput: request.consumerInput,
     consumerSubtask: request.consumerSubtask,
   };
 }

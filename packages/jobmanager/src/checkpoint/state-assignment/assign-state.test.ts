@@ -191,6 +191,19 @@ describe('assignState', () => {
     );
   });
 
+  it('refuses in-flight channel data of an operator the job now chains behind another', async () => {
+    const channel = { handle: { kind: 'file', path: 'ch-0', size: 5 }, channels: [] } as const;
+    const metadata = checkpoint(operator('map', [{ channel }]), operator('src', [null]));
+    const src = vertex('src', 1);
+    const chained = { ...src, name: 'V-src -> V-map', operators: [...src.operators, { ...vertex('map', 1).operators[0]!, nodeId: 1 }] };
+    const err = await assign(metadata, jobGraph(chained)).catch((e: unknown) => e);
+    expect(isWeirError(err, 'RESTORE_MISMATCH')).toBe(true);
+    expect((err as Error).message).toBe(
+      `savepoint /sp is an unaligned checkpoint holding in-flight data of uid 'map' ("V-map", ID op-map), which the job now chains behind 'V-src -> V-map'; ` +
+        'in-flight data can only go back to the input it was read from: restore from a savepoint (aligned) to change the chaining',
+    );
+  });
+
   it('starts operators the checkpoint does not know empty', async () => {
     const assignment = await assign(twoSubtasks, jobGraph(vertex('sum', 2), vertex('new', 2)));
     expect(assignedState(assignment, 'new', 1)).toEqual({ operators: {} });

@@ -52,6 +52,16 @@ export function mapOperators(metadata: CheckpointMetadata, jobGraph: JobGraph, a
       );
     }
   }
+  // In-flight data belongs to the input of the chain its operator headed; chained now (another
+  // chaining, e.g. a fork Weir did not chain before), the operator has no input of its own to replay it into.
+  const unheaded = [...mapped.values()].find(({ saved, vertex }) => hasChannelState(saved) && vertex.operators[0]?.operatorId !== saved.operatorId);
+  if (unheaded !== undefined) {
+    throw new WeirError(
+      JobManagerErrorCode.RESTORE_MISMATCH,
+      `${source} is an unaligned checkpoint holding in-flight data of ${operatorLabel(unheaded.saved)}, which the job now chains behind ` +
+        `'${unheaded.vertex.name}'; in-flight data can only go back to the input it was read from: restore from a savepoint (aligned) to change the chaining`,
+    );
+  }
   const inFlight = [...mapped.values()].find(({ saved }) => hasChannelState(saved));
   // Any changed parallelism reroutes channels, stateless operators' included.
   const rescaled = metadata.operators.find((saved) => {

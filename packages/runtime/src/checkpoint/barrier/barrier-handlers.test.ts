@@ -36,7 +36,7 @@ function fixture(names: string[], mode: Mode) {
   const credits = new Map<string, number>();
   const channels = new Map<string, InputChannel>();
   for (const name of names) {
-    const channel = new InputChannel(0, name, gate, { vertexId: name, subtask: 0 }, codec);
+    const channel = new InputChannel(0, name, gate, { vertexId: name, subtask: 0, input: 0 }, codec);
     channel.connect({ addCredit: (n) => credits.set(name, (credits.get(name) ?? 0) + n), close: () => {} });
     gate.add(channel);
     channels.set(name, channel);

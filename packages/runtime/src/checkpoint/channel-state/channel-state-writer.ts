@@ -33,7 +33,7 @@ export async function writeChannelState(
       payloads.push(buffer.payload);
       offset += buffer.payload.byteLength;
     }
-    entries.push({ direction: channel.direction, vertexId: channel.vertexId, subtask: channel.subtask, buffers });
+    entries.push({ direction: channel.direction, vertexId: channel.vertexId, subtask: channel.subtask, input: channel.input, buffers });
   }
   if (entries.length === 0) return { handle: undefined, bytes: 0 };
   const bytes = Buffer.concat(payloads, offset);

@@ -7,6 +7,8 @@ export interface ChannelBuffers {
   /** input: the producer; output: the consumer. */
   readonly vertexId: string;
   readonly subtask: number;
+  /** The edge's position among the consuming vertex's inputs (ChannelStateEntry.input). */
+  readonly input: number;
   readonly buffers: readonly BufferItem[];
 }
 
@@ -33,7 +35,7 @@ export class PendingInputState {
   }
 
   add(source: ChannelSource, buffers: readonly BufferItem[]): void {
-    if (buffers.length !== 0) this.#channels.push({ direction: 'input', vertexId: source.vertexId, subtask: source.subtask, buffers });
+    if (buffers.length !== 0) this.#channels.push({ direction: 'input', vertexId: source.vertexId, subtask: source.subtask, input: source.input, buffers });
   }
 
   complete(): void {

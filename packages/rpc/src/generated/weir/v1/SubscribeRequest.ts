@@ -10,6 +10,7 @@ export interface SubscribeRequest {
   'consumerSubtask'?: (number);
   'initialCredit'?: (number);
   'consumerDataAddress'?: (string);
+  'consumerInput'?: (number);
 }
 
 export interface SubscribeRequest__Output {
@@ -21,4 +22,5 @@ export interface SubscribeRequest__Output {
   'consumerSubtask': (number);
   'initialCredit': (number);
   'consumerDataAddress': (string);
+  'consumerInput': (number);
 }
