@@ -39,9 +39,6 @@ export interface ExecuteOptions {
 /** The one in-process MiniCluster of this process that is running: CollectSink finds its directory through process.env. */
 let inProcessRunning: MiniCluster | undefined;
 
-/** How often triggerCheckpoint polls the JobManager's checkpoint list in the processes mode (ms). */
-const CHECKPOINT_POLL_MS = 100;
-
 /** Lines a process printed last: quoted when the cluster fails to start or a job fails. */
 const KEPT_LINES = 40;
 
@@ -149,27 +146,15 @@ export class MiniCluster {
   }
 
   /**
-   * A completed checkpoint of job `jobId`, resolved with its ID: sinks committed what came
-   * before it (CollectSink's records become readable). In-process: a checkpoint triggered now,
-   * as Flink's MiniCluster.triggerCheckpoint. Processes mode: the JobManager has no on-demand
-   * checkpoint call yet, so this waits for the next periodic checkpoint that completes after
-   * the call (the job must enable checkpointing), failing with CHECKPOINT_FAILED after
-   * `timeoutMs` (default 120 s) or when the job ends first.
+   * A checkpoint of job `jobId` taken now (Flink's MiniCluster.triggerCheckpoint), resolved with
+   * its ID once it completed: sinks committed what came before it (CollectSink's records become
+   * readable). Processes mode: the JobManager's on-demand checkpoint (`weir checkpoint`); the job
+   * must enable checkpointing (else CHECKPOINTING_NOT_ENABLED) and be RUNNING (else JOB_NOT_RUNNING).
    */
-  async triggerCheckpoint(jobId: string, options: { readonly timeoutMs?: number } = {}): Promise<number> {
+  async triggerCheckpoint(jobId: string): Promise<number> {
     if (this.inProcess) return this.#runningInProcess().triggerCheckpoint(jobId);
-    const { client } = this.#running();
-    const completed = async () => (await client.checkpoints(jobId)).checkpoints.filter((c) => c.status === 'COMPLETED').map((c) => Number(c.checkpointId));
-    const before = Math.max(0, ...(await completed()));
-    const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-    while (Date.now() < deadline) {
-      const after = (await completed()).filter((id) => id > before);
-      if (after.length > 0) return Math.min(...after);
-      const status = (await client.get(jobId)).summary?.status ?? '';
-      if (isGloballyTerminal(status as JobStatus)) throw new WeirError(TestingErrorCode.CHECKPOINT_FAILED, `job ${jobId} ended ${status} before a checkpoint after ${before} completed`);
-      await new Promise((r) => setTimeout(r, CHECKPOINT_POLL_MS));
-    }
-    throw new WeirError(TestingErrorCode.CHECKPOINT_FAILED, `no checkpoint of job ${jobId} completed within ${options.timeoutMs ?? 120_000} ms after checkpoint ${before} (does the job call env.enableCheckpointing?)`);
+    const { checkpointId } = await this.#running().client.triggerCheckpoint({ jobId, checkpointType: 'CONFIGURED' });
+    return Number(checkpointId);
   }
 
   /**

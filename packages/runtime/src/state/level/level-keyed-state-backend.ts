@@ -150,7 +150,8 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
     // A batch still in flight (the cache filled just before the barrier) goes first: a table keeps one batch's objects readable.
     await this.store.settled();
     const directory = join(this.directory, `chk-${checkpointId}`);
-    const baseline = this.#options.incremental ? this.#confirmed : undefined;
+    // An on-demand FULL checkpoint uploads every file, as Flink's full snapshot of an incremental RocksDB backend.
+    const baseline = this.#options.incremental && options.full !== true ? this.#confirmed : undefined;
     const files = this.store.writeDirtyThen(() => this.#takeFiles(checkpointId, directory, baseline));
     // Awaited by the asynchronous part; a task that ends before it must not leave the rejection unhandled.
     files.catch(() => undefined);
