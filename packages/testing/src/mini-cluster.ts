@@ -15,7 +15,7 @@ export interface MiniClusterOptions {
   /**
    * `'processes'` (default): a JobManager and TaskManagers as real local processes.
    * `'in-process'`: the job's tasks run in the test's own process (faster to start, a job may
-   * be a function; no failover, no savepoints, no killTaskManager).
+   * be a function; failover by `failTask` from in-memory checkpoints; no savepoints, no killTaskManager).
    */
   readonly mode?: 'processes' | 'in-process';
   /** TaskManager processes (default 1). */
@@ -165,6 +165,18 @@ export class MiniCluster {
     this.#refuseInProcess('triggerSavepoint');
     const response = await this.#running().client.triggerSavepoint({ jobId, targetDirectory: '', terminate: options.stop === true ? 'STOP' : '', drain: false });
     return response.savepointPath;
+  }
+
+  /**
+   * Fails subtask `subtask` (default 0) of job `jobId`'s vertex named `vertexName` (or whose
+   * name contains it, as `numbers` for `Source: numbers`) as if it threw: the job fails over by
+   * its restart strategy, every task restarting from the latest completed checkpoint, kept in
+   * memory (Flink's MiniCluster failover). In-process only (no Flink counterpart: Flink tests
+   * throw from a function); with processes, killTaskManager fails tasks from outside.
+   */
+  failTask(jobId: string, vertexName: string, subtask = 0): void {
+    if (!this.inProcess) throw new WeirError(TestingErrorCode.MODE_UNSUPPORTED, 'failTask needs the in-process MiniCluster; with processes, killTaskManager(index) fails the tasks of a TaskManager');
+    this.#runningInProcess().failTask(jobId, vertexName, subtask);
   }
 
   /**
