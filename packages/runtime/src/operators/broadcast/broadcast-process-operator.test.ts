@@ -14,7 +14,10 @@ import {
   type ValueState,
 } from '@weir/api';
 import { errorOf } from '@weir/common/testing';
+import { rm } from 'node:fs/promises';
 import { OperatorHarness } from '../../testing/operator-harness.ts';
+import { keyContext, tempDir } from '../../state/level/level-test-support.ts';
+import { LevelKeyedStateBackend } from '../../state/level/level-keyed-state-backend.ts';
 import type { OperatorStateStore } from '../../state/operator-state-store.ts';
 
 interface Rule {
@@ -85,6 +88,31 @@ describe('BroadcastProcessOperator', () => {
     expect(h.takeRecords().sort()).toEqual(['reset a from 1', 'reset b from 1', 'reset x,1 from 1']);
     h.element({ user: 'a', amount: 50 });
     expect(h.takeRecords()).toEqual(['a:big:1']);
+  });
+
+  it('keyed on LevelDB: applyToKeyedState reads the keys asynchronously and visits them before the next record', async () => {
+    const local = tempDir('broadcast-level');
+    const h = new OperatorHarness(keyedSpec(new Alerts()), {
+      backend: (clock) =>
+        new LevelKeyedStateBackend({ keys: keyContext(1, 0), label: 'Op', localStateDir: local, jobId: 'j', operatorId: 'op', subtaskIndex: 0, incremental: false, work: undefined, clock }),
+    });
+    try {
+      await h.open();
+      h.elementOn(1, { name: 'big', threshold: 10 });
+      h.element({ user: 'a', amount: 50 });
+      h.element({ user: 'b', amount: 20 });
+      h.element({ user: ['x', 1] as never, amount: 20 });
+      expect(h.takeRecords()).toEqual(['a:big:1', 'b:big:1', 'x,1:big:1']);
+      h.elementOn(1, { name: 'reset', threshold: 0 });
+      // As a task does before its next record: the keys are read from the DB, then each is visited.
+      await h.settled();
+      expect(h.takeRecords().sort()).toEqual(['reset a from 1', 'reset b from 1', 'reset x,1 from 1']);
+      h.element({ user: 'a', amount: 50 });
+      expect(h.takeRecords()).toEqual(['a:big:1']);
+    } finally {
+      await h.backend?.dispose();
+      await rm(local, { recursive: true, force: true });
+    }
   });
 
   it('snapshots its broadcast state as broadcast-mode operator state and restores it', async () => {
