@@ -122,10 +122,24 @@ describe('BroadcastProcessOperator', () => {
     const lists = await h.snapshot();
     expect([...lists.snapshot()]).toEqual([
       ['rules', { mode: 'broadcast', entries: [['big', { name: 'big', threshold: 10 }], ['huge', { name: 'huge', threshold: 100 }]] }],
+      ['rules.schema', { mode: 'broadcast', entries: [{ kind: 'map', keyType: Types.STRING.describe(), type: Types.GENERIC<Rule>().describe() }] }],
     ]);
     const restored = await keyedHarness({ lists });
     restored.element({ user: 'a', amount: 500 });
     expect(restored.takeRecords()).toEqual(['a:big:1', 'a:huge:2']);
+  });
+
+  it('refuses to restore a broadcast state whose descriptor changed its types, naming both (INCOMPATIBLE_STATE_SCHEMA)', async () => {
+    const h = await keyedHarness();
+    h.elementOn(1, { name: 'big', threshold: 10 });
+    const lists = await h.snapshot();
+    const numbered = new MapStateDescriptor<number, Rule>('rules', Types.NUMBER, Types.GENERIC<Rule>());
+    const spec: OperatorSpec = { kind: 'broadcastProcess', fn: new Alerts() as never, descriptors: [numbered as MapStateDescriptor<unknown, unknown>], key: (e) => (e as Event).user };
+    const changed = new OperatorHarness(spec, { restored: true, lists });
+    await expect(changed.open()).rejects.toMatchObject({
+      code: 'INCOMPATIBLE_STATE_SCHEMA',
+      message: "the key type of state 'rules' was STRING, now NUMBER: key types never evolve; keep STRING as the key type",
+    });
   });
 
   it('non-keyed: a BroadcastProcessFunction with the state read-only on the element side', async () => {
