@@ -9,6 +9,7 @@ import { initProject } from './init/init-project.ts';
 import { resolveUserPath } from './user-cwd.ts';
 import { sqlCommand } from './commands/sql.ts';
 import { disposeSavepointCommand, savepointCommand } from './commands/savepoint.ts';
+import { checkpointCommand } from './commands/trigger-checkpoint.ts';
 import { jobManagerCommand, taskManagerCommand } from './commands/serve.ts';
 import { securityCheckCommand } from './commands/security-check.ts';
 import { securityInitCommand } from './commands/security-init.ts';
@@ -33,6 +34,7 @@ export function cliActions(context: CliContext): CliActions {
     cancel: (args) => cancelCommand(args, context),
     cancelWithSavepoint: (args) => cancelWithSavepointCommand(args, context),
     savepoint: (args) => savepointCommand(args, context),
+    checkpoint: (args) => checkpointCommand(args, context),
     disposeSavepoint: (args) => disposeSavepointCommand(args, context),
     stop: (args) => stopCommand(args, context),
     checkpoints: (args) => checkpointsCommand(args, context),

@@ -3,6 +3,7 @@ import { isJobId } from '@weir/common';
 import type { DisposeSavepointArgs, SavepointArgs } from './commands/savepoint.ts';
 import type { JobArgs } from './commands/info.ts';
 import type { StopArgs } from './commands/stop.ts';
+import type { CheckpointArgs } from './commands/trigger-checkpoint.ts';
 import { clientArgs, missingJobId, withClient, type ClientOptions } from './program-options.ts';
 
 /** The savepoint commands' actions, part of CliActions. */
@@ -10,14 +11,23 @@ export interface SavepointActions {
   cancel(args: JobArgs): Promise<void>;
   cancelWithSavepoint(args: SavepointArgs): Promise<void>;
   savepoint(args: SavepointArgs): Promise<void>;
+  checkpoint(args: CheckpointArgs): Promise<void>;
   disposeSavepoint(args: DisposeSavepointArgs): Promise<void>;
   stop(args: StopArgs): Promise<void>;
 }
 
 const DEFAULT_DIR = 'without one, the JobManager uses state.savepoints.dir and fails if that is not set';
 
-/** `weir savepoint`, `weir stop` and `weir cancel` (which takes a savepoint with -s), in Flink's shapes. */
+/** `weir savepoint`, `weir checkpoint`, `weir stop` and `weir cancel` (which takes a savepoint with -s), in Flink's shapes. */
 export function addSavepointCommands(program: Command, actions: SavepointActions): void {
+  withClient(
+    program
+      .command('checkpoint')
+      .description("take a checkpoint of a running job now (the job must enable checkpointing); waits for it and prints its ID and path")
+      .argument('<jobId>')
+      .option('--full', "upload every state file, whatever state.backend.incremental says (Flink's -full)", false),
+  ).action((jobId: string, options: ClientOptions & { full: boolean }) => actions.checkpoint({ ...clientArgs(options), jobId, full: options.full }));
+
   withClient(
     program
       .command('savepoint')

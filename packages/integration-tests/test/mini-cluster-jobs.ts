@@ -1,5 +1,5 @@
 // A job for mini-cluster.test.ts: generated numbers 0..count-1 at a bounded rate, through keyed
-// state, into a CollectSink, checkpointing every 200 ms and restarting after a failure.
+// state, into a CollectSink, checkpointing every 200 ms (or every args[2] ms) and restarting after a failure.
 import { RestartStrategies, type StreamExecutionEnvironment, Types, ValueStateDescriptor, RichMapFunction, type ValueState } from '@weir/api';
 import { DataGeneratorSource, RateLimiterStrategy } from '@weir/connectors';
 import { CollectSink } from '@weir/testing/job';
@@ -20,8 +20,8 @@ class Numbered extends RichMapFunction<number, string> {
 }
 
 export default function numbers(env: StreamExecutionEnvironment, args: string[]): void {
-  const [count, perSecond] = args.map(Number);
-  env.enableCheckpointing(200);
+  const [count, perSecond, intervalMs] = args.map(Number);
+  env.enableCheckpointing(intervalMs ?? 200);
   env.setRestartStrategy(RestartStrategies.fixedDelayRestart(5, 500));
   env
     .fromSource(new DataGeneratorSource((i) => i, count!, RateLimiterStrategy.perSecond(perSecond!), Types.NUMBER), 'numbers')

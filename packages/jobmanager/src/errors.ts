@@ -65,6 +65,12 @@ export const JobManagerErrorCode = {
   SAVEPOINT_DIR_NOT_WRITABLE: 'SAVEPOINT_DIR_NOT_WRITABLE',
   /** TriggerSavepoint for a job without checkpointing: it has no coordinator and its tasks cannot snapshot. */
   SAVEPOINT_NOT_SUPPORTED: 'SAVEPOINT_NOT_SUPPORTED',
+  /** TriggerCheckpoint (weir checkpoint, POST /jobs/:jobid/checkpoints) for a job without checkpointing. */
+  CHECKPOINTING_NOT_ENABLED: 'CHECKPOINTING_NOT_ENABLED',
+  /** TriggerCheckpoint: the checkpoint type is not FULL, INCREMENTAL or CONFIGURED. */
+  INVALID_CHECKPOINT_REQUEST: 'INVALID_CHECKPOINT_REQUEST',
+  /** A checkpoint triggered on demand could not be triggered now or did not complete (declined, expired, subsumed, the job failed over or ended). */
+  CHECKPOINT_FAILED: 'CHECKPOINT_FAILED',
   /** TriggerSavepoint for a job that is not RUNNING (or is already stopping after a stop-with-savepoint), or whose tasks are not all running yet. */
   JOB_NOT_RUNNING: 'JOB_NOT_RUNNING',
   /** TriggerSavepoint while another savepoint of the same job is still being taken. */

@@ -57,6 +57,8 @@ export type { TaskManagerMessage, TaskManagerMessage__Output } from './generated
 export type { TaskRestore, TaskRestore__Output } from './generated/weir/v1/TaskRestore.ts';
 export type { TaskStatusUpdate, TaskStatusUpdate__Output } from './generated/weir/v1/TaskStatusUpdate.ts';
 export type { TriggerCheckpoint, TriggerCheckpoint__Output } from './generated/weir/v1/TriggerCheckpoint.ts';
+export type { TriggerCheckpointRequest, TriggerCheckpointRequest__Output } from './generated/weir/v1/TriggerCheckpointRequest.ts';
+export type { TriggerCheckpointResponse, TriggerCheckpointResponse__Output } from './generated/weir/v1/TriggerCheckpointResponse.ts';
 export type { TriggerSavepointRequest, TriggerSavepointRequest__Output } from './generated/weir/v1/TriggerSavepointRequest.ts';
 export type { TriggerSavepointResponse, TriggerSavepointResponse__Output } from './generated/weir/v1/TriggerSavepointResponse.ts';
 export type { Unsubscribe, Unsubscribe__Output } from './generated/weir/v1/Unsubscribe.ts';

@@ -6,19 +6,19 @@ const allowed = (principal: Principal, action: Action, owner?: string) => author
 
 describe('authorize', () => {
   it('gives each role what it may do, and nothing more', () => {
-    const actions: Action[] = ['read', 'submit', 'cancel', 'stop', 'savepoint', 'rescale', 'dispose-savepoint'];
+    const actions: Action[] = ['read', 'submit', 'cancel', 'stop', 'savepoint', 'checkpoint', 'rescale', 'dispose-savepoint'];
     const table = Object.fromEntries((['viewer', 'submitter', 'operator', 'admin'] as const).map((role) => [role, actions.filter((a) => allowed(as(role), a, 'someone-else'))]));
     expect(table).toEqual({
       viewer: ['read'],
       submitter: ['read', 'submit'],
-      operator: ['read', 'cancel', 'stop', 'savepoint', 'rescale', 'dispose-savepoint'],
+      operator: ['read', 'cancel', 'stop', 'savepoint', 'checkpoint', 'rescale', 'dispose-savepoint'],
       admin: actions,
     });
   });
 
   it('lets a submitter control its own jobs only, and says whose a job is', () => {
     const alice = as('submitter', 'alice');
-    for (const action of ['cancel', 'stop', 'savepoint', 'rescale'] as const) expect(allowed(alice, action, 'token:alice'), action).toBe(true);
+    for (const action of ['cancel', 'stop', 'savepoint', 'checkpoint', 'rescale'] as const) expect(allowed(alice, action, 'token:alice'), action).toBe(true);
     expect(authorize(alice, 'cancel', 'token:bob')).toEqual({ allowed: false, reason: "'alice' (role submitter) may cancel only the jobs it submitted (this one was submitted by token:bob): another's job takes the operator or admin role" });
     // A job without a recorded owner (submitted before authentication was on, or recovered by a new leader) is not anyone's own.
     expect(allowed(alice, 'stop', undefined)).toBe(false);

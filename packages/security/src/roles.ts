@@ -10,7 +10,7 @@ export function isRole(value: string): value is Role {
  * Every call a client makes, by what it does: `read` is every GET and every listing; the
  * others change the cluster and are written to the audit log.
  */
-export type Action = 'read' | 'submit' | 'cancel' | 'stop' | 'savepoint' | 'rescale' | 'dispose-savepoint';
+export type Action = 'read' | 'submit' | 'cancel' | 'stop' | 'savepoint' | 'checkpoint' | 'rescale' | 'dispose-savepoint';
 
 /** Who made a call: a tokens file line or a JWT's subject, with its role. */
 export interface Principal {
@@ -34,14 +34,14 @@ export function principalId(principal: Principal): string {
 export const ANONYMOUS: Principal = { name: 'anonymous', role: 'admin', via: 'anonymous' };
 
 /** Actions on a running job an operator may take on any job, and a submitter on its own. */
-const JOB_CONTROL: ReadonlySet<Action> = new Set(['cancel', 'stop', 'savepoint', 'rescale']);
+const JOB_CONTROL: ReadonlySet<Action> = new Set(['cancel', 'stop', 'savepoint', 'checkpoint', 'rescale']);
 
 export type Decision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
 /**
  * The one authorization rule, for gRPC and REST alike. viewer: read. submitter: read, run
- * jobs, and cancel, stop, savepoint or rescale the jobs it submitted. operator: read,
- * cancel, stop, savepoint, rescale any job, dispose savepoints. admin: everything.
+ * jobs, and cancel, stop, savepoint, checkpoint or rescale the jobs it submitted. operator: read,
+ * cancel, stop, savepoint, checkpoint, rescale any job, dispose savepoints. admin: everything.
  * `owner` is the principalId recorded with the job (undefined: not a job's call, or a job
  * whose submitter is not known, such as one submitted before authentication was on).
  */

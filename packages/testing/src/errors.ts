@@ -16,6 +16,10 @@ export const TestingErrorCode = {
   HARNESS_MISUSE: 'HARNESS_MISUSE',
   /** A job ID that this MiniCluster did not run. */
   NO_SUCH_JOB: 'NO_SUCH_JOB',
+  /** `failTask`: the job has no running subtask with that vertex name and index. */
+  NO_SUCH_TASK: 'NO_SUCH_TASK',
+  /** The failure `failTask` injects into a task: the cause the job's failover shows. */
+  TASK_FAILED_BY_TEST: 'TASK_FAILED_BY_TEST',
   /** A checkpoint a test asked for was declined, or the job failed or ended before it completed. */
   CHECKPOINT_FAILED: 'CHECKPOINT_FAILED',
   /** A MiniCluster call that its mode cannot do (a job function in the processes mode; killTaskManager in-process). */

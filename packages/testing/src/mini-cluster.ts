@@ -15,7 +15,7 @@ export interface MiniClusterOptions {
   /**
    * `'processes'` (default): a JobManager and TaskManagers as real local processes.
    * `'in-process'`: the job's tasks run in the test's own process (faster to start, a job may
-   * be a function; no failover, no savepoints, no killTaskManager).
+   * be a function; failover by `failTask` from in-memory checkpoints; no savepoints, no killTaskManager).
    */
   readonly mode?: 'processes' | 'in-process';
   /** TaskManager processes (default 1). */
@@ -38,9 +38,6 @@ export interface ExecuteOptions {
 
 /** The one in-process MiniCluster of this process that is running: CollectSink finds its directory through process.env. */
 let inProcessRunning: MiniCluster | undefined;
-
-/** How often triggerCheckpoint polls the JobManager's checkpoint list in the processes mode (ms). */
-const CHECKPOINT_POLL_MS = 100;
 
 /** Lines a process printed last: quoted when the cluster fails to start or a job fails. */
 const KEPT_LINES = 40;
@@ -149,27 +146,15 @@ export class MiniCluster {
   }
 
   /**
-   * A completed checkpoint of job `jobId`, resolved with its ID: sinks committed what came
-   * before it (CollectSink's records become readable). In-process: a checkpoint triggered now,
-   * as Flink's MiniCluster.triggerCheckpoint. Processes mode: the JobManager has no on-demand
-   * checkpoint call yet, so this waits for the next periodic checkpoint that completes after
-   * the call (the job must enable checkpointing), failing with CHECKPOINT_FAILED after
-   * `timeoutMs` (default 120 s) or when the job ends first.
+   * A checkpoint of job `jobId` taken now (Flink's MiniCluster.triggerCheckpoint), resolved with
+   * its ID once it completed: sinks committed what came before it (CollectSink's records become
+   * readable). Processes mode: the JobManager's on-demand checkpoint (`weir checkpoint`); the job
+   * must enable checkpointing (else CHECKPOINTING_NOT_ENABLED) and be RUNNING (else JOB_NOT_RUNNING).
    */
-  async triggerCheckpoint(jobId: string, options: { readonly timeoutMs?: number } = {}): Promise<number> {
+  async triggerCheckpoint(jobId: string): Promise<number> {
     if (this.inProcess) return this.#runningInProcess().triggerCheckpoint(jobId);
-    const { client } = this.#running();
-    const completed = async () => (await client.checkpoints(jobId)).checkpoints.filter((c) => c.status === 'COMPLETED').map((c) => Number(c.checkpointId));
-    const before = Math.max(0, ...(await completed()));
-    const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-    while (Date.now() < deadline) {
-      const after = (await completed()).filter((id) => id > before);
-      if (after.length > 0) return Math.min(...after);
-      const status = (await client.get(jobId)).summary?.status ?? '';
-      if (isGloballyTerminal(status as JobStatus)) throw new WeirError(TestingErrorCode.CHECKPOINT_FAILED, `job ${jobId} ended ${status} before a checkpoint after ${before} completed`);
-      await new Promise((r) => setTimeout(r, CHECKPOINT_POLL_MS));
-    }
-    throw new WeirError(TestingErrorCode.CHECKPOINT_FAILED, `no checkpoint of job ${jobId} completed within ${options.timeoutMs ?? 120_000} ms after checkpoint ${before} (does the job call env.enableCheckpointing?)`);
+    const { checkpointId } = await this.#running().client.triggerCheckpoint({ jobId, checkpointType: 'CONFIGURED' });
+    return Number(checkpointId);
   }
 
   /**
@@ -180,6 +165,18 @@ export class MiniCluster {
     this.#refuseInProcess('triggerSavepoint');
     const response = await this.#running().client.triggerSavepoint({ jobId, targetDirectory: '', terminate: options.stop === true ? 'STOP' : '', drain: false });
     return response.savepointPath;
+  }
+
+  /**
+   * Fails subtask `subtask` (default 0) of job `jobId`'s vertex named `vertexName` (or whose
+   * name contains it, as `numbers` for `Source: numbers`) as if it threw: the job fails over by
+   * its restart strategy, every task restarting from the latest completed checkpoint, kept in
+   * memory (Flink's MiniCluster failover). In-process only (no Flink counterpart: Flink tests
+   * throw from a function); with processes, killTaskManager fails tasks from outside.
+   */
+  failTask(jobId: string, vertexName: string, subtask = 0): void {
+    if (!this.inProcess) throw new WeirError(TestingErrorCode.MODE_UNSUPPORTED, 'failTask needs the in-process MiniCluster; with processes, killTaskManager(index) fails the tasks of a TaskManager');
+    this.#runningInProcess().failTask(jobId, vertexName, subtask);
   }
 
   /**

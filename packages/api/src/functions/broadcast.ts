@@ -103,7 +103,9 @@ export interface KeyedBroadcastContext<K> extends BroadcastContext {
   /**
    * Runs `fn` for every key of this subtask that has a value of the keyed state `descriptor`
    * (Flink's applyToKeyedState), with that key current: `state` is the state object the
-   * descriptor gives, reading and writing that key's value.
+   * descriptor gives, reading and writing that key's value. Differs from Flink on the LevelDB
+   * backend: `fn` runs once processBroadcastElement returned (before the next record), as
+   * its keys can only be read asynchronously.
    */
   applyToKeyedState<D extends StateDescriptor<unknown>>(descriptor: D, fn: KeyedStateFunction<K, StateOf<D>>): void;
 }

@@ -15,6 +15,8 @@ import {
   type ListJobsResponse__Output,
   type SubmitJobRequest,
   type SubmitJobResponse__Output,
+  type TriggerCheckpointRequest,
+  type TriggerCheckpointResponse__Output,
   type TriggerSavepointRequest,
   type TriggerSavepointResponse__Output,
 } from '@weir/rpc';
@@ -93,6 +95,11 @@ export class JobClient {
   /** Takes a savepoint (and with `terminate` then ends the job); answers once its `_metadata` is written. */
   triggerSavepoint(request: TriggerSavepointRequest): Promise<TriggerSavepointResponse__Output> {
     return this.#unary(SAVEPOINT_TIMEOUT_MS, (options, callback) => this.#client.triggerSavepoint(request, this.#metadata(), options, callback));
+  }
+
+  /** A checkpoint now (Flink's on-demand checkpoint); resolves once it completed, with its ID and path. */
+  triggerCheckpoint(request: TriggerCheckpointRequest): Promise<TriggerCheckpointResponse__Output> {
+    return this.#unary(SAVEPOINT_TIMEOUT_MS, (options, callback) => this.#client.triggerCheckpoint(request, this.#metadata(), options, callback));
   }
 
   async disposeSavepoint(savepointPath: string): Promise<void> {

@@ -11,6 +11,7 @@ import {
   type JobSummary,
   type ListCheckpointsResponse,
   type SubmitJobRequest__Output,
+  type TriggerCheckpointRequest__Output,
   type TriggerSavepointRequest__Output,
 } from '@weir/rpc';
 
@@ -41,6 +42,8 @@ export interface FakeJobs {
   savepointsDir: string;
   /** TriggerSavepoint requests received. */
   readonly savepointRequests: TriggerSavepointRequest__Output[];
+  /** TriggerCheckpoint requests received; each answers the next checkpoint ID and `<job>/chk-<id>`. */
+  readonly checkpointRequests: TriggerCheckpointRequest__Output[];
   /** When set, TriggerSavepoint answers only once it resolves, as a slow savepoint would. */
   savepointGate: Promise<void> | undefined;
   /** Paths of the savepoints that exist: those TriggerSavepoint wrote, and any a test adds; DisposeSavepoint removes them. */
@@ -73,6 +76,7 @@ export async function startFakeJobService(): Promise<FakeJobService> {
     checkpoints: {},
     savepointsDir: '',
     savepointRequests: [],
+    checkpointRequests: [],
     savepointGate: undefined,
     savepoints: [],
     nextCheckpointId: 1,
@@ -112,6 +116,12 @@ export async function startFakeJobService(): Promise<FakeJobService> {
         if (end !== undefined && state.endsJobs) (state.updates[request.jobId] ??= []).push({ jobId: request.jobId, status: end });
         callback(null, { savepointPath, checkpointId });
       });
+    },
+    TriggerCheckpoint(call, callback) {
+      state.checkpointRequests.push(call.request);
+      if (state.details[call.request.jobId] === undefined) return callback(notFound(call.request.jobId));
+      const checkpointId = state.nextCheckpointId++;
+      callback(null, { checkpointId, checkpointPath: `file:///checkpoints/${call.request.jobId}/chk-${checkpointId}` });
     },
     DisposeSavepoint(call, callback) {
       const at = state.savepoints.indexOf(call.request.savepointPath);

@@ -27,6 +27,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     cancel: record('cancel'),
     cancelWithSavepoint: record('cancelWithSavepoint'),
     savepoint: record('savepoint'),
+    checkpoint: record('checkpoint'),
     disposeSavepoint: record('disposeSavepoint'),
     stop: record('stop'),
     checkpoints: record('checkpoints'),

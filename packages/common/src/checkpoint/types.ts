@@ -171,6 +171,11 @@ export interface CheckpointOptions {
   readonly terminate?: 'suspend' | 'drain';
   /** URL of the directory for this snapshot's files and `_metadata`; undefined: `chk-<n>` below the job's checkpoint directory. */
   readonly targetLocation?: string;
+  /**
+   * Checkpoints only: true for an on-demand FULL checkpoint (Flink's CheckpointType.FULL): an
+   * incremental backend uploads all its files rather than what its last confirmed checkpoint did not.
+   */
+  readonly full?: boolean;
 }
 
 export const CHECKPOINT_OPTIONS: CheckpointOptions = Object.freeze({ type: 'checkpoint' });

@@ -32,6 +32,7 @@ export class FileSource implements SplitSource<string, FileSplit, FileEnumerator
     this.boundedness = monitorIntervalMs === undefined ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED;
   }
 
+  /** Flink's FileSource.forRecordStreamFormat: the lines of the file at `path`, or of every visible file of that directory. */
   static forRecordStreamFormat(format: TextLineInputFormat, path: string): FileSourceBuilder {
     if (!(format instanceof TextLineInputFormat)) {
       throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'FileSource.forRecordStreamFormat() takes a TextLineInputFormat, the only format so far');
@@ -87,6 +88,7 @@ export class FileSourceBuilder {
     return this;
   }
 
+  /** The FileSource. */
   build(): FileSource {
     return new FileSource(this.path, this.format, this.#monitorIntervalMs);
   }

@@ -127,11 +127,13 @@ export class KafkaSinkBuilder<T> {
   #timeoutMs = DEFAULT_TRANSACTION_TIMEOUT_MS;
   #deliveryTimeoutMs = DEFAULT_DELIVERY_TIMEOUT_MS;
 
+  /** Flink's setBootstrapServers: the brokers, `host:port` comma-separated. */
   setBootstrapServers(servers: string): this {
     this.#servers = parseBootstrapServers(servers);
     return this;
   }
 
+  /** Flink's setRecordSerializer: the topic and bytes of each record. */
   setRecordSerializer(serializer: KafkaRecordSerializationSchema<T>): this {
     if (typeof serializer?.serialize !== 'function') {
       throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'setRecordSerializer() takes KafkaRecordSerializationSchema.builder()...build()');
@@ -140,6 +142,7 @@ export class KafkaSinkBuilder<T> {
     return this;
   }
 
+  /** Flink's setDeliveryGuarantee: NONE, AT_LEAST_ONCE or EXACTLY_ONCE (Kafka transactions committed at each checkpoint). */
   setDeliveryGuarantee(guarantee: DeliveryGuarantee): this {
     if (!Object.values(DeliveryGuarantee).includes(guarantee)) {
       throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `setDeliveryGuarantee() takes DeliveryGuarantee.NONE, AT_LEAST_ONCE or EXACTLY_ONCE, got ${JSON.stringify(guarantee)}`);
@@ -174,6 +177,7 @@ export class KafkaSinkBuilder<T> {
     return this;
   }
 
+  /** The KafkaSink; fails with a clear error when brokers or the serializer are missing. */
   build(): KafkaSink<T> {
     if (this.#servers === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a KafkaSink needs setBootstrapServers(host:port,...)');
     if (this.#serializer === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a KafkaSink needs setRecordSerializer(...)');

@@ -123,11 +123,13 @@ export class KafkaSourceBuilder<T> {
   #skip = false;
   readonly #properties: Record<SourceProperty, string> = { ...SOURCE_PROPERTY_DEFAULTS };
 
+  /** Flink's setBootstrapServers: the brokers, `host:port` comma-separated. */
   setBootstrapServers(servers: string): this {
     this.#servers = parseBootstrapServers(servers);
     return this;
   }
 
+  /** Flink's setTopics: the topics to read (all their partitions). */
   setTopics(...topics: (string | readonly string[])[]): this {
     const list = topics.flat();
     if (list.length === 0 || list.some((t) => typeof t !== 'string' || t === '')) {
@@ -145,11 +147,13 @@ export class KafkaSourceBuilder<T> {
     return this;
   }
 
+  /** Flink's setGroupId: the consumer group the committed offsets belong to. */
   setGroupId(groupId: string): this {
     this.#groupId = groupId;
     return this;
   }
 
+  /** Flink's setStartingOffsets: where a partition without restored state starts. */
   setStartingOffsets(initializer: OffsetsInitializer): this {
     this.#starting = requireInitializer(initializer, 'setStartingOffsets');
     return this;
@@ -161,6 +165,7 @@ export class KafkaSourceBuilder<T> {
     return this;
   }
 
+  /** Flink's setValueOnlyDeserializer: turns each record's value bytes into a record (keys and headers ignored). */
   setValueOnlyDeserializer(schema: DeserializationSchema<T>): this {
     if (typeof schema?.deserialize !== 'function') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'setValueOnlyDeserializer() takes a DeserializationSchema, such as new SimpleStringSchema()');
     this.#deserializer = KafkaRecordDeserializationSchema.valueOnly(schema);
@@ -180,10 +185,12 @@ export class KafkaSourceBuilder<T> {
     return this;
   }
 
+  /** Flink's setClientIdPrefix: the prefix of each reader's Kafka client ID. */
   setClientIdPrefix(prefix: string): this {
     return this.setProperty('client.id.prefix', prefix);
   }
 
+  /** Flink's setProperty, for the source's own properties only (differs from Flink: another key fails, naming those it takes). */
   setProperty(key: string, value: string): this {
     if (!(key in SOURCE_PROPERTY_DEFAULTS)) {
       throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, unknownProperty('KafkaSource', key, Object.keys(SOURCE_PROPERTY_DEFAULTS)));
@@ -195,6 +202,7 @@ export class KafkaSourceBuilder<T> {
     return this;
   }
 
+  /** The KafkaSource; fails with a clear error when brokers, topics or the deserializer are missing. */
   build(): KafkaSource<T> {
     if (this.#servers === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a KafkaSource needs setBootstrapServers(host:port,...)');
     if (this.#subscription === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a KafkaSource needs setTopics(...) or setTopicPattern(...)');

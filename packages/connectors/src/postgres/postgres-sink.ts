@@ -120,11 +120,13 @@ export class PostgresSinkBuilder<T> {
     return this;
   }
 
+  /** Flink's JdbcConnectionOptions withUsername: the role the sink logs in as. */
   withUsername(username: string): this {
     this.#username = requireText(username, 'withUsername');
     return this;
   }
 
+  /** Flink's JdbcConnectionOptions withPassword: that role's password. */
   withPassword(password: string): this {
     this.#password = typeof password === 'string' ? password : requireText(password, 'withPassword');
     return this;
@@ -151,6 +153,7 @@ export class PostgresSinkBuilder<T> {
     return this;
   }
 
+  /** AT_LEAST_ONCE or EXACTLY_ONCE (NONE is refused); the package README says how each writes. */
   setDeliveryGuarantee(guarantee: DeliveryGuarantee): this {
     if (guarantee !== DeliveryGuarantee.AT_LEAST_ONCE && guarantee !== DeliveryGuarantee.EXACTLY_ONCE) {
       throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `a PostgresSink is AT_LEAST_ONCE or EXACTLY_ONCE, got ${JSON.stringify(guarantee)}`);
@@ -186,6 +189,7 @@ export class PostgresSinkBuilder<T> {
     return this;
   }
 
+  /** The PostgresSink; fails with a clear error when the URL or statement is missing. */
   build(): PostgresSink<T> {
     if (this.#url === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a PostgresSink needs withUrl(jdbc:postgresql://host:port/database)');
     if (this.#mode === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a PostgresSink needs withStatement(sql, binder), withUpsert(table, primaryKey, rowOf) or withChangelog(table, primaryKey)');

@@ -19,7 +19,7 @@ import { SavepointTracker } from '../savepoint/savepoint-tracker.ts';
 import type { SavepointTarget } from '../savepoint/savepoint-target.ts';
 import { CheckpointHistory, type CheckpointHistoryView } from './checkpoint-history.ts';
 import { CheckpointMessenger } from './checkpoint-messenger.ts';
-import { triggerCheckpoint, type CheckpointTriggerDeps } from './checkpoint-trigger.ts';
+import { triggerCheckpoint, type CheckpointTriggerDeps, type TriggerOutcome } from './checkpoint-trigger.ts';
 import type { CheckpointCoordinatorDeps } from './checkpoint-coordinator-deps.ts';
 import { CheckpointFiles } from './checkpoint-files.ts';
 import { writeCheckpoint, type CheckpointWriterDeps } from './checkpoint-writer.ts';
@@ -35,6 +35,7 @@ import { TriggerSchedule } from './trigger-schedule.ts';
 import { InFlightCheckpoints } from './in-flight-checkpoints.ts';
 import { CheckpointIds } from './checkpoint-ids.ts';
 import { CheckpointSweeper } from './checkpoint-sweeper.ts';
+import { OnDemandCheckpoints, type CompletedCheckpointInfo } from './on-demand-checkpoints.ts';
 
 /**
  * Takes a job's checkpoints: triggers them periodically while an attempt runs, collects the
@@ -65,6 +66,7 @@ export class CheckpointCoordinator {
   readonly #triggerDeps: CheckpointTriggerDeps;
   readonly #ids: CheckpointIds;
   readonly #sweeper: CheckpointSweeper;
+  readonly #onDemand = new OnDemandCheckpoints();
   /** The next attempt restores: its first checkpoint is due as soon as it runs (see start). */
   #restoring = false;
 
@@ -227,6 +229,25 @@ export class CheckpointCoordinator {
     return operation.promise;
   }
 
+  /**
+   * A checkpoint now, whatever the interval or min-pause (Flink 1.19's on-demand checkpoint;
+   * `full`: CheckpointType.FULL), resolved once completed; JOB_NOT_RUNNING, SAVEPOINT_IN_PROGRESS,
+   * or CHECKPOINT_FAILED when none can be triggered now or it fails.
+   */
+  triggerCheckpoint(full: boolean): Promise<CompletedCheckpointInfo> {
+    const execution = this.#execution;
+    if (execution === undefined) throw new WeirError(JobManagerErrorCode.JOB_NOT_RUNNING, 'the job has no running attempt; trigger the checkpoint once it is RUNNING');
+    const inProgress = 'a savepoint of this job is in progress (a checkpoint now would overtake its barriers); trigger the checkpoint once it completed';
+    if (this.#savepoints.inProgress) throw new WeirError(JobManagerErrorCode.SAVEPOINT_IN_PROGRESS, inProgress);
+    const checkpoint = this.#onDemand.trigger(() => {
+      const outcome = this.#trigger(execution, this.#deps.clock.now(), undefined, full);
+      if ('skipped' in outcome) throw new WeirError(JobManagerErrorCode.CHECKPOINT_FAILED, `no checkpoint can be triggered now: ${outcome.skipped}`);
+      return outcome.checkpointId;
+    });
+    this.#reschedule();
+    return checkpoint;
+  }
+
   /** Applies the retention policy for a job that ended with `status`, then releases the storage. */
   async jobEnded(status: JobStatus): Promise<void> {
     this.stop(CheckpointFailureReason.JOB_ENDED);
@@ -247,6 +268,7 @@ export class CheckpointCoordinator {
     this.#execution = undefined;
     this.#schedule.cancel();
     this.#inFlight.clearTimeouts();
+    this.#onDemand.failAll(new WeirError(JobManagerErrorCode.CHECKPOINT_FAILED, 'the JobManager shut down before the checkpoint completed'));
     this.#sweeper.release();
     this.#deps.storage?.closeNow();
   }
@@ -281,8 +303,8 @@ export class CheckpointCoordinator {
     this.#reschedule();
   }
 
-  #trigger(execution: Execution, now: number, savepoint?: SavepointOperation): void {
-    triggerCheckpoint(this.#triggerDeps, execution, now, savepoint);
+  #trigger(execution: Execution, now: number, savepoint?: SavepointOperation, full = false): TriggerOutcome {
+    return triggerCheckpoint(this.#triggerDeps, execution, now, savepoint, full);
   }
 
   #finalize(pending: PendingCheckpoint): void {
@@ -320,6 +342,7 @@ export class CheckpointCoordinator {
       `checkpoint ${checkpointId} completed`,
     );
     for (const old of subsumed) this.#history.discarded(old.checkpointId);
+    if (pending.savepoint === undefined) this.#onDemand.completed({ checkpointId, path: externalPath });
     this.#files.completed(checkpointId, metadata, subsumed, pending.savepoint === undefined ? pending.acknowledgedStates() : undefined);
     this.#sweeper.checkpointCompleted(this.#ids.last);
     for (const older of this.#inFlight.pending().filter((p) => p.checkpointId < checkpointId)) {
@@ -359,6 +382,7 @@ export class CheckpointCoordinator {
       if (failover !== undefined && execution !== undefined) this.#deps.failJob(failover);
       return;
     }
+    this.#onDemand.failed(checkpointId, new WeirError(JobManagerErrorCode.CHECKPOINT_FAILED, `checkpoint ${checkpointId} failed: ${reason}: ${message}`));
     if (!keepFiles) this.#files.discard(checkpointId, pending.acknowledgedStates());
     const failover = this.#failures.failed(reason, message);
     if (failover !== undefined && execution !== undefined) this.#deps.failJob(failover);

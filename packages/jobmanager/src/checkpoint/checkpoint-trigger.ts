@@ -1,5 +1,5 @@
 import type { JobGraph } from '@weir/api';
-import { CHECKPOINT_OPTIONS, CheckpointFailureReason, type Logger } from '@weir/common';
+import { CHECKPOINT_OPTIONS, CheckpointFailureReason, type CheckpointOptions, type Logger } from '@weir/common';
 import type { Execution } from '../job/execution.ts';
 import { subtaskName } from '../job/task-name.ts';
 import type { SavepointOperation } from '../savepoint/savepoint-operation.ts';
@@ -29,24 +29,28 @@ export interface CheckpointTriggerDeps {
   readonly abort: (pending: PendingCheckpoint, reason: CheckpointFailureReason, message: string) => void;
 }
 
+/** What a trigger did: the ID of the checkpoint now pending, or why none was triggered. */
+export type TriggerOutcome = { readonly checkpointId: number } | { readonly skipped: string };
+
 /**
- * Starts a checkpoint (or `savepoint`) of `execution`: plans who takes part (checkpoint-plan.ts),
+ * Starts a checkpoint (or `savepoint`; a `full` one uploads every state file) of `execution`: plans who takes part (checkpoint-plan.ts),
  * reserves its ID, makes it pending with its expiry, and sends the triggers to the running tasks
  * without a running producer once the split enumerators' states are taken. It skips (logged)
  * when no checkpoint can be taken now; a savepoint never skips, as every task runs.
  */
-export function triggerCheckpoint(deps: CheckpointTriggerDeps, execution: Execution, now: number, savepoint?: SavepointOperation): void {
+export function triggerCheckpoint(deps: CheckpointTriggerDeps, execution: Execution, now: number, savepoint?: SavepointOperation, full = false): TriggerOutcome {
   const { logger, ids, inFlight } = deps;
   const plan = deps.finishedTasks.plan(execution);
   if (plan.kind === 'skip') {
     logger.debug({ nextCheckpointId: ids.last + 1 }, `skipping a checkpoint: ${plan.reason}`);
-    return;
+    return { skipped: plan.reason };
   }
   const checkpointId = ids.reserve();
   if (checkpointId === undefined) {
     // The HA side logs the outage; one line per skipped trigger would flood the log.
-    logger.debug('skipping a checkpoint: no checkpoint ID could be reserved in etcd (high availability)');
-    return;
+    const skipped = 'no checkpoint ID could be reserved in etcd (high availability)';
+    logger.debug(`skipping a checkpoint: ${skipped}`);
+    return { skipped };
   }
   const { triggered, acknowledging, carried } = plan;
   const pending = new PendingCheckpoint(checkpointId, execution.attempt, now, acknowledging, savepoint, carried);
@@ -63,11 +67,14 @@ export function triggerCheckpoint(deps: CheckpointTriggerDeps, execution: Execut
     stillPending: () => inFlight.isPending(pending),
     send: (states) => {
       if (states !== undefined) pending.coordinatorStates = states;
-      const unreachable = deps.messenger.trigger(execution, triggered, checkpointId, now, savepoint?.options ?? CHECKPOINT_OPTIONS);
+      const unreachable = deps.messenger.trigger(execution, triggered, checkpointId, now, savepoint?.options ?? (full ? FULL_CHECKPOINT_OPTIONS : CHECKPOINT_OPTIONS));
       if (unreachable.length > 0) {
         deps.abort(pending, CheckpointFailureReason.TASK_NOT_READY, `the TaskManagers of ${unreachable.map(name).join(', ')} are not connected`);
       }
     },
     abort: (message) => deps.abort(pending, CheckpointFailureReason.SNAPSHOT_FAILED, message),
   });
+  return { checkpointId };
 }
+
+const FULL_CHECKPOINT_OPTIONS: CheckpointOptions = Object.freeze({ type: 'checkpoint', full: true });

@@ -6,6 +6,7 @@ import { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
 import type { CheckpointHistoryView } from '../checkpoint/checkpoint-history.ts';
 import type { FromTaskManager } from '../checkpoint/from-task-manager.ts';
 import type { CompletedCheckpoint } from '../checkpoint/completed-checkpoint-store.ts';
+import type { CompletedCheckpointInfo } from '../checkpoint/on-demand-checkpoints.ts';
 import type { JobCheckpointHa } from '../ha/leader-ha.ts';
 import { JobCheckpointStorage } from '../checkpoint/checkpoint-storage.ts';
 import type { RestoreOutcome } from '../checkpoint/restore-point.ts';
@@ -271,6 +272,14 @@ export class JobMaster {
       this.cancel();
     }
     return savepoint;
+  }
+
+  /** An on-demand checkpoint (`full`: every state file), resolved once completed; CHECKPOINTING_NOT_ENABLED, JOB_NOT_RUNNING. */
+  triggerCheckpoint(full: boolean): Promise<CompletedCheckpointInfo> {
+    const enable = 'enable checkpointing (env.enableCheckpointing or execution.checkpointing.interval) to trigger one';
+    if (this.#checkpoints === undefined) throw new WeirError(JobManagerErrorCode.CHECKPOINTING_NOT_ENABLED, `job ${this.jobId} takes no checkpoints; ${enable}`);
+    if (this.status !== JobStatus.RUNNING) throw new WeirError(JobManagerErrorCode.JOB_NOT_RUNNING, `job ${this.jobId} is ${this.status}; a checkpoint can only be taken of a RUNNING job`);
+    return this.#checkpoints.triggerCheckpoint(full);
   }
 
   /** Asks the job to cancel and returns its status after that. */

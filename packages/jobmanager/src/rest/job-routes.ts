@@ -5,7 +5,7 @@ import type { JobMaster } from '../job/job-master.ts';
 import { resource } from './http-resources.ts';
 import type { RestContext } from './rest-context.ts';
 import { badRequest, RestErrorCode } from './rest-errors.ts';
-import { checkpointConfigView, checkpointsView } from './views/checkpoint-view.ts';
+import { checkpointConfigView } from './views/checkpoint-view.ts';
 import { exceptionsView } from './views/exceptions-view.ts';
 import { jobDetails, jobOverview } from './views/job-view.ts';
 import { planView } from './views/plan-view.ts';
@@ -26,7 +26,7 @@ export function vertexOf(job: JobMaster, request: FastifyRequest): JobVertex {
   return vertex;
 }
 
-/** /jobs, /jobs/overview, /jobs/:jobid (GET, PATCH ?mode=cancel) and the job's plan, vertices, exceptions and checkpoints. */
+/** /jobs, /jobs/overview, /jobs/:jobid (GET, PATCH ?mode=cancel) and the job's plan, vertices, exceptions and checkpoint config (its checkpoints: checkpoint-routes.ts). */
 export function jobRoutes(app: FastifyInstance, ctx: RestContext): void {
   resource(app, '/jobs', {
     GET: () => ({ jobs: ctx.dispatcher.list().map((job) => ({ id: job.jobId, status: job.status })) }),
@@ -65,10 +65,6 @@ export function jobRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   resource(app, '/jobs/:jobid/exceptions', {
     GET: (request) => exceptionsView(jobOf(ctx, request)),
-  });
-
-  resource(app, '/jobs/:jobid/checkpoints', {
-    GET: (request) => checkpointsView(jobOf(ctx, request)),
   });
 
   resource(app, '/jobs/:jobid/checkpoints/config', {

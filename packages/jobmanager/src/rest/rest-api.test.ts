@@ -172,6 +172,24 @@ describe('REST API', () => {
     expect(unknown.body.code).toBe('TRIGGER_NOT_FOUND');
   });
 
+  it("POST /jobs/:id/checkpoints (Flink 1.19) answers a request ID whose GET turns COMPLETED with the checkpoint's ID; a bad type is 400", async () => {
+    const c = restCluster();
+    const post = await c.app.inject({ method: 'POST', url: '/jobs/job-1/checkpoints', payload: { checkpointType: 'FULL' } });
+    expect(post.statusCode).toBe(202);
+    const requestId = (post.json() as { 'request-id': string })['request-id'];
+    expect((await c.get(`/jobs/job-1/checkpoints/${requestId}`)).body).toEqual({ status: { id: 'IN_PROGRESS' } });
+    expect(c.triggerOptions()[0]).toMatch(/^1 CHECKPOINT\/\/ /);
+    await c.ackAll(1);
+    await settle();
+    await settle();
+    expect((await c.get(`/jobs/job-1/checkpoints/${requestId}`)).body).toEqual({ status: { id: 'COMPLETED' }, operation: { location: 'memory://cp/job-1/chk-1', checkpointId: 1 } });
+    expect((await c.get(`/jobs/job-1/savepoints/${requestId}`)).body.code).toBe('TRIGGER_NOT_FOUND');
+    const bad = await c.app.inject({ method: 'POST', url: '/jobs/job-1/checkpoints', payload: { checkpointType: 'SOME' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'INVALID_CHECKPOINT_REQUEST' });
+    expect((await c.get('/jobs/job-1/checkpoints')).body.counts).toBeDefined();
+  });
+
   it('POST /jobs/:id/savepoints refuses a body that is not what it takes', async () => {
     const c = restCluster();
     const bad = await c.app.inject({ method: 'POST', url: '/jobs/job-1/savepoints', payload: { 'cancel-job': 'yes' } });

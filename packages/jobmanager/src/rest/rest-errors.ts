@@ -17,7 +17,7 @@ export const RestErrorCode = {
   JOB_VERTEX_NOT_FOUND: 'JOB_VERTEX_NOT_FOUND',
   /** The job's vertex has no subtask with this index. */
   SUBTASK_NOT_FOUND: 'SUBTASK_NOT_FOUND',
-  /** No savepoint or stop was triggered with this request ID for the job. */
+  /** No savepoint, stop or checkpoint was triggered with this request ID for the job. */
   TRIGGER_NOT_FOUND: 'TRIGGER_NOT_FOUND',
   /** A standby forwarded the request to the leader's REST API, which did not answer (it may have just failed). */
   LEADER_UNREACHABLE: 'LEADER_UNREACHABLE',
@@ -40,6 +40,7 @@ const CONFLICTS: ReadonlySet<string> = new Set([
   JobManagerErrorCode.SAVEPOINT_IN_PROGRESS,
   JobManagerErrorCode.SAVEPOINT_NOT_SUPPORTED,
   JobManagerErrorCode.SAVEPOINT_DIR_MISSING,
+  JobManagerErrorCode.CHECKPOINTING_NOT_ENABLED,
 ]);
 
 /** A standby that knows no leader (HA's NO_LEADER: an election is under way) or cannot reach it: try again shortly. */

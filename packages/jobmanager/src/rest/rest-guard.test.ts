@@ -76,12 +76,14 @@ describe('REST API with authentication', () => {
       body: { errors: ["'bob' (role submitter) may stop only the jobs it submitted (this one was submitted by token:alice): another's job takes the operator or admin role"] },
     });
     expect((await request('POST', '/jobs/job-1/savepoints', 'bob', { 'cancel-job': true })).status).toBe(403);
+    expect((await request('POST', '/jobs/job-1/checkpoints', 'bob', {})).status).toBe(403);
     expect((await request('PATCH', '/jobs/job-1?mode=cancel', 'alice')).status).toBe(202);
     expect(c.dispatcher.get('job-1').status).toBe(JobStatus.CANCELLING);
     expect(audit()).toEqual([
       "audit: vic cancel job-1: refused: 'vic' (role viewer) may not cancel: that takes the operator or submitter (own jobs) role, or admin",
       "audit: bob stop job-1: refused: 'bob' (role submitter) may stop only the jobs it submitted (this one was submitted by token:alice): another's job takes the operator or admin role",
       "audit: bob savepoint job-1: refused: 'bob' (role submitter) may savepoint only the jobs it submitted (this one was submitted by token:alice): another's job takes the operator or admin role",
+      "audit: bob checkpoint job-1: refused: 'bob' (role submitter) may checkpoint only the jobs it submitted (this one was submitted by token:alice): another's job takes the operator or admin role",
       'audit: alice cancel job-1: ok (202)',
     ]);
   });

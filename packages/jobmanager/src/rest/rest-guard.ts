@@ -15,13 +15,14 @@ declare module 'fastify' {
   }
 }
 
-/** What a REST request does: GETs read; cancel, savepoint and stop change a job. */
+/** What a REST request does: GETs read; cancel, savepoint, checkpoint and stop change a job. */
 function actionOf(request: FastifyRequest): Action {
   const route = request.routeOptions.url ?? '';
   if (request.method === 'PATCH' && route === '/jobs/:jobid') return 'cancel';
   if (request.method === 'POST' && route === '/jobs/:jobid/stop') return 'stop';
   // With cancel-job in its body a savepoint also cancels; authorize rules cancel and savepoint alike, so the body need not be read first.
   if (request.method === 'POST' && route === '/jobs/:jobid/savepoints') return 'savepoint';
+  if (request.method === 'POST' && route === '/jobs/:jobid/checkpoints') return 'checkpoint';
   return 'read';
 }
 

@@ -14,6 +14,7 @@ import type { RestContext } from './rest-context.ts';
 import { RestErrorCode, errorBody, httpStatusOf } from './rest-errors.ts';
 import { guardRest, type RestGuardOptions } from './rest-guard.ts';
 import { savepointRoutes } from './savepoint-routes.ts';
+import { checkpointRoutes } from './checkpoint-routes.ts';
 
 export interface RestServerOptions {
   /** rest.bind-address */
@@ -93,6 +94,7 @@ export function buildRestApp(options: Omit<RestServerOptions, 'host' | 'port'>):
   jobRoutes(app, options.context);
   metricRoutes(app, options.context);
   savepointRoutes(app, options.context);
+  checkpointRoutes(app, options.context);
   if (options.dashboardDir === undefined) {
     app.get('/', { config: { public: true } }, (_request, reply) => reply.type('text/html').send(NOT_BUILT));
   } else {

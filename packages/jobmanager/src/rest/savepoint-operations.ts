@@ -3,8 +3,12 @@ import { WeirError, describeError } from '@weir/common';
 import type { TriggerSavepointResponse } from '@weir/rpc';
 import { RestErrorCode } from './rest-errors.ts';
 
-/** A savepoint or stop triggered through the REST API, which the client polls (Flink's asynchronous operation). */
+/** What an operation takes: a savepoint (or stop), or an on-demand checkpoint; each is polled at its own URL. */
+export type OperationKind = 'savepoint' | 'checkpoint';
+
+/** A savepoint, stop or checkpoint triggered through the REST API, which the client polls (Flink's asynchronous operation). */
 export interface SavepointOperation {
+  readonly kind: OperationKind;
   readonly jobId: string;
   readonly triggerId: string;
   readonly status: 'IN_PROGRESS' | 'COMPLETED';
@@ -21,14 +25,15 @@ export class SavepointOperations {
 
   constructor(private readonly capacity = 100) {}
 
-  /** Runs `savepoint` in the background and returns the trigger ID to poll it with. */
-  start(jobId: string, savepoint: Promise<TriggerSavepointResponse>): string {
+  /** Runs `savepoint` (a checkpoint with kind `checkpoint`) in the background and returns the trigger ID to poll it with. */
+  start(jobId: string, savepoint: Promise<TriggerSavepointResponse>, kind: OperationKind = 'savepoint'): string {
     const triggerId = randomBytes(16).toString('hex');
-    this.#set({ jobId, triggerId, status: 'IN_PROGRESS' });
+    this.#set({ kind, jobId, triggerId, status: 'IN_PROGRESS' });
     savepoint.then(
-      (done) => this.#set({ jobId, triggerId, status: 'COMPLETED', location: done.savepointPath, checkpointId: Number(done.checkpointId) }),
+      (done) => this.#set({ kind, jobId, triggerId, status: 'COMPLETED', location: done.savepointPath, checkpointId: Number(done.checkpointId) }),
       (err: unknown) =>
         this.#set({
+          kind,
           jobId,
           triggerId,
           status: 'COMPLETED',
@@ -39,10 +44,10 @@ export class SavepointOperations {
   }
 
   /** The operation; TRIGGER_NOT_FOUND when this job had no trigger with that ID (or it was forgotten). */
-  get(jobId: string, triggerId: string): SavepointOperation {
+  get(jobId: string, triggerId: string, kind: OperationKind = 'savepoint'): SavepointOperation {
     const operation = this.#operations.get(triggerId);
-    if (operation === undefined || operation.jobId !== jobId) {
-      throw new WeirError(RestErrorCode.TRIGGER_NOT_FOUND, `job ${jobId} has no savepoint triggered with request ID '${triggerId}'; POST /jobs/${jobId}/savepoints answers with the ID to poll`);
+    if (operation === undefined || operation.jobId !== jobId || operation.kind !== kind) {
+      throw new WeirError(RestErrorCode.TRIGGER_NOT_FOUND, `job ${jobId} has no ${kind} triggered with request ID '${triggerId}'; POST /jobs/${jobId}/${kind}s answers with the ID to poll`);
     }
     return operation;
   }

@@ -8,7 +8,7 @@ import type { SavepointOperation } from './savepoint-operations.ts';
 import { rateLimitKey } from '../service/client-rate-limiter.ts';
 
 /** The body's fields, checked: a string or absent, a boolean or absent. */
-function bodyOf(request: FastifyRequest, strings: readonly string[], booleans: readonly string[]): Record<string, string | boolean | undefined> {
+export function bodyOf(request: FastifyRequest, strings: readonly string[], booleans: readonly string[]): Record<string, string | boolean | undefined> {
   const body: unknown = request.body ?? {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(`the body of ${request.method} ${request.url} must be a JSON object`);
   const fields = body as Record<string, unknown>;
@@ -22,7 +22,7 @@ function bodyOf(request: FastifyRequest, strings: readonly string[], booleans: r
 }
 
 /** Flink's answer to polling an asynchronous operation. */
-function operationView(operation: SavepointOperation): object {
+export function operationView(operation: SavepointOperation): object {
   if (operation.status === 'IN_PROGRESS') return { status: { id: 'IN_PROGRESS' } };
   const failure = operation.failure;
   return {

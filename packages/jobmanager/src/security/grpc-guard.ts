@@ -23,6 +23,8 @@ function actionOf(method: string, call: AnyCall): Action {
     case 'TriggerSavepoint':
       // Cancel- and stop-with-savepoint end the job: they take what cancel and stop take.
       return call.request?.terminate === 'CANCEL' ? 'cancel' : call.request?.terminate === 'STOP' ? 'stop' : 'savepoint';
+    case 'TriggerCheckpoint':
+      return 'checkpoint';
     case 'DisposeSavepoint':
       return 'dispose-savepoint';
     default:

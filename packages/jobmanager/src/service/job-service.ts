@@ -5,13 +5,14 @@ import type { JobMaster } from '../job/job-master.ts';
 import type { SavepointService } from '../savepoint/savepoint-service.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
 import type { JobSubmitter } from '../submit/job-submitter.ts';
+import { isFullCheckpoint } from '../checkpoint/checkpoint-type.ts';
 import { toListCheckpointsResponse } from './checkpoint-views.ts';
 import { principalId } from '@weir/security';
 import { callPrincipal } from '../security/job-owners.ts';
 import { peerAddress, rateLimitKey, type ClientRateLimiter } from './client-rate-limiter.ts';
 import { toJobDetails, toJobStatusUpdate } from './job-views.ts';
 
-/** The JobService the CLI calls: submit, list, get, cancel, watch, list checkpoints, savepoints. */
+/** The JobService the CLI calls: submit, list, get, cancel, watch, list and trigger checkpoints, savepoints. */
 export function jobServiceHandlers(
   dispatcher: Dispatcher,
   submitter: JobSubmitter,
@@ -44,6 +45,19 @@ export function jobServiceHandlers(
         (response) => callback(null, response),
         (err: unknown) => {
           logger.warn({ err, jobId: quoteInput(call.request.jobId) }, 'savepoint failed');
+          callback(toServiceError(err));
+        },
+      );
+    },
+
+    TriggerCheckpoint(call, callback) {
+      Promise.resolve(call.request).then((request) => {
+        rateLimiter.take(rateLimitKey(callPrincipal(call), peerAddress(call.getPeer())), 'TriggerCheckpoint');
+        return dispatcher.get(parseJobId(request.jobId)).triggerCheckpoint(isFullCheckpoint(request.checkpointType));
+      }).then(
+        (checkpoint) => callback(null, { checkpointId: checkpoint.checkpointId, checkpointPath: checkpoint.path }),
+        (err: unknown) => {
+          logger.warn({ err, jobId: quoteInput(call.request.jobId) }, 'on-demand checkpoint failed');
           callback(toServiceError(err));
         },
       );

@@ -11,11 +11,12 @@ const TERMINATE = { SUSPEND: 'suspend', DRAIN: 'drain' } as const;
  * proto allows.
  */
 export function encodeCheckpointOptions(options: CheckpointOptions): CheckpointOptionsMessage | undefined {
-  if (options.type === 'checkpoint' && options.targetLocation === undefined) return undefined;
+  if (options.type === 'checkpoint' && options.targetLocation === undefined && options.full !== true) return undefined;
   return {
     type: options.type === 'savepoint' ? 'SAVEPOINT' : 'CHECKPOINT',
     terminate: options.terminate === undefined ? '' : options.terminate.toUpperCase(),
     targetLocation: options.targetLocation ?? '',
+    full: options.full === true,
   };
 }
 
@@ -31,9 +32,11 @@ export function decodeCheckpointOptions(message: CheckpointOptions__Output | nul
   const terminate = message.terminate === '' ? undefined : TERMINATE[message.terminate.toUpperCase() as keyof typeof TERMINATE];
   if (message.terminate !== '' && terminate === undefined) throw invalid(`terminate ${JSON.stringify(message.terminate)}; it must be empty, SUSPEND or DRAIN`);
   if (terminate !== undefined && type !== 'savepoint') throw invalid(`terminate ${message.terminate} on a ${message.type}; only a savepoint may end the job`);
-  if (type === 'checkpoint' && message.targetLocation === '') return CHECKPOINT_OPTIONS;
+  if (message.full === true && type !== 'checkpoint') throw invalid(`full on a ${message.type}; a savepoint is always complete`);
+  if (type === 'checkpoint' && message.targetLocation === '' && message.full !== true) return CHECKPOINT_OPTIONS;
   return {
     type,
+    ...(message.full === true ? { full: true } : {}),
     ...(terminate === undefined ? {} : { terminate }),
     ...(message.targetLocation === '' ? {} : { targetLocation: message.targetLocation }),
   };

@@ -21,6 +21,8 @@ import type { OperatorInfo as _weir_v1_OperatorInfo, OperatorInfo__Output as _we
 import type { SubmitJobRequest as _weir_v1_SubmitJobRequest, SubmitJobRequest__Output as _weir_v1_SubmitJobRequest__Output } from './weir/v1/SubmitJobRequest.ts';
 import type { SubmitJobResponse as _weir_v1_SubmitJobResponse, SubmitJobResponse__Output as _weir_v1_SubmitJobResponse__Output } from './weir/v1/SubmitJobResponse.ts';
 import type { SubtaskInfo as _weir_v1_SubtaskInfo, SubtaskInfo__Output as _weir_v1_SubtaskInfo__Output } from './weir/v1/SubtaskInfo.ts';
+import type { TriggerCheckpointRequest as _weir_v1_TriggerCheckpointRequest, TriggerCheckpointRequest__Output as _weir_v1_TriggerCheckpointRequest__Output } from './weir/v1/TriggerCheckpointRequest.ts';
+import type { TriggerCheckpointResponse as _weir_v1_TriggerCheckpointResponse, TriggerCheckpointResponse__Output as _weir_v1_TriggerCheckpointResponse__Output } from './weir/v1/TriggerCheckpointResponse.ts';
 import type { TriggerSavepointRequest as _weir_v1_TriggerSavepointRequest, TriggerSavepointRequest__Output as _weir_v1_TriggerSavepointRequest__Output } from './weir/v1/TriggerSavepointRequest.ts';
 import type { TriggerSavepointResponse as _weir_v1_TriggerSavepointResponse, TriggerSavepointResponse__Output as _weir_v1_TriggerSavepointResponse__Output } from './weir/v1/TriggerSavepointResponse.ts';
 import type { VertexInfo as _weir_v1_VertexInfo, VertexInfo__Output as _weir_v1_VertexInfo__Output } from './weir/v1/VertexInfo.ts';
@@ -53,6 +55,8 @@ export interface ProtoGrpcType {
       SubmitJobRequest: MessageTypeDefinition<_weir_v1_SubmitJobRequest, _weir_v1_SubmitJobRequest__Output>
       SubmitJobResponse: MessageTypeDefinition<_weir_v1_SubmitJobResponse, _weir_v1_SubmitJobResponse__Output>
       SubtaskInfo: MessageTypeDefinition<_weir_v1_SubtaskInfo, _weir_v1_SubtaskInfo__Output>
+      TriggerCheckpointRequest: MessageTypeDefinition<_weir_v1_TriggerCheckpointRequest, _weir_v1_TriggerCheckpointRequest__Output>
+      TriggerCheckpointResponse: MessageTypeDefinition<_weir_v1_TriggerCheckpointResponse, _weir_v1_TriggerCheckpointResponse__Output>
       TriggerSavepointRequest: MessageTypeDefinition<_weir_v1_TriggerSavepointRequest, _weir_v1_TriggerSavepointRequest__Output>
       TriggerSavepointResponse: MessageTypeDefinition<_weir_v1_TriggerSavepointResponse, _weir_v1_TriggerSavepointResponse__Output>
       VertexInfo: MessageTypeDefinition<_weir_v1_VertexInfo, _weir_v1_VertexInfo__Output>

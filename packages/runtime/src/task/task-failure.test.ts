@@ -1,4 +1,4 @@
-import { Boundedness, InputStatus, type Source } from '@weir/api';
+import { Boundedness, InputStatus, WeirError, type Source } from '@weir/api';
 import { describe, expect, it } from 'vitest';
 import { PartitionRegistry } from '../network/partition-registry.ts';
 import { silentLogger } from '@weir/common/testing';
@@ -25,6 +25,21 @@ function idleAfter<T>(items: readonly T[], closed: string[]): Source<T> {
 }
 
 describe('task failure and cancel', () => {
+  it('fails a running task from outside (failExternally): it stops, reports FAILED with the cause, and ignores a second call', async () => {
+    const closed: string[] = [];
+    const job = await runJob((env) => {
+      env.fromSource(idleAfter([1, 2], closed), 'numbers').sinkTo(new CollectingSink());
+    });
+    const task = job.deployed[0]!.task;
+    await waitUntil(() => task.state === 'RUNNING');
+    task.failExternally(new WeirError('BY_TEST', 'failed by the test'));
+    task.failExternally(new WeirError('BY_TEST', 'again'));
+    await job.whenAllTerminal();
+    expect(task.state).toBe('FAILED');
+    expect(job.changes.get(task)?.find((c) => c.failure !== undefined)?.failure).toMatchObject({ code: 'BY_TEST', message: 'failed by the test' });
+    expect(closed).toEqual(['reader']);
+  });
+
   it('fails the task whose map throws, naming operator and subtask; the producer stays up until cancelled', async () => {
     const closed: string[] = [];
     const job = await runJob((env) => {

@@ -59,6 +59,8 @@ export class Task {
   #signalCancel: ((reason: TaskCanceled) => void) | undefined;
   readonly #terminated: Promise<void>;
   #signalTerminated: (() => void) | undefined;
+  /** Set by failExternally: the task stops as a cancel would, then reports FAILED with it. */
+  #externalFailure: WeirError | undefined;
 
   constructor(options: TaskOptions) {
     this.#options = options;
@@ -126,6 +128,17 @@ export class Task {
     return this.#terminated;
   }
 
+  /**
+   * Fails the task from outside (Flink's Task.failExternally): it stops as a cancel does, then
+   * reports FAILED with `cause`, so whoever runs the job fails it over. Ignored once it ended.
+   */
+  failExternally(cause: WeirError): void {
+    if (isTerminalTaskState(this.state) || this.#externalFailure !== undefined) return;
+    this.#externalFailure = cause;
+    this.#signalCancel!(new TaskCanceled(cause.message));
+    this.#runtime.stop();
+  }
+
   async #run(): Promise<void> {
     let failure: unknown;
     let finished = false;
@@ -136,6 +149,10 @@ export class Task {
     } catch (err) {
       failure = err;
       if (isWeirError(err, RuntimeErrorCode.PRODUCER_CANCELED)) this.#transition((s) => s.cancelRequested());
+    }
+    if (this.#externalFailure !== undefined && this.state !== 'CANCELING') {
+      failure = this.#externalFailure;
+      finished = false;
     }
     const canceling = this.state === 'CANCELING';
     try {

@@ -5,10 +5,11 @@
  * every acknowledgement, notify).
  */
 import type { TaskCheckpointing } from '../checkpoint/types.ts';
+export type { TaskRestore } from '../checkpoint/types.ts';
 import { CHECKPOINTING_DEFAULTS } from './checkpointing-defaults.ts';
 
 export { runJob, type RunningJob, type JobOptions } from './harness.ts';
-export { checkpoint, notifyComplete, notifyAborted } from './checkpoints.ts';
+export { checkpoint, notifyComplete, notifyAborted, restoreFrom } from './checkpoints.ts';
 
 /** Exactly-once aligned checkpoints of the memory backend: state stays in the acknowledgements, nothing is written to disk. */
 export function inMemoryCheckpointing(): TaskCheckpointing {

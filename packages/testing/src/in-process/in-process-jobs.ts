@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { isTerminalTaskState, JobStatus, WeirError, type JobMain } from '@weir/common';
 import type { StreamExecutionEnvironment } from '@weir/api';
-import { inMemoryCheckpointing, runJob, type RunningJob } from '@weir/runtime/local-job';
+import { inMemoryCheckpointing, restoreFrom, runJob, type JobOptions, type RunningJob } from '@weir/runtime/local-job';
 import { TestingErrorCode } from '../errors.ts';
+import { restartDecision, type LastCheckpoint } from './in-process-restart.ts';
 
 /** A job's main, as a job module's default export: `(env, args) => void`. */
 export type JobFunction = JobMain<StreamExecutionEnvironment>;
@@ -16,11 +17,18 @@ interface Outcome {
 }
 
 interface LocalJob {
-  readonly job: RunningJob;
+  readonly main: JobFunction;
+  readonly options: JobOptions;
+  /** The running attempt's tasks; replaced at each restart. */
+  job: RunningJob;
+  attempt: number;
   readonly intervalMs: number;
-  readonly ended: Promise<Outcome>;
+  /** Every status the job passed through, in order; the last is terminal once it ended. */
+  readonly statuses: Outcome[];
   nextCheckpointId: number;
   lastCheckpointAt: number;
+  /** The latest completed checkpoint: what a restart restores. */
+  completed: LastCheckpoint | undefined;
   /** Checkpoints one at a time: the supervisor's periodic ones and `triggerCheckpoint`'s. */
   busy: Promise<unknown>;
 }
@@ -31,8 +39,9 @@ interface LocalJob {
  * class does the JobManager's part: it checkpoints (memory backend, exactly once, the job's
  * interval; also the final checkpoint a task waits for at the end of its input, which commits
  * two-phase sinks such as CollectSink), triggers a checkpoint on demand, notices the end, and
- * on a task's failure cancels the rest and reports FAILED. There is no failover: a failed job
- * stays failed (the processes mode restarts).
+ * on a task's failure cancels the rest and, as the job's restart strategy allows, restarts
+ * every task from the latest completed checkpoint kept in memory (Flink's MiniCluster
+ * failover: RESTARTING, then RUNNING again), else reports FAILED.
  */
 export class InProcessJobs {
   readonly #jobs = new Map<string, LocalJob>();
@@ -41,38 +50,51 @@ export class InProcessJobs {
 
   /** Starts `main` and returns its job ID. */
   async submit(main: JobFunction, options: { readonly args?: readonly string[]; readonly parallelism?: number }): Promise<string> {
-    const job = await runJob(main, {
+    const jobOptions: JobOptions = {
       taskManagers: this.taskManagers,
       args: options.args ?? [],
       ...(options.parallelism === undefined || options.parallelism === 0 ? {} : { parallelism: options.parallelism }),
       checkpointing: inMemoryCheckpointing(),
-    });
+    };
+    const job = await runJob(main, jobOptions);
     const id = randomUUID().replaceAll('-', '');
     const local: LocalJob = {
+      main,
+      options: jobOptions,
       job,
+      attempt: 0,
       intervalMs: job.graph.config.checkpointing?.intervalMs ?? 0,
-      ended: undefined as unknown as Promise<Outcome>,
+      statuses: [{ status: JobStatus.RUNNING, failureCause: '' }],
       nextCheckpointId: 1,
       lastCheckpointAt: Date.now(),
+      completed: undefined,
       busy: Promise.resolve(),
     };
-    (local as { ended: Promise<Outcome> }).ended = this.#supervise(local);
+    void this.#supervise(local).then((outcome) => local.statuses.push(outcome));
     this.#jobs.set(id, local);
     return id;
   }
 
-  /** RUNNING, then the job's end (as the JobManager's WatchJob stream). */
+  /** Every status change until the job's end (as the JobManager's WatchJob stream). */
   async *watch(jobId: string): AsyncIterable<Outcome> {
     const local = this.#job(jobId);
-    yield { status: JobStatus.RUNNING, failureCause: '' };
-    yield await local.ended;
+    for (let seen = 0; ; ) {
+      while (seen < local.statuses.length) {
+        const update = local.statuses[seen++]!;
+        yield update;
+        if (isEnd(update.status)) return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+    }
   }
 
   /** Cancels every task; resolves with the status the job ends in. */
   async cancel(jobId: string): Promise<string> {
     const local = this.#job(jobId);
+    local.statuses.push({ status: JobStatus.CANCELLING, failureCause: '' });
     await Promise.all(local.job.deployed.map((d) => d.task.cancel()));
-    return (await local.ended).status;
+    for await (const update of this.watch(jobId)) if (isEnd(update.status)) return update.status;
+    return JobStatus.CANCELED;
   }
 
   /** A checkpoint now (after one in progress); resolves with its ID once every task acknowledged it and was told it completed. */
@@ -83,16 +105,40 @@ export class InProcessJobs {
     return run;
   }
 
+  /**
+   * Fails subtask `subtask` of the vertex named `vertexName` (or whose name starts with it, as
+   * `Source: numbers`) from outside, as a task that threw: the job fails over by its restart
+   * strategy. NO_SUCH_TASK when the job has no such running task.
+   */
+  failTask(jobId: string, vertexName: string, subtask = 0): void {
+    const { job } = this.#job(jobId);
+    const names = [...job.tasks.keys()];
+    const name = names.find((n) => n === vertexName) ?? names.find((n) => n.includes(vertexName));
+    const task = name === undefined ? undefined : job.tasks.get(name)?.[subtask];
+    if (task === undefined || isTerminalTaskState(task.state)) {
+      throw new WeirError(TestingErrorCode.NO_SUCH_TASK, `failTask: job ${jobId} has no running subtask ${subtask} of '${vertexName}'; its vertices: ${names.join(', ')}`);
+    }
+    task.failExternally(new WeirError(TestingErrorCode.TASK_FAILED_BY_TEST, `failTask(${JSON.stringify(vertexName)}, ${subtask}): failed by the test`));
+  }
+
   async #supervise(local: LocalJob): Promise<Outcome> {
-    const { job } = local;
-    for (;;) {
+    for (let failures = 0; ; ) {
       await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+      const { job } = local;
       const failed = job.deployed.find((d) => d.task.state === 'FAILED');
       if (failed !== undefined) {
         await Promise.all(job.deployed.map((d) => d.task.cancel()));
         await job.whenAllTerminal();
+        await local.busy;
         const cause = job.changes.get(failed.task)?.find((c) => c.failure !== undefined)?.failure;
-        return { status: JobStatus.FAILED, failureCause: cause === undefined ? `${failed.vertexId} failed` : `${cause.code ?? ''}: ${cause.message}` };
+        const failureCause = cause === undefined ? `${failed.vertexId} failed` : `${cause.code ?? ''}: ${cause.message}`;
+        const restart = restartDecision(job.graph.config, ++failures);
+        if (restart === undefined) return { status: JobStatus.FAILED, failureCause };
+        local.statuses.push({ status: JobStatus.RESTARTING, failureCause });
+        await new Promise((resolve) => setTimeout(resolve, restart.delayMs));
+        await this.#restart(local);
+        local.statuses.push({ status: JobStatus.RUNNING, failureCause: '' });
+        continue;
       }
       const live = job.deployed.filter((d) => !isTerminalTaskState(d.task.state));
       if (live.length === 0) {
@@ -110,11 +156,28 @@ export class InProcessJobs {
     }
   }
 
+  /** Every task again as a new attempt, from the latest completed checkpoint (or from scratch without one). */
+  async #restart(local: LocalJob): Promise<void> {
+    await local.job.coordinator.close();
+    const completed = local.completed;
+    local.attempt++;
+    local.job = await runJob(local.main, {
+      ...local.options,
+      attempt: local.attempt,
+      ...(completed === undefined ? {} : { restore: completed.restore, enumeratorState: (operatorId: string) => completed.enumerators.get(operatorId) }),
+    });
+    local.lastCheckpointAt = Date.now();
+  }
+
   #job(jobId: string): LocalJob {
     const local = this.#jobs.get(jobId);
     if (local === undefined) throw new WeirError(TestingErrorCode.NO_SUCH_JOB, `no job ${jobId} in this in-process MiniCluster`);
     return local;
   }
+}
+
+function isEnd(status: string): boolean {
+  return status === JobStatus.FINISHED || status === JobStatus.FAILED || status === JobStatus.CANCELED;
 }
 
 /** Only sources are triggered, so a checkpoint needs a live source, and every live task running (not still starting). */
@@ -123,17 +186,22 @@ function mayCheckpoint(job: RunningJob): boolean {
   return live.some((d) => d.isSource) && live.every((d) => d.task.state === 'RUNNING');
 }
 
-/** Trigger at the sources, wait for every live task's acknowledgement, then notify: the JobManager's part of one checkpoint. */
+/**
+ * Trigger at the sources, wait for every live task's acknowledgement, keep it as the restore
+ * point, then notify: the JobManager's part of one checkpoint. The split enumerators' states
+ * are taken before the trigger, as the JobManager's coordinator does.
+ */
 async function checkpointOnce(local: LocalJob): Promise<number> {
   const { job } = local;
   while (!mayCheckpoint(job)) {
-    if (job.deployed.every((d) => isTerminalTaskState(d.task.state)) || job.deployed.some((d) => d.task.state === 'FAILED')) {
-      throw new WeirError(TestingErrorCode.CHECKPOINT_FAILED, 'the job ended before the checkpoint could be triggered');
+    if (job !== local.job || job.deployed.every((d) => isTerminalTaskState(d.task.state)) || job.deployed.some((d) => d.task.state === 'FAILED')) {
+      throw new WeirError(TestingErrorCode.CHECKPOINT_FAILED, 'the job ended or failed before the checkpoint could be triggered');
     }
     await new Promise((resolve) => setTimeout(resolve, TICK_MS));
   }
   const id = local.nextCheckpointId++;
   local.lastCheckpointAt = Date.now();
+  const enumerators = job.coordinator.snapshot(id);
   for (const d of job.deployed) if (d.isSource && !isTerminalTaskState(d.task.state)) d.task.triggerCheckpoint(id, Date.now());
   for (;;) {
     const decline = job.declines.find((d) => d.decline.checkpointId === id);
@@ -146,6 +214,7 @@ async function checkpointOnce(local: LocalJob): Promise<number> {
     if (job.deployed.every((d) => d.task.state === 'FINISHED' || acked?.has(d.task) === true)) break;
     await new Promise((resolve) => setImmediate(resolve));
   }
+  local.completed = { checkpointId: id, restore: restoreFrom(job, id, undefined), enumerators };
   for (const d of job.deployed) d.task.notifyCheckpointComplete(id);
   return id;
 }

@@ -101,17 +101,20 @@ export class PostgresCdcSourceBuilder<T> {
   #dropSlotOnStop = false;
   #heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
 
+  /** Flink CDC's hostname: the PostgreSQL server's host. */
   hostname(hostname: string): this {
     this.#hostname = requireName(hostname, 'hostname');
     return this;
   }
 
+  /** Flink CDC's port: the server's port (default 5432). */
   port(port: number): this {
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `port() takes 1..65535, got ${JSON.stringify(port)}`);
     this.#port = port;
     return this;
   }
 
+  /** Flink CDC's database: the database whose changes are read. */
   database(database: string): this {
     this.#database = requireName(database, 'database');
     return this;
@@ -131,11 +134,13 @@ export class PostgresCdcSourceBuilder<T> {
     return this;
   }
 
+  /** Flink CDC's username: the role the source logs in as (it needs replication rights). */
   username(username: string): this {
     this.#username = requireName(username, 'username');
     return this;
   }
 
+  /** Flink CDC's password: that role's password. */
   password(password: string): this {
     if (typeof password !== 'string') throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'password() takes a string');
     this.#password = password;
@@ -199,6 +204,7 @@ export class PostgresCdcSourceBuilder<T> {
     return next;
   }
 
+  /** The PostgresCdcSource; fails with a clear error when hostname, database, tables or the slot name are missing. */
   build(): PostgresCdcSource<T> {
     if (this.#hostname === undefined || this.#database === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a PostgresCdcSource needs hostname(...) and database(...)');
     if (this.#tables === undefined) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'a PostgresCdcSource needs tableList(schema.table, ...)');

@@ -87,6 +87,7 @@ export class FileSinkBuilder<T> {
 
   constructor(private readonly create: (policy: DefaultRollingPolicy) => FileSink<T>) {}
 
+  /** Flink's withRollingPolicy: when an in-progress part file rolls. */
   withRollingPolicy(policy: DefaultRollingPolicy): this {
     if (!(policy instanceof DefaultRollingPolicy)) {
       throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'withRollingPolicy() takes DefaultRollingPolicy.builder()...build()');
@@ -95,6 +96,7 @@ export class FileSinkBuilder<T> {
     return this;
   }
 
+  /** The FileSink. */
   build(): FileSink<T> {
     return this.create(this.#rollingPolicy);
   }

@@ -7,6 +7,7 @@ export const DEFAULT_MAX_PART_SIZE = 128 * 1024 * 1024;
 export class DefaultRollingPolicy {
   private constructor(readonly maxPartSize: number) {}
 
+  /** Flink's DefaultRollingPolicy.builder(): a policy rolling part files by size. */
   static builder(): DefaultRollingPolicyBuilder {
     return new DefaultRollingPolicyBuilder((maxPartSize) => new DefaultRollingPolicy(maxPartSize));
   }
@@ -22,6 +23,7 @@ export class DefaultRollingPolicyBuilder {
 
   constructor(private readonly create: (maxPartSize: number) => DefaultRollingPolicy) {}
 
+  /** Flink's withMaxPartSize: a part file rolls once it holds this many bytes. */
   withMaxPartSize(bytes: number): this {
     if (!Number.isSafeInteger(bytes) || bytes < 1) {
       throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `withMaxPartSize() needs a whole number of bytes >= 1, got ${bytes}`);
@@ -30,6 +32,7 @@ export class DefaultRollingPolicyBuilder {
     return this;
   }
 
+  /** The DefaultRollingPolicy. */
   build(): DefaultRollingPolicy {
     return this.create(this.#maxPartSize);
   }

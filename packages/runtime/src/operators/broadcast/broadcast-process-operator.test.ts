@@ -14,7 +14,10 @@ import {
   type ValueState,
 } from '@weir/api';
 import { errorOf } from '@weir/common/testing';
+import { rm } from 'node:fs/promises';
 import { OperatorHarness } from '../../testing/operator-harness.ts';
+import { keyContext, tempDir } from '../../state/level/level-test-support.ts';
+import { LevelKeyedStateBackend } from '../../state/level/level-keyed-state-backend.ts';
 import type { OperatorStateStore } from '../../state/operator-state-store.ts';
 
 interface Rule {
@@ -87,6 +90,31 @@ describe('BroadcastProcessOperator', () => {
     expect(h.takeRecords()).toEqual(['a:big:1']);
   });
 
+  it('keyed on LevelDB: applyToKeyedState reads the keys asynchronously and visits them before the next record', async () => {
+    const local = tempDir('broadcast-level');
+    const h = new OperatorHarness(keyedSpec(new Alerts()), {
+      backend: (clock) =>
+        new LevelKeyedStateBackend({ keys: keyContext(1, 0), label: 'Op', localStateDir: local, jobId: 'j', operatorId: 'op', subtaskIndex: 0, incremental: false, work: undefined, clock }),
+    });
+    try {
+      await h.open();
+      h.elementOn(1, { name: 'big', threshold: 10 });
+      h.element({ user: 'a', amount: 50 });
+      h.element({ user: 'b', amount: 20 });
+      h.element({ user: ['x', 1] as never, amount: 20 });
+      expect(h.takeRecords()).toEqual(['a:big:1', 'b:big:1', 'x,1:big:1']);
+      h.elementOn(1, { name: 'reset', threshold: 0 });
+      // As a task does before its next record: the keys are read from the DB, then each is visited.
+      await h.settled();
+      expect(h.takeRecords().sort()).toEqual(['reset a from 1', 'reset b from 1', 'reset x,1 from 1']);
+      h.element({ user: 'a', amount: 50 });
+      expect(h.takeRecords()).toEqual(['a:big:1']);
+    } finally {
+      await h.backend?.dispose();
+      await rm(local, { recursive: true, force: true });
+    }
+  });
+
   it('snapshots its broadcast state as broadcast-mode operator state and restores it', async () => {
     const h = await keyedHarness();
     h.elementOn(1, { name: 'big', threshold: 10 });
@@ -94,10 +122,24 @@ describe('BroadcastProcessOperator', () => {
     const lists = await h.snapshot();
     expect([...lists.snapshot()]).toEqual([
       ['rules', { mode: 'broadcast', entries: [['big', { name: 'big', threshold: 10 }], ['huge', { name: 'huge', threshold: 100 }]] }],
+      ['rules.schema', { mode: 'broadcast', entries: [{ kind: 'map', keyType: Types.STRING.describe(), type: Types.GENERIC<Rule>().describe() }] }],
     ]);
     const restored = await keyedHarness({ lists });
     restored.element({ user: 'a', amount: 500 });
     expect(restored.takeRecords()).toEqual(['a:big:1', 'a:huge:2']);
+  });
+
+  it('refuses to restore a broadcast state whose descriptor changed its types, naming both (INCOMPATIBLE_STATE_SCHEMA)', async () => {
+    const h = await keyedHarness();
+    h.elementOn(1, { name: 'big', threshold: 10 });
+    const lists = await h.snapshot();
+    const numbered = new MapStateDescriptor<number, Rule>('rules', Types.NUMBER, Types.GENERIC<Rule>());
+    const spec: OperatorSpec = { kind: 'broadcastProcess', fn: new Alerts() as never, descriptors: [numbered as MapStateDescriptor<unknown, unknown>], key: (e) => (e as Event).user };
+    const changed = new OperatorHarness(spec, { restored: true, lists });
+    await expect(changed.open()).rejects.toMatchObject({
+      code: 'INCOMPATIBLE_STATE_SCHEMA',
+      message: "the key type of state 'rules' was STRING, now NUMBER: key types never evolve; keep STRING as the key type",
+    });
   });
 
   it('non-keyed: a BroadcastProcessFunction with the state read-only on the element side', async () => {

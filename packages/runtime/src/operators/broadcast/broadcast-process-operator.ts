@@ -13,6 +13,8 @@ import { WeirError } from '@weir/common';
 import { RuntimeErrorCode } from '../../errors.ts';
 import { HeapKeyedStateBackend } from '../../state/heap-keyed-state-backend.ts';
 import type { KeyedStateBackend } from '../../state/keyed-state-backend.ts';
+import { LevelKeyedStateBackend } from '../../state/level/level-keyed-state-backend.ts';
+import type { PendingWork } from '../pending-work.ts';
 import { FunctionOperator } from '../function-operator.ts';
 import type { OperatorContext } from '../operator-context.ts';
 import type { Output } from '../output.ts';
@@ -34,13 +36,15 @@ class BroadcastFunctionContext extends FunctionContext {
   readonly #timers: UserTimerService;
   readonly #keyed: KeyedStateBackend | undefined;
   readonly #label: string;
+  readonly #work: PendingWork;
 
-  constructor(args: ConstructorParameters<typeof FunctionContext>, states: BroadcastStates, keyed: KeyedStateBackend | undefined, label: string) {
+  constructor(args: ConstructorParameters<typeof FunctionContext>, states: BroadcastStates, keyed: KeyedStateBackend | undefined, label: string, work: PendingWork) {
     super(...args);
     this.#states = states;
     this.#timers = args[3];
     this.#keyed = keyed;
     this.#label = label;
+    this.#work = work;
   }
 
   getBroadcastState(descriptor: MapStateDescriptor<unknown, unknown>): unknown {
@@ -56,29 +60,45 @@ class BroadcastFunctionContext extends FunctionContext {
     return this.#timers.currentWatermark();
   }
 
-  /** Flink's applyToKeyedState: `fn(key, state)` for every key of this subtask with a value of `descriptor`'s state. */
+  /**
+   * Flink's applyToKeyedState: `fn(key, state)` for every key of this subtask with a value of
+   * `descriptor`'s state. The heap backend visits its keys now. The LevelDB backend's keys can
+   * only be iterated asynchronously (classic-level has no synchronous iterator, unlike
+   * RocksDB's that Flink uses), so there `fn` runs as a step of the task's pending work once
+   * the keys are read: after processBroadcastElement returns and before the task takes its
+   * next record of either input or barrier (differs from Flink: code after the call in
+   * processBroadcastElement does not see what `fn` did).
+   */
   applyToKeyedState(descriptor: StateDescriptor<unknown>, fn: (key: unknown, state: unknown) => void): void {
     const backend = this.#keyed;
     if (!this.broadcastSide || backend === undefined) {
       throw new WeirError(RuntimeErrorCode.BROADCAST_STATE_MISUSED, `${this.#label}: applyToKeyedState() is only available in processBroadcastElement of a KeyedBroadcastProcessFunction`);
     }
-    if (!(backend instanceof HeapKeyedStateBackend)) {
-      throw new WeirError(
-        RuntimeErrorCode.KEYED_STATE_ITERATION_UNSUPPORTED,
-        `${this.#label}: applyToKeyedState() visits keys synchronously, which the ${backend.kind} state backend cannot; use the heap state backend (HashMapStateBackend) for this job`,
-      );
-    }
     const state = stateOf(backend, descriptor);
-    const keys = backend.keys;
-    // The keys first: `fn` may clear a key's state, which changes the table being visited.
-    for (const [normalized, groupIndex] of backend.keysOf(descriptor.name)) {
-      const key = denormalizeKey(normalized);
-      keys.setCurrentKeyInGroup(key, keys.range.start + groupIndex);
-      try {
-        fn(key, state);
-      } finally {
-        keys.clearCurrentKey();
-      }
+    if (backend instanceof HeapKeyedStateBackend) {
+      // The keys first: `fn` may clear a key's state, which changes the table being visited.
+      const groups = backend.keysOf(descriptor.name).map(([normalized, groupIndex]): [unknown, number] => [normalized, backend.keys.range.start + groupIndex]);
+      visitKeys(backend, groups, state, fn);
+      return;
+    }
+    if (backend instanceof LevelKeyedStateBackend) {
+      this.#work.addStep(async () => visitKeys(backend, await backend.keysOfAsync(descriptor.name), state, fn));
+      return;
+    }
+    throw new WeirError(RuntimeErrorCode.KEYED_STATE_ITERATION_UNSUPPORTED, `${this.#label}: applyToKeyedState() cannot visit the keys of the ${backend.kind} state backend`);
+  }
+}
+
+/** `fn(key, state)` with each key current in its key group. */
+function visitKeys(backend: KeyedStateBackend, groups: readonly [unknown, number][], state: unknown, fn: (key: unknown, state: unknown) => void): void {
+  const keys = backend.keys;
+  for (const [normalized, keyGroup] of groups) {
+    const key = denormalizeKey(normalized);
+    keys.setCurrentKeyInGroup(key, keyGroup);
+    try {
+      fn(key, state);
+    } finally {
+      keys.clearCurrentKey();
     }
   }
 }
@@ -116,7 +136,7 @@ export class BroadcastProcessOperator extends FunctionOperator<AnyBroadcastFunct
     context.runtimeContext.reserveBroadcastStateNames(this.#states.names);
     this.#host = new TimerHost(fn as WithOnTimer, out, context, (timers) => {
       const args: ConstructorParameters<typeof FunctionContext> = [context.subtaskIndex, context.timestamp, out, timers, context.keyed?.keys];
-      return new BroadcastFunctionContext(args, this.#states, context.keyed, context.label);
+      return new BroadcastFunctionContext(args, this.#states, context.keyed, context.label, context.work);
     });
     this.#ctx = this.#host.ctx as BroadcastFunctionContext;
     const elements: Collector<unknown> = { collect: (record) => this.#processElement(record) };

@@ -1,8 +1,14 @@
-import type { BroadcastState, MapStateDescriptor, ReadOnlyBroadcastState } from '@weir/api';
-import { WeirError } from '@weir/common';
+import { resolveStateSchema, type BroadcastState, type MapStateDescriptor, type ReadOnlyBroadcastState } from '@weir/api';
+import { WeirError, type StateMetaInfo } from '@weir/common';
 import { RuntimeErrorCode } from '../../errors.ts';
 import { normalizeKey } from '../../state/key-context.ts';
 import type { OperatorStateStore } from '../../state/operator-state-store.ts';
+import { metaOf } from '../../state/state-descriptors.ts';
+
+/** The broadcast list holding broadcast state `name`'s description (kind, key and value types), checked at restore. */
+export function broadcastSchemaList(name: string): string {
+  return `${name}.schema`;
+}
 
 /**
  * One broadcast state of one operator subtask (Flink's HeapBroadcastState): a map in memory,
@@ -16,7 +22,13 @@ export class HeapBroadcastState implements BroadcastState<unknown, unknown> {
   /** What the non-broadcast side gets: reads only, as Flink's ReadOnlyBroadcastState. */
   readonly readOnly: ReadOnlyBroadcastState<unknown, unknown>;
 
-  constructor(readonly name: string) {
+  readonly name: string;
+  readonly #meta: StateMetaInfo;
+
+  constructor(descriptor: MapStateDescriptor<unknown, unknown>) {
+    const name = descriptor.name;
+    this.name = name;
+    this.#meta = metaOf(descriptor);
     const readOnly = (): never => {
       throw new WeirError(
         RuntimeErrorCode.BROADCAST_STATE_MISUSED,
@@ -65,13 +77,23 @@ export class HeapBroadcastState implements BroadcastState<unknown, unknown> {
   /** The synchronous part of a checkpoint: the entries into the operator list. */
   snapshotInto(lists: OperatorStateStore): void {
     lists.broadcastList(this.name).update(this.#copies());
+    lists.broadcastList(broadcastSchemaList(this.name)).update([this.#meta]);
   }
 
-  /** Restore: the entries of the copy this subtask was given (one copy, whatever the old parallelism). */
+  /**
+   * Restore: the entries of the copy this subtask was given (one copy, whatever the old
+   * parallelism), checked against the descriptor's types as keyed state is (Flink checks the
+   * serializers' compatibility): INCOMPATIBLE_STATE_SCHEMA naming the state and both types when
+   * they cannot be read, values migrated when they evolved. A snapshot without the description
+   * (taken before it was written) is restored as it is.
+   */
   restoreFrom(lists: OperatorStateStore): void {
+    const [restored] = lists.broadcastList(broadcastSchemaList(this.name)).get() as StateMetaInfo[];
+    const resolution = restored === undefined ? undefined : resolveStateSchema(this.name, restored, this.#meta);
+    const migrate = resolution?.kind === 'migrate' ? resolution.migrate : (value: unknown) => value;
     for (const entry of lists.broadcastList(this.name).get()) {
       const [key, value] = entry as [unknown, unknown];
-      this.put(key, value);
+      this.put(key, migrate(value));
     }
   }
 
@@ -88,7 +110,7 @@ export class BroadcastStates {
     descriptors: readonly MapStateDescriptor<unknown, unknown>[],
     private readonly operatorLabel: string,
   ) {
-    for (const descriptor of descriptors) this.#states.set(descriptor.name, new HeapBroadcastState(descriptor.name));
+    for (const descriptor of descriptors) this.#states.set(descriptor.name, new HeapBroadcastState(descriptor));
   }
 
   get names(): ReadonlySet<string> {

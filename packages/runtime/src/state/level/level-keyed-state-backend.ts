@@ -92,6 +92,33 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
     });
   }
 
+  /**
+   * The normalized keys with a value of plain state `name`, each with its key group (absolute),
+   * read from the DB once the caches are written: classic-level iterates only asynchronously,
+   * so applyToKeyedState on this backend collects the keys first (broadcast-process-operator.ts).
+   */
+  async keysOfAsync(name: string): Promise<[unknown, number][]> {
+    if (this.states.table(name) === undefined) return [];
+    await this.store.flushAll();
+    const nameBytes = Buffer.from(name, 'utf8');
+    const keys: [unknown, number][] = [];
+    const { start, end } = this.keys.range;
+    for (let group = start; group <= end; group++) {
+      const gte = statePrefix(group, nameBytes);
+      const lt = Buffer.from(gte);
+      lt[lt.byteLength - 1] = 1;
+      const cursor = this.store.cursor(gte, lt);
+      try {
+        for (let entries = await cursor.nextv(REWRITE_BATCH); entries.length !== 0; entries = await cursor.nextv(REWRITE_BATCH)) {
+          for (const [key] of entries) keys.push([unpackState(parseStateKey(key).serializedKey), group]);
+        }
+      } finally {
+        await cursor.close();
+      }
+    }
+    return keys;
+  }
+
   /** Reads the state's entries key group by key group: keys are (group, name, key), so each group's entries of one state are one key range. */
   async internalValues(name: string): Promise<unknown[]> {
     const stored = internalStateName(name);
@@ -150,7 +177,8 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
     // A batch still in flight (the cache filled just before the barrier) goes first: a table keeps one batch's objects readable.
     await this.store.settled();
     const directory = join(this.directory, `chk-${checkpointId}`);
-    const baseline = this.#options.incremental ? this.#confirmed : undefined;
+    // An on-demand FULL checkpoint uploads every file, as Flink's full snapshot of an incremental RocksDB backend.
+    const baseline = this.#options.incremental && options.full !== true ? this.#confirmed : undefined;
     const files = this.store.writeDirtyThen(() => this.#takeFiles(checkpointId, directory, baseline));
     // Awaited by the asynchronous part; a task that ends before it must not leave the rejection unhandled.
     files.catch(() => undefined);

@@ -5,10 +5,12 @@ export interface CheckpointOptions {
   'type'?: (string);
   'terminate'?: (string);
   'targetLocation'?: (string);
+  'full'?: (boolean);
 }
 
 export interface CheckpointOptions__Output {
   'type': (string);
   'terminate': (string);
   'targetLocation': (string);
+  'full': (boolean);
 }

@@ -15,6 +15,8 @@ import type { ListJobsRequest as _weir_v1_ListJobsRequest, ListJobsRequest__Outp
 import type { ListJobsResponse as _weir_v1_ListJobsResponse, ListJobsResponse__Output as _weir_v1_ListJobsResponse__Output } from '../../weir/v1/ListJobsResponse.ts';
 import type { SubmitJobRequest as _weir_v1_SubmitJobRequest, SubmitJobRequest__Output as _weir_v1_SubmitJobRequest__Output } from '../../weir/v1/SubmitJobRequest.ts';
 import type { SubmitJobResponse as _weir_v1_SubmitJobResponse, SubmitJobResponse__Output as _weir_v1_SubmitJobResponse__Output } from '../../weir/v1/SubmitJobResponse.ts';
+import type { TriggerCheckpointRequest as _weir_v1_TriggerCheckpointRequest, TriggerCheckpointRequest__Output as _weir_v1_TriggerCheckpointRequest__Output } from '../../weir/v1/TriggerCheckpointRequest.ts';
+import type { TriggerCheckpointResponse as _weir_v1_TriggerCheckpointResponse, TriggerCheckpointResponse__Output as _weir_v1_TriggerCheckpointResponse__Output } from '../../weir/v1/TriggerCheckpointResponse.ts';
 import type { TriggerSavepointRequest as _weir_v1_TriggerSavepointRequest, TriggerSavepointRequest__Output as _weir_v1_TriggerSavepointRequest__Output } from '../../weir/v1/TriggerSavepointRequest.ts';
 import type { TriggerSavepointResponse as _weir_v1_TriggerSavepointResponse, TriggerSavepointResponse__Output as _weir_v1_TriggerSavepointResponse__Output } from '../../weir/v1/TriggerSavepointResponse.ts';
 
@@ -82,6 +84,15 @@ export interface JobServiceClient extends grpc.Client {
   submitJob(argument: _weir_v1_SubmitJobRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_SubmitJobResponse__Output>): grpc.ClientUnaryCall;
   submitJob(argument: _weir_v1_SubmitJobRequest, callback: grpc.requestCallback<_weir_v1_SubmitJobResponse__Output>): grpc.ClientUnaryCall;
   
+  TriggerCheckpoint(argument: _weir_v1_TriggerCheckpointRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_TriggerCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  TriggerCheckpoint(argument: _weir_v1_TriggerCheckpointRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_TriggerCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  TriggerCheckpoint(argument: _weir_v1_TriggerCheckpointRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_TriggerCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  TriggerCheckpoint(argument: _weir_v1_TriggerCheckpointRequest, callback: grpc.requestCallback<_weir_v1_TriggerCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  triggerCheckpoint(argument: _weir_v1_TriggerCheckpointRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_TriggerCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  triggerCheckpoint(argument: _weir_v1_TriggerCheckpointRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_TriggerCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  triggerCheckpoint(argument: _weir_v1_TriggerCheckpointRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_TriggerCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  triggerCheckpoint(argument: _weir_v1_TriggerCheckpointRequest, callback: grpc.requestCallback<_weir_v1_TriggerCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  
   TriggerSavepoint(argument: _weir_v1_TriggerSavepointRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_TriggerSavepointResponse__Output>): grpc.ClientUnaryCall;
   TriggerSavepoint(argument: _weir_v1_TriggerSavepointRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_TriggerSavepointResponse__Output>): grpc.ClientUnaryCall;
   TriggerSavepoint(argument: _weir_v1_TriggerSavepointRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_TriggerSavepointResponse__Output>): grpc.ClientUnaryCall;
@@ -113,6 +124,8 @@ export interface JobServiceHandlers extends grpc.UntypedServiceImplementation {
   
   SubmitJob: grpc.handleUnaryCall<_weir_v1_SubmitJobRequest__Output, _weir_v1_SubmitJobResponse>;
   
+  TriggerCheckpoint: grpc.handleUnaryCall<_weir_v1_TriggerCheckpointRequest__Output, _weir_v1_TriggerCheckpointResponse>;
+  
   TriggerSavepoint: grpc.handleUnaryCall<_weir_v1_TriggerSavepointRequest__Output, _weir_v1_TriggerSavepointResponse>;
   
   WatchJob: grpc.handleServerStreamingCall<_weir_v1_JobRequest__Output, _weir_v1_JobStatusUpdate>;
@@ -127,6 +140,7 @@ export interface JobServiceDefinition extends grpc.ServiceDefinition {
   ListCheckpoints: MethodDefinition<_weir_v1_JobRequest, _weir_v1_ListCheckpointsResponse, _weir_v1_JobRequest__Output, _weir_v1_ListCheckpointsResponse__Output>
   ListJobs: MethodDefinition<_weir_v1_ListJobsRequest, _weir_v1_ListJobsResponse, _weir_v1_ListJobsRequest__Output, _weir_v1_ListJobsResponse__Output>
   SubmitJob: MethodDefinition<_weir_v1_SubmitJobRequest, _weir_v1_SubmitJobResponse, _weir_v1_SubmitJobRequest__Output, _weir_v1_SubmitJobResponse__Output>
+  TriggerCheckpoint: MethodDefinition<_weir_v1_TriggerCheckpointRequest, _weir_v1_TriggerCheckpointResponse, _weir_v1_TriggerCheckpointRequest__Output, _weir_v1_TriggerCheckpointResponse__Output>
   TriggerSavepoint: MethodDefinition<_weir_v1_TriggerSavepointRequest, _weir_v1_TriggerSavepointResponse, _weir_v1_TriggerSavepointRequest__Output, _weir_v1_TriggerSavepointResponse__Output>
   WatchJob: MethodDefinition<_weir_v1_JobRequest, _weir_v1_JobStatusUpdate, _weir_v1_JobRequest__Output, _weir_v1_JobStatusUpdate__Output>
 }
