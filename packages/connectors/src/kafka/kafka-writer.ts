@@ -31,6 +31,8 @@ export interface KafkaWriterOptions<T> {
   readonly transactionTimeoutMs: number;
   /** How long a send retries a cluster it cannot reach (the producer's own retries, which keep its sequence numbers). */
   readonly deliveryTimeoutMs: number;
+  /** How long an idle writer waits for more records before it sends (linger.ms); default 20. */
+  readonly lingerMs?: number;
   readonly subtask: number;
   /** The checkpoint the writer was restored from; 0 for a fresh start. */
   readonly lastCheckpointId: number;
@@ -57,7 +59,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
 
 /** An idle writer sends once this many records wait... */
 const BATCH_RECORDS = 2_000;
-/** ...or this long after the first of them. */
+/** ...or linger.ms after the first of them (20 ms unless the sink sets it). */
 const LINGER_MS = 20;
 /** One produce request carries at most this many records... */
 const MAX_REQUEST_RECORDS = 10_000;
@@ -94,7 +96,7 @@ export class KafkaWriter<T> implements SinkWriter<T> {
     this.#pipeline = new ProducePipeline({
       send: (messages) => this.#send(messages).catch((err: unknown) => Promise.reject(this.#sendFailure(err, messages[0]!.topic))),
       batchRecords: BATCH_RECORDS,
-      lingerMs: LINGER_MS,
+      lingerMs: options.lingerMs ?? LINGER_MS,
       maxRequestRecords: MAX_REQUEST_RECORDS,
       maxRequestBytes: MAX_REQUEST_BYTES,
     });
