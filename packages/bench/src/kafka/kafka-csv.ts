@@ -7,7 +7,7 @@ import { repoRoot } from '@weir/integration-tests';
 const CSV = join(repoRoot, 'packages/bench/results/kafka.csv');
 const CSV_HEADER =
   'date,commit,records,guarantee,load_average_1m,weir_rps,java_copy_rps,node_copy_rps,weir_over_java,weir_over_node,' +
-  'weir_cpu_s_per_m,broker_cpu_s_per_m_weir,java_cpu_s_per_m,broker_cpu_s_per_m_java,node_cpu_s_per_m,broker_cpu_s_per_m_node';
+  'weir_cpu_s_per_m,broker_cpu_s_per_m_weir,java_cpu_s_per_m,broker_cpu_s_per_m_java,node_cpu_s_per_m,broker_cpu_s_per_m_node,profiled';
 
 /** One side of a comparison: wall time, and CPU seconds of its own processes and of the broker meanwhile. */
 export interface Side {
@@ -28,7 +28,8 @@ export interface Round {
 export const recordsPerSecond = (records: number, side: Side): number => records / (side.ms / 1000);
 export const cpuPerMillion = (records: number, seconds: number): number => (seconds * 1e6) / records;
 
-export function appendKafkaCsv(records: number, round: Round): void {
+/** `profiled`: the TaskManagers ran with --cpu-prof (bench --profile), which costs them CPU. */
+export function appendKafkaCsv(records: number, round: Round, profiled: boolean): void {
   mkdirSync(dirname(CSV), { recursive: true });
   if (!existsSync(CSV)) appendFileSync(CSV, `${CSV_HEADER}\n`);
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
@@ -52,6 +53,7 @@ export function appendKafkaCsv(records: number, round: Round): void {
     cpu(java.brokerCpuSeconds),
     cpu(node.cpuSeconds),
     cpu(node.brokerCpuSeconds),
+    profiled,
   ];
   appendFileSync(CSV, `${cells.join(',')}\n`);
 }

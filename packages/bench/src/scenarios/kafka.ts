@@ -107,7 +107,7 @@ export const kafka: Scenario = {
             else sides.node = await copySide(broker, copyTopicWithNodeClient, `bench-node-${guarantee}`, records);
           }
           const round: Round = { guarantee, weir: sides.weir!, java: sides.java!, node: sides.node!, load: loadavg()[0]! };
-          appendKafkaCsv(records, round);
+          appendKafkaCsv(records, round, profileDir !== undefined);
           rounds.push(round);
         }
       } finally {
