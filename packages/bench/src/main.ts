@@ -1,4 +1,4 @@
-// `pnpm bench [scenario...] [--profile DIR] [--events N] [--queries q5,q7] [--tls] [--keys 200000,1000000]`: runs the scenarios (all by default), prints a
+// `pnpm bench [scenario...] [--profile DIR] [--events N] [--records N] [--queries q5,q7] [--guarantees NONE,EXACTLY_ONCE] [--tls] [--keys 200000,1000000]`: runs the scenarios (all by default), prints a
 // table per scenario and one JSON line per scenario (prefixed `BENCH `) for tools.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,7 +19,7 @@ import { DEFAULT_KEYS, stateScaling } from './scenarios/state-scaling.ts';
 import { taskManagerStart } from './scenarios/taskmanager-start.ts';
 import { windows } from './scenarios/windows.ts';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, queries: { type: 'string' }, tls: { type: 'boolean' }, keys: { type: 'string' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, records: { type: 'string' }, guarantees: { type: 'string' }, queries: { type: 'string' }, tls: { type: 'boolean' }, keys: { type: 'string' } } });
 const keys = values.keys === undefined ? DEFAULT_KEYS : values.keys.split(',').map(Number);
 if (keys.some((k) => !(Number.isSafeInteger(k) && k >= 1_000))) {
   console.error(`error: --keys takes key counts separated by commas (each at least 1000), got ${values.keys}`);
@@ -42,10 +42,20 @@ if (events !== undefined && !(Number.isSafeInteger(events) && events > 0)) {
   process.exit(2);
 }
 const queries = values.queries?.split(',').filter((q) => q !== '');
+const records = values.records === undefined ? undefined : Number(values.records);
+if (records !== undefined && !(Number.isSafeInteger(records) && records > 0)) {
+  console.error(`error: --records takes a whole number of records, got ${values.records}`);
+  process.exit(2);
+}
+const guarantees = values.guarantees?.split(',').filter((g) => g !== '');
+if (guarantees?.some((g) => !['NONE', 'AT_LEAST_ONCE', 'EXACTLY_ONCE'].includes(g))) {
+  console.error(`error: --guarantees takes NONE, AT_LEAST_ONCE and EXACTLY_ONCE separated by commas, got ${values.guarantees}`);
+  process.exit(2);
+}
 
 for (const scenario of selected) {
   console.log(`\n## ${scenario.name}: ${scenario.description}`);
-  const result = await scenario.run({ profileDir, events, queries, tls: values.tls === true });
+  const result = await scenario.run({ profileDir, events, records, queries, guarantees, tls: values.tls === true });
   const width = Math.max(...result.rows.map(([label]) => label.length));
   for (const [label, value, unit] of result.rows) console.log(`  ${label.padEnd(width)}  ${value.padStart(14)} ${unit}`);
   console.log(`BENCH ${JSON.stringify({ scenario: scenario.name, ...result.figures })}`);

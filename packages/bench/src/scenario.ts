@@ -14,6 +14,10 @@ export interface ScenarioOptions {
   readonly queries?: readonly string[];
   /** A scenario that takes it (shuffle) compares mutual TLS inside the cluster with plain connections instead. */
   readonly tls?: boolean;
+  /** How many records a scenario that takes it (kafka) moves, instead of its own count. */
+  readonly records?: number;
+  /** The delivery guarantees a scenario that has several (kafka) runs, instead of all of them. */
+  readonly guarantees?: readonly string[];
 }
 
 export interface ScenarioResult {

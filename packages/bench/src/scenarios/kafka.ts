@@ -1,108 +1,145 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exampleJobs, kafkaInputRecord } from '@weir/examples';
 import { jobIdFrom, ProcessCluster, waitForStatus } from '@weir/integration-tests';
-import { committedEndOffsets, initTransactionCoordinator, KafkaBroker, produceValues, readTopic } from '@weir/kafka-broker';
+import {
+  committedEndOffsets,
+  copyTopicWithJavaClient,
+  copyTopicWithNodeClient,
+  initTransactionCoordinator,
+  KafkaBroker,
+  produceValues,
+  readTopic,
+  type CopyResult,
+} from '@weir/kafka-broker';
+import { appendKafkaCsv, cpuPerMillion, recordsPerSecond, type Round, type Side } from '../kafka/kafka-csv.ts';
 import { cpuSeconds } from '../process-cpu.ts';
 import type { Scenario } from '../scenario.ts';
 
-const RECORDS = 100_000;
+const RECORDS = 1_000_000;
+const GUARANTEES = ['NONE', 'AT_LEAST_ONCE', 'EXACTLY_ONCE'] as const;
 
 /**
- * Resolves once the topic holds `count` records a read_committed consumer sees, with the time
- * (`performance.now()`) the read that found them started: they were committed by then, give
- * or take the few milliseconds that read takes to connect, as it reads up to the last stable
- * offset it finds first. Reading 100,000 records takes this process most of a second on a
- * busy machine, which is no part of the job's time. Reads the topic only once its committed
- * end offsets could hold them: reading it every poll would take the CPU the job under
- * measurement needs.
+ * Resolves once `topic` holds `count` records a read_committed consumer sees, with the time
+ * (`performance.now()`) the check that found them started. Without transactions the last
+ * stable offsets are the record count; with them they also count the transactions' markers,
+ * so the topic is read (once they could hold `count`) to count the committed records. Polls the
+ * offsets only: reading the topic every poll would take the CPU the job under measurement needs.
  */
-async function untilCommitted(broker: KafkaBroker, topic: string, count: number, timeoutMs: number): Promise<number> {
+async function untilCommitted(broker: KafkaBroker, topic: string, count: number, transactional: boolean, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const possible = (await committedEndOffsets(broker.bootstrapServers, topic)) >= BigInt(count);
     const readAt = performance.now();
-    if (possible && (await readTopic(broker.bootstrapServers, topic)).length >= count) return readAt;
+    const possible = (await committedEndOffsets(broker.bootstrapServers, topic)) >= BigInt(count);
+    if (possible && (!transactional || (await readTopic(broker.bootstrapServers, topic)).length >= count)) return readAt;
     if (Date.now() > deadline) throw new Error(`${topic} did not reach ${count} committed records within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
+/** A plain copy of `bench-in` with the broker's CPU meanwhile. */
+async function copySide(broker: KafkaBroker, copy: (bootstrap: string, from: string, to: string) => Promise<CopyResult>, to: string, records: number): Promise<Side> {
+  await broker.createTopic(to, 2);
+  const brokerBefore = cpuSeconds(broker.pid);
+  const result = await copy(broker.bootstrapServers, 'bench-in', to);
+  if (result.records !== records) throw new Error(`the copy into ${to} moved ${result.records} records, not ${records}`);
+  return { ms: result.ms, cpuSeconds: result.cpuSeconds, brokerCpuSeconds: cpuSeconds(broker.pid) - brokerBefore };
+}
+
+/** The running-sums job with `guarantee`, from RUNNING to its last output record committed, with the CPU of Weir's processes and the broker's. */
+async function weirSide(broker: KafkaBroker, cluster: ProcessCluster, guarantee: string, records: number): Promise<Side> {
+  const out = `bench-out-${guarantee}`;
+  await broker.createTopic(out, 2);
+  const run = await cluster.weir(['run', '--detached', '-p', '2', exampleJobs.kafkaRunningSums, '--', broker.bootstrapServers, 'bench-in', out, `bench-${guarantee}`, guarantee, '1000', '0']);
+  if (run.code !== 0) throw new Error(`weir run failed: ${run.stderr}`);
+  const jobId = jobIdFrom(run.stdout);
+  await waitForStatus(cluster.client, jobId, ['RUNNING']);
+  const started = performance.now();
+  const weirProcesses = [cluster.jobManager, ...cluster.taskManagers].map((p) => p.pid);
+  const weirCpuBefore = weirProcesses.map(cpuSeconds);
+  const brokerBefore = cpuSeconds(broker.pid);
+  const ms = (await untilCommitted(broker, out, records, guarantee === 'EXACTLY_ONCE', 900_000)) - started;
+  const cpu = weirProcesses.map(cpuSeconds).reduce((sum, now, i) => sum + now - weirCpuBefore[i]!, 0);
+  const brokerCpuSeconds = cpuSeconds(broker.pid) - brokerBefore;
+  await cluster.weir(['cancel', jobId]);
+  return { ms, cpuSeconds: cpu, brokerCpuSeconds };
+}
+
 /**
- * Kafka → keyed running sum → Kafka with EXACTLY_ONCE and 1 s checkpoints on a process
- * cluster (2 TaskManagers, parallelism 2), against the broker's own ceiling here: a consumer
- * and a producer that just copy the topic, in the same run on the same broker. Both move the
- * same 100,000 records already in the input topic (4 partitions). The broker's transaction
- * coordinator is set up before either starts (a cluster's one-time cost, not the job's).
+ * Kafka → keyed running sum → Kafka (p=2 on 2 TaskManagers, 1 s checkpoints) for each delivery
+ * guarantee, against the broker's own ceiling in the same run: a single-threaded copy of the
+ * same input topic (4 partitions) with Kafka's Java clients, and one with the Node client Weir
+ * uses. The three sides of a guarantee run one after the other, in an order that alternates
+ * from one guarantee to the next, so a change in the machine's load hits them alike. The
+ * broker's transaction coordinator is set up first (a cluster's one-time cost, not the job's).
  */
 export const kafka: Scenario = {
   name: 'kafka',
-  description: `${RECORDS} records Kafka → keyed running sum → Kafka (EXACTLY_ONCE, 1 s checkpoints, p=2) vs a plain copy of the topic`,
-  async run({ profileDir }) {
+  description: `Kafka → keyed running sum → Kafka (p=2, 1 s checkpoints) for ${GUARANTEES.join(', ')} (--guarantees), ${RECORDS} records unless --records, each vs same-run plain copies with the Java and the Node client; rows appended to results/kafka.csv`,
+  async run({ profileDir, records: recordsOption, guarantees: guaranteesOption }) {
+    const records = recordsOption ?? RECORDS;
+    const guarantees = guaranteesOption ?? GUARANTEES;
     const broker = await KafkaBroker.start();
+    const dir = mkdtempSync(join(tmpdir(), 'weir-bench-kafka-'));
     try {
       await broker.createTopic('bench-in', 4);
-      await broker.createTopic('bench-copy', 2);
-      await broker.createTopic('bench-out', 2);
-      for (let i = 0; i < RECORDS; i += 10_000) {
-        await produceValues(broker.bootstrapServers, 'bench-in', Array.from({ length: Math.min(10_000, RECORDS - i) }, (_, j) => kafkaInputRecord(i + j)));
+      const chunk = 10_000;
+      for (let i = 0; i < records; i += chunk) {
+        await produceValues(broker.bootstrapServers, 'bench-in', Array.from({ length: Math.min(chunk, records - i) }, (_, j) => kafkaInputRecord(i + j)));
       }
-
       await initTransactionCoordinator(broker.bootstrapServers);
 
-      const copyStarted = performance.now();
-      const copyCpuBefore = process.cpuUsage();
-      const brokerCpuBeforeCopy = cpuSeconds(broker.pid);
-      const records = await readTopic(broker.bootstrapServers, 'bench-in');
-      await produceValues(broker.bootstrapServers, 'bench-copy', records.map((r) => ({ value: r.value ?? '' })));
-      const copyMs = performance.now() - copyStarted;
-      const copyCpuUsage = process.cpuUsage(copyCpuBefore);
-      const copyCpu = (copyCpuUsage.user + copyCpuUsage.system) / 1e6;
-      const brokerCpuCopy = cpuSeconds(broker.pid) - brokerCpuBeforeCopy;
-
-      const dir = mkdtempSync(join(tmpdir(), 'weir-bench-kafka-'));
       const cluster = await ProcessCluster.start({
         taskManagers: 2,
         slots: 2,
         config: { 'state.checkpoints.dir': join(dir, 'checkpoints') },
         taskManagerNodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       });
-      let weirMs: number;
-      let weirCpu: number;
-      let brokerCpuWeir: number;
+      const rounds: Round[] = [];
       try {
-        const run = await cluster.weir(['run', '--detached', '-p', '2', exampleJobs.kafkaRunningSums, '--', broker.bootstrapServers, 'bench-in', 'bench-out', 'bench', 'EXACTLY_ONCE', '1000', '0']);
-        if (run.code !== 0) throw new Error(`weir run failed: ${run.stderr}`);
-        const jobId = jobIdFrom(run.stdout);
-        await waitForStatus(cluster.client, jobId, ['RUNNING']);
-        const started = performance.now();
-        const weirProcesses = [cluster.jobManager, ...cluster.taskManagers].map((p) => p.pid);
-        const weirCpuBefore = weirProcesses.map(cpuSeconds);
-        const brokerCpuBefore = cpuSeconds(broker.pid);
-        weirMs = (await untilCommitted(broker, 'bench-out', RECORDS, 300_000)) - started;
-        weirCpu = weirProcesses.map(cpuSeconds).reduce((sum, now, i) => sum + now - weirCpuBefore[i]!, 0);
-        brokerCpuWeir = cpuSeconds(broker.pid) - brokerCpuBefore;
-        await cluster.weir(['cancel', jobId]);
+        for (const [i, guarantee] of guarantees.entries()) {
+          const sides: Partial<Record<'weir' | 'java' | 'node', Side>> = {};
+          const order = i % 2 === 0 ? (['java', 'weir', 'node'] as const) : (['weir', 'node', 'java'] as const);
+          for (const side of order) {
+            if (side === 'weir') sides.weir = await weirSide(broker, cluster, guarantee, records);
+            else if (side === 'java') sides.java = await copySide(broker, copyTopicWithJavaClient, `bench-java-${guarantee}`, records);
+            else sides.node = await copySide(broker, copyTopicWithNodeClient, `bench-node-${guarantee}`, records);
+          }
+          const round: Round = { guarantee, weir: sides.weir!, java: sides.java!, node: sides.node!, load: loadavg()[0]! };
+          appendKafkaCsv(records, round, profileDir !== undefined);
+          rounds.push(round);
+        }
       } finally {
         await cluster.stop();
-        rmSync(dir, { recursive: true, force: true });
       }
-      const weirRate = RECORDS / (weirMs / 1000);
-      const copyRate = RECORDS / (copyMs / 1000);
-      return {
-        figures: { weirRecordsPerSecond: weirRate, copyRecordsPerSecond: copyRate, ratio: weirRate / copyRate, weirCpuSeconds: weirCpu, copyCpuSeconds: copyCpu, brokerCpuSecondsWeir: brokerCpuWeir, brokerCpuSecondsCopy: brokerCpuCopy },
-        rows: [
-          ['Weir EXACTLY_ONCE keyed sums', weirRate.toFixed(0), 'records/s'],
-          ['plain consumer + producer copy', copyRate.toFixed(0), 'records/s'],
-          ['Weir / copy', (weirRate / copyRate).toFixed(2), '×'],
-          // CPU is what a loaded machine runs out of first: these say what each side costs, whatever else runs.
-          ['Weir CPU (JobManager + TaskManagers)', weirCpu.toFixed(1), 's'],
-          ['copy CPU (its one process)', copyCpu.toFixed(1), 's'],
-          ['broker CPU during Weir / during the copy', `${brokerCpuWeir.toFixed(1)} / ${brokerCpuCopy.toFixed(1)}`, 's'],
-        ],
-      };
+      const rate = (side: Side) => recordsPerSecond(records, side);
+      const cpu = (seconds: number) => cpuPerMillion(records, seconds).toFixed(1);
+      const figures: Record<string, number> = {};
+      const rows: [string, string, string][] = [];
+      for (const { guarantee, weir, java, node, load } of rounds) {
+        Object.assign(figures, {
+          [`${guarantee}_weirRecordsPerSecond`]: rate(weir),
+          [`${guarantee}_javaCopyRecordsPerSecond`]: rate(java),
+          [`${guarantee}_nodeCopyRecordsPerSecond`]: rate(node),
+          [`${guarantee}_weirOverJava`]: rate(weir) / rate(java),
+          [`${guarantee}_weirOverNode`]: rate(weir) / rate(node),
+          [`${guarantee}_weirCpuSecondsPerMillion`]: cpuPerMillion(records, weir.cpuSeconds),
+          [`${guarantee}_load`]: load,
+        });
+        rows.push(
+          [`${guarantee}: Weir keyed sums`, rate(weir).toFixed(0), 'records/s'],
+          ['  Java client copy / Node client copy', `${rate(java).toFixed(0)} / ${rate(node).toFixed(0)}`, 'records/s'],
+          ['  Weir / Java copy, Weir / Node copy', `${(rate(weir) / rate(java)).toFixed(2)} / ${(rate(weir) / rate(node)).toFixed(2)}`, '×'],
+          // CPU is what a loaded machine runs out of first: what each side costs, whatever else runs.
+          ['  CPU per 1M records: Weir (JM + TMs) / Java copy / Node copy', `${cpu(weir.cpuSeconds)} / ${cpu(java.cpuSeconds)} / ${cpu(node.cpuSeconds)}`, 's'],
+          ['  broker CPU per 1M records during Weir / Java / Node', `${cpu(weir.brokerCpuSeconds)} / ${cpu(java.brokerCpuSeconds)} / ${cpu(node.brokerCpuSeconds)}`, 's'],
+          ['  load average (1 min) at the end of the round', load.toFixed(2), ''],
+        );
+      }
+      return { figures, rows };
     } finally {
+      rmSync(dir, { recursive: true, force: true });
       await broker.destroy();
     }
   },

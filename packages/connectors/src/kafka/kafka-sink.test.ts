@@ -24,10 +24,17 @@ describe('KafkaSink', () => {
     expect(sink(DeliveryGuarantee.AT_LEAST_ONCE).exclusiveResources()).toEqual([]);
   });
 
+  it('takes linger.ms (20 by default, 0 allowed) for its writers', () => {
+    expect(sink(DeliveryGuarantee.NONE).config.lingerMs).toBe(20);
+    const builder = () => KafkaSink.builder<string>().setBootstrapServers('a:9092').setRecordSerializer(KafkaRecordSerializationSchema.builder<string>().setTopic('out').setValueSerializationSchema(new SimpleStringSchema()).build());
+    expect(builder().setProperty('linger.ms', '0').build().config.lingerMs).toBe(0);
+    expect(() => builder().setProperty('linger.ms', '-1')).toThrow("linger.ms takes milliseconds >= 0, got '-1'");
+  });
+
   it('refuses an unknown property with the nearest known key', () => {
     expect(() => KafkaSink.builder().setProperty('transaction.timeout', '1000')).toThrow(
-      "KafkaSink has no property 'transaction.timeout'; did you mean transaction.timeout.ms? (it knows transaction.timeout.ms, delivery.timeout.ms)",
+      "KafkaSink has no property 'transaction.timeout'; did you mean transaction.timeout.ms? (it knows transaction.timeout.ms, delivery.timeout.ms, linger.ms)",
     );
-    expect(() => KafkaSink.builder().setProperty('acks', 'all')).toThrow("KafkaSink has no property 'acks'; it knows transaction.timeout.ms, delivery.timeout.ms");
+    expect(() => KafkaSink.builder().setProperty('acks', 'all')).toThrow("KafkaSink has no property 'acks'; it knows transaction.timeout.ms, delivery.timeout.ms, linger.ms");
   });
 });

@@ -14,6 +14,15 @@ export const KAFKA_PREFIX_RESOURCE = 'kafka.transactional-id-prefix';
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 900_000;
 /** 2 minutes: Kafka's producer default, so a broker restart or a leader election costs no failover. */
 const DEFAULT_DELIVERY_TIMEOUT_MS = 120_000;
+/**
+ * How long an idle writer waits for more records before it sends (Kafka's linger.ms, whose
+ * default is 5 ms): a sink's records come in bursts of a network buffer's worth, and 20 ms
+ * lets one produce request carry a burst (2000 records or 512 KiB go out at once) at the
+ * cost of at most 20 ms more latency.
+ */
+const DEFAULT_LINGER_MS = 20;
+/** The properties setProperty knows. */
+const SINK_PROPERTIES = ['transaction.timeout.ms', 'delivery.timeout.ms', 'linger.ms'];
 
 export interface KafkaSinkConfig<T> {
   readonly settings: KafkaClientSettings;
@@ -23,6 +32,8 @@ export interface KafkaSinkConfig<T> {
   readonly transactionTimeoutMs: number;
   /** How long sends, commits and the start-up's transaction calls keep retrying a cluster they cannot reach before the task fails. */
   readonly deliveryTimeoutMs: number;
+  /** How long an idle writer waits for more records before it sends them (linger.ms). */
+  readonly lingerMs: number;
 }
 
 /**
@@ -65,12 +76,12 @@ export class KafkaSink<T> implements Sink<T> {
   }
 
   async createWriter(context: ConnectorContext, restoredState?: readonly unknown[]): Promise<KafkaWriter<T>> {
-    const { settings, serializer, guarantee, transactionalIdPrefix, transactionTimeoutMs, deliveryTimeoutMs } = this.config;
+    const { settings, serializer, guarantee, transactionalIdPrefix, transactionTimeoutMs, deliveryTimeoutMs, lingerMs } = this.config;
     const lastCheckpointId = Math.max(0, ...(restoredState ?? []).map(requireWriterState).map((s) => s.checkpointId));
     if (guarantee === DeliveryGuarantee.EXACTLY_ONCE) {
       await abortLingering(this.config, context, restoredState === undefined ? undefined : lastCheckpointId);
     }
-    return new KafkaWriter({ settings, serializer, guarantee, transactionalIdPrefix, transactionTimeoutMs, deliveryTimeoutMs, subtask: context.subtaskIndex, lastCheckpointId });
+    return new KafkaWriter({ settings, serializer, guarantee, transactionalIdPrefix, transactionTimeoutMs, deliveryTimeoutMs, lingerMs, subtask: context.subtaskIndex, lastCheckpointId });
   }
 
   createCommitter(): KafkaCommitter {
@@ -126,6 +137,7 @@ export class KafkaSinkBuilder<T> {
   #prefix: string | undefined;
   #timeoutMs = DEFAULT_TRANSACTION_TIMEOUT_MS;
   #deliveryTimeoutMs = DEFAULT_DELIVERY_TIMEOUT_MS;
+  #lingerMs = DEFAULT_LINGER_MS;
 
   /** Flink's setBootstrapServers: the brokers, `host:port` comma-separated. */
   setBootstrapServers(servers: string): this {
@@ -165,15 +177,17 @@ export class KafkaSinkBuilder<T> {
    * default 900000 (15 minutes). `delivery.timeout.ms`: how long a send, a commit or the
    * start-up's abort of lingering transactions keeps retrying a cluster it cannot reach
    * (a broker restarting, a leader election) before the task fails; default 120000, Kafka's.
+   * `linger.ms`: how long an idle writer waits for more records before it sends; default 20
+   * (0 sends each record as it comes while no request is in flight).
    */
   setProperty(key: string, value: string): this {
-    if (key !== 'transaction.timeout.ms' && key !== 'delivery.timeout.ms') {
-      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, unknownProperty('KafkaSink', key, ['transaction.timeout.ms', 'delivery.timeout.ms']));
-    }
+    if (!SINK_PROPERTIES.includes(key)) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, unknownProperty('KafkaSink', key, SINK_PROPERTIES));
     const ms = Number(value);
-    if (!Number.isSafeInteger(ms) || ms < 1) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `${key} takes milliseconds >= 1, got '${value}'`);
+    const least = key === 'linger.ms' ? 0 : 1;
+    if (!Number.isSafeInteger(ms) || ms < least) throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `${key} takes milliseconds >= ${least}, got '${value}'`);
     if (key === 'transaction.timeout.ms') this.#timeoutMs = ms;
-    else this.#deliveryTimeoutMs = ms;
+    else if (key === 'delivery.timeout.ms') this.#deliveryTimeoutMs = ms;
+    else this.#lingerMs = ms;
     return this;
   }
 
@@ -191,6 +205,7 @@ export class KafkaSinkBuilder<T> {
       transactionalIdPrefix: this.#prefix ?? '',
       transactionTimeoutMs: this.#timeoutMs,
       deliveryTimeoutMs: this.#deliveryTimeoutMs,
+      lingerMs: this.#lingerMs,
     });
   }
 }

@@ -31,6 +31,8 @@ export interface KafkaWriterOptions<T> {
   readonly transactionTimeoutMs: number;
   /** How long a send retries a cluster it cannot reach (the producer's own retries, which keep its sequence numbers). */
   readonly deliveryTimeoutMs: number;
+  /** How long an idle writer waits for more records before it sends (linger.ms); default 20. */
+  readonly lingerMs?: number;
   readonly subtask: number;
   /** The checkpoint the writer was restored from; 0 for a fresh start. */
   readonly lastCheckpointId: number;
@@ -46,9 +48,18 @@ interface Transaction {
   readonly begun: Promise<(messages: MessageToProduce[]) => Promise<unknown>>;
 }
 
+/**
+ * The serializer's bytes as a Buffer without copying them (the client hashes only Buffer keys
+ * for the partition): a serialization schema hands over bytes the sink may keep, as Flink's
+ * does with the byte[] of a ProducerRecord.
+ */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** An idle writer sends once this many records wait... */
 const BATCH_RECORDS = 2_000;
-/** ...or this long after the first of them. */
+/** ...or linger.ms after the first of them (20 ms unless the sink sets it). */
 const LINGER_MS = 20;
 /** One produce request carries at most this many records... */
 const MAX_REQUEST_RECORDS = 10_000;
@@ -85,7 +96,7 @@ export class KafkaWriter<T> implements SinkWriter<T> {
     this.#pipeline = new ProducePipeline({
       send: (messages) => this.#send(messages).catch((err: unknown) => Promise.reject(this.#sendFailure(err, messages[0]!.topic))),
       batchRecords: BATCH_RECORDS,
-      lingerMs: LINGER_MS,
+      lingerMs: options.lingerMs ?? LINGER_MS,
       maxRequestRecords: MAX_REQUEST_RECORDS,
       maxRequestBytes: MAX_REQUEST_BYTES,
     });
@@ -95,16 +106,15 @@ export class KafkaWriter<T> implements SinkWriter<T> {
   write(record: T): void | Promise<void> {
     const { topic, key, value, partition, headers, timestamp } = this.options.serializer.serialize(record);
     this.#written = true;
-    return this.#pipeline.add({
-      topic,
-      // A null value goes on the wire as length -1: Kafka's tombstone (the library's type leaves it out).
-      value: value === null ? (null as unknown as Buffer) : Buffer.from(value),
-      ...(key === undefined ? {} : { key: Buffer.from(key) }),
-      ...(partition === undefined ? {} : { partition }),
-      ...(timestamp === undefined ? {} : { timestamp: BigInt(timestamp) }),
-      // Buffer keys: a Map keyed by them keeps a key that repeats (Kafka allows it).
-      ...(headers === undefined || headers.length === 0 ? {} : { headers: new Map(headers.map(([k, v]) => [Buffer.from(k), Buffer.from(v)])) }),
-    });
+    // Built field by field: spreading optional fields allocated a throwaway object for each.
+    // A null value goes on the wire as length -1: Kafka's tombstone (the library's type leaves it out).
+    const message: MessageToProduce = { topic, value: value === null ? (null as unknown as Buffer) : asBuffer(value) };
+    if (key !== undefined) message.key = asBuffer(key);
+    if (partition !== undefined) message.partition = partition;
+    if (timestamp !== undefined) message.timestamp = BigInt(timestamp);
+    // Buffer keys: a Map keyed by them keeps a key that repeats (Kafka allows it).
+    if (headers !== undefined && headers.length > 0) message.headers = new Map(headers.map(([k, v]) => [Buffer.from(k), asBuffer(v)]));
+    return this.#pipeline.add(message);
   }
 
   /** AT_LEAST_ONCE and EXACTLY_ONCE: everything written is acknowledged by the broker when this resolves; NONE only at end of input. */

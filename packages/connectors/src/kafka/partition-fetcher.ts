@@ -175,15 +175,18 @@ export class PartitionFetcher {
         else if (abortedProducers.has(batch.producerId)) skip = true;
       }
       if (!skip) {
+        // Converted once per batch: BigInt arithmetic per record allocated a BigInt for each.
+        const firstOffset = toOffset(batch.firstOffset);
+        const firstTimestamp = toOffset(batch.firstTimestamp);
         for (const record of batch.records) {
-          const offset = toOffset(batch.firstOffset) + record.offsetDelta;
+          const offset = firstOffset + record.offsetDelta;
           if (offset < next) continue;
           if (target.stoppingOffset !== undefined && offset >= target.stoppingOffset) break;
           out.push({
             topic: target.topic,
             partition: target.partition,
             offset,
-            timestamp: toOffset(batch.firstTimestamp + record.timestampDelta),
+            timestamp: firstTimestamp + Number(record.timestampDelta),
             key: record.key,
             value: record.value,
             headers: record.headers.length === 0 ? NO_HEADERS : record.headers.map(([k, v]) => [k?.toString('utf8') ?? '', v] as const),
