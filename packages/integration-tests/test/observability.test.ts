@@ -186,7 +186,7 @@ describe('metrics and the REST API of a running cluster', () => {
     ['PUT', '/taskmanagers', 'GET, HEAD'],
     ['DELETE', `/jobs/{job}`, 'GET, PATCH, HEAD'],
     ['GET', '/jobs/{job}/savepoints', 'POST'],
-    ['PUT', '/jobs/{job}/checkpoints', 'GET, HEAD'],
+    ['PUT', '/jobs/{job}/checkpoints', 'GET, POST, HEAD'],
     ['GET', '/jobs/{job}/stop', 'POST'],
   ])('%s %s is 405 METHOD_NOT_ALLOWED with Allow: %s', async (method, path, allow) => {
     const response = await rest(path.replace('{job}', jobId), { method });
