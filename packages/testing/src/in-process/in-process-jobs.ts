@@ -1,15 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { isTerminalTaskState, JobStatus, WeirError, type JobMain } from '@weir/common';
 import type { StreamExecutionEnvironment } from '@weir/api';
-import { inMemoryCheckpointing, restoreFrom, runJob, type JobOptions, type RunningJob } from '@weir/runtime/local-job';
+import { inMemoryCheckpointing, restoreFrom, runJob, type JobOptions, type RunningJob, type TaskRestore } from '@weir/runtime/local-job';
 import { TestingErrorCode } from '../errors.ts';
-import { restartDecision, type LastCheckpoint } from './in-process-restart.ts';
+import { restartDecision } from './in-process-restart.ts';
 
 /** A job's main, as a job module's default export: `(env, args) => void`. */
 export type JobFunction = JobMain<StreamExecutionEnvironment>;
 
 /** How often the supervisor looks at the tasks (ms): the job's end, a failure, a checkpoint due. */
 const TICK_MS = 10;
+
+/**
+ * A completed in-memory checkpoint: each task's share and the split enumerators' states. Here,
+ * not beside restartDecision: @weir/testing's published types may not name @weir/runtime,
+ * which publishes none (scripts/pack.mjs checks).
+ */
+interface LastCheckpoint {
+  readonly checkpointId: number;
+  readonly restore: (vertexId: string, subtask: number) => TaskRestore;
+  readonly enumerators: ReadonlyMap<string, unknown>;
+}
 
 interface Outcome {
   readonly status: string;

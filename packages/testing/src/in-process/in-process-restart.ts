@@ -1,12 +1,4 @@
 import type { ExecutionConfig } from '@weir/api';
-import type { TaskRestore } from '@weir/runtime/local-job';
-
-/** A completed in-memory checkpoint: each task's share and the split enumerators' states. */
-export interface LastCheckpoint {
-  readonly checkpointId: number;
-  readonly restore: (vertexId: string, subtask: number) => TaskRestore;
-  readonly enumerators: ReadonlyMap<string, unknown>;
-}
 
 /** Restarts the in-process MiniCluster tries before a job with checkpointing and no restart strategy FAILS (Flink's default is unbounded). */
 const DEFAULT_ATTEMPTS = 100;
