@@ -43,6 +43,18 @@ export class ProcessCluster {
   ) {}
 
   static async start(options: ClusterOptions): Promise<ProcessCluster> {
+    // A free port is chosen here and bound by the JobManager a moment later: another process
+    // of the machine can take it in between. Only then is the start tried again, on new ports.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await ProcessCluster.#start(options);
+      } catch (err) {
+        if (attempt >= BIND_ATTEMPTS || !(err instanceof PortTakenError)) throw err;
+      }
+    }
+  }
+
+  static async #start(options: ClusterOptions): Promise<ProcessCluster> {
     const dir = mkdtempSync(join(tmpdir(), 'weir-cluster-'));
     const port = await freePort();
     const restPort = await freePort();
@@ -154,12 +166,23 @@ export class ProcessCluster {
       });
       client.close();
       if (ok) return;
-      if (!this.jobManager.running) throw new Error(`jobmanager exited:\n${this.jobManager.output}`);
+      if (!this.jobManager.running) {
+        const message = `jobmanager exited:\n${this.jobManager.output}`;
+        throw PORT_TAKEN.test(this.jobManager.output) ? new PortTakenError(message) : new Error(message);
+      }
       if (Date.now() > deadline) throw new Error(`jobmanager not reachable at ${this.jobManagerAddress}:\n${this.jobManager.output}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }
 }
+
+/** Starts of a cluster whose JobManager found a chosen port taken, before the test fails. */
+const BIND_ATTEMPTS = 3;
+/** The JobManager's BIND_FAILED message. */
+const PORT_TAKEN = /is already in use|EADDRINUSE/;
+
+/** The JobManager exited at start because a port chosen for it was taken meanwhile. */
+class PortTakenError extends Error {}
 
 function metricsArgs(port: number | undefined): string[] {
   return port === undefined ? [] : ['-D', `metrics.reporter.prom.port=${port}`];
