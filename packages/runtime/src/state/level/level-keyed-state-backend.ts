@@ -98,34 +98,23 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
    * so applyToKeyedState on this backend collects the keys first (broadcast-process-operator.ts).
    */
   async keysOfAsync(name: string): Promise<[unknown, number][]> {
-    if (this.states.table(name) === undefined) return [];
-    await this.store.flushAll();
-    const nameBytes = Buffer.from(name, 'utf8');
     const keys: [unknown, number][] = [];
-    const { start, end } = this.keys.range;
-    for (let group = start; group <= end; group++) {
-      const gte = statePrefix(group, nameBytes);
-      const lt = Buffer.from(gte);
-      lt[lt.byteLength - 1] = 1;
-      const cursor = this.store.cursor(gte, lt);
-      try {
-        for (let entries = await cursor.nextv(REWRITE_BATCH); entries.length !== 0; entries = await cursor.nextv(REWRITE_BATCH)) {
-          for (const [key] of entries) keys.push([unpackState(parseStateKey(key).serializedKey), group]);
-        }
-      } finally {
-        await cursor.close();
-      }
-    }
+    for await (const [key, , group] of this.#entries(name)) keys.push([unpackState(parseStateKey(key).serializedKey), group]);
     return keys;
   }
 
   /** Reads the state's entries key group by key group: keys are (group, name, key), so each group's entries of one state are one key range. */
   async internalValues(name: string): Promise<unknown[]> {
-    const stored = internalStateName(name);
-    if (this.states.table(stored) === undefined) return [];
-    await this.store.flushAll();
-    const nameBytes = Buffer.from(stored, 'utf8');
     const values: unknown[] = [];
+    for await (const [, value] of this.#entries(internalStateName(name))) values.push(unpackState(value));
+    return values;
+  }
+
+  /** Every stored entry of state `name` with its key group, group by group, once the caches are written; nothing for a state this task never had. */
+  async *#entries(name: string): AsyncGenerator<[Buffer, Buffer, number]> {
+    if (this.states.table(name) === undefined) return;
+    await this.store.flushAll();
+    const nameBytes = Buffer.from(name, 'utf8');
     const { start, end } = this.keys.range;
     for (let group = start; group <= end; group++) {
       const gte = statePrefix(group, nameBytes);
@@ -134,13 +123,12 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
       const cursor = this.store.cursor(gte, lt);
       try {
         for (let entries = await cursor.nextv(REWRITE_BATCH); entries.length !== 0; entries = await cursor.nextv(REWRITE_BATCH)) {
-          for (const [, value] of entries) values.push(unpackState(value));
+          for (const [key, value] of entries) yield [key, value, group];
         }
       } finally {
         await cursor.close();
       }
     }
-    return values;
   }
 
   /** Creates the task's directory below the local state dir and opens an empty DB there. */
