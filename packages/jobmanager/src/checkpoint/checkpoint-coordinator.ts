@@ -1,6 +1,5 @@
 import {
   CHECKPOINT_OPTIONS,
-  checkpointStateBytes,
   CheckpointFailureReason,
   declineSentence,
   WeirError,
@@ -29,7 +28,8 @@ import { CompletedCheckpointStore, subsumedByNewer } from './completed-checkpoin
 import { CheckpointFailureCounter } from './failure-counter.ts';
 import { FinishedTaskState } from './finished-task-state.ts';
 import { AckOutcome, PendingCheckpoint } from './pending-checkpoint.ts';
-import { loadRestoreOutcome, type InitialRestore, type RestoreOutcome, type RestorePoint } from './restore-point.ts';
+import type { InitialRestore, RestoreOutcome, RestorePoint } from './restore-point.ts';
+import { CheckpointRestores } from './checkpoint-restores.ts';
 import { applyRetention } from './retention.ts';
 import { TriggerSchedule } from './trigger-schedule.ts';
 import { InFlightCheckpoints } from './in-flight-checkpoints.ts';
@@ -46,8 +46,6 @@ import { OnDemandCheckpoints, type CompletedCheckpointInfo } from './on-demand-c
 export class CheckpointCoordinator {
   readonly #deps: CheckpointCoordinatorDeps;
   readonly #store: CompletedCheckpointStore;
-  /** Retained checkpoints a restore found corrupt, with why: never restored again. */
-  readonly #corrupt = new Map<number, string>();
   readonly #history = new CheckpointHistory();
   readonly #messenger: CheckpointMessenger;
   readonly #schedule: TriggerSchedule;
@@ -67,8 +65,7 @@ export class CheckpointCoordinator {
   readonly #ids: CheckpointIds;
   readonly #sweeper: CheckpointSweeper;
   readonly #onDemand = new OnDemandCheckpoints();
-  /** The next attempt restores: its first checkpoint is due as soon as it runs (see start). */
-  #restoring = false;
+  readonly #restores: CheckpointRestores;
 
   constructor(deps: CheckpointCoordinatorDeps) {
     this.#deps = deps;
@@ -93,6 +90,7 @@ export class CheckpointCoordinator {
     const abort = (pending: PendingCheckpoint, reason: CheckpointFailureReason, message: string): void => this.#abort(pending, reason, message);
     this.#triggerDeps = { jobGraph, storage, logger: deps.logger, timeoutMs: settings.timeoutMs, sources: deps.sources, ids, inFlight, history, savepoints, finishedTasks, messenger, abort };
     this.#schedule = new TriggerSchedule(deps.clock, deps.settings, () => this.#onTriggerTime());
+    this.#restores = new CheckpointRestores({ deps, store: this.#store, inFlight, files: this.#files, sweeper: this.#sweeper, ids, history });
   }
 
   /**
@@ -106,8 +104,7 @@ export class CheckpointCoordinator {
     this.#savepoints.attemptStarted();
     this.#failures.reset();
     this.#schedule.restart();
-    if (this.#restoring) this.#schedule.expedite();
-    this.#restoring = false;
+    if (this.#restores.takeRestoring()) this.#schedule.expedite();
     this.#reschedule();
   }
 
@@ -167,39 +164,19 @@ export class CheckpointCoordinator {
     this.#expediteFinalCheckpoint();
   }
 
-  /**
-   * What the next attempt restores, once the `_metadata` writes in flight have settled: the
-   * latest usable retained checkpoint, else `initial` (the savepoint the job was submitted with).
-   */
-  async restoreOutcome(initial?: InitialRestore): Promise<RestoreOutcome> {
-    await this.#inFlight.settled();
-    const { jobId, jobGraph, storage, logger } = this.#deps;
-    this.#files.restoring(this.#store.newestFirst());
-    const outcome = await loadRestoreOutcome({ jobId, jobGraph, store: this.#store, storage, logger, initial, corrupt: this.#corrupt });
-    await this.#sweeper.attemptEnded(this.#ids.last);
-    return outcome;
+  /** What the next attempt restores (checkpoint-restores.ts). */
+  restoreOutcome(initial?: InitialRestore): Promise<RestoreOutcome> {
+    return this.#restores.outcome(initial);
   }
 
-  /**
-   * A task found checkpoint `checkpointId`'s state corrupt while restoring it: no attempt
-   * restores it again, the previous retained checkpoint is tried instead. It stays retained
-   * (and its files in place), to be looked at.
-   */
+  /** A task found checkpoint `checkpointId`'s state corrupt while restoring it: the previous retained one is tried instead. */
   corruptCheckpoint(checkpointId: number, why: string): void {
-    this.#corrupt.set(checkpointId, why);
+    this.#restores.corrupt(checkpointId, why);
   }
 
-  /** The next attempt starts from `point`: IDs continue above it. */
+  /** The next attempt starts from `point`: IDs continue above it, and its first checkpoint is due at once. */
   restored(point: RestorePoint): void {
-    this.#history.restored({
-      checkpointId: point.checkpointId,
-      restoreTimestampMs: this.#deps.clock.now(),
-      isSavepoint: point.metadata.kind === 'savepoint',
-      externalPath: point.checkpointPath,
-      stateBytes: checkpointStateBytes(point.metadata),
-    });
-    this.#ids.observe(point.checkpointId);
-    this.#restoring = true;
+    this.#restores.restored(point);
   }
 
   /** The history, with what the last count after a sweep found left behind in the checkpoint directory. */
@@ -398,6 +375,6 @@ export class CheckpointCoordinator {
 
   /** Checkpoint `id` is retained (a corrupt one too), pending, being finalized, or a savepoint: its files stay. */
   #inUse(id: number): boolean {
-    return this.#store.has(id) || this.#inFlight.has(id) || this.#corrupt.has(id) || this.#savepoints.was(id);
+    return this.#store.has(id) || this.#inFlight.has(id) || this.#restores.isCorrupt(id) || this.#savepoints.was(id);
   }
 }
