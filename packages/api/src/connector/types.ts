@@ -7,6 +7,13 @@ export interface ConnectorContext {
   readonly subtaskIndex: number;
   readonly parallelism: number;
   readonly attemptNumber: number;
+  /**
+   * Aborted when the task is canceled or fails (not in Flink, whose cancel interrupts the task's
+   * thread). A connector that waits on an outside system while it is created or opened (a
+   * broker that is down, say) stops waiting when it fires, so the canceled attempt does nothing
+   * after the next attempt started. Absent in harnesses that never cancel.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export const Boundedness = {

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { KafkaRecordSerializationSchema } from './kafka-record-serialization-schema.ts';
 import { KafkaSink } from './kafka-sink.ts';
@@ -37,4 +38,30 @@ describe('KafkaSink', () => {
     );
     expect(() => KafkaSink.builder().setProperty('acks', 'all')).toThrow("KafkaSink has no property 'acks'; it knows transaction.timeout.ms, delivery.timeout.ms, linger.ms");
   });
+
+  it('stops waiting for an unreachable broker when its task is canceled (ConnectorContext.signal), instead of retrying for delivery.timeout.ms', async () => {
+    // A canceled attempt that kept retrying would abort, once the broker is back, the
+    // transactions the next attempt opened under the same ids (PRODUCER_FENCED at its commit).
+    const port = await closedPort();
+    const unreachable = KafkaSink.builder<string>()
+      .setBootstrapServers(`127.0.0.1:${port}`)
+      .setRecordSerializer(KafkaRecordSerializationSchema.builder<string>().setTopic('out').setValueSerializationSchema(new SimpleStringSchema()).build())
+      .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+      .setTransactionalIdPrefix('orders')
+      .setProperty('delivery.timeout.ms', '600000')
+      .build();
+    const cancel = new AbortController();
+    const creating = unreachable.createWriter({ jobId: 'j', subtaskIndex: 0, parallelism: 1, attemptNumber: 0, signal: cancel.signal });
+    setTimeout(() => cancel.abort(new Error('task canceled')), 300);
+    await expect(creating).rejects.toThrow('task canceled');
+  }, 20_000);
 });
+
+/** A local port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -80,6 +80,8 @@ export class KafkaSink<T> implements Sink<T> {
     const lastCheckpointId = Math.max(0, ...(restoredState ?? []).map(requireWriterState).map((s) => s.checkpointId));
     if (guarantee === DeliveryGuarantee.EXACTLY_ONCE) {
       await abortLingering(this.config, context, restoredState === undefined ? undefined : lastCheckpointId);
+      // Canceled meanwhile: a writer would begin a transaction ahead and fence the next attempt's.
+      context.signal?.throwIfAborted();
     }
     return new KafkaWriter({ settings, serializer, guarantee, transactionalIdPrefix, transactionTimeoutMs, deliveryTimeoutMs, lingerMs, subtask: context.subtaskIndex, lastCheckpointId });
   }
@@ -99,7 +101,7 @@ export class KafkaSink<T> implements Sink<T> {
  */
 async function abortLingering<T>(config: KafkaSinkConfig<T>, context: ConnectorContext, restoredCheckpointId: number | undefined): Promise<void> {
   const logger = createLogger('kafka-sink', { subtask: context.subtaskIndex });
-  const calls = new TransactionCoordinatorCalls(config.settings, config.deliveryTimeoutMs);
+  const calls = new TransactionCoordinatorCalls(config.settings, config.deliveryTimeoutMs, context.signal);
   try {
     await requireTimeoutAllowed(calls, config.transactionTimeoutMs);
     const lingering = (await calls.openTransactionalIds()).filter((id) => {

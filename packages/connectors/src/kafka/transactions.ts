@@ -69,6 +69,12 @@ export class TransactionCoordinatorCalls {
      * (a broker restarting, a coordinator loading) before it fails, and its task with it.
      */
     private readonly patienceMs: number,
+    /**
+     * Ends the retries when aborted (the task was canceled): a canceled attempt's InitProducerId,
+     * retried until a restarted broker answers, would fence the transaction the next attempt
+     * opened under the same id.
+     */
+    private readonly signal?: AbortSignal,
   ) {
     this.#admin = createAdmin(settings);
   }
@@ -135,11 +141,12 @@ export class TransactionCoordinatorCalls {
   async #patiently<R>(call: () => Promise<R>): Promise<R> {
     const deadline = Date.now() + this.patienceMs;
     for (let attempt = 1; ; attempt++) {
+      this.signal?.throwIfAborted();
       try {
         return await call();
       } catch (err) {
         if (Date.now() >= deadline || !(isUnreachable(err) || isRetriable(err))) throw err;
-        await backOff(attempt);
+        await backOff(attempt, this.signal);
       }
     }
   }
@@ -165,11 +172,14 @@ export class TransactionCoordinatorCalls {
   async #withCoordinator<R>(transactionalId: string, call: (connection: Connection) => Promise<R>): Promise<R> {
     const deadline = Date.now() + this.patienceMs;
     for (let attempt = 1; ; attempt++) {
+      this.signal?.throwIfAborted();
       let coordinatorAddress: string | undefined;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new CallTimedOut()), CALL_TIMEOUT_MS);
       });
+      // Aborted mid-call: its connection is dropped below, so a request not yet written is never sent.
+      const abortion = whenAborted(this.signal);
       try {
         return await Promise.race([
           (async () => {
@@ -178,10 +188,12 @@ export class TransactionCoordinatorCalls {
             return await call(await this.#connectionTo(coordinator!.host, coordinator!.port));
           })(),
           timedOut,
+          abortion.promise,
         ]);
       } catch (err) {
         // The connection may be what failed (or hung): the next call connects anew.
         if (coordinatorAddress !== undefined) this.#dropConnection(coordinatorAddress);
+        this.signal?.throwIfAborted();
         const hung = err instanceof CallTimedOut;
         // Refused or broken connections (a broker restarting, or a kept connection it closed as idle) and "try again" answers are retried.
         if (Date.now() >= deadline || !(hung || isUnreachable(err) || isRetriable(err))) {
@@ -196,9 +208,10 @@ export class TransactionCoordinatorCalls {
           void this.#admin.close().catch(() => {});
           this.#admin = createAdmin(this.settings);
         }
-        await backOff(attempt);
+        await backOff(attempt, this.signal);
       } finally {
         clearTimeout(timer);
+        abortion.dispose();
       }
     }
   }
@@ -229,8 +242,29 @@ function isRetriable(err: unknown): boolean {
   return [...kafkaErrorIds(err)].some((id) => RETRIABLE.has(id));
 }
 
-function backOff(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.min(MAX_RETRY_DELAY_MS, 50 * attempt)));
+/** Waits before the next attempt; an abort ends the wait at once (the next attempt then throws). */
+function backOff(attempt: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, Math.min(MAX_RETRY_DELAY_MS, 50 * attempt));
+    signal?.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/** A promise that rejects with the signal's reason when it is aborted; dispose() stops listening. */
+function whenAborted(signal: AbortSignal | undefined): { promise: Promise<never>; dispose(): void } {
+  if (signal === undefined) return { promise: new Promise<never>(() => {}), dispose: () => {} };
+  let onAbort = (): void => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => {});
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
 /** KAFKA_TRANSACTION_TIMEOUT_TOO_LONG: the sink's timeout, the brokers' limit when known, and both ways out. */

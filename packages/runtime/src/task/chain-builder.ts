@@ -53,6 +53,8 @@ export interface ChainContext extends RecordWriterContext {
   readonly operatorEvents: (operatorId: string, event: ReaderEvent) => void;
   /** The task's input watermark: the head operator's currentInputWatermark. */
   readonly inputWatermark: () => number;
+  /** Aborted when the task is canceled or fails: the connectors' ConnectorContext.signal. */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -72,7 +74,7 @@ export function buildChain(context: ChainContext): OperatorChain {
     maxParallelism: vertex.maxParallelism,
     attempt,
   };
-  const connector: ConnectorContext = { jobId, subtaskIndex, parallelism, attemptNumber: attempt };
+  const connector: ConnectorContext = { jobId, subtaskIndex, parallelism, attemptNumber: attempt, signal: context.signal };
   const keyGroups = keyGroupRangeForSubtask(vertex.maxParallelism, parallelism, subtaskIndex);
   const operators: ChainOperator[] = [];
   const states: OperatorStates[] = [];

@@ -1,4 +1,4 @@
-import { Boundedness, InputStatus, WeirError, type Source } from '@weir/api';
+import { Boundedness, InputStatus, WeirError, type ConnectorContext, type SinkWriter, type Source } from '@weir/api';
 import { describe, expect, it } from 'vitest';
 import { PartitionRegistry } from '../network/partition-registry.ts';
 import { silentLogger } from '@weir/common/testing';
@@ -123,6 +123,33 @@ describe('task failure and cancel', () => {
     expect(task.state).toBe('CANCELED');
     expect(sink.values()).toEqual([1]);
     expect(sink.events).toEqual(['close 0']);
+  });
+
+  it('a cancel during a sink writer\'s creation aborts the connector\'s signal and reports CANCELED only after the late writer is closed', async () => {
+    // A Kafka sink's writer waits for a broker while it is created; one that appeared after
+    // the cancel had reported CANCELED would begin a transaction that fences the next attempt's.
+    const events: string[] = [];
+    let release: () => void = () => {};
+    let creating = false;
+    const sink = {
+      createWriter: async (context: ConnectorContext): Promise<SinkWriter<number>> => {
+        context.signal?.addEventListener('abort', () => events.push('signal aborted'));
+        creating = true;
+        await new Promise<void>((resolve) => (release = resolve));
+        events.push('writer created');
+        return { write: () => {}, flush: async () => {}, close: async () => void events.push('writer closed') };
+      },
+    };
+    const job = await runJob((env) => {
+      env.fromSource(idleAfter([1], []), 'numbers').sinkTo(sink);
+    });
+    const task = job.task(job.jobGraph.vertices[0]!.name);
+    await waitUntil(() => creating);
+    const canceled = task.cancel().then(() => events.push('CANCELED'));
+    await waitUntil(() => events.includes('signal aborted'));
+    release();
+    await canceled;
+    expect(events).toEqual(['signal aborted', 'writer created', 'writer closed', 'CANCELED']);
   });
 
   it('cancels a task that was never started at once', async () => {

@@ -21,6 +21,7 @@ import { resolveVertex } from './deployment-check.ts';
 import { Running, type EndOfInputActions, type EndOfInputPhase, type Trigger } from './end-of-input.ts';
 import { restoreChannelState } from './channel-state-restore.ts';
 import { INITIAL_CREDIT } from './input-wiring.ts';
+import { SetUpSteps } from './set-up-steps.ts';
 import { TaskInputs } from './task-inputs.ts';
 import { Mailbox } from './mailbox.ts';
 import { TaskLoop } from './task-loop.ts';
@@ -74,6 +75,10 @@ export class TaskRuntime {
   readonly #metrics = new TaskIOMetrics();
   /** When the task started running its loop; undefined before. */
   #runningSince: number | undefined;
+  /** Aborted by cancel(): the connectors' ConnectorContext.signal. */
+  readonly #cancellation = new AbortController();
+  /** A cancel stops waiting for the set-up step in flight, but clean-up waits for it to end. */
+  readonly #setUpSteps: SetUpSteps;
 
   constructor(
     private readonly options: TaskOptions,
@@ -85,6 +90,7 @@ export class TaskRuntime {
     this.#processingTime = new ProcessingTimeService(this.#clock, (action) => this.mailbox.put(() => this.#work.runOrDefer(action)));
     this.#ending = new Running(options.checkpointing !== undefined);
     this.#inputs = new TaskInputs(this.mailbox, this.#clock, this.#timestamp, this.#metrics);
+    this.#setUpSteps = new SetUpSteps(untilCanceled, this.#clock, this.#logger);
   }
 
   /** The watermark the task's input is at (-Infinity before the first): the valve's, or a source's reader output's. */
@@ -137,11 +143,11 @@ export class TaskRuntime {
       network.partitions.register(writer.partition);
       this.#registered.push(writer.partition);
     }
-    await this.untilCanceled(openOperatorStates(chain.states));
+    await this.#setUpSteps.run(openOperatorStates(chain.states));
     let replay: readonly ReplayedBuffer[] = [];
     if (restore !== undefined) {
-      for (const state of chain.states) await this.untilCanceled(restoreOperatorState(restore, state));
-      replay = await this.untilCanceled(restoreChannelState(restore, chain, graph, vertex, this.label));
+      for (const state of chain.states) await this.#setUpSteps.run(restoreOperatorState(restore, state));
+      replay = await this.#setUpSteps.run(restoreChannelState(restore, chain, graph, vertex, this.label));
       this.#logger.info({ checkpointId: restore.checkpointId, replayedInputBuffers: replay.length }, 'state restored');
     }
     if (checkpointing !== undefined) this.#checkpointer = this.#createCheckpointer(checkpointing, chain);
@@ -149,7 +155,7 @@ export class TaskRuntime {
     for (let i = chain.operators.length - 1; i >= 0; i--) {
       const operator = chain.operators[i]!;
       this.#opened.push(operator);
-      await this.untilCanceled(operator.open());
+      await this.#setUpSteps.run(operator.open());
     }
     const head = chain.operators[0]!;
     const input =
@@ -185,6 +191,7 @@ export class TaskRuntime {
       mail: (action) => this.mailbox.put(action),
       operatorEvents: (operatorId, event) => this.options.onOperatorEvent?.(operatorId, event),
       inputWatermark: () => this.currentInputWatermark,
+      signal: this.#cancellation.signal,
     });
   }
 
@@ -250,6 +257,12 @@ export class TaskRuntime {
     this.#loop?.stop();
   }
 
+  /** The task is canceled or failed from outside: the loop stops and connectors' waits end (ConnectorContext.signal). */
+  cancel(reason: Error): void {
+    this.#cancellation.abort(reason);
+    this.stop();
+  }
+
   /**
    * A checkpoint trigger from the JobManager: handled between two records by the task's
    * end-of-input phase (end-of-input.ts), which takes it or declines it TASK_NOT_READY. It goes
@@ -313,6 +326,7 @@ export class TaskRuntime {
 
   /** Ends whatever is still live; after a failure or a cancel, subscribers get `releaseCause` and operators are closed best effort. */
   async tearDown(releaseCause: Error | undefined): Promise<void> {
+    await this.#setUpSteps.settled();
     this.#advance((phase) => phase.finishing());
     this.#processingTime.shutdown();
     const checkpointer = this.#checkpointer?.close();

@@ -122,9 +122,10 @@ export class Task {
   /** Resolves once the task is CANCELED, or at once when it already ended. */
   cancel(): Promise<void> {
     if (isTerminalTaskState(this.state)) return this.#terminated;
-    this.#signalCancel!(new TaskCanceled('task canceled'));
+    const reason = new TaskCanceled('task canceled');
+    this.#signalCancel!(reason);
     this.#transition((s) => s.cancelRequested());
-    this.#runtime.stop();
+    this.#runtime.cancel(reason);
     return this.#terminated;
   }
 
@@ -135,8 +136,9 @@ export class Task {
   failExternally(cause: WeirError): void {
     if (isTerminalTaskState(this.state) || this.#externalFailure !== undefined) return;
     this.#externalFailure = cause;
-    this.#signalCancel!(new TaskCanceled(cause.message));
-    this.#runtime.stop();
+    const reason = new TaskCanceled(cause.message);
+    this.#signalCancel!(reason);
+    this.#runtime.cancel(reason);
   }
 
   async #run(): Promise<void> {
