@@ -13,6 +13,13 @@
  * NEVER: an async function that never completes, with a 500 ms timeout and no restarts.
  *
  * args: output dir
+ *
+ * BURST: keys 0 … n-1 each set an event-time timer that the end of input fires, all in one
+ * watermark, into AsyncDataStream.unorderedWait (capacity 5) chained behind the keyed
+ * function: the timers stop while the async operator is at capacity. Each key's lookup
+ * (`GET /burst?i=…`, answering `{ v: i * 3 }`) is written as `i v`.
+ *
+ * args: output dir, keys, server URL
  */
 export const ENRICH = `
 import { StreamExecutionEnvironment, AsyncDataStream, AsyncRetryStrategies, RetryPredicates, TimeUnit, KeyedProcessFunction, ValueStateDescriptor, Types,
@@ -66,6 +73,41 @@ export default function never(env: StreamExecutionEnvironment, args: string[]) {
   const indexes = env.fromSource(new DataGeneratorSource((i: number) => i, 10, RateLimiterStrategy.noOp()), 'indexes');
   AsyncDataStream.unorderedWait(indexes, (_i: number) => new Promise<string[]>(() => {}), 500)
     .sinkTo(FileSink.forRowFormat(args[0]!, new SimpleStringEncoder<string>()).build());
+}
+`;
+
+export const BURST = `
+import { StreamExecutionEnvironment, AsyncDataStream, TimeUnit, KeyedProcessFunction, WatermarkStrategy,
+  type Collector, type KeyedProcessContext, type OnTimerContext } from '@weir/api';
+import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
+
+class FireAtEnd extends KeyedProcessFunction<number, number, number> {
+  processElement(_i: number, ctx: KeyedProcessContext<number>, _out: Collector<number>): void {
+    ctx.timerService().registerEventTimeTimer(1000);
+  }
+  override onTimer(_t: number, ctx: OnTimerContext<number>, out: Collector<number>): void {
+    out.collect(ctx.getCurrentKey());
+  }
+}
+
+export default function burst(env: StreamExecutionEnvironment, args: string[]) {
+  const [output, keys, server] = args;
+  env.setParallelism(1);
+  env.enableCheckpointing(300);
+  const fired = env
+    .fromSource(new DataGeneratorSource((i: number) => i, Number(keys), RateLimiterStrategy.noOp()), 'keys')
+    .assignTimestampsAndWatermarks(WatermarkStrategy.forMonotonousTimestamps<number>().withTimestampAssigner(() => 1))
+    .keyBy((i: number) => i)
+    .process(new FireAtEnd());
+  AsyncDataStream.unorderedWait(
+    fired,
+    async (i: number): Promise<string[]> => {
+      const response = await fetch(server + '/burst?i=' + i);
+      const { v } = (await response.json()) as { v: number };
+      return [i + ' ' + v];
+    },
+    60, TimeUnit.SECONDS, 5,
+  ).sinkTo(FileSink.forRowFormat(output!, new SimpleStringEncoder<string>()).build());
 }
 `;
 
