@@ -109,8 +109,9 @@ describe('a project outside the repository, from the packed tarballs', () => {
       cluster!.stderr!.on('data', onData);
       cluster!.once('exit', (code) => reject(new Error(`weir cluster start exited ${code}:\n${log.slice(-3000)}`)));
     });
-    const result = await run(process.execPath, [weirBin, 'run', '--typecheck', '-m', `127.0.0.1:${rpcPort}`, 'src/job.ts', '--', 'data/readings.csv', 'out'], project);
-    expectSuccess(result, 'weir run');
+    // As the project's README says: the installed bin, through npx.
+    const result = await run('npx', ['weir', 'run', '--typecheck', '-m', `127.0.0.1:${rpcPort}`, 'src/job.ts', '--', 'data/readings.csv', 'out'], project);
+    expectSuccess(result, 'npx weir run');
     expect(result.output).toMatch(/Job \w+ has finished/);
     const written = readdirSync(join(project, 'out')).flatMap((f) => readFileSync(join(project, 'out', f), 'utf8').split('\n')).filter((l) => l !== '');
     expect(written.sort()).toEqual(['a 0 max=25 last=2', 'a 10000 max=21 last=3', 'b 0 max=30 last=1']);
