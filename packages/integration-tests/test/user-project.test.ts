@@ -109,7 +109,7 @@ describe('a project outside the repository, from the packed tarballs', () => {
       cluster!.stderr!.on('data', onData);
       cluster!.once('exit', (code) => reject(new Error(`weir cluster start exited ${code}:\n${log.slice(-3000)}`)));
     });
-    // As the project's README says: the installed bin, through npx.
+    // The installed bin through npx, as a user types it.
     const result = await run('npx', ['weir', 'run', '--typecheck', '-m', `127.0.0.1:${rpcPort}`, 'src/job.ts', '--', 'data/readings.csv', 'out'], project);
     expectSuccess(result, 'npx weir run');
     expect(result.output).toMatch(/Job \w+ has finished/);
