@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 /**
  * The async I/O jobs of async-io.test.ts (issue 26 item 4).
  *
@@ -5,8 +7,7 @@
  * (`GET /enrich?i=…` of the test's server, answering `{ v: i * 3 }`) through
  * AsyncDataStream.orderedWaitWithRetry: each attempt aborts after 300 ms and is tried again
  * after 50 ms (the server never answers the first request of some indexes), the operator's
- * timeout is far beyond. A keyed check after it writes `i v in-order` when i follows the index
- * it saw last (its own keyed state, so a restore agrees with it), else `OUT-OF-ORDER`.
+ * timeout is far beyond. The keyed CheckOrder (check-order.ts) after it writes `i v in-order`.
  *
  * args: output dir, events, events/s, server URL, checkpoint interval ms
  *
@@ -21,24 +22,14 @@
  *
  * args: output dir, keys, server URL
  */
+
+/** check-order.ts, which the job strings import by absolute path (they are bundled from a temporary file). */
+const CHECK_ORDER = JSON.stringify(fileURLToPath(new URL('./check-order.ts', import.meta.url)));
+
 export const ENRICH = `
-import { StreamExecutionEnvironment, AsyncDataStream, AsyncRetryStrategies, RetryPredicates, TimeUnit, KeyedProcessFunction, ValueStateDescriptor, Types,
-  type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
+import { StreamExecutionEnvironment, AsyncDataStream, AsyncRetryStrategies, RetryPredicates, TimeUnit } from '@weir/api';
 import { DataGeneratorSource, RateLimiterStrategy, FileSink, SimpleStringEncoder } from '@weir/connectors';
-
-type Enriched = { i: number; v: number };
-
-class CheckOrder extends KeyedProcessFunction<string, Enriched, string> {
-  private last!: ValueState<number>;
-  override open(): void {
-    this.last = this.getRuntimeContext().getState(new ValueStateDescriptor('last', Types.NUMBER));
-  }
-  processElement(e: Enriched, _ctx: KeyedProcessContext<string>, out: Collector<string>): void {
-    const last = this.last.value() ?? -1;
-    this.last.update(e.i);
-    out.collect(e.i + ' ' + e.v + ' ' + (e.i === last + 1 ? 'in-order' : 'OUT-OF-ORDER after ' + last));
-  }
-}
+import { CheckOrder, type Enriched } from ${CHECK_ORDER};
 
 export default function enrich(env: StreamExecutionEnvironment, args: string[]) {
   const [output, events, rate, server, interval] = args;

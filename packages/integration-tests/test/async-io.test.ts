@@ -5,9 +5,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForCheckpoints, waitForStatus, writeJobFile } from '../src/index.ts';
+import { jobIdFrom, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
 import { BURST, ENRICH, expectedEnriched, NEVER } from './async-io-jobs.ts';
+import { enrichThroughKill } from './enrich-through-kill.ts';
 
 const EVENTS = 3_000;
 
@@ -77,25 +77,7 @@ describe('async I/O on a process cluster', () => {
   it('enriches every record exactly once and in order through retries and a TaskManager kill (orderedWaitWithRetry)', async () => {
     const server = await startEnrichmentServer();
     cleanups.push(server.stop);
-    const dir = mkdtempSync(join(tmpdir(), 'weir-async-'));
-    const cluster = await ProcessCluster.start({ taskManagers: 1, slots: 2, config: { 'state.checkpoints.dir': join(dir, 'checkpoints') } });
-    cleanups.push(() => cluster.stop());
-    const output = join(dir, 'out');
-    const run = await cluster.weir(['run', '--detached', writeJobFile(ENRICH), '--', output, String(EVENTS), '400', server.url, '400']);
-    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    const jobId = jobIdFrom(run.stdout);
-    await waitForStatus(cluster.client, jobId, ['RUNNING']);
-    await waitForCheckpoints(cluster.client, jobId, (cps) => completedCount(cps) >= 3, 60_000);
-    const victim = cluster.liveTaskManagers[0]!;
-    await cluster.killTaskManager(victim);
-    await sleep(300);
-    await cluster.startTaskManager();
-    const details = await waitForStatus(cluster.client, jobId, ['FINISHED', 'FAILED', 'CANCELED'], 180_000);
-    expect(details.summary!.status, `${details.failureCause}\n${cluster.logs()}`).toBe('FINISHED');
-    expect(details.attempt, `${victim.name} was SIGKILLed`).toBeGreaterThanOrEqual(1);
-    expect(completedCount((await listCheckpoints(cluster.client, jobId)).checkpoints)).toBeGreaterThan(3);
-
-    const lines = readCommittedLines(output);
+    const lines = await enrichThroughKill(writeJobFile(ENRICH), (output) => [output, String(EVENTS), '400', server.url, '400'], cleanups);
     const { missing, extra } = diffLines([...lines].sort(), [...expectedEnriched(EVENTS)].sort());
     expect({ missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }).toEqual({ missing: [], extra: [], counts: [0, 0] });
     // The hanging first requests were retried: the server saw every such index at least twice.

@@ -1,12 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { diffLines, readCommittedLines } from '@weir/examples';
+import { diffLines } from '@weir/examples';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForCheckpoints, waitForStatus } from '../src/index.ts';
+import { enrichThroughKill } from './enrich-through-kill.ts';
 import { RedisConnection } from './redis-client.ts';
 
 const REDIS = { host: '127.0.0.1', port: 6379 };
@@ -37,26 +33,9 @@ describe('async I/O against Redis on a process cluster', () => {
       await redis.command('MSET', ...Array.from({ length: Math.min(500, EVENTS - i) }, (_, k) => [`${prefix}:${i + k}`, String((i + k) * 5)]).flat());
     }
 
-    const dir = mkdtempSync(join(tmpdir(), 'weir-redis-async-'));
-    const cluster = await ProcessCluster.start({ taskManagers: 1, slots: 2, config: { 'state.checkpoints.dir': join(dir, 'checkpoints') } });
-    cleanups.push(() => cluster.stop());
-    const output = join(dir, 'out');
-    const run = await cluster.weir(['run', '--detached', JOB, '--', output, String(EVENTS), '400', `${REDIS.host}:${REDIS.port}`, prefix, '400']);
-    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    const jobId = jobIdFrom(run.stdout);
-    await waitForStatus(cluster.client, jobId, ['RUNNING']);
-    await waitForCheckpoints(cluster.client, jobId, (cps) => completedCount(cps) >= 3, 60_000);
-    const victim = cluster.liveTaskManagers[0]!;
-    await cluster.killTaskManager(victim);
-    await sleep(300);
-    await cluster.startTaskManager();
-    const details = await waitForStatus(cluster.client, jobId, ['FINISHED', 'FAILED', 'CANCELED'], 180_000);
-    expect(details.summary!.status, `${details.failureCause}\n${cluster.logs()}`).toBe('FINISHED');
-    expect(details.attempt, `${victim.name} was SIGKILLed`).toBeGreaterThanOrEqual(1);
-    expect(completedCount((await listCheckpoints(cluster.client, jobId)).checkpoints)).toBeGreaterThan(3);
-
+    const lines = await enrichThroughKill(JOB, (output) => [output, String(EVENTS), '400', `${REDIS.host}:${REDIS.port}`, prefix, '400'], cleanups);
     const expected = Array.from({ length: EVENTS }, (_, i) => `${i} ${i * 5} in-order`);
-    const { missing, extra } = diffLines([...readCommittedLines(output)].sort(), expected.sort());
+    const { missing, extra } = diffLines([...lines].sort(), expected.sort());
     expect({ missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }).toEqual({ missing: [], extra: [], counts: [0, 0] });
     // The hanging first attempts timed out and were retried (more than once each for those the kill replayed).
     expect(Number(await redis.command('GET', `${prefix}:timeouts`))).toBeGreaterThanOrEqual(EVENTS / 200);

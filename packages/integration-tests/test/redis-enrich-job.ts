@@ -3,33 +3,15 @@
  * from Redis (`GET <prefix>:<i>`, which the test set to 5i) through
  * AsyncDataStream.orderedWaitWithRetry. Each attempt times out after 300 ms and is tried
  * again after 50 ms: the first attempt for every i with i % 200 = 7 runs `BLPOP` on an empty
- * list for 2 s on a connection of its own, so it times out (counted in `<prefix>:timeouts`). A keyed check after it writes
- * `i v in-order` when i follows the index it saw last, else `OUT-OF-ORDER`.
+ * list for 2 s on a connection of its own, so it times out (counted in `<prefix>:timeouts`). The keyed
+ * CheckOrder after it writes `i v in-order`.
  *
  * args: output dir, events, events/s, Redis host:port, key prefix, checkpoint interval ms
  */
-import {
-  AsyncDataStream,
-  AsyncRetryStrategies,
-  KeyedProcessFunction,
-  RetryPredicates,
-  RichAsyncFunction,
-  TimeUnit,
-  Types,
-  ValueStateDescriptor,
-  type Collector,
-  type KeyedProcessContext,
-  type ResultFuture,
-  type StreamExecutionEnvironment,
-  type ValueState,
-} from '@weir/api';
+import { AsyncDataStream, AsyncRetryStrategies, RetryPredicates, RichAsyncFunction, TimeUnit, type ResultFuture, type StreamExecutionEnvironment } from '@weir/api';
 import { DataGeneratorSource, FileSink, RateLimiterStrategy, SimpleStringEncoder } from '@weir/connectors';
+import { CheckOrder, type Enriched } from './check-order.ts';
 import { RedisConnection } from './redis-client.ts';
-
-interface Enriched {
-  i: number;
-  v: number;
-}
 
 /** Rejects with a timeout after `ms`, closing `connection` if given (a blocked BLPOP). */
 function withTimeout<T>(promise: Promise<T>, ms: number, connection?: RedisConnection): Promise<T> {
@@ -92,18 +74,6 @@ class RedisLookup extends RichAsyncFunction<number, Enriched> {
 
   override close(): void {
     this.#redis.close();
-  }
-}
-
-class CheckOrder extends KeyedProcessFunction<string, Enriched, string> {
-  private last!: ValueState<number>;
-  override open(): void {
-    this.last = this.getRuntimeContext().getState(new ValueStateDescriptor('last', Types.NUMBER));
-  }
-  processElement(e: Enriched, _ctx: KeyedProcessContext<string>, out: Collector<string>): void {
-    const last = this.last.value() ?? -1;
-    this.last.update(e.i);
-    out.collect(`${e.i} ${e.v} ${e.i === last + 1 ? 'in-order' : `OUT-OF-ORDER after ${last}`}`);
   }
 }
 
