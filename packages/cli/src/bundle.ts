@@ -6,6 +6,7 @@ import { WeirError } from '@weir/common';
 import type { Message } from 'esbuild';
 import { CliErrorCode } from './errors.ts';
 
+/** A job module bundled by `bundleJob`, ready to submit. */
 export interface JobBundle {
   /** CommonJS code with `@weir/*` left as `require` calls, for `loadJobBundle`. */
   readonly code: string;

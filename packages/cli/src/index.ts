@@ -1,3 +1,8 @@
+/**
+ * What the `weir` package exports besides its `weir` bin: the command line's parts, for tools
+ * that drive a cluster from code (the client, the bundler, the local cluster).
+ * @module weir
+ */
 export { CliErrorCode } from './errors.ts';
 export { buildProgram, type CliActions } from './program.ts';
 export { bundleJob, type JobBundle } from './bundle.ts';

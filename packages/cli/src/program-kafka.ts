@@ -3,6 +3,7 @@ import type { KafkaTransactionsArgs } from './commands/kafka-transactions.ts';
 import { clientArgs, withClient, type ClientOptions } from './program-options.ts';
 
 export interface KafkaActions {
+  /** `weir kafka transactions`: lists a Kafka cluster's open transactions with the Weir job each belongs to, or ends one. */
   kafkaTransactions(args: KafkaTransactionsArgs): Promise<void>;
 }
 

@@ -8,11 +8,17 @@ import { clientArgs, missingJobId, withClient, type ClientOptions } from './prog
 
 /** The savepoint commands' actions, part of CliActions. */
 export interface SavepointActions {
+  /** `weir cancel`: cancels a job. */
   cancel(args: JobArgs): Promise<void>;
+  /** `weir cancel -s`: takes a savepoint, then cancels (deprecated in Flink for `stop`). */
   cancelWithSavepoint(args: SavepointArgs): Promise<void>;
+  /** `weir savepoint`: takes a savepoint of a running job. */
   savepoint(args: SavepointArgs): Promise<void>;
+  /** `weir checkpoint`: takes a checkpoint now (Flink 1.19's `flink checkpoint`). */
   checkpoint(args: CheckpointArgs): Promise<void>;
+  /** `weir savepoint -d`: deletes a savepoint. */
   disposeSavepoint(args: DisposeSavepointArgs): Promise<void>;
+  /** `weir stop`: stops a job with a savepoint (Flink's stop-with-savepoint). */
   stop(args: StopArgs): Promise<void>;
 }
 

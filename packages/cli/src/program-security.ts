@@ -14,7 +14,9 @@ export interface SecurityCheckArgs extends ClientArgs {
 }
 
 export interface SecurityActions {
+  /** `weir security init`: makes a CA, node and REST certificates and a tokens file with one admin token. */
   securityInit(args: SecurityInitArgs): Promise<void>;
+  /** `weir security check`: connects to a cluster and reports what it protects (TLS, plaintext refused, tokens). */
   securityCheck(args: SecurityCheckArgs): Promise<void>;
 }
 

@@ -14,14 +14,23 @@ import { addSavepointCommands, type SavepointActions } from './program-savepoint
 
 /** What each command does once its arguments are parsed; main.ts wires the real ones, tests record calls. */
 export interface CliActions extends SavepointActions, SecurityActions, KafkaActions {
+  /** `weir jobmanager`: runs a JobManager until SIGTERM or Ctrl-C. */
   jobmanager(args: ConfigArgs): Promise<void>;
+  /** `weir taskmanager`: runs a TaskManager until SIGTERM or Ctrl-C. */
   taskmanager(args: ConfigArgs): Promise<void>;
+  /** `weir run`: bundles a job module, submits it and follows it unless detached (Flink's `flink run`). */
   run(args: RunArgs): Promise<void>;
+  /** `weir init`: writes a new job project. */
   init(args: InitArgs): Promise<void>;
+  /** `weir sql`: the SQL client (Flink's sql-client). */
   sql(args: SqlArgs): Promise<void>;
+  /** `weir list`: the cluster's jobs (Flink's `flink list`). */
   list(args: ClientArgs): Promise<void>;
+  /** `weir info`: a job's status, vertices and subtasks (Flink's `flink info` shows a plan instead). */
   info(args: InfoArgs): Promise<void>;
+  /** `weir checkpoints`: a job's checkpoint history. */
   checkpoints(args: JobArgs): Promise<void>;
+  /** `weir cluster start`: a JobManager and TaskManagers on this machine (Flink's start-cluster.sh). */
   clusterStart(args: ClusterStartArgs): Promise<void>;
 }
 

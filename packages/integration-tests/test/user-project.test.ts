@@ -12,7 +12,8 @@ import { repoRoot } from '../src/index.ts';
  * of the tarballs (their npm dependencies from the registry), its own `npm test` (the
  * operator harness and a MiniCluster of real processes), `tsc --noEmit`, a type error named
  * by `weir run --typecheck`, then the job run by the installed `weir` against a `weir
- * cluster start` cluster, and its output checked.
+ * cluster start` cluster, and its output checked; last, the same job built against an
+ * incompatible @weir/api major is refused.
  */
 
 interface Run {
@@ -47,6 +48,8 @@ describe('a project outside the repository, from the packed tarballs', () => {
   const project = join(root, 'sensors');
   const weirBin = join(project, 'node_modules', 'weir', 'packages', 'cli', 'bin', 'weir.js');
   let cluster: ReturnType<typeof spawn> | undefined;
+  /** The RPC port of the `weir cluster start` cluster, once up. */
+  let rpc: number | undefined;
 
   beforeAll(async () => {
     expectSuccess(await run(process.execPath, [join(repoRoot, 'scripts', 'pack.mjs'), '--out', tarballs], repoRoot), 'pnpm pack:all');
@@ -106,10 +109,27 @@ describe('a project outside the repository, from the packed tarballs', () => {
       cluster!.stderr!.on('data', onData);
       cluster!.once('exit', (code) => reject(new Error(`weir cluster start exited ${code}:\n${log.slice(-3000)}`)));
     });
-    const result = await run(process.execPath, [weirBin, 'run', '--typecheck', '-m', `127.0.0.1:${rpcPort}`, 'src/job.ts', '--', 'data/readings.csv', 'out'], project);
-    expectSuccess(result, 'weir run');
+    // The installed bin through npx, as a user types it.
+    const result = await run('npx', ['weir', 'run', '--typecheck', '-m', `127.0.0.1:${rpcPort}`, 'src/job.ts', '--', 'data/readings.csv', 'out'], project);
+    expectSuccess(result, 'npx weir run');
     expect(result.output).toMatch(/Job \w+ has finished/);
     const written = readdirSync(join(project, 'out')).flatMap((f) => readFileSync(join(project, 'out', f), 'utf8').split('\n')).filter((l) => l !== '');
     expect(written.sort()).toEqual(['a 0 max=25 last=2', 'a 10000 max=21 last=3', 'b 0 max=30 last=1']);
+    rpc = rpcPort;
+  }, 300_000);
+
+  it('the cluster refuses the job built against an incompatible @weir/api major, saying what to do', async () => {
+    expect(rpc, 'the cluster of the test before').toBeDefined();
+    // What `npm install @weir/api@9` would leave: `weir run` records the version the project installed.
+    const manifest = join(project, 'node_modules', '@weir', 'api', 'package.json');
+    const original = readFileSync(manifest, 'utf8');
+    writeFileSync(manifest, JSON.stringify({ ...(JSON.parse(original) as object), version: '9.0.0' }));
+    try {
+      const result = await run(process.execPath, [weirBin, 'run', '-m', `127.0.0.1:${rpc}`, 'src/job.ts', '--', 'data/readings.csv', 'out-9'], project);
+      expect(result.code, result.output).not.toBe(0);
+      expect(result.output).toContain('was built against @weir/api 9.0.0, but this cluster runs @weir/api 0.1.0');
+    } finally {
+      writeFileSync(manifest, original);
+    }
   }, 300_000);
 });

@@ -7,13 +7,17 @@ export type EnumeratorOutput =
   /** The enumerator threw (in a handler or its callAsync work): the job must fail over. */
   | { readonly kind: 'failed'; readonly error: unknown };
 
+/** What a SplitEnumeratorRunner needs: the parallelism, the restored state, where its output goes, and timers. */
 export interface EnumeratorRunnerOptions {
+  /** The source's parallelism. */
   readonly parallelism: number;
   /** The restored `snapshotState` result, or undefined for a fresh start. */
   readonly restored?: unknown;
   /** Called synchronously, in order, with everything the enumerator hands out. */
   readonly output: (output: EnumeratorOutput) => void;
+  /** The timer for `callAsync` delays and periods (tests pass a manual clock's); Node's by default. */
   readonly setTimeout?: (fn: () => void, ms: number) => unknown;
+  /** Cancels a timer `setTimeout` returned. */
   readonly clearTimeout?: (handle: unknown) => void;
 }
 
@@ -52,19 +56,23 @@ export class SplitEnumeratorRunner {
     this.#enumerator = options.restored === undefined ? source.createEnumerator(context) : source.restoreEnumerator(context, options.restored);
   }
 
+  /** Starts the enumerator. */
   start(): void {
     this.#guard(() => this.#enumerator.start());
   }
 
+  /** Reader `subtask` is running: registers it and tells the enumerator. */
   addReader(subtask: number): void {
     this.#registered.add(subtask);
     this.#guard(() => this.#enumerator.addReader(subtask));
   }
 
+  /** Passes reader `subtask`'s split request to the enumerator. */
   handleSplitRequest(subtask: number): void {
     this.#guard(() => this.#enumerator.handleSplitRequest(subtask));
   }
 
+  /** Gives the enumerator back the splits of reader `subtask`, whose task failed before a checkpoint took them. */
   addSplitsBack(splits: readonly SourceSplit[], subtask: number): void {
     this.#registered.delete(subtask);
     this.#guard(() => this.#enumerator.addSplitsBack(splits, subtask));
@@ -75,10 +83,12 @@ export class SplitEnumeratorRunner {
     return this.#enumerator.snapshotState(checkpointId);
   }
 
+  /** Tells the enumerator checkpoint `checkpointId` completed. */
   notifyCheckpointComplete(checkpointId: number): void {
     this.#guard(() => this.#enumerator.notifyCheckpointComplete?.(checkpointId));
   }
 
+  /** Cancels the enumerator's timers and closes it. */
   async close(): Promise<void> {
     this.#closed = true;
     for (const handle of this.#timers) this.#clear(handle);

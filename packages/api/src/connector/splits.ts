@@ -22,11 +22,13 @@ export interface SourceReaderContext extends ConnectorContext {
   sendSplitRequest(): void;
 }
 
+/** One parallel reader of a split source (Flink's SourceReader): reads the splits its enumerator assigns. */
 export interface SplitSourceReader<T, SplitT extends SourceSplit> {
   /** Called once, after the splits of a restored checkpoint were added. */
   start?(): void | Promise<void>;
   /** As `SourceReader.pollNext`: END_OF_INPUT only after `notifyNoMoreSplits` and every split is done. */
   pollNext(output: ReaderOutput<T>): InputStatus;
+  /** Resolves when pollNext may have records again after NOTHING_AVAILABLE. */
   isAvailable(): Promise<void>;
   /**
    * Splits to read: restored ones before `start`, then whatever the enumerator assigns. Each
@@ -37,7 +39,9 @@ export interface SplitSourceReader<T, SplitT extends SourceSplit> {
   notifyNoMoreSplits(): void;
   /** The unfinished splits with their current positions (everything emitted is before them). */
   snapshotState(checkpointId: number): SplitT[];
+  /** Checkpoint `checkpointId` completed (Kafka commits its offsets here). */
   notifyCheckpointComplete?(checkpointId: number): void | Promise<void>;
+  /** Releases the reader's resources when its task ends. */
   close?(): void | Promise<void>;
 }
 
@@ -58,7 +62,9 @@ export interface SplitEnumeratorContext<SplitT extends SourceSplit> {
   callAsync<R>(callable: () => Promise<R>, handler: (result: R | undefined, error: unknown) => void, initialDelayMs?: number, periodMs?: number): void;
 }
 
+/** Discovers splits and assigns them to readers, on the JobManager (Flink's SplitEnumerator). */
 export interface SplitEnumerator<SplitT extends SourceSplit, CheckpointT> {
+  /** Called once before any reader registers (start discovery here). */
   start(): void;
   /** A reader asked for a split (`sendSplitRequest`). */
   handleSplitRequest(subtask: number): void;
@@ -68,7 +74,9 @@ export interface SplitEnumerator<SplitT extends SourceSplit, CheckpointT> {
   addReader(subtask: number): void;
   /** What the enumerator must remember across a restore (unassigned splits, discovery progress); MessagePack-serializable. */
   snapshotState(checkpointId: number): CheckpointT;
+  /** Checkpoint `checkpointId` completed. */
   notifyCheckpointComplete?(checkpointId: number): void;
+  /** Releases what the enumerator holds when the job ends or fails over. */
   close?(): void | Promise<void>;
 }
 
@@ -76,8 +84,11 @@ export interface SplitEnumerator<SplitT extends SourceSplit, CheckpointT> {
 export interface SplitSource<T, SplitT extends SourceSplit, CheckpointT> {
   readonly boundedness: Boundedness;
   readonly producedType?: TypeInformation<T>;
+  /** A reader for one subtask; restored splits come through `addSplits` before `start`. */
   createReader(context: SourceReaderContext): SplitSourceReader<T, SplitT>;
+  /** The enumerator of a fresh start. */
   createEnumerator(context: SplitEnumeratorContext<SplitT>): SplitEnumerator<SplitT, CheckpointT>;
+  /** The enumerator resumed from what its `snapshotState` returned. */
   restoreEnumerator(context: SplitEnumeratorContext<SplitT>, checkpoint: CheckpointT): SplitEnumerator<SplitT, CheckpointT>;
   /**
    * What outside the cluster this source must use alone among the cluster's running jobs (a

@@ -18,6 +18,7 @@ export class StaticSplitEnumerator<S extends SourceSplit> implements SplitEnumer
     splits.forEach((split, k) => this.#add(split, k % context.currentParallelism));
   }
 
+  /** Nothing to start: the splits were all known when the enumerator was made. */
   start(): void {}
 
   handleSplitRequest(): void {}
@@ -52,6 +53,7 @@ export class StaticSplitEnumerator<S extends SourceSplit> implements SplitEnumer
 export class AvailabilitySignal {
   #pending: { promise: Promise<void>; resolve: () => void } | undefined;
 
+  /** Resolves at the next `signal()`. */
   wait(): Promise<void> {
     if (this.#pending === undefined) {
       let resolve!: () => void;
@@ -61,6 +63,7 @@ export class AvailabilitySignal {
     return this.#pending.promise;
   }
 
+  /** Wakes whoever waits in `wait()`. */
   signal(): void {
     const pending = this.#pending;
     this.#pending = undefined;

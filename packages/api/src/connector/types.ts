@@ -16,13 +16,17 @@ export interface ConnectorContext {
   readonly signal?: AbortSignal;
 }
 
+/** Whether a source ends (Flink's Boundedness). */
 export const Boundedness = {
   /** The source ends: when every reader reports END_OF_INPUT the job can FINISH. */
   BOUNDED: 'bounded',
+  /** The source never ends by itself (Kafka, CDC): the job runs until canceled or stopped. */
   CONTINUOUS_UNBOUNDED: 'continuous-unbounded',
 } as const;
+/** One of the Boundedness values. */
 export type Boundedness = (typeof Boundedness)[keyof typeof Boundedness];
 
+/** What `SourceReader.pollNext` reports (Flink's InputStatus). */
 export const InputStatus = {
   /** Call pollNext again right away. */
   MORE_AVAILABLE: 'more-available',
@@ -31,6 +35,7 @@ export const InputStatus = {
   /** This reader is done for good. */
   END_OF_INPUT: 'end-of-input',
 } as const;
+/** One of the InputStatus values. */
 export type InputStatus = (typeof InputStatus)[keyof typeof InputStatus];
 
 /**
@@ -40,10 +45,13 @@ export type InputStatus = (typeof InputStatus)[keyof typeof InputStatus];
  * timestamp assigner it is the record's event time.
  */
 export interface SourceOutput<T> {
+  /** Emits one record, with its own timestamp when the reader knows one. */
   collect(record: T, timestamp?: number): void;
   /** Most readers leave watermarks to the WatermarkStrategy; this is for readers that know them (Flink's SourceOutput#emitWatermark). */
   emitWatermark(watermark: Watermark): void;
+  /** This output has nothing for now: its watermark stops holding back the reader's until it emits again. */
   markIdle(): void;
+  /** This output emits again after `markIdle`: its watermark counts again. */
   markActive(): void;
 }
 
@@ -74,7 +82,9 @@ export interface ReaderOutput<T> extends SourceOutput<T> {
  * should emit few records per call, typically one.
  */
 export interface SourceReader<T> {
+  /** Called once before the first `pollNext` (connections, first fetch). */
   start?(): void | Promise<void>;
+  /** Emits what is ready (few records, typically one) and says whether more is. */
   pollNext(output: ReaderOutput<T>): InputStatus;
   /** Resolves when pollNext may have records again after NOTHING_AVAILABLE. */
   isAvailable(): Promise<void>;
@@ -84,9 +94,11 @@ export interface SourceReader<T> {
    * cannot be restored to a position and restarts from its beginning.
    */
   snapshotState?(checkpointId: number): unknown;
+  /** Releases the reader's resources when its task ends. */
   close?(): void | Promise<void>;
 }
 
+/** A source of records (Flink's FLIP-27 Source, without split enumerators: see SplitSource for those). */
 export interface Source<T> {
   readonly boundedness: Boundedness;
   /** The type of the records, when the source knows it. */
@@ -105,7 +117,9 @@ export interface Source<T> {
  * called once at end of input, then `close`.
  */
 export interface SinkWriter<T> {
+  /** Writes one record; a returned promise makes the task wait before the next (back pressure). */
   write(record: T): void | Promise<void>;
+  /** Flushes what is buffered: at each checkpoint (false) and once at the end of input (true). */
   flush(endOfInput: boolean): void | Promise<void>;
   /**
    * Exactly-once sinks (two-phase commit): at checkpoint `checkpointId`, after `flush(false)`,
@@ -116,16 +130,19 @@ export interface SinkWriter<T> {
   prepareCommit?(checkpointId: number): unknown[] | Promise<unknown[]>;
   /** The writer's own state for checkpoint `checkpointId` (e.g. a part counter), MessagePack-serializable. */
   snapshotState?(checkpointId: number): unknown;
+  /** Releases the writer's resources when its task ends. */
   close(): void | Promise<void>;
 }
 
 /** Makes prepared committables visible. Must be idempotent: a restore may commit again what was committed before a failure. */
 export interface Committer<C> {
+  /** Commits the committables of a completed checkpoint (or of the one restored from). */
   commit(committables: readonly C[]): void | Promise<void>;
   /** Releases what the committer keeps between commits (connections, say), once its task ends (Flink's Committer is AutoCloseable). */
   close?(): void | Promise<void>;
 }
 
+/** A sink of records (Flink's Sink V2): writers per subtask and, for exactly-once, a committer. */
 export interface Sink<T> {
   /**
    * `restoredState`: the writer states this subtask resumes from. On restore the runtime

@@ -55,6 +55,7 @@ export class CollectionSource<T> implements SplitSource<T, CollectionSplit, Coll
   }
 }
 
+/** Reads one split of a collection source: its elements in order, one per `pollNext`. */
 export class CollectionSourceReader<T> implements SplitSourceReader<T, CollectionSplit> {
   readonly #splits: { splitId: string; next: number; end: number }[] = [];
   readonly #available = new AvailabilitySignal();

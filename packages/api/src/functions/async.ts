@@ -8,7 +8,9 @@ import { RichFunction } from './types.ts';
  * to have the retry strategy try again). Only the first call counts, as in Flink.
  */
 export interface ResultFuture<OUT> {
+  /** Completes the input with its output records (empty to emit nothing). */
   complete(results: Iterable<OUT>): void;
+  /** Fails the input: the retry strategy may try again, else the job fails. */
   completeExceptionally(error: unknown): void;
 }
 
@@ -19,6 +21,7 @@ export interface ResultFuture<OUT> {
  * completes exceptionally; a promise of undefined leaves completion to `resultFuture`).
  */
 export interface AsyncFunction<IN, OUT> {
+  /** Starts the lookup for `input`; must not block (Weir also takes a returned promise, which Flink does not). */
   asyncInvoke(input: IN, resultFuture: ResultFuture<OUT>): void | Promise<Iterable<OUT> | void>;
   /**
    * The input's time ran out (the operator's timeout, counted from the first attempt). Complete
@@ -29,6 +32,7 @@ export interface AsyncFunction<IN, OUT> {
 
 /** An AsyncFunction with a runtime context, open and close (Flink's RichAsyncFunction); state is not available to it, as in Flink. */
 export abstract class RichAsyncFunction<IN, OUT> extends RichFunction implements AsyncFunction<IN, OUT> {
+  /** Starts the lookup for `input`; complete `resultFuture` or return a promise of the records. */
   abstract asyncInvoke(input: IN, resultFuture: ResultFuture<OUT>): void | Promise<Iterable<OUT> | void>;
 
   /** Flink's default: fail with a timeout error. Override it to emit a fallback instead. */
@@ -55,7 +59,9 @@ function preview(value: unknown): string {
 
 /** When to try an input again (Flink's AsyncRetryPredicate): on a result, on an error, or both. */
 export interface AsyncRetryPredicate<OUT> {
+  /** Try again when this holds for an attempt's results. */
   readonly resultPredicate?: (results: readonly OUT[]) => boolean;
+  /** Try again when this holds for an attempt's error. */
   readonly exceptionPredicate?: (error: unknown) => boolean;
 }
 
@@ -64,8 +70,11 @@ export interface AsyncRetryPredicate<OUT> {
  * `currentAttempts` counts the attempts made so far, from 1.
  */
 export interface AsyncRetryStrategy<OUT> {
+  /** Whether another attempt may follow `currentAttempts` attempts. */
   canRetry(currentAttempts: number): boolean;
+  /** How long to wait (ms) before the next attempt. */
   getBackoffTimeMillis(currentAttempts: number): number;
+  /** When an attempt's outcome calls for another. */
   getRetryPredicate(): AsyncRetryPredicate<OUT>;
 }
 
@@ -88,7 +97,9 @@ function requireDelay(value: number, what: string): number {
 }
 
 abstract class RetryStrategyBuilder<OUT, Self> {
+  /** Set by `ifResult`. */
   protected resultPredicate: ((results: readonly OUT[]) => boolean) | undefined;
+  /** Set by `ifException`. */
   protected exceptionPredicate: ((error: unknown) => boolean) | undefined;
 
   /** Retry when `predicate` holds for an attempt's results. */
@@ -184,6 +195,7 @@ export type TimeUnit = (typeof TimeUnit)[keyof typeof TimeUnit];
 
 const UNIT_MS: Record<TimeUnit, number> = { MILLISECONDS: 1, SECONDS: 1000, MINUTES: 60_000, HOURS: 3_600_000 };
 
+/** Whether an async operator emits in input order or as results complete (Flink's AsyncDataStream.OutputMode). */
 export type AsyncOutputMode = 'ordered' | 'unordered';
 
 /** An async operator's settings (AsyncDataStream's arguments). */

@@ -20,10 +20,12 @@ export class OutputTag<T> {
     }
   }
 
+  /** The tag's ID. */
   getId(): string {
     return this.id;
   }
 
+  /** `OutputTag(<id>)`. */
   toString(): string {
     return `OutputTag(${this.id})`;
   }

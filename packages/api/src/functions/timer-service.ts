@@ -23,6 +23,8 @@ export interface TimerService {
   registerProcessingTimeTimer(time: number): void;
   /** Calls `onTimer` once the watermark reaches `time`. */
   registerEventTimeTimer(time: number): void;
+  /** Deletes the current key's processing-time timer at `time`, if there is one. */
   deleteProcessingTimeTimer(time: number): void;
+  /** Deletes the current key's event-time timer at `time`, if there is one. */
   deleteEventTimeTimer(time: number): void;
 }

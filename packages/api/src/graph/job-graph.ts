@@ -14,6 +14,7 @@ export interface JobGraph {
   readonly autoWatermarkIntervalMs: number;
 }
 
+/** One chain of operators, deployed as one task per subtask (Flink's JobVertex). */
 export interface JobVertex {
   /** The operator ID of the chain's head operator. */
   readonly id: string;
@@ -29,6 +30,7 @@ export interface JobVertex {
   readonly outputs: readonly JobEdge[];
 }
 
+/** One operator inside a JobVertex's chain. */
 export interface JobOperator {
   /** Index of the StreamNode this operator came from. */
   readonly nodeId: number;
@@ -38,6 +40,7 @@ export interface JobOperator {
   readonly kind: OperatorKind;
 }
 
+/** A network connection between two JobVertices (Flink's JobEdge). */
 export interface JobEdge {
   readonly sourceVertexId: string;
   readonly targetVertexId: string;

@@ -35,6 +35,7 @@ export interface StreamGraph {
   readonly config: ExecutionConfig;
 }
 
+/** How an edge distributes records to the downstream subtasks (Flink's StreamPartitioner kinds). */
 export const PartitionerKind = {
   /** Subtask i sends to subtask i; the only partitioner that allows chaining. */
   FORWARD: 'forward',
@@ -45,8 +46,10 @@ export const PartitionerKind = {
   /** Every record to every downstream subtask. */
   BROADCAST: 'broadcast',
 } as const;
+/** One of the PartitionerKind values. */
 export type PartitionerKind = (typeof PartitionerKind)[keyof typeof PartitionerKind];
 
+/** The kinds of operator a StreamNode runs. */
 export const OperatorKind = {
   SOURCE: 'source',
   MAP: 'map',
@@ -62,6 +65,7 @@ export const OperatorKind = {
   ASYNC_WAIT: 'asyncWait',
   SINK: 'sink',
 } as const;
+/** One of the OperatorKind values. */
 export type OperatorKind = (typeof OperatorKind)[keyof typeof OperatorKind];
 
 /** What a node does; `key` is set on operators that run on a KeyedStream (keyed state works there). */
@@ -131,6 +135,7 @@ export type WindowFunctionSpec =
     }
   | { readonly kind: 'process'; readonly process: ProcessWindowFunction<unknown, unknown, unknown, Window> };
 
+/** One operator of the StreamGraph (Flink's StreamNode), before chaining. */
 export interface StreamNode {
   /** Dense index into `StreamGraph.nodes`, in creation order. */
   readonly id: number;
@@ -155,6 +160,7 @@ export interface StreamNode {
   readonly sideOutputTypes: ReadonlyMap<string, TypeInformation<unknown>>;
 }
 
+/** A connection between two StreamNodes (Flink's StreamEdge). */
 export interface StreamEdge {
   readonly sourceId: number;
   readonly targetId: number;
@@ -167,6 +173,7 @@ export interface StreamEdge {
   readonly outputTag?: string;
 }
 
+/** The job-wide settings the environment collected (Flink's ExecutionConfig plus the checkpoint, state backend and restart settings). */
 export interface ExecutionConfig {
   /** Default parallelism for operators without `setParallelism`. */
   readonly parallelism: number;
@@ -205,6 +212,7 @@ export interface CheckpointSettings {
   readonly alignedCheckpointTimeoutMs?: number;
 }
 
+/** The state backend a job set with `env.setStateBackend`. */
 export type StateBackendSettings =
   /** MemoryStateBackend: heap state, snapshots inline in the acknowledgement and `_metadata`. */
   | { readonly kind: 'memory'; readonly maxStateSize: number }
@@ -213,6 +221,7 @@ export type StateBackendSettings =
   /** LevelStateBackend (alias RocksDBStateBackend): LevelDB on the TaskManager's disk, snapshots below `checkpointDir` (else state.checkpoints.dir). */
   | { readonly kind: 'level'; readonly checkpointDir: string | undefined; readonly incremental: boolean };
 
+/** The restart strategy a job set with `env.setRestartStrategy`. */
 export type RestartStrategySettings =
   | { readonly kind: 'none' }
   | { readonly kind: 'fixed-delay'; readonly attempts: number; readonly delayMs: number }

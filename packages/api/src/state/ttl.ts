@@ -41,6 +41,7 @@ export class StateTtlConfig {
     readonly cleanupInFullSnapshot: boolean,
   ) {}
 
+  /** A builder for a time to live of `ttlMs` milliseconds (Flink takes a Time or Duration; `Time.minutes(10)` gives milliseconds here). */
   static newBuilder(ttlMs: number): StateTtlConfigBuilder {
     return new StateTtlConfigBuilder(ttlMs);
   }
@@ -50,19 +51,23 @@ export class StateTtlConfig {
     return new StateTtlConfig(ttlMs, updateType, visibility, cleanupFullSnapshot);
   }
 
+  /** The time to live in milliseconds. */
   getTtl(): number {
     return this.ttlMs;
   }
 
+  /** When a value's time to live starts again. */
   getUpdateType(): UpdateType {
     return this.updateType;
   }
 
+  /** Whether an expired value not yet cleaned up is returned. */
   getStateVisibility(): StateVisibility {
     return this.stateVisibility;
   }
 }
 
+/** Builds a StateTtlConfig (Flink's StateTtlConfig.Builder); validates each setting as it is set. */
 export class StateTtlConfigBuilder {
   #updateType: UpdateType = UpdateType.OnCreateAndWrite;
   #visibility: StateVisibility = StateVisibility.NeverReturnExpired;
@@ -74,6 +79,7 @@ export class StateTtlConfigBuilder {
     }
   }
 
+  /** When the time to live restarts: on create and write (default) or also on read. */
   setUpdateType(updateType: UpdateType): this {
     if (!Object.values(UpdateType).includes(updateType)) {
       throw new WeirError(ApiErrorCode.INVALID_STATE_TTL, `setUpdateType() takes UpdateType.OnCreateAndWrite or UpdateType.OnReadAndWrite, got ${String(updateType)}`);
@@ -82,14 +88,17 @@ export class StateTtlConfigBuilder {
     return this;
   }
 
+  /** `setUpdateType(UpdateType.OnCreateAndWrite)`. */
   updateTtlOnCreateAndWrite(): this {
     return this.setUpdateType(UpdateType.OnCreateAndWrite);
   }
 
+  /** `setUpdateType(UpdateType.OnReadAndWrite)`. */
   updateTtlOnReadAndWrite(): this {
     return this.setUpdateType(UpdateType.OnReadAndWrite);
   }
 
+  /** Whether reads may return an expired value that was not cleaned up yet (default: never). */
   setStateVisibility(visibility: StateVisibility): this {
     if (!Object.values(StateVisibility).includes(visibility)) {
       throw new WeirError(
@@ -101,10 +110,12 @@ export class StateTtlConfigBuilder {
     return this;
   }
 
+  /** `setStateVisibility(StateVisibility.NeverReturnExpired)`. */
   neverReturnExpired(): this {
     return this.setStateVisibility(StateVisibility.NeverReturnExpired);
   }
 
+  /** `setStateVisibility(StateVisibility.ReturnExpiredIfNotCleanedUp)`. */
   returnExpiredIfNotCleanedUp(): this {
     return this.setStateVisibility(StateVisibility.ReturnExpiredIfNotCleanedUp);
   }
@@ -115,6 +126,7 @@ export class StateTtlConfigBuilder {
     return this;
   }
 
+  /** The configuration, for `StateDescriptor.enableTimeToLive`. */
   build(): StateTtlConfig {
     return StateTtlConfig.create(this.ttlMs, this.#updateType, this.#visibility, this.#cleanupFullSnapshot);
   }

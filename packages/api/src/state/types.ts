@@ -113,6 +113,7 @@ export class MapStateDescriptor<K, V> extends StateDescriptor<V> {
 /** Describes a ReducingState and the function it reduces with. */
 export class ReducingStateDescriptor<T> extends StateDescriptor<T> {
   readonly kind = 'reducing' as const;
+  /** @param reduceFunction Combines the value held with each value added (Flink's ReduceFunction). */
   constructor(name: string, readonly reduceFunction: (a: T, b: T) => T, type: TypeInformation<T>) {
     super(name, type);
   }

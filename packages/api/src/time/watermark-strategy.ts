@@ -88,12 +88,14 @@ export class WatermarkStrategy<T> {
     return new WatermarkStrategy<T>({ ...this.#parts, idleTimeoutMs });
   }
 
+  /** A new generator for one source split or stream instance, wrapped for idleness when `withIdleness` was set. */
   createWatermarkGenerator(context: WatermarkGeneratorSupplierContext): WatermarkGenerator<T> {
     const generator = this.#parts.generator(context);
     const idle = this.#parts.idleTimeoutMs;
     return idle === undefined ? generator : new WatermarksWithIdleness(generator, idle, context.getInputActivityClock());
   }
 
+  /** The assigner `withTimestampAssigner` set, else one that keeps the source's record timestamp. */
   createTimestampAssigner(context: WatermarkGeneratorSupplierContext): TimestampAssigner<T> {
     return this.#parts.assigner?.(context) ?? (recordTimestamp as TimestampAssigner<T>);
   }
@@ -115,6 +117,7 @@ function requireDuration(ms: number, call: string, min: number): void {
   }
 }
 
+/** Whether `value` is a WatermarkStrategy. */
 export function isWatermarkStrategy(value: unknown): value is WatermarkStrategy<unknown> {
   return value instanceof WatermarkStrategy;
 }

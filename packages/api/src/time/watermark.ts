@@ -12,10 +12,12 @@ export class Watermark {
 
   constructor(readonly timestamp: number) {}
 
+  /** The watermark's time (ms); -Infinity and +Infinity stand for Flink's Long.MIN_VALUE and Long.MAX_VALUE. */
   getTimestamp(): number {
     return this.timestamp;
   }
 
+  /** `Watermark @ <timestamp>`, as Flink prints it. */
   toString(): string {
     return `Watermark @ ${this.timestamp}`;
   }
@@ -37,17 +39,21 @@ export interface WatermarkOutput {
  * `pipeline.auto-watermark-interval` (200 ms by default, `env.getConfig().setAutoWatermarkInterval`).
  */
 export interface WatermarkGenerator<T> {
+  /** Sees one record and its timestamp; may emit a watermark (punctuated watermarks). */
   onEvent(event: T, eventTimestamp: number, output: WatermarkOutput): void;
+  /** Called every auto-watermark interval; emits the watermark periodic generators hold. */
   onPeriodicEmit(output: WatermarkOutput): void;
 }
 
 /** Extracts a record's event-time timestamp (ms). `recordTimestamp` is the one the source gave it, undefined when none. */
 export interface TimestampAssigner<T> {
+  /** The element's event time (ms). */
   extractTimestamp(element: T, recordTimestamp: number | undefined): number;
 }
 
 /** A clock that only counts time while the task runs; idleness detection measures with it. */
 export interface RelativeClock {
+  /** Milliseconds on this clock; only differences between two readings mean anything. */
   relativeTimeMillis(): number;
 }
 
@@ -57,6 +63,7 @@ export interface WatermarkGeneratorSupplierContext {
   getInputActivityClock(): RelativeClock;
 }
 
+/** Makes a WatermarkGenerator for one source split or stream instance (Flink's WatermarkGeneratorSupplier). */
 export type WatermarkGeneratorSupplier<T> = (context: WatermarkGeneratorSupplierContext) => WatermarkGenerator<T>;
 
 /** Where processing time stands for a timestamp assigner's supplier; assigners rarely need it. */

@@ -25,6 +25,7 @@ export interface CustomTypeOptions<T> {
    * class instance among them is refused).
    */
   readonly serialize?: (value: T) => unknown;
+  /** Turns what `serialize` made back into a value, on arrival. */
   readonly deserialize?: (data: unknown) => T;
 }
 

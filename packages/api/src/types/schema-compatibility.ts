@@ -13,7 +13,11 @@ import type { TypeDescription } from './type-information.ts';
  */
 export type StateSchemaResolution =
   | { readonly kind: 'identical' }
-  | { readonly kind: 'migrate'; readonly migrate: (value: unknown) => unknown };
+  | {
+      readonly kind: 'migrate';
+      /** Turns one restored value into a value of the current type. */
+      readonly migrate: (value: unknown) => unknown;
+    };
 
 const IDENTICAL: StateSchemaResolution = Object.freeze({ kind: 'identical' });
 

@@ -12,6 +12,7 @@ export interface TypeInformation<T> {
   readonly __type?: T;
 }
 
+/** The kinds of the basic types (Types.STRING, NUMBER, BOOLEAN, BIGINT, BYTES, GENERIC). */
 export type BasicKind = 'STRING' | 'NUMBER' | 'BOOLEAN' | 'BIGINT' | 'BYTES' | 'GENERIC';
 
 /**
@@ -39,6 +40,7 @@ export interface CustomDescription {
   readonly version: number;
 }
 
+/** What `TypeInformation.describe()` returns: a basic kind, or a LIST, MAP, ROW, AVRO or CUSTOM description. */
 export type TypeDescription =
   | { readonly kind: BasicKind }
   | { readonly kind: 'LIST'; readonly element: TypeDescription }

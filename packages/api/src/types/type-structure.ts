@@ -21,7 +21,9 @@ export type TypeStructure =
   | {
       readonly kind: 'CUSTOM';
       readonly name: string;
+      /** The custom type's `serialize`, when it has one. */
       readonly serialize: ((value: unknown) => unknown) | undefined;
+      /** The custom type's `deserialize`, when it has one. */
       readonly deserialize: ((data: unknown) => unknown) | undefined;
     };
 

@@ -86,11 +86,13 @@ export const Types = Object.freeze({
   GENERIC<T>(): TypeInformation<T> {
     return GENERIC_TYPE as TypeInformation<T>;
   },
+  /** An array of `element`s (Flink's Types.LIST); its elements evolve by their own type's rules. */
   LIST<E>(element: TypeInformation<E>): TypeInformation<E[]> {
     const e = requireType(element, 'the element type of Types.LIST');
     const type = new DescribedType<E[]>(Object.freeze({ kind: 'LIST', element: e.describe() }));
     return registerStructure(type, { kind: 'LIST', element: e });
   },
+  /** A Map from `key` to `value` (Flink's Types.MAP); records hold a JavaScript Map. */
   MAP<K, V>(key: TypeInformation<K>, value: TypeInformation<V>): TypeInformation<Map<K, V>> {
     const k = requireType(key, 'the key type of Types.MAP');
     const v = requireType(value, 'the value type of Types.MAP');
@@ -106,6 +108,7 @@ export const Types = Object.freeze({
   ROW<F extends Record<string, RowField>>(fields: F): TypeInformation<RowOf<F>> {
     return row(undefined, fields, undefined);
   },
+  /** A named ROW, or a class's instances (Flink's Types.POJO); see the POJO overloads. */
   POJO,
   /**
    * A ROW field with the value that restored records lacking the field get, instead of its

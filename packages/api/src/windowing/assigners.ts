@@ -53,6 +53,7 @@ export class TumblingEventTimeWindows extends WindowAssigner<unknown, TimeWindow
     super();
   }
 
+  /** Windows of `size` ms aligned to the epoch plus `offset` ms (Flink takes a Time; here both are milliseconds). */
   static of(size: number, offset = 0): TumblingEventTimeWindows {
     requirePositive(size, 'TumblingEventTimeWindows size');
     return new TumblingEventTimeWindows(size, requireOffset(offset, size, 'TumblingEventTimeWindows'));
@@ -84,6 +85,7 @@ export class TumblingProcessingTimeWindows extends WindowAssigner<unknown, TimeW
     super();
   }
 
+  /** Windows of `size` ms of processing time, aligned to the epoch plus `offset` ms. */
   static of(size: number, offset = 0): TumblingProcessingTimeWindows {
     requirePositive(size, 'TumblingProcessingTimeWindows size');
     return new TumblingProcessingTimeWindows(size, requireOffset(offset, size, 'TumblingProcessingTimeWindows'));
@@ -116,6 +118,7 @@ export class SlidingEventTimeWindows extends WindowAssigner<unknown, TimeWindow>
     super();
   }
 
+  /** Windows of `size` ms starting every `slide` ms, aligned to the epoch plus `offset` ms: each element is in size/slide windows. */
   static of(size: number, slide: number, offset = 0): SlidingEventTimeWindows {
     requirePositive(size, 'SlidingEventTimeWindows size');
     requirePositive(slide, 'SlidingEventTimeWindows slide');
@@ -149,6 +152,7 @@ export class SlidingProcessingTimeWindows extends WindowAssigner<unknown, TimeWi
     super();
   }
 
+  /** Sliding windows of `size` ms every `slide` ms, in processing time. */
   static of(size: number, slide: number, offset = 0): SlidingProcessingTimeWindows {
     requirePositive(size, 'SlidingProcessingTimeWindows size');
     requirePositive(slide, 'SlidingProcessingTimeWindows slide');
@@ -180,6 +184,7 @@ abstract class SessionWindows<T> extends MergingWindowAssigner<T, TimeWindow> {
     super();
   }
 
+  /** The element's own session, `[start, start + gap)`, before merging with the key's others. */
   protected sessionOf(element: T, start: number): TimeWindow[] {
     const gap = this.gap(element);
     if (typeof gap !== 'number' || !Number.isFinite(gap) || gap <= 0) {
@@ -195,11 +200,13 @@ abstract class SessionWindows<T> extends MergingWindowAssigner<T, TimeWindow> {
 
 /** A key's session: elements closer than `gap` to each other, in event time; sessions merge as elements fill gaps. */
 export class EventTimeSessionWindows<T = unknown> extends SessionWindows<T> {
+  /** Sessions that close after `gap` ms of event time without an element. */
   static withGap(gap: number): EventTimeSessionWindows {
     requirePositive(gap, 'EventTimeSessionWindows gap');
     return new EventTimeSessionWindows(() => gap);
   }
 
+  /** Sessions whose gap each element gives through `extractor` (ms). */
   static withDynamicGap<T>(extractor: SessionWindowTimeGapExtractor<T>): EventTimeSessionWindows<T> {
     if (typeof extractor !== 'function') {
       throw new WeirError(ApiErrorCode.INVALID_WINDOW, `EventTimeSessionWindows.withDynamicGap() takes a function (element) => gap, got ${String(extractor)}`);
@@ -226,11 +233,13 @@ export class EventTimeSessionWindows<T = unknown> extends SessionWindows<T> {
 
 /** Sessions in processing time. */
 export class ProcessingTimeSessionWindows<T = unknown> extends SessionWindows<T> {
+  /** Sessions that close after `gap` ms of processing time without an element. */
   static withGap(gap: number): ProcessingTimeSessionWindows {
     requirePositive(gap, 'ProcessingTimeSessionWindows gap');
     return new ProcessingTimeSessionWindows(() => gap);
   }
 
+  /** Processing-time sessions whose gap each element gives through `extractor` (ms). */
   static withDynamicGap<T>(extractor: SessionWindowTimeGapExtractor<T>): ProcessingTimeSessionWindows<T> {
     if (typeof extractor !== 'function') {
       throw new WeirError(ApiErrorCode.INVALID_WINDOW, `ProcessingTimeSessionWindows.withDynamicGap() takes a function (element) => gap, got ${String(extractor)}`);
@@ -261,6 +270,7 @@ export class GlobalWindows extends WindowAssigner<unknown, GlobalWindow> {
     super();
   }
 
+  /** The global window assigner; set a trigger, as its default never fires. */
   static create(): GlobalWindows {
     return new GlobalWindows();
   }

@@ -3,6 +3,7 @@ import { ApiErrorCode } from '../errors.ts';
 
 /** How far apart two elements are (Flink's DeltaFunction), for DeltaTrigger and DeltaEvictor. */
 export interface DeltaFunction<T> {
+  /** The distance from `oldDataPoint` to `newDataPoint`. */
   getDelta(oldDataPoint: T, newDataPoint: T): number;
 }
 

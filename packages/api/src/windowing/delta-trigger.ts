@@ -23,6 +23,7 @@ export class DeltaTrigger<T> extends Trigger<T, Window> {
     this.#last = new ValueStateDescriptor<T>('last-element', stateType);
   }
 
+  /** Fires when an element's delta from the last fired one exceeds `threshold`; `stateType` types that element in state (Flink takes a TypeSerializer). */
   static of<T>(threshold: number, deltaFunction: DeltaFunctionLike<T>, stateType: TypeInformation<T> = Types.GENERIC<T>()): DeltaTrigger<T> {
     const call = 'DeltaTrigger.of()';
     return new DeltaTrigger(requireThreshold(threshold, call), toDeltaFunction(deltaFunction, call), stateType);

@@ -9,14 +9,17 @@ export class TimestampedValue<T> {
     private timestamp: number | undefined = undefined,
   ) {}
 
+  /** The element. */
   getValue(): T {
     return this.value;
   }
 
+  /** Replaces the element (what the window function then sees). */
   setValue(value: T): void {
     this.value = value;
   }
 
+  /** Whether the element came with an event time. */
   hasTimestamp(): boolean {
     return this.timestamp !== undefined;
   }
@@ -32,6 +35,7 @@ export class TimestampedValue<T> {
     return this.timestamp;
   }
 
+  /** Sets the element's event time. */
   setTimestamp(timestamp: number): void {
     this.timestamp = timestamp;
   }
@@ -39,7 +43,9 @@ export class TimestampedValue<T> {
 
 /** What an evictor may know when a window fires (Flink's Evictor.EvictorContext). */
 export interface EvictorContext {
+  /** The operator's processing time (ms). */
   getCurrentProcessingTime(): number;
+  /** The operator's current watermark (ms). */
   getCurrentWatermark(): number;
 }
 
@@ -52,7 +58,9 @@ export interface EvictorContext {
  * An evictor is shared by all keys and windows of a subtask: keep no state in its fields.
  */
 export interface Evictor<T, W extends Window> {
+  /** Removes elements from `elements` (in place) before the window function sees them. */
   evictBefore(elements: TimestampedValue<T>[], size: number, window: W, ctx: EvictorContext): void;
+  /** Removes elements from `elements` (in place) after the window function ran; what is left stays in the window. */
   evictAfter(elements: TimestampedValue<T>[], size: number, window: W, ctx: EvictorContext): void;
 }
 

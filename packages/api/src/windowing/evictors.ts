@@ -11,14 +11,17 @@ import type { Window } from './windows.ts';
 abstract class BeforeOrAfterEvictor<T> implements Evictor<T, Window> {
   constructor(private readonly doEvictAfter: boolean) {}
 
+  /** Evicts before the window function, unless this evictor was made to evict after it. */
   evictBefore(elements: TimestampedValue<T>[], size: number, _window?: Window, _ctx?: EvictorContext): void {
     if (!this.doEvictAfter) this.evict(elements, size);
   }
 
+  /** Evicts after the window function, when this evictor was made to. */
   evictAfter(elements: TimestampedValue<T>[], size: number, _window?: Window, _ctx?: EvictorContext): void {
     if (this.doEvictAfter) this.evict(elements, size);
   }
 
+  /** Removes the evicted elements from `elements` in place. */
   protected abstract evict(elements: TimestampedValue<T>[], size: number): void;
 
   protected get when(): string {
@@ -43,6 +46,7 @@ export class CountEvictor extends BeforeOrAfterEvictor<unknown> {
     return new CountEvictor(maxCount, requireFlag(doEvictAfter, 'CountEvictor.of()'));
   }
 
+  /** Drops the oldest arrivals beyond `maxCount`. */
   protected evict(elements: TimestampedValue<unknown>[], size: number): void {
     if (size > this.maxCount) elements.splice(0, size - this.maxCount);
   }
@@ -100,6 +104,7 @@ export class DeltaEvictor<T> extends BeforeOrAfterEvictor<T> {
     super(doEvictAfter);
   }
 
+  /** Evicts elements whose delta to the window's last element is `threshold` or more; takes a DeltaFunction or a lambda. */
   static of<T>(threshold: number, deltaFunction: DeltaFunctionLike<T>, doEvictAfter = false): DeltaEvictor<T> {
     const call = 'DeltaEvictor.of()';
     return new DeltaEvictor(requireThreshold(threshold, call), toDeltaFunction(deltaFunction, call), requireFlag(doEvictAfter, call));

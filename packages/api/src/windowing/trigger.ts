@@ -36,6 +36,7 @@ export class TriggerResult {
     return this.purge;
   }
 
+  /** The result's name: CONTINUE, FIRE, PURGE or FIRE_AND_PURGE. */
   toString(): string {
     return this.name;
   }

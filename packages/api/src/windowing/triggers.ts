@@ -14,6 +14,7 @@ export class EventTimeTrigger extends Trigger<unknown, Window> {
     super();
   }
 
+  /** The event-time trigger (one instance serves every window). */
   static create(): EventTimeTrigger {
     return new EventTimeTrigger();
   }
@@ -56,6 +57,7 @@ export class ProcessingTimeTrigger extends Trigger<unknown, Window> {
     super();
   }
 
+  /** The processing-time trigger (one instance serves every window). */
   static create(): ProcessingTimeTrigger {
     return new ProcessingTimeTrigger();
   }
@@ -100,6 +102,7 @@ export class CountTrigger extends Trigger<unknown, Window> {
     super();
   }
 
+  /** Fires once a window holds `maxCount` elements. */
   static of(maxCount: number): CountTrigger {
     if (!Number.isSafeInteger(maxCount) || maxCount < 1) {
       throw new WeirError(ApiErrorCode.INVALID_WINDOW, `CountTrigger.of() takes a whole number of elements >= 1, got ${String(maxCount)}`);
@@ -146,6 +149,7 @@ export class PurgingTrigger<T, W extends Window> extends Trigger<T, W> {
     super();
   }
 
+  /** Wraps `nested`, purging the window whenever it fires. */
   static of<T, W extends Window>(nested: Trigger<T, W>): PurgingTrigger<T, W> {
     if (!(nested instanceof Trigger)) {
       throw new WeirError(ApiErrorCode.INVALID_WINDOW, `PurgingTrigger.of() takes a Trigger, such as CountTrigger.of(100), got ${String(nested)}`);

@@ -31,6 +31,7 @@ export abstract class WindowAssigner<T, W extends Window> {
   /** Whether windows are in event time (fired by watermarks) rather than processing time. */
   abstract isEventTime(): boolean;
 
+  /** The key window state and timers are kept under for `window`; differs from Flink, which serializes the window itself. */
   namespaceOf(window: W): string {
     if (window instanceof TimeWindow) {
       const recent = this.#recent.get(window.start);
@@ -46,6 +47,7 @@ export abstract class WindowAssigner<T, W extends Window> {
     throw new Error(`${this.constructor.name} assigns ${String(window)}, which is not a TimeWindow or GlobalWindow; override namespaceOf and windowOf`);
   }
 
+  /** The window a namespace from `namespaceOf` stands for (a timer's window when it fires). */
   windowOf(namespace: string): W {
     if (namespace === 'global') return GlobalWindow.get() as unknown as W;
     const colon = namespace.indexOf(':', 1);
@@ -65,6 +67,7 @@ export abstract class MergingWindowAssigner<T, W extends Window> extends WindowA
   abstract mergeWindows(windows: readonly W[], callback: MergeCallback<W>): void;
 }
 
+/** Whether `assigner` merges windows (a MergingWindowAssigner: session windows). */
 export function isMergingAssigner<T, W extends Window>(assigner: WindowAssigner<T, W>): assigner is MergingWindowAssigner<T, W> {
   return assigner instanceof MergingWindowAssigner;
 }

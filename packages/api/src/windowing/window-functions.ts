@@ -93,6 +93,7 @@ export abstract class ProcessAllWindowFunction<IN, OUT, W extends Window> extend
   /** Called when the window fires, with all its elements (or the incremental aggregate's result). */
   abstract process(context: ProcessAllWindowContext<W>, elements: Iterable<IN>, out: Collector<OUT>): void;
 
+  /** The window is purged: delete what `windowState()` holds for it. */
   clear(_context: ProcessAllWindowContext<W>): void {}
 }
 

@@ -3,6 +3,7 @@
  * is the largest timestamp that still belongs to it.
  */
 export abstract class Window {
+  /** The largest timestamp that still belongs to the window (ms). */
   abstract maxTimestamp(): number;
 }
 
@@ -15,14 +16,17 @@ export class TimeWindow extends Window {
     super();
   }
 
+  /** The first millisecond of the window. */
   getStart(): number {
     return this.start;
   }
 
+  /** The millisecond after the window's last. */
   getEnd(): number {
     return this.end;
   }
 
+  /** `end - 1`. */
   override maxTimestamp(): number {
     return this.end - 1;
   }
@@ -37,6 +41,7 @@ export class TimeWindow extends Window {
     return new TimeWindow(Math.min(this.start, other.start), Math.max(this.end, other.end));
   }
 
+  /** Whether `other` is a TimeWindow with the same start and end. */
   equals(other: unknown): boolean {
     return other instanceof TimeWindow && other.start === this.start && other.end === this.end;
   }
@@ -83,10 +88,12 @@ export class GlobalWindow extends Window {
     super();
   }
 
+  /** The one global window. */
   static get(): GlobalWindow {
     return GlobalWindow.#instance;
   }
 
+  /** +Infinity (Flink's Long.MAX_VALUE): the global window never ends by time. */
   override maxTimestamp(): number {
     return Number.POSITIVE_INFINITY;
   }

@@ -38,6 +38,7 @@ export interface ClientCredentials {
   readonly tls?: ClientTls;
 }
 
+/** The JobManager's gRPC job service, as `weir` calls it (Flink's ClusterClient): submit, list, cancel, savepoints, checkpoints. */
 export class JobClient {
   readonly #client: JobServiceClient;
   readonly #token: string | undefined;
@@ -50,10 +51,12 @@ export class JobClient {
     this.#token = credentials.token;
   }
 
+  /** A client of the JobManager at `address` (host:port), with a token and TLS when the cluster is secured. */
   static connect(address: string, credentials: ClientCredentials = {}): JobClient {
     return new JobClient(address, credentials);
   }
 
+  /** Submits a job bundle; BUNDLE_TOO_LARGE when the JobManager refuses its size. */
   async submit(request: SubmitJobRequest): Promise<SubmitJobResponse__Output> {
     try {
       return await this.#unary<SubmitJobResponse__Output>(SUBMIT_TIMEOUT_MS, (options, callback) => this.#client.submitJob(request, this.#metadata(), options, callback));
@@ -68,11 +71,13 @@ export class JobClient {
     }
   }
 
+  /** Every job the JobManager knows, running or ended. */
   async list(): Promise<JobSummary__Output[]> {
     const response = await this.#unary<ListJobsResponse__Output>(CALL_TIMEOUT_MS, (options, callback) => this.#client.listJobs({}, this.#metadata(), options, callback));
     return response.jobs;
   }
 
+  /** A job's status, vertices and subtasks. */
   get(jobId: string): Promise<JobDetails__Output> {
     return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.getJob({ jobId }, this.#metadata(), options, callback));
   }
@@ -82,6 +87,7 @@ export class JobClient {
     return this.#unary(CALL_TIMEOUT_MS, (options, callback) => this.#client.getClusterOverview({}, this.#metadata(), options, callback));
   }
 
+  /** Cancels a job; resolves with its status after the request. */
   async cancel(jobId: string): Promise<string> {
     const response = await this.#unary<CancelJobResponse__Output>(CALL_TIMEOUT_MS, (options, callback) => this.#client.cancelJob({ jobId }, this.#metadata(), options, callback));
     return response.status;
@@ -102,6 +108,7 @@ export class JobClient {
     return this.#unary(SAVEPOINT_TIMEOUT_MS, (options, callback) => this.#client.triggerCheckpoint(request, this.#metadata(), options, callback));
   }
 
+  /** Deletes a savepoint (the directory holding its `_metadata`). */
   async disposeSavepoint(savepointPath: string): Promise<void> {
     await this.#unary(DISPOSE_TIMEOUT_MS, (options, callback) => this.#client.disposeSavepoint({ savepointPath }, this.#metadata(), options, callback));
   }
@@ -118,6 +125,7 @@ export class JobClient {
     }
   }
 
+  /** Closes the connection. */
   close(): void {
     this.#client.close();
   }

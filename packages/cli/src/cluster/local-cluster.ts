@@ -11,6 +11,7 @@ import { waitForTaskManagers } from './wait-for-taskmanagers.ts';
 /** Like docker compose's `restart: on-failure`, a dead TaskManager comes back after a pause. */
 export const TASKMANAGER_RESTART_DELAY_MS = 2_000;
 
+/** What `weir cluster start` starts: how many TaskManagers and slots, where, with which config. */
 export interface LocalClusterOptions {
   readonly taskManagers: number;
   readonly slots: number;
@@ -26,6 +27,7 @@ export interface LocalClusterOptions {
   readonly cwd: string;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Every line a process writes, with the process's name. */
   onLine(name: string, stream: 'stdout' | 'stderr', line: string): void;
   /** How long to wait for the JobManager to answer. */
   readonly startTimeoutMs?: number;
@@ -47,6 +49,7 @@ export class LocalCluster {
     readonly jobManagerLost: Promise<string>,
   ) {}
 
+  /** Starts a JobManager and the TaskManagers, resolving once the JobManager answers. */
   static async start(options: LocalClusterOptions): Promise<LocalCluster> {
     const config = loadConfig({ file: options.configFile, env: options.env, dynamic: options.dynamic });
     let onJobManagerLost: (reason: string) => void = () => {};
@@ -94,6 +97,7 @@ export class LocalCluster {
     return cluster;
   }
 
+  /** Stops every process: SIGTERM, then SIGKILL after the grace period. */
   stop(): Promise<void> {
     return this.supervisor.stopAll();
   }

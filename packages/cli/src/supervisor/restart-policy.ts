@@ -1,6 +1,7 @@
 /** What the supervisor does when a child exits on its own (not because the supervisor stopped it). */
 export type RestartPolicy = { readonly kind: 'never' } | { readonly kind: 'on-failure'; readonly delayMs: number };
 
+/** The restart policies: `never`, or `onFailure(delayMs)`. */
 export const RestartPolicy = {
   /** Leave the child dead; the owner hears of the exit. */
   never: (): RestartPolicy => ({ kind: 'never' }),

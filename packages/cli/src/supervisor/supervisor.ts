@@ -4,6 +4,7 @@ import { CommonErrorCode, WeirError, type Clock, type Logger, type TimerHandle }
 import { describeExit, isFailure, type ChildExit } from './child-exit.ts';
 import type { RestartPolicy } from './restart-policy.ts';
 
+/** One process the supervisor runs: its command, and what happens when it exits. */
 export interface ChildSpec {
   /** Unique name, used in logs and output prefixes: `jobmanager`, `taskmanager-1`. */
   readonly name: string;
@@ -14,6 +15,7 @@ export interface ChildSpec {
   readonly restart: RestartPolicy;
 }
 
+/** What a ProcessSupervisor reports to, and how long it lets children stop. */
 export interface SupervisorOptions {
   readonly clock: Clock;
   readonly logger: Logger;
@@ -50,6 +52,7 @@ export class ProcessSupervisor {
     process.on('exit', this.#killAllOnExit);
   }
 
+  /** Launches the child; CommonErrorCode.INTERNAL when a child of that name is already supervised. */
   start(spec: ChildSpec): void {
     if (this.#children.has(spec.name)) throw new WeirError(CommonErrorCode.INTERNAL, `a child named ${spec.name} is already supervised; give each child its own name`);
     const child: Supervised = { spec, process: undefined, exited: undefined, restartTimer: undefined };

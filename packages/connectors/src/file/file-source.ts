@@ -71,6 +71,7 @@ function requireSplit(split: unknown): FileSplit {
   return { splitId, file, offset };
 }
 
+/** Builds a FileSource (Flink's FileSource.FileSourceBuilder): bounded by default, continuous with `monitorContinuously`. */
 export class FileSourceBuilder {
   #monitorIntervalMs: number | undefined;
 

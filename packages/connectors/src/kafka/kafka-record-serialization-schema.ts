@@ -23,10 +23,13 @@ export type HeaderProvider<T> = (element: T) => readonly (readonly [string, stri
 
 /** Turns a job's record into a Kafka record (Flink's KafkaRecordSerializationSchema). */
 export interface KafkaRecordSerializationSchema<T> {
+  /** The Kafka record (topic, key, value, headers) for `element`. */
   serialize(element: T): KafkaProducerRecord;
 }
 
+/** Ready-made KafkaRecordSerializationSchemas (Flink's static builder()). */
 export const KafkaRecordSerializationSchema = {
+  /** A builder: set the topic and the value schema, optionally a key schema, partitioner and headers. */
   builder<T>(): KafkaRecordSerializationSchemaBuilder<T> {
     return new KafkaRecordSerializationSchemaBuilder<T>();
   },

@@ -24,6 +24,7 @@ const DEFAULT_LINGER_MS = 20;
 /** The properties setProperty knows. */
 const SINK_PROPERTIES = ['transaction.timeout.ms', 'delivery.timeout.ms', 'linger.ms'];
 
+/** Everything a KafkaSinkBuilder collected. */
 export interface KafkaSinkConfig<T> {
   readonly settings: KafkaClientSettings;
   readonly serializer: KafkaRecordSerializationSchema<T>;
@@ -46,6 +47,7 @@ export interface KafkaSinkConfig<T> {
 export class KafkaSink<T> implements Sink<T> {
   constructor(readonly config: KafkaSinkConfig<T>) {}
 
+  /** A builder (Flink's KafkaSink.builder()): set bootstrap servers, a record serializer and a delivery guarantee. */
   static builder<T = string>(): KafkaSinkBuilder<T> {
     return new KafkaSinkBuilder<T>();
   }

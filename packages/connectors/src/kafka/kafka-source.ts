@@ -32,6 +32,7 @@ const SOURCE_PROPERTY_DEFAULTS = {
 } as const;
 type SourceProperty = keyof typeof SOURCE_PROPERTY_DEFAULTS;
 
+/** Everything a KafkaSourceBuilder collected. */
 export interface KafkaSourceConfig<T> {
   readonly settings: KafkaClientSettings;
   readonly subscription: Subscription;
@@ -57,6 +58,7 @@ export class KafkaSource<T> implements SplitSource<T, KafkaPartitionSplit, Kafka
     this.boundedness = config.stopping === undefined ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
   }
 
+  /** A builder (Flink's KafkaSource.builder()): set bootstrap servers, topics, group and a deserializer. */
   static builder<T = string>(): KafkaSourceBuilder<T> {
     return new KafkaSourceBuilder<T>();
   }

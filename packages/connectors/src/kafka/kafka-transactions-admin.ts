@@ -72,6 +72,7 @@ export class KafkaTransactionsAdmin {
     return description;
   }
 
+  /** Closes the admin's connections. */
   async close(): Promise<void> {
     await this.#calls.close();
   }

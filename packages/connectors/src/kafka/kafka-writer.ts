@@ -8,6 +8,7 @@ import { transactionalIdOf, transactionTimeoutTooLong, type KafkaCommittable } f
 import { ProducePipeline } from './produce-pipeline.ts';
 import { kafkaSinkProducers, type SinkProducer, type SinkProducers } from './sink-producers.ts';
 
+/** What a KafkaSink guarantees across failures (Flink's DeliveryGuarantee). */
 export const DeliveryGuarantee = {
   /** Records go out as they come; a failure may lose or duplicate some. */
   NONE: 'NONE',
@@ -16,6 +17,7 @@ export const DeliveryGuarantee = {
   /** One Kafka transaction per checkpoint and subtask, committed when the checkpoint completes: read_committed consumers see each record once. */
   EXACTLY_ONCE: 'EXACTLY_ONCE',
 } as const;
+/** One of the DeliveryGuarantee values. */
 export type DeliveryGuarantee = (typeof DeliveryGuarantee)[keyof typeof DeliveryGuarantee];
 
 /** What a KafkaSink writer keeps in a checkpoint: the checkpoint it was taken for (its transactions are named after checkpoints). */

@@ -19,6 +19,7 @@ export type OffsetsSpec =
 export class OffsetsInitializer {
   private constructor(readonly spec: OffsetsSpec) {}
 
+  /** Starts every partition at its earliest offset. */
   static earliest(): OffsetsInitializer {
     return new OffsetsInitializer({ kind: 'earliest' });
   }

@@ -2,11 +2,13 @@ import type { Collector } from '@weir/api';
 
 /** Bytes to a value (Flink's DeserializationSchema). */
 export interface DeserializationSchema<T> {
+  /** The value the bytes hold. */
   deserialize(message: Uint8Array): T;
 }
 
 /** A value to bytes (Flink's SerializationSchema). */
 export interface SerializationSchema<T> {
+  /** The bytes for `element`. */
   serialize(element: T): Uint8Array;
 }
 
@@ -46,9 +48,11 @@ export interface KafkaConsumerRecord {
 
 /** Turns a Kafka record (key, value, headers, timestamp, partition, offset) into records for the job (Flink's KafkaRecordDeserializationSchema). */
 export interface KafkaRecordDeserializationSchema<T> {
+  /** Emits zero or more records for one Kafka record (Flink's collector form). */
   deserialize(record: KafkaConsumerRecord, out: Collector<T>): void;
 }
 
+/** Ready-made KafkaRecordDeserializationSchemas (Flink's static factory methods). */
 export const KafkaRecordDeserializationSchema = {
   /** Only the value, through `schema`; a record without a value (a tombstone) gives nothing. */
   valueOnly<T>(schema: DeserializationSchema<T>): KafkaRecordDeserializationSchema<T> {

@@ -16,8 +16,11 @@ const AUCTION_PROPORTION = 3;
 const BID_PROPORTION = 46;
 const TOTAL_PROPORTION = PERSON_PROPORTION + AUCTION_PROPORTION + BID_PROPORTION;
 
+/** The id of the first person the generator creates (Nexmark's reference value). */
 export const FIRST_PERSON_ID = 1000;
+/** The id of the first auction the generator creates (Nexmark's reference value). */
 export const FIRST_AUCTION_ID = 1000;
+/** The lowest auction category id (Nexmark's reference value). */
 export const FIRST_CATEGORY_ID = 10;
 const NUM_CATEGORIES = 5;
 
@@ -40,6 +43,7 @@ export const EVENT_RATE = 10_000;
 export const BASE_TIME = Date.UTC(2026, 0, 1);
 const INTER_EVENT_DELAY_US = 1_000_000 / EVENT_RATE;
 
+/** The event time (ms) of event `eventNumber` on the generator's fixed timeline. */
 export function timestampForEvent(eventNumber: number): number {
   return BASE_TIME + Math.floor((eventNumber * INTER_EVENT_DELAY_US) / 1000);
 }

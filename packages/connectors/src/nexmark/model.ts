@@ -13,6 +13,7 @@ export interface Person {
   readonly extra: string;
 }
 
+/** A Nexmark auction: an item a seller puts up, with its reserve and the time it closes. */
 export interface Auction {
   readonly id: number;
   readonly itemName: string;
@@ -26,6 +27,7 @@ export interface Auction {
   readonly extra: string;
 }
 
+/** A Nexmark bid: a bidder's price on an auction. */
 export interface Bid {
   readonly auction: number;
   readonly bidder: number;

@@ -15,6 +15,7 @@ const DEFAULT_BATCH_SIZE = 5000;
 const DEFAULT_BATCH_INTERVAL_MS = 0;
 const DEFAULT_MAX_RETRIES = 3;
 
+/** Everything a PostgresSinkBuilder collected. */
 export interface PostgresSinkConfig<T> {
   readonly connection: PostgresConnectionOptions;
   readonly mode: SinkMode<T>;
@@ -37,6 +38,7 @@ export interface PostgresSinkConfig<T> {
 export class PostgresSink<T> implements Sink<T> {
   constructor(readonly config: PostgresSinkConfig<T>) {}
 
+  /** A builder: set the connection, then a statement with its parameter binder, an upsert table or a changelog table. */
   static builder<T = unknown>(): PostgresSinkBuilder<T> {
     return new PostgresSinkBuilder<T>();
   }

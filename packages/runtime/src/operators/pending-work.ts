@@ -1,3 +1,5 @@
+import { ChainBackPressure } from './chain-back-pressure.ts';
+
 /**
  * Asynchronous work that must complete before the task takes the next record: a sink's
  * `write` that returned a promise, or a step (a checkpoint's synchronous part, a checkpoint
@@ -15,6 +17,8 @@ export class PendingWork {
    * gets between a snapshot and its barrier.
    */
   stepRunning = false;
+  /** An operator of the chain that takes no more input now (an async operator at capacity). */
+  readonly chain = new ChainBackPressure();
 
   add(promise: Promise<void>): void {
     // Handled here so a rejection is never "unhandled"; drain() still rethrows it.
@@ -33,6 +37,23 @@ export class PendingWork {
   runOrDefer(action: () => void): void {
     if (this.stepRunning) this.addStep(async () => action());
     else action();
+  }
+
+  /**
+   * For a running step that feeds the chain (timers firing in slices): waits while the chain is
+   * back-pressured, letting mail run at once meanwhile, as Flink's MailboxExecutor.yield. The
+   * blocked operator's completions are such mail; deferred behind this step, they would never
+   * come. Only call it between two records, never between a snapshot and its barrier.
+   */
+  async yieldWhileBlocked(): Promise<void> {
+    if (this.chain.blocked === 0) return;
+    const running = this.stepRunning;
+    this.stepRunning = false;
+    try {
+      await this.chain.whenUnblocked();
+    } finally {
+      this.stepRunning = running;
+    }
   }
 
   /** Queues `step`, to start when the work before it is done (while draining). */

@@ -16,7 +16,8 @@ export type LoopOutcome = 'end-of-input' | 'stopped';
 
 /**
  * The task's main loop, Flink's mailbox model: between any two records it runs the queued
- * mail, then waits if a sink write is pending or the output is full, else takes one record.
+ * mail, then waits if a sink write is pending, an operator of the chain is at capacity or the
+ * output is full, else takes one record.
  * Nothing on the per-record path allocates or awaits.
  */
 export class TaskLoop {
@@ -54,6 +55,13 @@ export class TaskLoop {
       if (this.#stopped) return 'stopped';
       if (work.count !== 0) {
         await mailbox.waitFor(work.drain());
+        continue;
+      }
+      if (work.chain.blocked !== 0) {
+        // An operator of the chain is at capacity; its completions are mail, run while this waits.
+        metrics.startWait('back-pressured', clock.now());
+        await mailbox.waitFor(work.chain.whenUnblocked());
+        metrics.endWait(clock.now());
         continue;
       }
       if (output.blocked !== 0) {

@@ -56,7 +56,8 @@ interface PendingWatermark {
  * make every window of the job due at once) fires the rest as a step of the task's
  * PendingWork, yielding to the event loop between slices, so the task takes no record before
  * they all fired and the TaskManager still answers heartbeats. The watermark goes on
- * (`done`) once its timers fired, as in Flink.
+ * (`done`) once its timers fired, as in Flink. No timer fires while an operator chained
+ * behind is at capacity (ChainBackPressure): the rest fire once it takes input again.
  */
 export class InternalTimerService {
   /** Registered with the first timer, so an operator that never sets one has no timer state in its snapshots. */
@@ -265,7 +266,8 @@ export class InternalTimerService {
   async #fireInSlices(): Promise<void> {
     const pending = this.#pendingWatermarks;
     while (pending.length !== 0 && !this.#closed) {
-      await yieldToEventLoop();
+      if (this.work.chain.blocked !== 0) await this.work.yieldWhileBlocked();
+      else await yieldToEventLoop();
       if (this.#closed) return;
       const { time, done } = pending[0]!;
       this.#watermark = time;
@@ -284,8 +286,11 @@ export class InternalTimerService {
     const clock = this.processingTime;
     const sliceStart = clock.currentProcessingTime();
     let fired = 0;
+    const chain = this.work.chain;
     for (let next = heap.peek(); next !== undefined && next.timestamp <= time; next = heap.peek()) {
       if (fired === TIMERS_PER_SLICE || (fired !== 0 && clock.currentProcessingTime() - sliceStart >= SLICE_MS)) return false;
+      // A chained operator downstream is at capacity (an async operator): the rest fire once it takes input again.
+      if (chain.blocked !== 0) return false;
       fired++;
       heap.poll();
       this.#unindex(domain, next.timestamp, next.namespace, next.normalizedKey);
@@ -308,9 +313,24 @@ export class InternalTimerService {
     this.#cancelWakeUp = undefined;
     this.#wakeUpAt = Number.POSITIVE_INFINITY;
     // What one slice left due fires at the next wake-up, scheduled for now: after the event loop's turn.
-    this.#fireDue(PROCESSING, this.processingTime.currentProcessingTime());
+    const now = this.processingTime.currentProcessingTime();
+    this.#fireDue(PROCESSING, now);
     const next = this.#heaps[PROCESSING].peek();
-    if (next !== undefined && next.timestamp < this.#wakeUpAt) this.#scheduleWakeUp(next.timestamp);
+    if (next === undefined || next.timestamp >= this.#wakeUpAt) return;
+    if (next.timestamp <= now && this.work.chain.blocked !== 0) this.#wakeUpWhenUnblocked(next.timestamp);
+    else this.#scheduleWakeUp(next.timestamp);
+  }
+
+  /** Due timers left because the chain is back-pressured: the next wake-up is once it is not, not a spin meanwhile. */
+  #wakeUpWhenUnblocked(time: number): void {
+    let canceled = false;
+    this.#wakeUpAt = time;
+    this.#cancelWakeUp = () => (canceled = true);
+    void this.work.chain.whenUnblocked().then(() => {
+      if (canceled || this.#closed) return;
+      this.#wakeUpAt = Number.POSITIVE_INFINITY;
+      this.#scheduleWakeUp(time);
+    });
   }
 }
 

@@ -29,6 +29,7 @@ export interface ChangeEvent {
 
 /** Turns change events into the source's records (Flink CDC's DebeziumDeserializationSchema). */
 export interface DebeziumDeserializationSchema<T> {
+  /** The record for one change event. */
   deserialize(event: ChangeEvent): T;
 }
 

@@ -10,6 +10,7 @@ import { SnapshotChunks } from './snapshot-reader.ts';
 import { CdcHeartbeat } from './heartbeat.ts';
 import { compareLsn, StreamReader } from './stream-reader.ts';
 
+/** Where a CDC source starts (Flink CDC's StartupOptions): a snapshot then the log, the log from now, or the snapshot alone. */
 export type StartupMode = 'initial' | 'latest' | 'snapshot-only';
 
 export interface PostgresCdcReaderOptions<T> {

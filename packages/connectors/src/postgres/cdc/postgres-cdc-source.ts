@@ -18,6 +18,7 @@ import { dropReplicationSlot, dropSlotSql, slotClaim } from './replication-slot.
 /** Flink CDC's default heartbeat.interval.ms for PostgreSQL. */
 const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
 
+/** Everything a PostgresCdcSourceBuilder collected. */
 export interface PostgresCdcSourceConfig<T> {
   readonly connection: PostgresConnectionOptions;
   /** `schema.table` of each captured table. */
@@ -45,6 +46,7 @@ export class PostgresCdcSource<T> implements SplitSource<T, PostgresCdcSplit, Po
     this.boundedness = config.startup === 'snapshot-only' ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED;
   }
 
+  /** A builder (Flink CDC's PostgresSourceBuilder): set the connection, tables, slot, publication and a deserializer. */
   static builder<T = ChangeEvent>(): PostgresCdcSourceBuilder<T> {
     return new PostgresCdcSourceBuilder<T>();
   }

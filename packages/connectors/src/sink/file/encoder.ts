@@ -1,5 +1,6 @@
 /** Turns a record into the text written to a part file (Flink's Encoder, row format). */
 export interface Encoder<T> {
+  /** The text for `record`, its line ending included (Flink's encoder writes bytes to a stream). */
   encode(record: T): string;
 }
 

@@ -21,6 +21,7 @@ export class FileSink<T> implements Sink<T> {
     private readonly rollingPolicy: DefaultRollingPolicy,
   ) {}
 
+  /** A builder for part files in `dir`, one line per record through `encoder` (Flink takes a Path; bulk formats are not supported). */
   static forRowFormat<T>(dir: string, encoder: Encoder<T>): FileSinkBuilder<T> {
     if (typeof dir !== 'string' || dir.length === 0) {
       throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `FileSink needs an output directory, got ${String(dir)}`);
@@ -82,6 +83,7 @@ function requireWriterState(state: unknown): FileSinkWriterState {
   return { nextPart, ...(typeof subtask === 'number' && { subtask }), ...(typeof parallelism === 'number' && { parallelism }) };
 }
 
+/** Builds a FileSink (Flink's FileSink.RowFormatBuilder). */
 export class FileSinkBuilder<T> {
   #rollingPolicy = DefaultRollingPolicy.builder().build();
 

@@ -18,6 +18,7 @@ export class DefaultRollingPolicy {
   }
 }
 
+/** Builds a DefaultRollingPolicy (Flink's DefaultRollingPolicy.PolicyBuilder; only the part size is supported). */
 export class DefaultRollingPolicyBuilder {
   #maxPartSize = DEFAULT_MAX_PART_SIZE;
 

@@ -152,18 +152,20 @@ describe('AsyncWaitOperator', () => {
     expect(h.takeRecords()).toEqual(['pending']);
   });
 
-  it('back-pressures at capacity; inputs beyond it wait un-invoked', async () => {
+  it('blocks the chain at capacity (the task takes no input, upstream timers wait); inputs beyond it wait un-invoked', async () => {
     const fn = new Manual();
     const h = await harness(fn as AsyncFunction<unknown, unknown>, { capacity: 2 });
     h.element('a');
-    expect(h.work.count).toBe(0);
+    expect(h.work.chain.blocked).toBe(0);
     h.element('b');
-    expect(h.work.count).toBe(1);
-    // A chained operator upstream may emit more in the same turn: queued, not invoked.
+    expect(h.work.chain.blocked).toBe(1);
+    // Not pending work: a checkpoint step may still run, and the completions that unblock it never wait behind one.
+    expect(h.work.count).toBe(0);
+    // A chained operator upstream may emit more within one record: queued, not invoked.
     h.element('c');
     expect(fn.calls.map((c) => c.input)).toEqual(['a', 'b']);
     let resumed = false;
-    void h.work.drain().then(() => (resumed = true));
+    void h.work.chain.whenUnblocked().then(() => (resumed = true));
     fn.complete('a');
     await settle(h);
     expect(fn.calls.map((c) => c.input)).toEqual(['a', 'b', 'c']);
@@ -172,6 +174,7 @@ describe('AsyncWaitOperator', () => {
     await settle(h);
     await Promise.resolve();
     expect(resumed).toBe(true);
+    expect(h.work.chain.blocked).toBe(0);
     expect(h.takeRecords()).toEqual(['a!', 'b!']);
   });
 

@@ -7,9 +7,12 @@ import { AsyncQueue, type RecordEntry, type SnapshotEntry } from './async-queue.
 
 /**
  * Flink's AsyncWaitOperator. Each record goes to `fn.asyncInvoke` with a ResultFuture; at most
- * `capacity` records are in the queue before the task takes no more input (back pressure
- * through the task's pending work); further records a chained upstream operator emits in the
- * same turn wait in the queue un-invoked. Results come back on the task's loop (mail, never in
+ * `capacity` are in flight. With `capacity` records in the queue it blocks the chain
+ * (ChainBackPressure): the task takes no input and the timers of a chained upstream operator
+ * stop firing until a result leaves, where Flink yields to the mailbox inside
+ * `processElement`. What a chained upstream emits within one record or timer after that (a
+ * flatMap's many outputs) waits in the queue un-invoked, as a JavaScript `collect` cannot
+ * suspend. Results come back on the task's loop (mail, never in
  * the middle of another record or between a snapshot and its barrier) and leave in input order
  * (ordered) or as they complete within watermarks (unordered), with their input's timestamp.
  *
@@ -28,7 +31,7 @@ export class AsyncWaitOperator extends FunctionOperator<AsyncFunction<unknown, u
   readonly #queue: AsyncQueue;
   /** Completions and timer firings, run in order by `#runActions` (from mail, or at once while finishing). */
   readonly #actions: (() => void)[] = [];
-  /** Resolves the task's wait (back pressure) once the queue is below capacity. */
+  /** Unblocks the chain (ChainBackPressure) once the queue is below capacity. */
   #blocked: (() => void) | undefined;
   /** Set from `finish` on: actions run as they come, and a failure or the last result settles it. */
   #finishing: { wake: () => void; fail: (err: unknown) => void } | undefined;
@@ -94,9 +97,7 @@ export class AsyncWaitOperator extends FunctionOperator<AsyncFunction<unknown, u
   #add(input: unknown, timestamp: number | undefined): void {
     this.#queue.addRecord(input, timestamp);
     this.#startReady();
-    if (this.#queue.records >= this.settings.capacity && this.#blocked === undefined) {
-      this.context.work.add(new Promise<void>((resolve) => (this.#blocked = resolve)));
-    }
+    if (this.#queue.records >= this.settings.capacity && this.#blocked === undefined) this.#blocked = this.context.work.chain.block();
   }
 
   #startReady(): void {
