@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { StreamExecutionEnvironment } from '@weir/api';
 import { parseStatements, StreamTableEnvironment } from '@weir/sql';
-import { runSqlSession, statementComplete, tableau } from './sql-session.ts';
+import { runSqlSession, statementComplete } from './sql-session.ts';
+import { tableau } from '../sql-client/tableau.ts';
 
 describe('weir sql session', () => {
   it('ends a statement at a ; outside quotes and comments', () => {
@@ -34,8 +35,10 @@ describe('weir sql session', () => {
     ].join('\n');
     await runSqlSession(Readable.from([input]), {
       execute: (s) => tEnv.executeSql(s),
-      isInsert: (s) => parseStatements(s)[0]?.kind === 'insert',
+      kindOf: (s) => (parseStatements(s)[0]?.kind === 'insert' ? 'insert' : 'local'),
       submit: async (script) => (scripts.push(script), 'a1b2c3'),
+      showResult: () => Promise.reject(new Error('no query here')),
+      checkSettings: () => {},
       out: (line) => void out.push(line),
     });
     expect(out).toEqual([
@@ -57,5 +60,35 @@ describe('weir sql session', () => {
     ]);
     expect(scripts).toHaveLength(1);
     expect(scripts[0]).toMatch(/^CREATE TABLE src[\s\S]*;\nCREATE TABLE sink[\s\S]*;\nSET 'table.exec.state.ttl' = '1 h';\nINSERT INTO sink\nSELECT k, COUNT\(\*\) FROM src GROUP BY k;$/);
+  });
+
+  it('plans a SELECT here (a misspelled column is refused with its line, column and suggestion), then submits it and shows its result', async () => {
+    const tEnv = StreamTableEnvironment.create(new StreamExecutionEnvironment());
+    const out: string[] = [];
+    const scripts: string[] = [];
+    const shown: Array<{ jobId: string; columns: readonly string[] }> = [];
+    const input = [
+      "CREATE TABLE src (id BIGINT, k AS CAST(id % 3 AS INT)) WITH ('connector' = 'datagen');",
+      'SELECT k, COUNT(*) AS cnt',
+      'FROM src GROUP BY kk;',
+      'SELECT k, COUNT(*) AS cnt FROM src GROUP BY k;',
+    ].join('\n');
+    await runSqlSession(Readable.from([input]), {
+      execute: (s) => tEnv.executeSql(s),
+      kindOf: (s) => (['select', 'union'].includes(parseStatements(s)[0]?.kind ?? '') ? 'query' : 'local'),
+      submit: async (script) => (scripts.push(script), 'f00d'),
+      showResult: async (jobId, columns) => (shown.push({ jobId, columns }), 'CANCELED'),
+      checkSettings: () => {},
+      out: (line) => void out.push(line),
+    });
+    expect(out.slice(1)).toEqual([
+      '[ERROR] Could not execute SQL statement. Reason:',
+      expect.stringMatching(/^SQL error at line 2, column 19: Column 'kk' not found in any table; did you mean 'k'\?/) as unknown as string,
+      '[INFO] Submitting SQL query to the cluster...',
+      '[INFO] Result of job f00d (Ctrl-C cancels it):',
+      '[INFO] Job f00d CANCELED.',
+    ]);
+    expect(shown).toEqual([{ jobId: 'f00d', columns: ['k', 'cnt'] }]);
+    expect(scripts).toEqual([expect.stringMatching(/^CREATE TABLE src[\s\S]*;\nSELECT k, COUNT\(\*\) AS cnt FROM src GROUP BY k;$/) as unknown as string]);
   });
 });

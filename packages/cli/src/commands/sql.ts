@@ -8,6 +8,11 @@ import { resolveUserPath } from '../user-cwd.ts';
 import type { ClientArgs } from './client-args.ts';
 import { runCommand } from './run.ts';
 import { runSqlSession } from './sql-session.ts';
+import { withJobClient } from './client-args.ts';
+import { clientSettings } from '../sql-client/client-settings.ts';
+import { historyFile, loadHistory, saveHistory } from '../sql-client/history.ts';
+import { queryCluster } from '../sql-client/query-cluster.ts';
+import { runQuery } from '../sql-client/run-query.ts';
 
 export interface SqlArgs extends ClientArgs {
   /** `-f`: the script whose statements make the job; without it, an interactive session on stdin. */
@@ -52,24 +57,35 @@ async function submitScript(script: string, args: SqlArgs, context: CliContext):
   }
 }
 
-/** `weir sql`: the interactive session (sql-session.ts) on stdin, each INSERT submitted detached. */
+/** `weir sql`: the interactive session (sql-session.ts) on stdin; an INSERT submitted detached, a SELECT's result shown until its job ends or Ctrl-C cancels it. */
 async function sqlSession(args: SqlArgs, context: CliContext): Promise<void> {
   const [{ StreamExecutionEnvironment }, { StreamTableEnvironment, parseStatements }] = await Promise.all([import('@weir/api'), import('@weir/sql')]);
   const tEnv = StreamTableEnvironment.create(new StreamExecutionEnvironment());
-  await runSqlSession(
-    process.stdin,
-    {
-      execute: (statement) => tEnv.executeSql(statement),
-      isInsert: (statement) => parseStatements(statement)[0]?.kind === 'insert',
-      submit: async (script) => {
-        const lines: string[] = [];
-        await submitScript(script, { ...args, detached: true }, { ...context, out: (line) => void lines.push(line) });
-        const jobId = /JobID (\S+)/.exec(lines.join('\n'))?.[1];
-        if (jobId === undefined) throw new WeirError(CliErrorCode.BAD_ARGUMENT, `the job was not submitted: ${lines.join(' ')}`);
-        return jobId;
+  const settings = () => clientSettings((key) => tEnv.getConfig().get(key));
+  const history = historyFile(context.env);
+  const tty = process.stdin.isTTY === true;
+  await withJobClient(args, context, (client) =>
+    runSqlSession(
+      process.stdin,
+      {
+        execute: (statement) => tEnv.executeSql(statement),
+        kindOf: (statement) => {
+          const kind = parseStatements(statement)[0]?.kind;
+          return kind === 'insert' ? 'insert' : kind === 'select' || kind === 'union' ? 'query' : 'local';
+        },
+        submit: async (script) => {
+          const lines: string[] = [];
+          await submitScript(script, { ...args, detached: true }, { ...context, out: (line) => void lines.push(line) });
+          const jobId = /JobID (\S+)/.exec(lines.join('\n'))?.[1];
+          if (jobId === undefined) throw new WeirError(CliErrorCode.BAD_ARGUMENT, `the job was not submitted: ${lines.join(' ')}`);
+          return jobId;
+        },
+        showResult: (jobId, columns, interrupt) =>
+          runQuery(jobId, columns, settings(), queryCluster(client), { write: (text) => void process.stdout.write(text), live: process.stdout.isTTY === true, rows: process.stdout.rows }, interrupt),
+        checkSettings: () => void settings(),
+        out: (line) => context.out(line),
       },
-      out: (line) => context.out(line),
-    },
-    process.stdin.isTTY ? (text) => process.stdout.write(text) : undefined,
+      tty ? { output: process.stdout, history: loadHistory(history), saveHistory: (lines) => saveHistory(history, lines) } : undefined,
+    ),
   );
 }
