@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WeirError } from '@weir/common';
+import { JobStatus, WeirError } from '@weir/common';
 import type { CliContext } from '../context.ts';
 import { CliErrorCode } from '../errors.ts';
 import { resolveUserPath } from '../user-cwd.ts';
@@ -80,8 +80,13 @@ async function sqlSession(args: SqlArgs, context: CliContext): Promise<void> {
           if (jobId === undefined) throw new WeirError(CliErrorCode.BAD_ARGUMENT, `the job was not submitted: ${lines.join(' ')}`);
           return jobId;
         },
-        showResult: (jobId, columns, interrupt) =>
-          runQuery(jobId, columns, settings(), queryCluster(client), { write: (text) => void process.stdout.write(text), live: process.stdout.isTTY === true, rows: process.stdout.rows }, interrupt),
+        showResult: async (jobId, columns, interrupt) => {
+          const screen = { write: (text: string) => void process.stdout.write(text), live: process.stdout.isTTY === true, rows: process.stdout.rows };
+          const status = await runQuery(jobId, columns, settings(), queryCluster(client), screen, interrupt);
+          const cause = status === JobStatus.FAILED ? (await client.get(jobId).catch(() => undefined))?.failureCause : undefined;
+          if (cause) context.out(`[ERROR] The query's job failed: ${cause}`);
+          return status;
+        },
         checkSettings: () => void settings(),
         out: (line) => context.out(line),
       },
