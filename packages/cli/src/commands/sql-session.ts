@@ -5,6 +5,11 @@ import { tableau } from '../sql-client/tableau.ts';
 /** What a statement does in the session: an INSERT is submitted, a query submitted and its result shown, the rest run here. */
 export type StatementKind = 'insert' | 'query' | 'local';
 
+/** The kind of a parsed statement (@weir/sql's `parseStatements(text)[0].kind`) as the session runs it. */
+export function statementKind(parsedKind: string | undefined): StatementKind {
+  return parsedKind === 'insert' ? 'insert' : parsedKind === 'select' || parsedKind === 'union' ? 'query' : 'local';
+}
+
 /** What a session needs of @weir/sql (loaded by the command) and of the cluster. */
 export interface SqlSessionDeps {
   /** Runs one statement in the session's table environment (a query is planned only); its result as printable rows, or throws. */

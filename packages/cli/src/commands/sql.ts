@@ -7,7 +7,7 @@ import { CliErrorCode } from '../errors.ts';
 import { resolveUserPath } from '../user-cwd.ts';
 import type { ClientArgs } from './client-args.ts';
 import { runCommand } from './run.ts';
-import { runSqlSession } from './sql-session.ts';
+import { runSqlSession, statementKind } from './sql-session.ts';
 import { withJobClient } from './client-args.ts';
 import { clientSettings } from '../sql-client/client-settings.ts';
 import { historyFile, loadHistory, saveHistory } from '../sql-client/history.ts';
@@ -69,10 +69,7 @@ async function sqlSession(args: SqlArgs, context: CliContext): Promise<void> {
       process.stdin,
       {
         execute: (statement) => tEnv.executeSql(statement),
-        kindOf: (statement) => {
-          const kind = parseStatements(statement)[0]?.kind;
-          return kind === 'insert' ? 'insert' : kind === 'select' || kind === 'union' ? 'query' : 'local';
-        },
+        kindOf: (statement) => statementKind(parseStatements(statement)[0]?.kind),
         submit: async (script) => {
           const lines: string[] = [];
           await submitScript(script, { ...args, detached: true }, { ...context, out: (line) => void lines.push(line) });
