@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -54,9 +55,12 @@ export class TmuxSession {
     }
   }
 
+  /** Ends the server and removes its socket file, which kill-server leaves behind. */
   close(): void {
     try {
+      const socketPath = this.#tmux(['display-message', '-p', '#{socket_path}']).trim();
       this.#tmux(['kill-server']);
+      rmSync(socketPath, { force: true });
     } catch {
       // Already gone.
     }
