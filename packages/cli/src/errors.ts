@@ -32,4 +32,6 @@ export const CliErrorCode = {
   DEMO_FAILED: 'DEMO_FAILED',
   /** A process was to be started from the compiled CLI, but `pnpm build` has not written it. */
   NOT_BUILT: 'NOT_BUILT',
+  /** The JobManager answered FetchResults with bytes that are no collect sink's rows (a JobManager of another version). */
+  BAD_RESPONSE: 'BAD_RESPONSE',
 } as const;

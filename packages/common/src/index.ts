@@ -21,6 +21,7 @@ export * from './checkpoint/types.ts';
 export * from './checkpoint/operator-state-format.ts';
 export { checkpointStateBytes, subtaskStateBytes } from './checkpoint/state-size.ts';
 export * from './free-port.ts';
+export * from './collect-events.ts';
 export * from './source-events.ts';
 export * from './metrics/metrics-report.ts';
 export * from './checkpoint/messages.ts';

@@ -1,4 +1,5 @@
 import { Packr, Unpackr } from 'msgpackr';
+import { parseCollectCredit, parseCollectRows, type CollectCreditEvent, type CollectRowsEvent } from './collect-events.ts';
 
 /**
  * Events between a split source's readers (in the tasks) and its SplitEnumerator (on the
@@ -6,15 +7,17 @@ import { Packr, Unpackr } from 'msgpackr';
  * MessagePack-serializable data; the wire carries each event as MessagePack bytes.
  */
 
-/** Reader → enumerator. */
+/** Task → JobManager: a reader's to its enumerator, or a collect sink's rows (collect-events.ts). */
 export type ReaderEvent =
+  | CollectRowsEvent
   /** The reader's task is running and its restored splits are added: it can take splits. */
   | { readonly kind: 'reader-registered' }
   /** The reader wants a split (pull-based sources). */
   | { readonly kind: 'split-request' };
 
-/** Enumerator → reader. */
+/** JobManager → task: an enumerator's to its reader, or a collect sink's credit (collect-events.ts). */
 export type EnumeratorEvent =
+  | CollectCreditEvent
   | { readonly kind: 'add-splits'; readonly splits: readonly unknown[] }
   | { readonly kind: 'no-more-splits' };
 
@@ -29,7 +32,8 @@ const READER_KINDS = new Set(['reader-registered', 'split-request']);
 /** A decoded reader event, or a string saying why it is none. */
 export function parseReaderEvent(value: unknown): ReaderEvent | string {
   const kind = (value as { kind?: unknown } | null)?.kind;
-  return typeof kind === 'string' && READER_KINDS.has(kind) ? (value as ReaderEvent) : `not a reader event: ${JSON.stringify(value)}`;
+  if (typeof kind === 'string' && READER_KINDS.has(kind)) return value as ReaderEvent;
+  return (value !== null && typeof value === 'object' ? parseCollectRows(value) : undefined) ?? `not a reader event: ${JSON.stringify(value)}`;
 }
 
 /** A decoded enumerator event, or a string saying why it is none. */
@@ -37,6 +41,8 @@ export function parseEnumeratorEvent(value: unknown): EnumeratorEvent | string {
   const event = value as { kind?: unknown; splits?: unknown } | null;
   if (event?.kind === 'no-more-splits') return { kind: 'no-more-splits' };
   if (event?.kind === 'add-splits' && Array.isArray(event.splits)) return { kind: 'add-splits', splits: event.splits };
+  const credit = event !== null && typeof event === 'object' ? parseCollectCredit(event) : undefined;
+  if (credit !== undefined) return credit;
   return `not an enumerator event: ${JSON.stringify(value)}`;
 }
 

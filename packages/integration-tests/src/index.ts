@@ -10,3 +10,4 @@ export * from './log-lines.ts';
 export * from './kafka-job.ts';
 export * from './poll.ts';
 export * from './security.ts';
+export * from './tmux.ts';

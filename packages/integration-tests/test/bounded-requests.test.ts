@@ -22,6 +22,7 @@ const jobService: readonly [string, CallShape][] = [
   ['TriggerSavepoint', 'unary'],
   ['DisposeSavepoint', 'unary'],
   ['GetClusterOverview', 'unary'],
+  ['FetchResults', 'unary'],
 ];
 const taskManagerService: readonly [string, CallShape][] = [
   ['Connect', 'bidi'],
@@ -104,6 +105,7 @@ describe('bounded requests: the JobManager answers every oversized or malformed 
       WatchJob: ['INVALID_JOB_ID', `${quoted} is not a job ID: a job ID is 32 hex digits, as \`weir list\` shows them`],
       ListCheckpoints: ['INVALID_JOB_ID', `${quoted} is not a job ID: a job ID is 32 hex digits, as \`weir list\` shows them`],
       TriggerSavepoint: ['INVALID_JOB_ID', `${quoted} is not a job ID: a job ID is 32 hex digits, as \`weir list\` shows them`],
+      FetchResults: ['INVALID_JOB_ID', `${quoted} is not a job ID: a job ID is 32 hex digits, as \`weir list\` shows them`],
       DisposeSavepoint: [
         'INVALID_REQUEST',
         `savepoint path ${quoted} is not a path: give a local path, file:// or s3:// URL of at most 4096 characters without control characters`,

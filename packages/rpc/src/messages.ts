@@ -22,6 +22,8 @@ export type { ExclusiveResource, ExclusiveResource__Output } from './generated/w
 export type { FailoverInfo, FailoverInfo__Output } from './generated/weir/v1/FailoverInfo.ts';
 export type { FetchBundleRequest, FetchBundleRequest__Output } from './generated/weir/v1/FetchBundleRequest.ts';
 export type { FetchBundleResponse, FetchBundleResponse__Output } from './generated/weir/v1/FetchBundleResponse.ts';
+export type { FetchResultsRequest, FetchResultsRequest__Output } from './generated/weir/v1/FetchResultsRequest.ts';
+export type { FetchResultsResponse, FetchResultsResponse__Output } from './generated/weir/v1/FetchResultsResponse.ts';
 export type { Heartbeat, Heartbeat__Output } from './generated/weir/v1/Heartbeat.ts';
 export type { InputDeployment, InputDeployment__Output } from './generated/weir/v1/InputDeployment.ts';
 export type { JobDefaults, JobDefaults__Output } from './generated/weir/v1/JobDefaults.ts';

@@ -6,7 +6,7 @@ const allowed = (principal: Principal, action: Action, owner?: string) => author
 
 describe('authorize', () => {
   it('gives each role what it may do, and nothing more', () => {
-    const actions: Action[] = ['read', 'submit', 'cancel', 'stop', 'savepoint', 'checkpoint', 'rescale', 'dispose-savepoint'];
+    const actions: Action[] = ['read', 'read-results', 'submit', 'cancel', 'stop', 'savepoint', 'checkpoint', 'rescale', 'dispose-savepoint'];
     const table = Object.fromEntries((['viewer', 'submitter', 'operator', 'admin'] as const).map((role) => [role, actions.filter((a) => allowed(as(role), a, 'someone-else'))]));
     expect(table).toEqual({
       viewer: ['read'],
@@ -22,6 +22,13 @@ describe('authorize', () => {
     expect(authorize(alice, 'cancel', 'token:bob')).toEqual({ allowed: false, reason: "'alice' (role submitter) may cancel only the jobs it submitted (this one was submitted by token:bob): another's job takes the operator or admin role" });
     // A job without a recorded owner (submitted before authentication was on, or recovered by a new leader) is not anyone's own.
     expect(allowed(alice, 'stop', undefined)).toBe(false);
+  });
+
+  it("lets only a query's submitter (and admin) read its rows, whatever the role", () => {
+    for (const role of ['viewer', 'submitter', 'operator'] as const) expect(allowed(as(role, 'alice'), 'read-results', 'token:alice'), role).toBe(true);
+    expect(authorize(as('operator', 'olga'), 'read-results', 'token:alice')).toEqual({ allowed: false, reason: "'olga' (role operator) may read only the results of the jobs it submitted (this one was submitted by token:alice)" });
+    expect(allowed(as('submitter', 'alice'), 'read-results', undefined)).toBe(false);
+    expect(allowed(as('admin'), 'read-results', 'token:alice')).toBe(true);
   });
 
   it('tells a JWT subject from a static token of the same name: an owner is how it was known and its name', () => {

@@ -7,10 +7,11 @@ export function isRole(value: string): value is Role {
 }
 
 /**
- * Every call a client makes, by what it does: `read` is every GET and every listing; the
- * others change the cluster and are written to the audit log.
+ * Every call a client makes, by what it does: `read` is every GET and every listing;
+ * `read-results` takes a query's rows (a collect sink's), which only its submitter may see;
+ * the others change the cluster and are written to the audit log.
  */
-export type Action = 'read' | 'submit' | 'cancel' | 'stop' | 'savepoint' | 'checkpoint' | 'rescale' | 'dispose-savepoint';
+export type Action = 'read' | 'read-results' | 'submit' | 'cancel' | 'stop' | 'savepoint' | 'checkpoint' | 'rescale' | 'dispose-savepoint';
 
 /** Who made a call: a tokens file line or a JWT's subject, with its role. */
 export interface Principal {
@@ -39,7 +40,8 @@ const JOB_CONTROL: ReadonlySet<Action> = new Set(['cancel', 'stop', 'savepoint',
 export type Decision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
 /**
- * The one authorization rule, for gRPC and REST alike. viewer: read. submitter: read, run
+ * The one authorization rule, for gRPC and REST alike. Results (`read-results`): the job's
+ * submitter and admin only, whatever the role. viewer: read. submitter: read, run
  * jobs, and cancel, stop, savepoint, checkpoint or rescale the jobs it submitted. operator: read,
  * cancel, stop, savepoint, checkpoint, rescale any job, dispose savepoints. admin: everything.
  * `owner` is the principalId recorded with the job (undefined: not a job's call, or a job
@@ -48,6 +50,11 @@ export type Decision = { readonly allowed: true } | { readonly allowed: false; r
 export function authorize(principal: Principal, action: Action, owner?: string): Decision {
   const role = principal.role;
   if (role === 'admin' || action === 'read') return { allowed: true };
+  if (action === 'read-results') {
+    // The rows are the submitter's data, not the cluster's state: no role but admin reads another's.
+    if (owner !== undefined && owner === principalId(principal)) return { allowed: true };
+    return { allowed: false, reason: `${describe(principal)} may read only the results of the jobs it submitted${owner === undefined ? '' : ` (this one was submitted by ${owner})`}` };
+  }
   if (action === 'submit') {
     return role === 'submitter' ? { allowed: true } : { allowed: false, reason: `${describe(principal)} may not run jobs: that takes the submitter or admin role` };
   }

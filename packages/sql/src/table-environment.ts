@@ -1,4 +1,5 @@
 import type { DataStream, StreamExecutionEnvironment } from '@weir/api';
+import { collectQuery } from './collect.ts';
 import { SqlError, SqlErrorCode } from './errors.ts';
 import type { Field } from './logical/rex.ts';
 import type { Query, Statement } from './parse/ast.ts';
@@ -11,7 +12,7 @@ import { Catalog } from './validate/catalog.ts';
 import { tableFromDdl } from './validate/ddl.ts';
 import { typeToString } from './validate/types.ts';
 
-/** What executeSql returns (Flink's TableResult): 'OK', or the rows of SHOW / DESCRIBE / EXPLAIN. */
+/** What executeSql returns (Flink's TableResult): 'OK', the rows of SHOW / DESCRIBE / EXPLAIN, or a SELECT's columns (its rows go to the job's collect sink). */
 export class TableResult {
   constructor(
     readonly columns: readonly string[],
@@ -107,7 +108,7 @@ export class StreamTableEnvironment {
     return new StreamTableEnvironment(env);
   }
 
-  /** Runs one statement: CREATE TABLE / VIEW, INSERT INTO (added to the job), SHOW TABLES, DESCRIBE, EXPLAIN. */
+  /** Runs one statement: CREATE TABLE / VIEW, INSERT INTO and SELECT (added to the job), SHOW TABLES, DESCRIBE, EXPLAIN. */
   executeSql(statement: string): TableResult {
     return this.#execute(parseStatement(statement), statement);
   }
@@ -187,8 +188,12 @@ export class StreamTableEnvironment {
         return TableResult.OK;
       }
       case 'select':
-      case 'union':
-        throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, 'executeSql() of a SELECT needs a client to show its rows (weir sql, not yet); use sqlQuery() and toDataStream / toChangelogStream, or INSERT INTO a print table');
+      case 'union': {
+        // As Flink's executeSql(SELECT): the job gets a collect sink; the rows go to its submitter (`weir sql`).
+        const planned = planQuery(statement, this.#catalog);
+        collectQuery(planned, this.env, this.nextUid(JSON.stringify(stripPositions(statement))), this.translateOptions());
+        return new TableResult(planned.fields.map((f) => f.name), []);
+      }
       case 'showTables':
         return new TableResult(['table name'], this.#catalog.names().map((n) => [n]));
       case 'set':

@@ -64,6 +64,7 @@ export const OperatorKind = {
   BROADCAST_PROCESS: 'broadcastProcess',
   ASYNC_WAIT: 'asyncWait',
   SINK: 'sink',
+  COLLECT: 'collect',
 } as const;
 /** One of the OperatorKind values. */
 export type OperatorKind = (typeof OperatorKind)[keyof typeof OperatorKind];
@@ -104,7 +105,9 @@ export type OperatorSpec =
       readonly fn: AsyncFunction<unknown, unknown>;
       readonly settings: AsyncWaitSettings;
     }
-  | { readonly kind: 'sink'; readonly sink: Sink<unknown> };
+  | { readonly kind: 'sink'; readonly sink: Sink<unknown> }
+  /** Flink's collect sink: the records go to the JobManager, where the job's submitter fetches them (`weir sql`'s SELECT). */
+  | { readonly kind: 'collect' };
 
 /** A keyed window operator: `keyBy(...).window(assigner)[.trigger/.allowedLateness/.sideOutputLateData].reduce/aggregate/process/apply(...)`. */
 export interface WindowSpec {

@@ -157,6 +157,16 @@ export class DataStream<T> {
   }
 
   /**
+   * Sends the records to the JobManager, which keeps them in a bounded buffer until the job's
+   * submitter fetches them (JobService.FetchResults; `weir sql` shows a SELECT's rows so).
+   * Flink's collectAsync() returns an iterator in the job's main; here the client reads them,
+   * since the job's main runs on the JobManager. One per job; records must be MessagePack-able.
+   */
+  collectAsync(): DataStreamSink<T> {
+    return this.builder.addCollectSink(inputsFrom(this.refs, 0));
+  }
+
+  /**
    * Prints each record's `String(record)` to stdout (Flink's print()): prefixed `<subtask>> `
    * when the sink runs with parallelism > 1, `<sinkIdentifier>> ` or `<sinkIdentifier>:<subtask>> `
    * with an identifier. For debugging: a slow reader of stdout back-pressures the job.

@@ -48,6 +48,12 @@ export class JobBuilder {
     return new DataStreamSink<T>(this, this.#add({ kind: 'sink', sink }, 'Sink', inputs));
   }
 
+  /** The job's collect sink (one subtask, as Flink's): its records go to the JobManager for the submitter to fetch. */
+  addCollectSink<T>(inputs: readonly TransformationInput[]): DataStreamSink<T> {
+    const sink = new DataStreamSink<T>(this, this.#add({ kind: 'collect' }, 'Collect Sink', inputs));
+    return sink.setParallelism(1);
+  }
+
   keyed<T, K>(refs: readonly StreamRef[], selector: KeySelector<T, K>): KeyedStream<T, K> {
     const keySelector = toKeySelector(selector, 'keyBy()');
     return new KeyedStream<T, K>(

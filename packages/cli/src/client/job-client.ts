@@ -1,4 +1,4 @@
-import { WeirError, isWeirError } from '@weir/common';
+import { WeirError, decodeSourceEvent, isWeirError, parseReaderEvent } from '@weir/common';
 import {
   createJobServiceClient,
   type ClientTls,
@@ -7,6 +7,7 @@ import {
   RpcErrorCode,
   type CancelJobResponse__Output,
   type ClusterOverview__Output,
+  type FetchResultsResponse__Output,
   type JobDetails__Output,
   type JobServiceClient,
   type JobStatusUpdate__Output,
@@ -30,6 +31,13 @@ const CALL_TIMEOUT_MS = 15_000;
 const SAVEPOINT_TIMEOUT_MS = 600_000;
 /** Disposing deletes every file of the savepoint, which on S3 is one call per file. */
 const DISPOSE_TIMEOUT_MS = 120_000;
+
+/** What one FetchResults brought: rows in order, the job's status, and whether more can come. */
+export interface FetchedResults {
+  readonly rows: readonly unknown[];
+  readonly jobStatus: string;
+  readonly endOfResults: boolean;
+}
 
 /** The JobService as promises, with the errors a person can act on. */
 /** How a client proves who it is: a bearer token (sent as `authorization` metadata) and TLS with the cluster's CA. */
@@ -123,6 +131,14 @@ export class JobClient {
     } finally {
       stream.cancel();
     }
+  }
+
+  /** The rows the job's collect sink sent since the last fetch (a SELECT's result); waits up to a second on the JobManager when none are there. */
+  async fetchResults(jobId: string): Promise<FetchedResults> {
+    const response = await this.#unary<FetchResultsResponse__Output>(CALL_TIMEOUT_MS, (options, callback) => this.#client.fetchResults({ jobId, maxRows: 0 }, this.#metadata(), options, callback));
+    const event = decodeSourceEvent(response.rows, parseReaderEvent);
+    if (typeof event === 'string' || event.kind !== 'collect-rows') throw new WeirError(CliErrorCode.BAD_RESPONSE, `the JobManager at ${this.address} sent results that are no rows: ${typeof event === 'string' ? event : event.kind}`);
+    return { rows: event.rows, jobStatus: response.jobStatus, endOfResults: response.endOfResults };
   }
 
   /** Closes the connection. */

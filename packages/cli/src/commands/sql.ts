@@ -1,13 +1,18 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WeirError } from '@weir/common';
+import { JobStatus, WeirError } from '@weir/common';
 import type { CliContext } from '../context.ts';
 import { CliErrorCode } from '../errors.ts';
 import { resolveUserPath } from '../user-cwd.ts';
 import type { ClientArgs } from './client-args.ts';
 import { runCommand } from './run.ts';
-import { runSqlSession } from './sql-session.ts';
+import { runSqlSession, statementKind } from './sql-session.ts';
+import { withJobClient } from './client-args.ts';
+import { clientSettings } from '../sql-client/client-settings.ts';
+import { historyFile, loadHistory, saveHistory } from '../sql-client/history.ts';
+import { queryCluster } from '../sql-client/query-cluster.ts';
+import { runQuery } from '../sql-client/run-query.ts';
 
 export interface SqlArgs extends ClientArgs {
   /** `-f`: the script whose statements make the job; without it, an interactive session on stdin. */
@@ -52,24 +57,37 @@ async function submitScript(script: string, args: SqlArgs, context: CliContext):
   }
 }
 
-/** `weir sql`: the interactive session (sql-session.ts) on stdin, each INSERT submitted detached. */
+/** `weir sql`: the interactive session (sql-session.ts) on stdin; an INSERT submitted detached, a SELECT's result shown until its job ends or Ctrl-C cancels it. */
 async function sqlSession(args: SqlArgs, context: CliContext): Promise<void> {
   const [{ StreamExecutionEnvironment }, { StreamTableEnvironment, parseStatements }] = await Promise.all([import('@weir/api'), import('@weir/sql')]);
   const tEnv = StreamTableEnvironment.create(new StreamExecutionEnvironment());
-  await runSqlSession(
-    process.stdin,
-    {
-      execute: (statement) => tEnv.executeSql(statement),
-      isInsert: (statement) => parseStatements(statement)[0]?.kind === 'insert',
-      submit: async (script) => {
-        const lines: string[] = [];
-        await submitScript(script, { ...args, detached: true }, { ...context, out: (line) => void lines.push(line) });
-        const jobId = /JobID (\S+)/.exec(lines.join('\n'))?.[1];
-        if (jobId === undefined) throw new WeirError(CliErrorCode.BAD_ARGUMENT, `the job was not submitted: ${lines.join(' ')}`);
-        return jobId;
+  const settings = () => clientSettings((key) => tEnv.getConfig().get(key));
+  const history = historyFile(context.env);
+  const tty = process.stdin.isTTY === true;
+  await withJobClient(args, context, (client) =>
+    runSqlSession(
+      process.stdin,
+      {
+        execute: (statement) => tEnv.executeSql(statement),
+        kindOf: (statement) => statementKind(parseStatements(statement)[0]?.kind),
+        submit: async (script) => {
+          const lines: string[] = [];
+          await submitScript(script, { ...args, detached: true }, { ...context, out: (line) => void lines.push(line) });
+          const jobId = /JobID (\S+)/.exec(lines.join('\n'))?.[1];
+          if (jobId === undefined) throw new WeirError(CliErrorCode.BAD_ARGUMENT, `the job was not submitted: ${lines.join(' ')}`);
+          return jobId;
+        },
+        showResult: async (jobId, columns, interrupt) => {
+          const screen = { write: (text: string) => void process.stdout.write(text), live: process.stdout.isTTY === true, rows: process.stdout.rows };
+          const status = await runQuery(jobId, columns, settings(), queryCluster(client), screen, interrupt);
+          const cause = status === JobStatus.FAILED ? (await client.get(jobId).catch(() => undefined))?.failureCause : undefined;
+          if (cause) context.out(`[ERROR] The query's job failed: ${cause}`);
+          return status;
+        },
+        checkSettings: () => void settings(),
+        out: (line) => context.out(line),
       },
-      out: (line) => context.out(line),
-    },
-    process.stdin.isTTY ? (text) => process.stdout.write(text) : undefined,
+      tty ? { output: process.stdout, history: loadHistory(history), saveHistory: (lines) => saveHistory(history, lines) } : undefined,
+    ),
   );
 }

@@ -1,4 +1,4 @@
-import { WeirError } from '@weir/common';
+import { WeirError, encodeSourceEvent } from '@weir/common';
 import {
   bindServer,
   createServer,
@@ -56,6 +56,8 @@ export interface FakeJobs {
   overview: ClusterOverview;
   /** When set, WatchJob keeps the stream open after the updates until it resolves, as a job waiting for slots would. */
   watchGate: Promise<void> | undefined;
+  /** FetchResults' answers per job, a batch of rows each; once they run out, the job's status and end of results. */
+  readonly results: Record<string, unknown[][]>;
 }
 
 export interface FakeJobService extends FakeJobs {
@@ -83,6 +85,7 @@ export async function startFakeJobService(): Promise<FakeJobService> {
     endsJobs: true,
     overview: { taskManagers: 1, slotsTotal: 1, slotsFree: 1 },
     watchGate: undefined,
+    results: {},
   };
   const notFound = (jobId: string) => toServiceError(new WeirError('JOB_NOT_FOUND', `no job with ID ${jobId}; \`weir list\` shows the jobs`));
   const server = createServer(64 * 1024 ** 2);
@@ -132,6 +135,13 @@ export async function startFakeJobService(): Promise<FakeJobService> {
       }
       state.savepoints.splice(at, 1);
       callback(null, {});
+    },
+    FetchResults(call, callback) {
+      const batches = state.results[call.request.jobId];
+      if (batches === undefined) return callback(notFound(call.request.jobId));
+      const rows = batches.shift();
+      const status = state.details[call.request.jobId]?.summary?.status ?? 'RUNNING';
+      callback(null, { rows: encodeSourceEvent({ kind: 'collect-rows', rows: rows ?? [] }), jobStatus: rows === undefined ? 'FINISHED' : status, endOfResults: rows === undefined });
     },
     ListJobs(_call, callback) {
       callback(null, { jobs: state.jobs });

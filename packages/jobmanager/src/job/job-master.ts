@@ -23,6 +23,8 @@ import { JobContext } from './job-context.ts';
 import { releaseEndedJob } from './job-end.ts';
 import type { JobSpec } from './job-spec.ts';
 import { SourceCoordinators, type ReaderEventMessage } from '../source/source-coordinators.ts';
+import { CollectResultBuffer } from '../collect/collect-result-buffer.ts';
+import { creditSender } from '../collect/collect-results.ts';
 import { JobTimer, JobTimers } from './job-timers.ts';
 import { CreatedState } from './states/awaiting-slots.ts';
 import type { JobState } from './states/job-state.ts';
@@ -68,6 +70,8 @@ export class JobMaster {
   readonly #checkpoints: CheckpointCoordinator | undefined;
   readonly #userCode: JobUserCode | undefined;
   readonly #sources: SourceCoordinators | undefined;
+  /** The rows of the job's collect sink until its submitter fetches them (JobService.FetchResults). */
+  readonly results: CollectResultBuffer;
   readonly #listeners = new Set<JobStatusListener>();
   readonly #pending: ((state: JobState) => JobState)[] = [];
   #handling = false;
@@ -91,6 +95,9 @@ export class JobMaster {
   ) {
     this.#deps = deps;
     this.#options = options;
+    this.results = new CollectResultBuffer(creditSender(spec.jobId, deps.gateway));
+    // A fetch waiting for rows answers at once when the job ends.
+    this.#listeners.add(() => this.results.wakeAll());
     this.#userCode = options.userCode;
     options.userCode?.onDeath((cause) => this.#handle((s) => s.onGlobalFailure(this.#ctx, cause)));
     const splitSources = spec.splitSources ?? [];
@@ -249,9 +256,10 @@ export class JobMaster {
     this.#checkpoints?.awaitingFinalCheckpoint(message);
   }
 
-  /** A split source's reader event: goes to its enumerator. */
+  /** A split source's reader event: goes to its enumerator; a collect sink's rows go to the job's buffer. */
   operatorEvent(message: ReaderEventMessage): void {
-    this.#sources?.readerEvent(message);
+    if (message.event.kind === 'collect-rows') this.results.receive(message, message.event.rows);
+    else this.#sources?.readerEvent(message);
   }
 
   /** Throws why no savepoint can be taken of the job now: no checkpointing, not RUNNING, one in progress, tasks not running. */

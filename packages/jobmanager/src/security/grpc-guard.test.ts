@@ -55,6 +55,8 @@ describe('the JobService with authentication (tokens file)', () => {
     expect(await as(undefined, jobs.ListJobs.bind(jobs), {})).toBe('UNAUTHENTICATED');
     expect(await as('bob', jobs.CancelJob.bind(jobs), { jobId })).toBe('PERMISSION_DENIED');
     expect(await as('bob', jobs.TriggerSavepoint.bind(jobs), { jobId, targetDirectory: '', terminate: 'STOP', drain: false })).toBe('PERMISSION_DENIED');
+    // A query's rows are its submitter's: another submitter is refused, and that refusal is audited (the fetches themselves are not).
+    expect(await as('bob', jobs.FetchResults.bind(jobs), { jobId, maxRows: 0 })).toBe('PERMISSION_DENIED');
     expect(await as('alice', jobs.CancelJob.bind(jobs), { jobId })).toMatchObject({ status: expect.any(String) });
     expect(audit()).toEqual([
       'audit: unauthenticated submit: refused: this cluster needs a token: set WEIR_TOKEN or pass --token-file <file> (REST: an Authorization: Bearer <token> header) [UNAUTHENTICATED]',
@@ -63,6 +65,7 @@ describe('the JobService with authentication (tokens file)', () => {
       'audit: alice submit <job>: ok',
       "audit: bob cancel <job>: refused: 'bob' (role submitter) may cancel only the jobs it submitted (this one was submitted by token:alice): another's job takes the operator or admin role",
       "audit: bob stop <job>: refused: 'bob' (role submitter) may stop only the jobs it submitted (this one was submitted by token:alice): another's job takes the operator or admin role",
+      "audit: bob read-results <job>: refused: 'bob' (role submitter) may read only the results of the jobs it submitted (this one was submitted by token:alice)",
       'audit: alice cancel <job>: ok',
     ]);
   });

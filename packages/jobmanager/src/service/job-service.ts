@@ -11,8 +11,9 @@ import { principalId } from '@weir/security';
 import { callPrincipal } from '../security/job-owners.ts';
 import { peerAddress, rateLimitKey, type ClientRateLimiter } from './client-rate-limiter.ts';
 import { toJobDetails, toJobStatusUpdate } from './job-views.ts';
+import { fetchResults } from '../collect/collect-results.ts';
 
-/** The JobService the CLI calls: submit, list, get, cancel, watch, list and trigger checkpoints, savepoints. */
+/** The JobService the CLI calls: submit, list, get, cancel, watch, list and trigger checkpoints, savepoints, fetch a query's rows. */
 export function jobServiceHandlers(
   dispatcher: Dispatcher,
   submitter: JobSubmitter,
@@ -97,6 +98,13 @@ export function jobServiceHandlers(
       } catch (err) {
         callback(toServiceError(err));
       }
+    },
+
+    FetchResults(call, callback) {
+      Promise.resolve(call.request).then((request) => fetchResults(dispatcher.get(parseJobId(request.jobId)), request.maxRows)).then(
+        (response) => callback(null, response),
+        (err: unknown) => callback(toServiceError(err)),
+      );
     },
 
     ListCheckpoints(call, callback) {

@@ -9,6 +9,8 @@ import type { DisposeSavepointRequest as _weir_v1_DisposeSavepointRequest, Dispo
 import type { DisposeSavepointResponse as _weir_v1_DisposeSavepointResponse, DisposeSavepointResponse__Output as _weir_v1_DisposeSavepointResponse__Output } from './weir/v1/DisposeSavepointResponse.ts';
 import type { ExclusiveResource as _weir_v1_ExclusiveResource, ExclusiveResource__Output as _weir_v1_ExclusiveResource__Output } from './weir/v1/ExclusiveResource.ts';
 import type { FailoverInfo as _weir_v1_FailoverInfo, FailoverInfo__Output as _weir_v1_FailoverInfo__Output } from './weir/v1/FailoverInfo.ts';
+import type { FetchResultsRequest as _weir_v1_FetchResultsRequest, FetchResultsRequest__Output as _weir_v1_FetchResultsRequest__Output } from './weir/v1/FetchResultsRequest.ts';
+import type { FetchResultsResponse as _weir_v1_FetchResultsResponse, FetchResultsResponse__Output as _weir_v1_FetchResultsResponse__Output } from './weir/v1/FetchResultsResponse.ts';
 import type { JobDetails as _weir_v1_JobDetails, JobDetails__Output as _weir_v1_JobDetails__Output } from './weir/v1/JobDetails.ts';
 import type { JobRequest as _weir_v1_JobRequest, JobRequest__Output as _weir_v1_JobRequest__Output } from './weir/v1/JobRequest.ts';
 import type { JobServiceClient as _weir_v1_JobServiceClient, JobServiceDefinition as _weir_v1_JobServiceDefinition } from './weir/v1/JobService.ts';
@@ -43,6 +45,8 @@ export interface ProtoGrpcType {
       DisposeSavepointResponse: MessageTypeDefinition<_weir_v1_DisposeSavepointResponse, _weir_v1_DisposeSavepointResponse__Output>
       ExclusiveResource: MessageTypeDefinition<_weir_v1_ExclusiveResource, _weir_v1_ExclusiveResource__Output>
       FailoverInfo: MessageTypeDefinition<_weir_v1_FailoverInfo, _weir_v1_FailoverInfo__Output>
+      FetchResultsRequest: MessageTypeDefinition<_weir_v1_FetchResultsRequest, _weir_v1_FetchResultsRequest__Output>
+      FetchResultsResponse: MessageTypeDefinition<_weir_v1_FetchResultsResponse, _weir_v1_FetchResultsResponse__Output>
       JobDetails: MessageTypeDefinition<_weir_v1_JobDetails, _weir_v1_JobDetails__Output>
       JobRequest: MessageTypeDefinition<_weir_v1_JobRequest, _weir_v1_JobRequest__Output>
       JobService: SubtypeConstructor<typeof grpc.Client, _weir_v1_JobServiceClient> & { service: _weir_v1_JobServiceDefinition }

@@ -4,6 +4,7 @@ import type { OperatorContext } from './operator-context.ts';
 import type { Output } from './output.ts';
 import { CoProcessOperator, KeyedProcessOperator, ProcessOperator } from './process-operators.ts';
 import { SinkOperator } from './sink-operator.ts';
+import { CollectSinkOperator } from './collect-sink-operator.ts';
 import { SourceOperator } from './source-operator.ts';
 import { TimestampsAndWatermarksOperator } from './timestamps-and-watermarks-operator.ts';
 import { FilterOperator, FlatMapOperator, MapOperator, ReduceOperator } from './transform-operators.ts';
@@ -59,5 +60,7 @@ export function createOperator(spec: OperatorSpec, out: Output, context: Operato
       return new AsyncWaitOperator(spec.fn, spec.settings, out, context);
     case 'sink':
       return new SinkOperator(spec.sink, context);
+    case 'collect':
+      return new CollectSinkOperator(context);
   }
 }

@@ -90,7 +90,7 @@ export class SourceOperator implements ChainOperator {
       if (event.kind === 'add-splits') {
         this.#createSplitOutputs(event.splits as SourceSplit[]);
         reader.addSplits(event.splits as SourceSplit[]);
-      } else {
+      } else if (event.kind === 'no-more-splits') {
         reader.notifyNoMoreSplits();
       }
     } catch (err) {

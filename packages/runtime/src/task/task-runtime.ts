@@ -12,6 +12,7 @@ import { OutputAvailability } from '../network/output-availability.ts';
 import type { ResultPartition } from '../network/result-partition.ts';
 import type { ChainOperator } from '../operators/chain-operator.ts';
 import { PendingWork } from '../operators/pending-work.ts';
+import { CollectSinkOperator } from '../operators/collect-sink-operator.ts';
 import { SourceOperator } from '../operators/source-operator.ts';
 import { BUFFER_TARGET_BYTES, SUBPARTITION_QUEUE_LIMIT } from '../output/create-record-writer.ts';
 import { neverFlushTimer, TimeoutFlushTimer, type FlushTimer } from '../output/flush-timer.ts';
@@ -311,11 +312,18 @@ export class TaskRuntime {
     if (checkpointer !== undefined) this.mailbox.put(() => checkpointer.notifyAborted(checkpointId));
   }
 
-  /** An enumerator's event for the split source `operatorId` of this task, handled between two records. */
+  /** An enumerator's event for the split source `operatorId` of this task, handled between two records; or the JobManager's credit for its collect sink. */
   dispatchOperatorEvent(operatorId: string, event: EnumeratorEvent): void {
+    const operatorOf = () => this.#chain?.operators[this.#chain.states.findIndex((s) => s.operatorId === operatorId)];
+    if (event.kind === 'collect-credit') {
+      // At once, not as mail: a collect sink may wait for credit in `finish`, when the task runs no mail.
+      const sink = operatorOf();
+      if (sink instanceof CollectSinkOperator) sink.handleOperatorEvent(event);
+      else this.#logger.warn({ operatorId }, 'ignored credit for an operator that is no collect sink of this task');
+      return;
+    }
     this.mailbox.put(() => {
-      const index = this.#chain?.states.findIndex((s) => s.operatorId === operatorId) ?? -1;
-      const operator = this.#chain?.operators[index];
+      const operator = operatorOf();
       if (!(operator instanceof SourceOperator)) {
         this.#logger.warn({ operatorId, kind: event.kind }, 'ignored an enumerator event for an operator that is no split source of this task');
         return;

@@ -1,5 +1,5 @@
 import type { OperatorSpec } from '@weir/api';
-import { keyGroupRangeForSubtask } from '@weir/common';
+import { keyGroupRangeForSubtask, type ReaderEvent } from '@weir/common';
 import { ManualClock } from '@weir/common/testing';
 import type { ChainOperator } from '../operators/chain-operator.ts';
 import { createOperator } from '../operators/create-operator.ts';
@@ -62,6 +62,8 @@ export class OperatorHarness {
       lists?: OperatorStateStore;
       /** The same as plain lists (what `operatorState()` returned), for callers outside this package. */
       restoredLists?: readonly OperatorListCopy[];
+      /** Where the operator's events to the JobManager go (a collect sink's rows); without it, one fails the test. */
+      onOperatorEvent?: (event: ReaderEvent) => void;
     } = {},
   ) {
     this.clock = new ManualClock(options.start ?? 0);
@@ -91,9 +93,11 @@ export class OperatorHarness {
       restored: options.restored ?? false,
       checkpointing: false,
       connector: { jobId: 'job', subtaskIndex: 0, parallelism: 1, attemptNumber: 0 },
-      sendOperatorEvent: (event) => {
-        throw new Error(`the operator harness runs no split enumerator (a reader sent ${event.kind})`);
-      },
+      sendOperatorEvent:
+        options.onOperatorEvent ??
+        ((event) => {
+          throw new Error(`the operator harness runs no split enumerator (a reader sent ${event.kind})`);
+        }),
       work: this.work,
       timestamp: slot,
       processingTime: new ProcessingTimeService(this.clock, (action) => this.#mail.push(action)),

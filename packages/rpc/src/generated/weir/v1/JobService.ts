@@ -7,6 +7,8 @@ import type { ClusterOverview as _weir_v1_ClusterOverview, ClusterOverview__Outp
 import type { ClusterOverviewRequest as _weir_v1_ClusterOverviewRequest, ClusterOverviewRequest__Output as _weir_v1_ClusterOverviewRequest__Output } from '../../weir/v1/ClusterOverviewRequest.ts';
 import type { DisposeSavepointRequest as _weir_v1_DisposeSavepointRequest, DisposeSavepointRequest__Output as _weir_v1_DisposeSavepointRequest__Output } from '../../weir/v1/DisposeSavepointRequest.ts';
 import type { DisposeSavepointResponse as _weir_v1_DisposeSavepointResponse, DisposeSavepointResponse__Output as _weir_v1_DisposeSavepointResponse__Output } from '../../weir/v1/DisposeSavepointResponse.ts';
+import type { FetchResultsRequest as _weir_v1_FetchResultsRequest, FetchResultsRequest__Output as _weir_v1_FetchResultsRequest__Output } from '../../weir/v1/FetchResultsRequest.ts';
+import type { FetchResultsResponse as _weir_v1_FetchResultsResponse, FetchResultsResponse__Output as _weir_v1_FetchResultsResponse__Output } from '../../weir/v1/FetchResultsResponse.ts';
 import type { JobDetails as _weir_v1_JobDetails, JobDetails__Output as _weir_v1_JobDetails__Output } from '../../weir/v1/JobDetails.ts';
 import type { JobRequest as _weir_v1_JobRequest, JobRequest__Output as _weir_v1_JobRequest__Output } from '../../weir/v1/JobRequest.ts';
 import type { JobStatusUpdate as _weir_v1_JobStatusUpdate, JobStatusUpdate__Output as _weir_v1_JobStatusUpdate__Output } from '../../weir/v1/JobStatusUpdate.ts';
@@ -38,6 +40,15 @@ export interface JobServiceClient extends grpc.Client {
   disposeSavepoint(argument: _weir_v1_DisposeSavepointRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_DisposeSavepointResponse__Output>): grpc.ClientUnaryCall;
   disposeSavepoint(argument: _weir_v1_DisposeSavepointRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_DisposeSavepointResponse__Output>): grpc.ClientUnaryCall;
   disposeSavepoint(argument: _weir_v1_DisposeSavepointRequest, callback: grpc.requestCallback<_weir_v1_DisposeSavepointResponse__Output>): grpc.ClientUnaryCall;
+  
+  FetchResults(argument: _weir_v1_FetchResultsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_FetchResultsResponse__Output>): grpc.ClientUnaryCall;
+  FetchResults(argument: _weir_v1_FetchResultsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_FetchResultsResponse__Output>): grpc.ClientUnaryCall;
+  FetchResults(argument: _weir_v1_FetchResultsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_FetchResultsResponse__Output>): grpc.ClientUnaryCall;
+  FetchResults(argument: _weir_v1_FetchResultsRequest, callback: grpc.requestCallback<_weir_v1_FetchResultsResponse__Output>): grpc.ClientUnaryCall;
+  fetchResults(argument: _weir_v1_FetchResultsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_FetchResultsResponse__Output>): grpc.ClientUnaryCall;
+  fetchResults(argument: _weir_v1_FetchResultsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_FetchResultsResponse__Output>): grpc.ClientUnaryCall;
+  fetchResults(argument: _weir_v1_FetchResultsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_FetchResultsResponse__Output>): grpc.ClientUnaryCall;
+  fetchResults(argument: _weir_v1_FetchResultsRequest, callback: grpc.requestCallback<_weir_v1_FetchResultsResponse__Output>): grpc.ClientUnaryCall;
   
   GetClusterOverview(argument: _weir_v1_ClusterOverviewRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_weir_v1_ClusterOverview__Output>): grpc.ClientUnaryCall;
   GetClusterOverview(argument: _weir_v1_ClusterOverviewRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_weir_v1_ClusterOverview__Output>): grpc.ClientUnaryCall;
@@ -114,6 +125,8 @@ export interface JobServiceHandlers extends grpc.UntypedServiceImplementation {
   
   DisposeSavepoint: grpc.handleUnaryCall<_weir_v1_DisposeSavepointRequest__Output, _weir_v1_DisposeSavepointResponse>;
   
+  FetchResults: grpc.handleUnaryCall<_weir_v1_FetchResultsRequest__Output, _weir_v1_FetchResultsResponse>;
+  
   GetClusterOverview: grpc.handleUnaryCall<_weir_v1_ClusterOverviewRequest__Output, _weir_v1_ClusterOverview>;
   
   GetJob: grpc.handleUnaryCall<_weir_v1_JobRequest__Output, _weir_v1_JobDetails>;
@@ -135,6 +148,7 @@ export interface JobServiceHandlers extends grpc.UntypedServiceImplementation {
 export interface JobServiceDefinition extends grpc.ServiceDefinition {
   CancelJob: MethodDefinition<_weir_v1_JobRequest, _weir_v1_CancelJobResponse, _weir_v1_JobRequest__Output, _weir_v1_CancelJobResponse__Output>
   DisposeSavepoint: MethodDefinition<_weir_v1_DisposeSavepointRequest, _weir_v1_DisposeSavepointResponse, _weir_v1_DisposeSavepointRequest__Output, _weir_v1_DisposeSavepointResponse__Output>
+  FetchResults: MethodDefinition<_weir_v1_FetchResultsRequest, _weir_v1_FetchResultsResponse, _weir_v1_FetchResultsRequest__Output, _weir_v1_FetchResultsResponse__Output>
   GetClusterOverview: MethodDefinition<_weir_v1_ClusterOverviewRequest, _weir_v1_ClusterOverview, _weir_v1_ClusterOverviewRequest__Output, _weir_v1_ClusterOverview__Output>
   GetJob: MethodDefinition<_weir_v1_JobRequest, _weir_v1_JobDetails, _weir_v1_JobRequest__Output, _weir_v1_JobDetails__Output>
   ListCheckpoints: MethodDefinition<_weir_v1_JobRequest, _weir_v1_ListCheckpointsResponse, _weir_v1_JobRequest__Output, _weir_v1_ListCheckpointsResponse__Output>
