@@ -9,6 +9,8 @@ export interface TaskCheckpointing {
   storage: Storage | undefined;
   /** LevelDB backend: upload only table files no confirmed checkpoint uploaded. */
   incremental: boolean;
+  /** LevelDB backend: changelog checkpoints (state.backend.changelog.enabled), materialized this often; undefined when off. */
+  changelog?: { readonly materializeIntervalMs: number };
   /** Unaligned checkpoints: barriers overtake queued buffers, which are saved as channel state. */
   unaligned: boolean;
   /** With unaligned: start aligned, switch to unaligned after this long; 0: unaligned from the start. */

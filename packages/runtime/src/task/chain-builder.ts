@@ -157,6 +157,7 @@ function createKeyedBackend(context: ChainContext, keys: KeyContext, label: stri
     operatorId,
     subtaskIndex: context.subtaskIndex,
     incremental: settings.incremental,
+    ...(settings.changelog === undefined ? {} : { changelog: { storage: settings.storage, materializeIntervalMs: settings.changelog.materializeIntervalMs } }),
     work: context.work,
     clock: context.clock,
   });

@@ -29,6 +29,7 @@ export function toTaskCheckpointing(message: DeployTask__Output, storages: Stora
     incremental: checkpointing.incremental,
     unaligned: checkpointing.unaligned,
     alignedCheckpointTimeoutMs: checkpointing.alignedCheckpointTimeoutMs,
+    ...(checkpointing.changelogEnabled ? { changelog: { materializeIntervalMs: checkpointing.changelogMaterializeIntervalMs } } : {}),
     localStateDir,
     openStorage: (url) => storages.open(url),
   };

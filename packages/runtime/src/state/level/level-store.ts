@@ -66,6 +66,8 @@ export interface LevelStoreOptions {
   readonly clock: Clock;
   /** LevelDB's memtable, WRITE_BUFFER_BYTES when unset: tests make it small, so the memtable is switched and tables compacted within a few writes. */
   readonly writeBufferBytes?: number;
+  /** Changelog checkpoints: gets every write, batches and raw writes alike, in the order the DB gets them. */
+  readonly changelog?: BatchWriter;
 }
 
 /**
@@ -186,10 +188,21 @@ export class LevelStore {
     }
   }
 
-  /** Writes raw entries straight to the DB (restore, migration); nothing may be dirty, and the caches must forget what they hold. */
-  async writeRaw(operations: RawOperation[]): Promise<void> {
+  /**
+   * Writes raw entries straight to the DB (restore, migration); nothing may be dirty, and the
+   * caches must forget what they hold. `logged: false`: changes replayed from a changelog the
+   * checkpoint already holds.
+   */
+  async writeRaw(operations: RawOperation[], logged = true): Promise<void> {
     if (operations.length === 0) return;
     this.#uncached();
+    const changelog = this.#options.changelog;
+    if (logged && changelog !== undefined) {
+      for (const op of operations) {
+        if (op.type === 'put') changelog.put(op.key, op.value);
+        else changelog.del(op.key);
+      }
+    }
     try {
       await this.#database().batch(operations);
     } catch (err) {
@@ -244,9 +257,11 @@ export class LevelStore {
   /** Takes every dirty entry and writes them as one batch. */
   #writeBatch(): Promise<void> {
     const batch = this.#database().batch();
+    const changelog = this.#options.changelog;
+    const writer = changelog === undefined ? batch : teeWriter(batch, changelog);
     const sources = [...this.#sources];
     try {
-      for (const source of sources) source.takeDirty(batch);
+      for (const source of sources) source.takeDirty(writer);
     } catch (err) {
       // The sources that took their entries hold them as clean: they would be lost.
       this.#failure = this.#levelFailure('writing a batch of state', err);
@@ -279,6 +294,20 @@ export class LevelStore {
     if (err instanceof WeirError) return err;
     return new WeirError(RuntimeErrorCode.LEVEL_STATE_FAILED, `${what} in the LevelDB state of ${this.#options.label} (${this.directory}) failed: ${describeError(err)}`, { cause: err });
   }
+}
+
+/** A writer that puts each entry into both: the DB's batch and the changelog. */
+function teeWriter(batch: BatchWriter, changelog: BatchWriter): BatchWriter {
+  return {
+    put(key, value) {
+      batch.put(key, value);
+      changelog.put(key, value);
+    },
+    del(key) {
+      batch.del(key);
+      changelog.del(key);
+    },
+  };
 }
 
 export function isObject(value: unknown): boolean {
