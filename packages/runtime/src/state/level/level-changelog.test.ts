@@ -1,19 +1,13 @@
 import { keyGroupForKey, type TaskStateSnapshot } from '@weir/common';
 import { describe, expect, it } from 'vitest';
 import type { LevelKeyedStateBackend } from './level-keyed-state-backend.ts';
-import { changelogOptions, fill, heapBackend, KEYS, levelHandleOf, levelSettings, LevelTestResources, merged, read, restoreFrom, restoreInto, snapshot } from './level-test-support.ts';
+import { changelogOptions, expected, fill, heapBackend, KEYS, levelHandleOf, levelSettings, LevelTestResources, merged, read, restoreFrom, restoreInto, snapshot } from './level-test-support.ts';
 
 const resources = new LevelTestResources();
 const dir = (prefix: string): string => resources.dir(prefix);
 const changelogBackend = (local: string, checkpoints: string, parallelism = 1, subtask = 0, writeBufferBytes?: number): Promise<LevelKeyedStateBackend> =>
   resources.backend(local, parallelism, subtask, true, writeBufferBytes, changelogOptions(checkpoints));
 
-/** Each fill of `rounds`, in order, into a heap backend: what a restore must read. */
-function expected(rounds: readonly (readonly [readonly string[], number])[], keys: readonly string[] = KEYS): unknown[] {
-  const heap = heapBackend();
-  for (const [written, round] of rounds) fill(heap, written, round);
-  return read(heap, keys);
-}
 
 function segmentsOf(state: TaskStateSnapshot): string[] {
   return (levelHandleOf(state).changelog ?? []).map((f) => f.path);
@@ -105,7 +99,7 @@ describe('changelog LevelDB checkpoints (state.backend.changelog.enabled)', () =
     const taken: { checkpointId: number; state: TaskStateSnapshot; expected: unknown[] }[] = [];
     let random = 11;
     const next = (n: number) => (random = (Math.imul(random, 1103515245) + 12345) >>> 0) % n;
-    let bases = new Set<string>();
+    const bases = new Set<string>();
     for (let checkpointId = 1; checkpointId <= 14; checkpointId++) {
       const keys = Array.from({ length: 300 + next(600) }, () => pool[next(pool.length)]!);
       fill(backend, keys, checkpointId);
@@ -126,7 +120,6 @@ describe('changelog LevelDB checkpoints (state.backend.changelog.enabled)', () =
       else if (outcome === 2) backend.notifyCheckpointAborted(checkpointId);
     }
     expect(bases.size).toBeGreaterThan(2);
-    bases = new Set();
     for (const { checkpointId, state, expected: want } of taken) {
       const restored = await changelogBackend(local, checkpoints);
       await restoreInto(restoreFrom(checkpoints, checkpointId, state), restored);

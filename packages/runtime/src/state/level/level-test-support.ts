@@ -158,4 +158,11 @@ export async function restoreInto(restore: TaskRestore, backend: KeyedStateBacke
   await restoreOperatorState(restore, { operatorId: OPERATOR_ID, label: 'Count', keyed: backend, lists: new OperatorStateStore('Count') });
 }
 
+/** Each fill of `rounds`, in order, into a heap backend: what a restore must read of `keys`. */
+export function expected(rounds: readonly (readonly [readonly string[], number])[], keys: readonly string[] = KEYS): unknown[] {
+  const heap = heapBackend();
+  for (const [written, round] of rounds) fill(heap, written, round);
+  return read(heap, keys);
+}
+
 export const KEYS = Array.from({ length: 300 }, (_, i) => `k${i}`);
