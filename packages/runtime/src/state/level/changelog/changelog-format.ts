@@ -14,8 +14,8 @@ const INITIAL_BYTES = 64 * 1024;
 
 /** Appends writes to the open segment; `take` closes it. */
 export class ChangelogEncoder implements BatchWriter {
-  #bytes = Buffer.allocUnsafe(INITIAL_BYTES);
-  #length = 0;
+  #bytes = newSegment();
+  #length = MAGIC.byteLength;
   #records = 0;
 
   get records(): number {
@@ -37,16 +37,13 @@ export class ChangelogEncoder implements BatchWriter {
     this.#records++;
   }
 
-  /** The segment's bytes, or undefined when nothing was written; starts a new segment. */
+  /** The segment's bytes, or undefined when nothing was written; starts a new segment. Not copied: a checkpoint's synchronous part takes it. */
   take(): Buffer | undefined {
     if (this.#records === 0) return undefined;
-    const segment = Buffer.allocUnsafe(MAGIC.byteLength + this.#length);
-    MAGIC.copy(segment, 0);
-    this.#bytes.copy(segment, MAGIC.byteLength, 0, this.#length);
-    this.#length = 0;
+    const segment = this.#bytes.subarray(0, this.#length);
+    this.#bytes = newSegment();
+    this.#length = MAGIC.byteLength;
     this.#records = 0;
-    // A large segment's buffer goes: the next interval may write little.
-    if (this.#bytes.byteLength > 16 * INITIAL_BYTES) this.#bytes = Buffer.allocUnsafe(INITIAL_BYTES);
     return segment;
   }
 
@@ -64,6 +61,12 @@ export class ChangelogEncoder implements BatchWriter {
     this.#bytes.copy(grown, 0, 0, this.#length);
     this.#bytes = grown;
   }
+}
+
+function newSegment(): Buffer {
+  const bytes = Buffer.allocUnsafe(INITIAL_BYTES);
+  MAGIC.copy(bytes, 0);
+  return bytes;
 }
 
 /** The writes of a segment, in order; throws on bytes that are not a segment (the caller names the file). */
