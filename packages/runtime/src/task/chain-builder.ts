@@ -157,6 +157,7 @@ function createKeyedBackend(context: ChainContext, keys: KeyContext, label: stri
     operatorId,
     subtaskIndex: context.subtaskIndex,
     incremental: settings.incremental,
+    ...(settings.levelTuning === undefined ? {} : { tuning: settings.levelTuning }),
     ...(settings.changelog === undefined ? {} : { changelog: { storage: settings.storage, materializeIntervalMs: settings.changelog.materializeIntervalMs } }),
     work: context.work,
     clock: context.clock,

@@ -14,7 +14,7 @@ import { RuntimeErrorCode } from '../../errors.ts';
 import { keyGroupBounds, parseStateKey, statePrefix } from './level-key.ts';
 import { LevelStateTable } from './level-state-table.ts';
 import { restoredBaseline, type LevelBaseline } from './baseline.ts';
-import { LevelStore, type RawOperation } from './level-store.ts';
+import { LevelStore, type LevelTuning, type RawOperation } from './level-store.ts';
 import { snapshotDatabaseFiles, type SnapshotFile } from './snapshot-files.ts';
 import { materialize } from './changelog/materialize.ts';
 import { PeriodicMaterializer } from './changelog/periodic-materializer.ts';
@@ -33,8 +33,10 @@ export interface LevelBackendOptions {
   readonly work: PendingWork | undefined;
   /** Processing time of state TTL; the system clock when unset. */
   readonly clock?: Clock;
-  /** LevelDB's memtable size; level-store.ts's 64 MB when unset. */
+  /** LevelDB's memtable size over the tuning's (tests). */
   readonly writeBufferBytes?: number;
+  /** LevelDB's options (state.backend.rocksdb.*); level-store.ts's defaults when unset. */
+  readonly tuning?: LevelTuning;
   /** Changelog checkpoints (state.backend.changelog.enabled): where materializations upload, and how often they run. */
   readonly changelog?: { readonly storage: Storage | undefined; readonly materializeIntervalMs: number };
 }
@@ -91,6 +93,7 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
       work: options.work,
       clock: this.#clock,
       ...(options.writeBufferBytes === undefined ? {} : { writeBufferBytes: options.writeBufferBytes }),
+      ...(options.tuning === undefined ? {} : { tuning: options.tuning }),
       ...(this.changelog === undefined ? {} : { changelog: this.changelog.writer }),
     });
     this.#materializer =

@@ -33,8 +33,24 @@ const QUIET_FLUSH_ENTRIES = 4096;
  * 4 MB memtable made a new level-0 file every few thousand writes, and LevelDB slows writes
  * down while level 0 has many files.
  */
-const WRITE_BUFFER_BYTES = 64 * 1024 * 1024;
-const BLOCK_CACHE_BYTES = 32 * 1024 * 1024;
+/** LevelDB's options of each DB, from the TaskManager's state.backend.rocksdb.* keys (common's options.ts has the defaults and what each does). */
+export interface LevelTuning {
+  readonly writeBufferBytes: number;
+  readonly cacheBytes: number;
+  readonly blockBytes: number;
+  readonly maxOpenFiles: number;
+  readonly maxFileBytes: number;
+  readonly compression: boolean;
+}
+
+export const DEFAULT_LEVEL_TUNING: LevelTuning = {
+  writeBufferBytes: 64 * 1024 * 1024,
+  cacheBytes: 32 * 1024 * 1024,
+  blockBytes: 4 * 1024,
+  maxOpenFiles: 1000,
+  maxFileBytes: 2 * 1024 * 1024,
+  compression: true,
+};
 
 /**
  * Where the caches put a batch's entries: classic-level's chained batch, which copies each
@@ -64,7 +80,9 @@ export interface LevelStoreOptions {
   readonly work: PendingWork | undefined;
   /** Times the quiet flush (QUIET_MS). */
   readonly clock: Clock;
-  /** LevelDB's memtable, WRITE_BUFFER_BYTES when unset: tests make it small, so the memtable is switched and tables compacted within a few writes. */
+  /** LevelDB's options; DEFAULT_LEVEL_TUNING when unset. */
+  readonly tuning?: LevelTuning;
+  /** LevelDB's memtable over the tuning's: tests make it small, so the memtable is switched and tables compacted within a few writes. */
   readonly writeBufferBytes?: number;
   /** Changelog checkpoints: gets every write, batches and raw writes alike, in the order the DB gets them. */
   readonly changelog?: BatchWriter;
@@ -104,11 +122,16 @@ export class LevelStore {
   /** Opens a new DB (`errorIfExists`: that it holds nothing is what `holdsOnlyCachedKeys` rests on), or with `restored` the DB a restore put in the directory. */
   async open(restored = false): Promise<void> {
     if (restored) this.#uncached();
+    const tuning = this.#options.tuning ?? DEFAULT_LEVEL_TUNING;
     const db = new (classicLevelModule().ClassicLevel)<Buffer, Buffer>(this.directory, {
       keyEncoding: 'buffer',
       valueEncoding: 'buffer',
-      writeBufferSize: this.#options.writeBufferBytes ?? WRITE_BUFFER_BYTES,
-      cacheSize: BLOCK_CACHE_BYTES,
+      writeBufferSize: this.#options.writeBufferBytes ?? tuning.writeBufferBytes,
+      cacheSize: tuning.cacheBytes,
+      blockSize: tuning.blockBytes,
+      maxOpenFiles: tuning.maxOpenFiles,
+      maxFileSize: tuning.maxFileBytes,
+      compression: tuning.compression,
       errorIfExists: !restored,
     });
     await db.open();
