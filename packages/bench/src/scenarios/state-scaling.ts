@@ -98,6 +98,8 @@ interface RunFigures {
   readonly restartsBeforeKill: number;
   /** The JobManager's RUNNING came no earlier than the last subtask's "state restored". */
   readonly runningAfterRestore: boolean;
+  /** Why the job restarted before the kill, if it did. */
+  readonly restartCauses: string;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -146,7 +148,9 @@ async function runOnce(dir: string, keys: number, mode: StateScalingMode, config
     const committedBefore = readCommittedLines(output).length;
     const victim = cluster.liveTaskManagers.find((tm) => logLines(tm.output).some((l) => l.msg === 'state restored' || l.msg === 'deploying task'))!;
     // On a loaded machine the job may have restarted before the kill (a lost heartbeat): only the kill's restart counts.
-    const attemptBefore = (await getJob(cluster.client, jobId)).attempt;
+    const detailsBefore = await getJob(cluster.client, jobId);
+    const attemptBefore = detailsBefore.attempt;
+    const restartCauses = detailsBefore.failovers.map((f) => `${f.code}: ${f.cause.slice(0, 300)}`).join(' | ');
     const killedAt = Date.now();
     await cluster.killTaskManager(victim);
     const running = await until(() => getJob(cluster.client, jobId), (d) => d.attempt > attemptBefore && d.summary!.status === 'RUNNING', 600_000, 'the job running again');
@@ -167,6 +171,7 @@ async function runOnce(dir: string, keys: number, mode: StateScalingMode, config
       killToFirstOutputMs: firstOutputAt - killedAt,
       restartsBeforeKill: attemptBefore,
       runningAfterRestore: runningLogged !== undefined && runningLogged.at >= restoredAt,
+      restartCauses,
     };
   } finally {
     await cluster.stop();
@@ -202,7 +207,8 @@ export function stateScaling(options: StateScalingOptions): Scenario {
             const mode = modes[round % modes.length]!;
             const run = await runOnce(dir, keys, mode, config);
             const label = `${keys / 1e6}M ${mode}${repeat === 1 ? '' : ` #${Math.floor(round / modes.length) + 1}`} (load ${loadAverage()})`;
-            for (const [name, value] of Object.entries(run)) figures[`${keys}.${mode}.${Math.floor(round / modes.length)}.${name}`] = Number(value);
+            if (run.restartCauses !== '') rows.push([`${label}: restarts before the kill`, run.restartCauses, '']);
+            for (const [name, value] of Object.entries(run)) if (typeof value !== 'string') figures[`${keys}.${mode}.${Math.floor(round / modes.length)}.${name}`] = Number(value);
             rows.push([`${label}: fill`, Math.round(run.fillRecordsPerSecond).toLocaleString('en-US'), 'records/s']);
             rows.push([`${label}: checkpoint full / checkpointed`, `${mb(run.fullBytes)} / ${mb(run.checkpointedBytes)}`, `MB, ${run.checkpointMs} ms (sync ≤ ${run.syncMs} ms)`]);
             rows.push([`${label}: kill → RUNNING / restored / first output`, `${run.killToRunningMs} / ${run.killToRestoredMs} / ${run.killToFirstOutputMs}`, `ms (RUNNING after restore: ${run.runningAfterRestore ? 'yes' : 'NO'}; restarts before the kill: ${run.restartsBeforeKill})`]);
