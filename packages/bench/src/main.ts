@@ -1,4 +1,4 @@
-// `pnpm bench [scenario...] [--profile DIR] [--events N] [--records N] [--queries q5,q7] [--guarantees NONE,EXACTLY_ONCE] [--tls] [--keys 200000,1000000] [--modes full,incremental,changelog] [--config key=value]... [--repeat N]`: runs the scenarios (all by default), prints a
+// `pnpm bench [scenario...] [--profile DIR] [--events N] [--records N] [--queries q5,q7] [--guarantees NONE,EXACTLY_ONCE] [--tls] [--keys 200000,1000000] [--modes full,incremental,changelog] [--config [B:]key=value]... [--repeat N]`: runs the scenarios (all by default), prints a
 // table per scenario and one JSON line per scenario (prefixed `BENCH `) for tools.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -26,7 +26,7 @@ if (keys.some((k) => !(Number.isSafeInteger(k) && k >= 1_000))) {
   process.exit(2);
 }
 // state-scaling runs for hours at its default sizes: only when named.
-const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, nexmarkSql, kafka, postgres, stateScaling({ keys, modes: stateModes(), config: stateConfig(), repeat: Number(values.repeat ?? 1) })];
+const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, nexmarkSql, kafka, postgres, stateScaling({ keys, modes: stateModes(), config: stateConfig(false), configB: stateConfig(true), repeat: Number(values.repeat ?? 1) })];
 
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));
 if (unknown.length > 0) {
@@ -72,7 +72,8 @@ function stateModes(): StateScalingMode[] {
   return modes;
 }
 
-/** `--config key=value`, repeatable (state-scaling): cluster configuration on top of the bench's. */
-function stateConfig(): Record<string, string> {
-  return Object.fromEntries((values.config ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+/** `--config key=value`, repeatable (state-scaling): cluster configuration on top of the bench's; `--config B:key=value` only variant B's. */
+function stateConfig(variantB: boolean): Record<string, string> {
+  const pairs = (values.config ?? []).filter((pair) => pair.startsWith('B:') === variantB).map((pair) => (variantB ? pair.slice(2) : pair));
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 }

@@ -119,7 +119,9 @@ export interface StateScalingOptions {
   readonly modes: readonly StateScalingMode[];
   /** Cluster configuration on top (LevelDB options, the materialization interval): `key=value` pairs. */
   readonly config: Readonly<Record<string, string>>;
-  /** Runs of each (keys, mode), alternating modes: ratios between modes come from the same stretch of load. */
+  /** Configuration of variant B (`--config B:key=value`): each mode then runs as A (`config`) and B (`config` and these), alternating. */
+  readonly configB: Readonly<Record<string, string>>;
+  /** Runs of each (keys, mode, variant), alternating: ratios between them come from the same stretch of load. */
   readonly repeat: number;
 }
 
@@ -192,8 +194,11 @@ function loadAverage(): string {
 }
 
 export function stateScaling(options: StateScalingOptions): Scenario {
-  const { keys: keySizes, modes, config, repeat } = options;
-  const configText = Object.entries(config).map(([k, v]) => `${k}=${v}`).join(' ');
+  const { keys: keySizes, modes, config, configB, repeat } = options;
+  const text = (c: Readonly<Record<string, string>>) => Object.entries(c).map(([k, v]) => `${k}=${v}`).join(' ');
+  const configText = text(config) + (Object.keys(configB).length === 0 ? '' : `; B: ${text(configB)}`);
+  const variants: [string, Readonly<Record<string, string>>][] = Object.keys(configB).length === 0 ? [['', config]] : [[' A', config], [' B', { ...config, ...configB }]];
+  const runs = modes.flatMap((mode) => variants.map(([variant, c]) => ({ mode, variant, config: c })));
   return {
     name: 'state-scaling',
     description: `LevelDB keyed state of ${keySizes.map((k) => `${k / 1e6}M`).join(', ')} keys (100 B incompressible values), 1% updated per ${INTERVAL_MS / 1000} s interval, ${modes.join(' / ')}${configText === '' ? '' : ` (${configText})`}, a TaskManager SIGKILLed at full size (p=2 on 3 TaskManagers)`,
@@ -203,12 +208,12 @@ export function stateScaling(options: StateScalingOptions): Scenario {
       const rows: [string, string, string][] = [];
       try {
         for (const keys of keySizes) {
-          for (let round = 0; round < repeat * modes.length; round++) {
-            const mode = modes[round % modes.length]!;
-            const run = await runOnce(dir, keys, mode, config);
-            const label = `${keys / 1e6}M ${mode}${repeat === 1 ? '' : ` #${Math.floor(round / modes.length) + 1}`} (load ${loadAverage()})`;
+          for (let round = 0; round < repeat * runs.length; round++) {
+            const { mode, variant, config: runConfig } = runs[round % runs.length]!;
+            const run = await runOnce(dir, keys, mode, runConfig);
+            const label = `${keys / 1e6}M ${mode}${variant}${repeat === 1 ? '' : ` #${Math.floor(round / runs.length) + 1}`} (load ${loadAverage()})`;
             if (run.restartCauses !== '') rows.push([`${label}: restarts before the kill`, run.restartCauses, '']);
-            for (const [name, value] of Object.entries(run)) if (typeof value !== 'string') figures[`${keys}.${mode}.${Math.floor(round / modes.length)}.${name}`] = Number(value);
+            for (const [name, value] of Object.entries(run)) if (typeof value !== 'string') figures[`${keys}.${mode}${variant.trim()}.${Math.floor(round / runs.length)}.${name}`] = Number(value);
             rows.push([`${label}: fill`, Math.round(run.fillRecordsPerSecond).toLocaleString('en-US'), 'records/s']);
             rows.push([`${label}: checkpoint full / checkpointed`, `${mb(run.fullBytes)} / ${mb(run.checkpointedBytes)}`, `MB, ${run.checkpointMs} ms (sync ≤ ${run.syncMs} ms)`]);
             rows.push([`${label}: kill → RUNNING / restored / first output`, `${run.killToRunningMs} / ${run.killToRestoredMs} / ${run.killToFirstOutputMs}`, `ms (RUNNING after restore: ${run.runningAfterRestore ? 'yes' : 'NO'}; restarts before the kill: ${run.restartsBeforeKill})`]);
