@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCommittedLines } from '@weir/examples';
 import { getJob, jobIdFrom, listCheckpoints, logLines, ProcessCluster, until, writeJobFile } from '@weir/integration-tests';
@@ -98,6 +98,8 @@ interface RunFigures {
   readonly restartsBeforeKill: number;
   /** The JobManager's RUNNING came no earlier than the last subtask's "state restored". */
   readonly runningAfterRestore: boolean;
+  /** Why the job restarted before the kill, if it did. */
+  readonly restartCauses: string;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -108,12 +110,32 @@ function firstLineTime(output: string): number | undefined {
   return times.length === 0 ? undefined : Math.min(...times);
 }
 
-async function runOnce(dir: string, keys: number, incremental: boolean): Promise<RunFigures> {
-  const cluster = await ProcessCluster.start({ taskManagers: 3, slots: 1, config: { 'state.backend.rocksdb.localdir': join(dir, 'local') } });
-  const output = join(dir, `out-${keys}-${incremental}`);
-  const checkpoints = join(dir, `checkpoints-${keys}-${incremental}`);
+/** full: full checkpoints; incremental: shared table files; changelog: incremental with state.backend.changelog.enabled. */
+export type StateScalingMode = 'full' | 'incremental' | 'changelog';
+export const STATE_SCALING_MODES: readonly StateScalingMode[] = ['full', 'incremental', 'changelog'];
+
+export interface StateScalingOptions {
+  readonly keys: readonly number[];
+  readonly modes: readonly StateScalingMode[];
+  /** Cluster configuration on top (LevelDB options, the materialization interval): `key=value` pairs. */
+  readonly config: Readonly<Record<string, string>>;
+  /** Configuration of variant B (`--config B:key=value`): each mode then runs as A (`config`) and B (`config` and these), alternating. */
+  readonly configB: Readonly<Record<string, string>>;
+  /** Runs of each (keys, mode, variant), alternating: ratios between them come from the same stretch of load. */
+  readonly repeat: number;
+}
+
+async function runOnce(dir: string, keys: number, mode: StateScalingMode, config: Readonly<Record<string, string>>): Promise<RunFigures> {
+  const incremental = mode !== 'full';
+  const cluster = await ProcessCluster.start({
+    taskManagers: 3,
+    slots: 1,
+    config: { 'state.backend.rocksdb.localdir': join(dir, 'local'), ...(mode === 'changelog' ? { 'state.backend.changelog.enabled': 'true' } : {}), ...config },
+  });
+  const output = join(dir, `out-${keys}-${mode}`);
+  const checkpoints = join(dir, `checkpoints-${keys}-${mode}`);
   try {
-    const filled = join(dir, `filled-${keys}-${incremental}`);
+    const filled = join(dir, `filled-${keys}-${mode}`);
     const submit = await cluster.weir(['run', '--detached', writeJobFile(STATE_JOB), '--', output, checkpoints, String(incremental), String(keys), filled]);
     if (submit.code !== 0) throw new Error(`submit failed: ${submit.stderr}`);
     const jobId = jobIdFrom(submit.stdout);
@@ -128,7 +150,9 @@ async function runOnce(dir: string, keys: number, incremental: boolean): Promise
     const committedBefore = readCommittedLines(output).length;
     const victim = cluster.liveTaskManagers.find((tm) => logLines(tm.output).some((l) => l.msg === 'state restored' || l.msg === 'deploying task'))!;
     // On a loaded machine the job may have restarted before the kill (a lost heartbeat): only the kill's restart counts.
-    const attemptBefore = (await getJob(cluster.client, jobId)).attempt;
+    const detailsBefore = await getJob(cluster.client, jobId);
+    const attemptBefore = detailsBefore.attempt;
+    const restartCauses = detailsBefore.failovers.map((f) => `${f.code}: ${f.cause.slice(0, 300)}`).join(' | ');
     const killedAt = Date.now();
     await cluster.killTaskManager(victim);
     const running = await until(() => getJob(cluster.client, jobId), (d) => d.attempt > attemptBefore && d.summary!.status === 'RUNNING', 600_000, 'the job running again');
@@ -149,6 +173,7 @@ async function runOnce(dir: string, keys: number, incremental: boolean): Promise
       killToFirstOutputMs: firstOutputAt - killedAt,
       restartsBeforeKill: attemptBefore,
       runningAfterRestore: runningLogged !== undefined && runningLogged.at >= restoredAt,
+      restartCauses,
     };
   } finally {
     await cluster.stop();
@@ -163,20 +188,32 @@ function completedBefore(checkpoints: readonly CheckpointInfo__Output[], at: num
 
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
 
-export function stateScaling(keySizes: readonly number[]): Scenario {
+/** The 1-minute load average after a run: other processes share the machine. */
+function loadAverage(): string {
+  return loadavg()[0]!.toFixed(1);
+}
+
+export function stateScaling(options: StateScalingOptions): Scenario {
+  const { keys: keySizes, modes, config, configB, repeat } = options;
+  const text = (c: Readonly<Record<string, string>>) => Object.entries(c).map(([k, v]) => `${k}=${v}`).join(' ');
+  const configText = text(config) + (Object.keys(configB).length === 0 ? '' : `; B: ${text(configB)}`);
+  const variants: [string, Readonly<Record<string, string>>][] = Object.keys(configB).length === 0 ? [['', config]] : [[' A', config], [' B', { ...config, ...configB }]];
+  const runs = modes.flatMap((mode) => variants.map(([variant, c]) => ({ mode, variant, config: c })));
   return {
     name: 'state-scaling',
-    description: `LevelDB keyed state of ${keySizes.map((k) => `${k / 1e6}M`).join(', ')} keys (100 B incompressible values), 1% updated per ${INTERVAL_MS / 1000} s interval, full and incremental, a TaskManager SIGKILLed at full size (p=2 on 3 TaskManagers)`,
+    description: `LevelDB keyed state of ${keySizes.map((k) => `${k / 1e6}M`).join(', ')} keys (100 B incompressible values), 1% updated per ${INTERVAL_MS / 1000} s interval, ${modes.join(' / ')}${configText === '' ? '' : ` (${configText})`}, a TaskManager SIGKILLed at full size (p=2 on 3 TaskManagers)`,
     async run() {
       const dir = mkdtempSync(join(tmpdir(), 'weir-bench-state-scaling-'));
       const figures: Record<string, number> = {};
       const rows: [string, string, string][] = [];
       try {
         for (const keys of keySizes) {
-          for (const incremental of [false, true]) {
-            const run = await runOnce(dir, keys, incremental);
-            const label = `${keys / 1e6}M ${incremental ? 'incremental' : 'full'}`;
-            for (const [name, value] of Object.entries(run)) figures[`${keys}.${incremental ? 'incremental' : 'full'}.${name}`] = Number(value);
+          for (let round = 0; round < repeat * runs.length; round++) {
+            const { mode, variant, config: runConfig } = runs[round % runs.length]!;
+            const run = await runOnce(dir, keys, mode, runConfig);
+            const label = `${keys / 1e6}M ${mode}${variant}${repeat === 1 ? '' : ` #${Math.floor(round / runs.length) + 1}`} (load ${loadAverage()})`;
+            if (run.restartCauses !== '') rows.push([`${label}: restarts before the kill`, run.restartCauses, '']);
+            for (const [name, value] of Object.entries(run)) if (typeof value !== 'string') figures[`${keys}.${mode}${variant.trim()}.${Math.floor(round / runs.length)}.${name}`] = Number(value);
             rows.push([`${label}: fill`, Math.round(run.fillRecordsPerSecond).toLocaleString('en-US'), 'records/s']);
             rows.push([`${label}: checkpoint full / checkpointed`, `${mb(run.fullBytes)} / ${mb(run.checkpointedBytes)}`, `MB, ${run.checkpointMs} ms (sync ≤ ${run.syncMs} ms)`]);
             rows.push([`${label}: kill → RUNNING / restored / first output`, `${run.killToRunningMs} / ${run.killToRestoredMs} / ${run.killToFirstOutputMs}`, `ms (RUNNING after restore: ${run.runningAfterRestore ? 'yes' : 'NO'}; restarts before the kill: ${run.restartsBeforeKill})`]);

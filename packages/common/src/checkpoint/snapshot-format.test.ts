@@ -27,4 +27,14 @@ describe('LevelDB handles in a TaskStateSnapshot', () => {
     expect(decode([{ ...current, name: '../CURRENT' }])).toBe(problem('a LevelDB file is named "../CURRENT", not a file name of a LevelDB directory'));
     expect(decode([{ ...segment(0, 1), offset: -1 }])).toBe(problem('LevelDB file 000009.log has a segment offset that is no byte count'));
   });
+
+  it('takes the changelog segments of a changelog checkpoint, shared and named changelog-<n>, and refuses others', () => {
+    const changelog = (name: string, location: 'shared' | 'private' = 'shared'): TaskStateSnapshot => ({
+      operators: { op: { keyed: [{ backend: 'level', keyGroupRange: { start: 0, end: 127 }, files: [], changelog: [{ name, location, path: `shared/op-0-u-${name}`, size: 9 }], states: {} }] } },
+    });
+    expect(decodeTaskStateSnapshot(encodeTaskStateSnapshot(changelog('changelog-7')))).toEqual(changelog('changelog-7'));
+    const refused = 'not a TaskStateSnapshot: operator op: keyed state: a LevelDB changelog segment lacks its name (changelog-<n>), shared location, path or size';
+    expect(decodeTaskStateSnapshot(encodeTaskStateSnapshot(changelog('000007.log')))).toBe(refused);
+    expect(decodeTaskStateSnapshot(encodeTaskStateSnapshot(changelog('changelog-7', 'private')))).toBe(refused);
+  });
 });

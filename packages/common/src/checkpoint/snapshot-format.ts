@@ -94,10 +94,21 @@ function keyedProblem(handle: unknown): string | undefined {
       if (!DB_FILE_NAME.test(file.name)) return `a LevelDB file is named ${JSON.stringify(file.name.slice(0, 64))}, not a file name of a LevelDB directory`;
       if (file.offset !== undefined && !isCount(file.offset)) return `LevelDB file ${file.name} has a segment offset that is no byte count`;
     }
+    if (handle.changelog !== undefined) {
+      if (!Array.isArray(handle.changelog)) return 'a LevelDB handle has a changelog that is not a list';
+      for (const segment of handle.changelog) {
+        if (!isObject(segment) || typeof segment.name !== 'string' || !CHANGELOG_NAME.test(segment.name) || segment.location !== 'shared' || !isPath(segment.path) || !isCount(segment.size)) {
+          return 'a LevelDB changelog segment lacks its name (changelog-<n>), shared location, path or size';
+        }
+      }
+    }
     return segmentsProblem(handle.files as Json[]);
   }
   return `its backend is ${JSON.stringify(handle.backend)}, not heap or level`;
 }
+
+/** A changelog segment's name: its sequence number. */
+const CHANGELOG_NAME = /^changelog-\d{1,16}$/;
 
 /** CURRENT, MANIFEST-000004, 000012.ldb, 000009.log: a name inside the DB directory, never a path. */
 const DB_FILE_NAME = /^(?!\.\.?$)[A-Za-z0-9._-]{1,64}$/;

@@ -27,4 +27,15 @@ describe('checkpointStateBytes', () => {
     };
     expect(checkpointStateBytes(metadata)).toBe(1_000_000 + 700 + 300 + 16 + 20 + 4);
   });
+
+  it('counts the changelog segments of a changelog checkpoint besides its base', () => {
+    const level = {
+      backend: 'level' as const,
+      keyGroupRange: { start: 0, end: 127 },
+      states: {},
+      files: [{ name: '000005.ldb', location: 'shared' as const, path: 'shared/op-0-u-000005.ldb', size: 1_000 }],
+      changelog: [{ name: 'changelog-1', location: 'shared' as const, path: 'shared/op-0-v-changelog-1', size: 40 }],
+    };
+    expect(checkpointStateBytes({ operators: [operator([{ keyed: [level] }])] })).toBe(1_040);
+  });
 });

@@ -1,4 +1,4 @@
-import type { CheckpointMetadata, OperatorSubtaskState } from './types.ts';
+import { levelHandleFiles, type CheckpointMetadata, type OperatorSubtaskState } from './types.ts';
 
 /**
  * Full size of one operator subtask's state: every byte its handles refer to, the shared files
@@ -9,7 +9,7 @@ import type { CheckpointMetadata, OperatorSubtaskState } from './types.ts';
 export function subtaskStateBytes(state: OperatorSubtaskState): number {
   let bytes = 0;
   for (const keyed of state.keyed ?? []) {
-    bytes += keyed.backend === 'heap' ? keyed.handle.size : keyed.files.reduce((sum, f) => sum + f.size, 0);
+    bytes += keyed.backend === 'heap' ? keyed.handle.size : levelHandleFiles(keyed).reduce((sum, f) => sum + f.size, 0);
   }
   for (const operator of state.operator ?? []) bytes += operator.handle.size;
   if (state.channel !== undefined) bytes += state.channel.handle.size;

@@ -83,6 +83,19 @@ export interface LevelKeyedStateHandle {
    * in full checkpoints, and in checkpoints written before it was recorded.
    */
   readonly baseCheckpointId?: number;
+  /**
+   * Changelog checkpoints (state.backend.changelog.enabled, Flink's generic incremental
+   * checkpoints, FLIP-158): `files` are the last materialized DB (all shared), and these the
+   * shared segments of the state changes written to it since, in order, each named
+   * `changelog-<sequence>`; a restore opens `files` and replays them. Every change's key starts
+   * with its key group, so a restore at another parallelism replays what its range holds.
+   */
+  readonly changelog?: readonly LevelStateFile[];
+}
+
+/** Every file a LevelDB handle refers to: its DB files and its changelog segments. */
+export function levelHandleFiles(handle: LevelKeyedStateHandle): readonly LevelStateFile[] {
+  return handle.changelog === undefined ? handle.files : [...handle.files, ...handle.changelog];
 }
 
 export type KeyedStateHandle = HeapKeyedStateHandle | LevelKeyedStateHandle;

@@ -18,6 +18,8 @@ const JOB_KEYS: ReadonlySet<string> = new Set([
   'execution.buffer-timeout',
   'state.backend',
   'state.backend.incremental',
+  'state.backend.changelog.enabled',
+  'state.backend.changelog.periodic-materialize.interval',
   'state.checkpoints.num-retained',
 ]);
 

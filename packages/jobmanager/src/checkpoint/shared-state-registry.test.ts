@@ -82,6 +82,17 @@ describe('SharedStateRegistry', () => {
     expect(registry.released()).toEqual([]);
   });
 
+  it('counts the changelog segments of changelog checkpoints as shared files of theirs', () => {
+    const registry = new SharedStateRegistry();
+    const segment = (path: string) => ({ name: 'changelog-1', location: 'shared' as const, path, size: 10 });
+    registry.register(1, metadata(1, { keyed: [{ ...levelOn(0, 'shared/base.ldb'), changelog: [segment('shared/s1')] }] }));
+    registry.register(2, metadata(2, { keyed: [{ ...levelOn(1, 'shared/base.ldb'), changelog: [segment('shared/s2')] }] }));
+    expect(registry.references()).toEqual(new Map([['shared/base.ldb', 2], ['shared/s1', 1], ['shared/s2', 1]]));
+    registry.release(1);
+    expect(registry.collect([{ keyed: [levelOn(2)] }])).toEqual(['shared/s1']);
+    expect(registry.unregistered([{ keyed: [{ ...levelOn(2, 'shared/base.ldb'), changelog: [segment('shared/s2'), segment('shared/s3')] }] }])).toEqual(['shared/s3']);
+  });
+
   it('registers a released file again when a completed checkpoint refers to it', () => {
     const registry = new SharedStateRegistry();
     registry.register(1, metadata(1, { keyed: [level('shared/f.ldb')] }));

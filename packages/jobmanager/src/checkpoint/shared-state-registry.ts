@@ -1,4 +1,4 @@
-import type { CheckpointMetadata, OperatorSubtaskState } from '@weir/common';
+import { levelHandleFiles, type CheckpointMetadata, type OperatorSubtaskState } from '@weir/common';
 
 /**
  * Which retained checkpoints use each shared file of incremental LevelDB checkpoints (paths
@@ -122,7 +122,7 @@ function oldestBaseOf(states: Iterable<OperatorSubtaskState | null | undefined>)
     for (const handle of state?.keyed ?? []) {
       if (handle.backend !== 'level') continue;
       if (handle.baseCheckpointId !== undefined) oldest = Math.min(oldest, handle.baseCheckpointId);
-      else if (handle.files.some((file) => file.location === 'shared')) oldest = 0;
+      else if (levelHandleFiles(handle).some((file) => file.location === 'shared')) oldest = 0;
     }
   }
   return oldest;
@@ -133,13 +133,13 @@ export function sharedFilesOf(metadata: CheckpointMetadata): string[] {
   return sharedFilesIn(metadata.operators.flatMap((operator) => operator.subtasks));
 }
 
-/** The distinct shared paths the LevelDB handles of `states` reference. */
+/** The distinct shared paths the LevelDB handles of `states` reference: DB files and changelog segments. */
 export function sharedFilesIn(states: Iterable<OperatorSubtaskState | null | undefined>): string[] {
   const paths = new Set<string>();
   for (const state of states) {
     for (const handle of state?.keyed ?? []) {
       if (handle.backend !== 'level') continue;
-      for (const file of handle.files) if (file.location === 'shared') paths.add(file.path);
+      for (const file of levelHandleFiles(handle)) if (file.location === 'shared') paths.add(file.path);
     }
   }
   return [...paths];

@@ -401,5 +401,7 @@ function taskCheckpointing(settings: CheckpointingSettings, storage: JobCheckpoi
     incremental: settings.incremental,
     unaligned: settings.unaligned,
     alignedCheckpointTimeoutMs: settings.alignedCheckpointTimeoutMs,
+    changelogEnabled: settings.changelogMaterializeIntervalMs !== undefined,
+    changelogMaterializeIntervalMs: settings.changelogMaterializeIntervalMs ?? 0,
   };
 }

@@ -14,6 +14,8 @@ export interface CheckpointingSettings {
   readonly backend: 'memory' | 'filesystem' | 'level';
   /** LevelDB backend: incremental checkpoints (shared table files). */
   readonly incremental: boolean;
+  /** LevelDB backend with state.backend.changelog.enabled: changelog checkpoints, materialized this often; undefined when off. */
+  readonly changelogMaterializeIntervalMs?: number;
   /** Unaligned checkpoints (only with EXACTLY_ONCE and one concurrent checkpoint). */
   readonly unaligned: boolean;
   /** With unaligned: start aligned and switch after this long; 0: unaligned from the start. */

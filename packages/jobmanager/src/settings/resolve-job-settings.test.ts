@@ -53,6 +53,13 @@ describe('resolveJobSettings', () => {
     });
   });
 
+  it('turns changelog checkpoints on for the LevelDB backend only, with the materialization interval', () => {
+    const config = { ...cluster, 'state.backend': 'level' as const, 'state.checkpoints.dir': '/data/checkpoints', 'state.backend.changelog.enabled': true, 'state.backend.changelog.periodic-materialize.interval': 30_000 };
+    expect(resolveJobSettings({ ...job, checkpointing: { intervalMs: 100 } }, config).checkpointing).toMatchObject({ backend: 'level', changelogMaterializeIntervalMs: 30_000 });
+    const heap = resolveJobSettings({ ...job, checkpointing: { intervalMs: 100 } }, { ...config, 'state.backend': 'filesystem' }).checkpointing!;
+    expect('changelogMaterializeIntervalMs' in heap).toBe(false);
+  });
+
   it('turns checkpointing on from execution.checkpointing.interval alone', () => {
     const settings = resolveJobSettings(job, { ...cluster, 'execution.checkpointing.interval': 2_000 });
     expect(settings.checkpointing).toMatchObject({ intervalMs: 2_000, mode: 'EXACTLY_ONCE', externalizedCleanup: 'NO_EXTERNALIZED_CHECKPOINTS', numRetained: 1 });

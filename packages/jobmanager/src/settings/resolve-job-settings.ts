@@ -39,6 +39,7 @@ function resolveCheckpointing(job: ExecutionConfig, config: WeirConfig): Checkpo
       `unaligned checkpoints allow one concurrent checkpoint, but max concurrent checkpoints is ${maxConcurrent}; set it to 1 or turn unaligned checkpoints off`,
     );
   }
+  const backend = resolveBackend(job, config);
   return {
     intervalMs,
     mode,
@@ -50,7 +51,8 @@ function resolveCheckpointing(job: ExecutionConfig, config: WeirConfig): Checkpo
     numRetained: config['state.checkpoints.num-retained'],
     unaligned,
     alignedCheckpointTimeoutMs: own?.alignedCheckpointTimeoutMs ?? config['execution.checkpointing.aligned-checkpoint-timeout'],
-    ...resolveBackend(job, config),
+    ...backend,
+    ...(backend.backend === 'level' && config['state.backend.changelog.enabled'] ? { changelogMaterializeIntervalMs: config['state.backend.changelog.periodic-materialize.interval'] } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { TaskStateSnapshot } from '@weir/common';
 import type { Storage, StorageOpener } from '@weir/storage';
+import type { LevelTuning } from '../state/level/level-store.ts';
 
 /** How a task takes part in checkpoints; from DeployTask.checkpointing. */
 export interface TaskCheckpointing {
@@ -9,6 +10,10 @@ export interface TaskCheckpointing {
   storage: Storage | undefined;
   /** LevelDB backend: upload only table files no confirmed checkpoint uploaded. */
   incremental: boolean;
+  /** LevelDB's options of the TaskManager (state.backend.rocksdb.*); the defaults when unset. */
+  levelTuning?: LevelTuning;
+  /** LevelDB backend: changelog checkpoints (state.backend.changelog.enabled), materialized this often; undefined when off. */
+  changelog?: { readonly materializeIntervalMs: number };
   /** Unaligned checkpoints: barriers overtake queued buffers, which are saved as channel state. */
   unaligned: boolean;
   /** With unaligned: start aligned, switch to unaligned after this long; 0: unaligned from the start. */

@@ -3,6 +3,7 @@ import type { CheckpointOptions, KeyGroupRange, StateMetaInfo } from '@weir/comm
 import type { KeyContext } from './key-context.ts';
 import type { LevelBaseline } from './level/baseline.ts';
 import type { SnapshotFile } from './level/snapshot-files.ts';
+import type { ChangelogCheckpoint } from './level/changelog/state-changelog.ts';
 import type { KeyGroupEntries } from './state-table.ts';
 
 /**
@@ -75,6 +76,19 @@ export interface LevelFilesSnapshot {
   readonly baseCheckpointId: number;
   /** Called with the shared files of the checkpoint once they are uploaded, so a later confirmation can make them the baseline. */
   readonly uploaded: (shared: LevelBaseline) => void;
+  /** A changelog materialization: every file goes to `shared/` (CURRENT too), since later checkpoints refer to all of them. */
+  readonly everyFileShared?: boolean;
+}
+
+/**
+ * A changelog checkpoint (state.backend.changelog.enabled): the materialized base, already in
+ * `shared/`, and the changelog segments written since, the ones no confirmed checkpoint
+ * uploaded still with their bytes.
+ */
+export interface LevelChangelogSnapshot extends ChangelogCheckpoint {
+  readonly kind: 'level-changelog';
+  readonly keyGroupRange: KeyGroupRange;
+  readonly states: Readonly<Record<string, StateMetaInfo>>;
 }
 
 /** A LevelDB savepoint at the synchronous part: a cursor (an iterator with its implicit DB snapshot) over the subtask's keys, written in the canonical format. */
@@ -94,4 +108,4 @@ export interface EntryCursor {
   close(): Promise<void>;
 }
 
-export type CapturedKeyedState = KeyedSnapshot | LevelFilesSnapshot | LevelCanonicalSnapshot;
+export type CapturedKeyedState = KeyedSnapshot | LevelFilesSnapshot | LevelChangelogSnapshot | LevelCanonicalSnapshot;

@@ -159,6 +159,8 @@ function createKeyedBackend(context: ChainContext, keys: KeyContext, label: stri
     operatorId,
     subtaskIndex: context.subtaskIndex,
     incremental: settings.incremental,
+    ...(settings.levelTuning === undefined ? {} : { tuning: settings.levelTuning }),
+    ...(settings.changelog === undefined ? {} : { changelog: { storage: settings.storage, materializeIntervalMs: settings.changelog.materializeIntervalMs } }),
     work: context.work,
     clock: context.clock,
   });

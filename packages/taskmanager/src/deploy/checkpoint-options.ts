@@ -1,6 +1,6 @@
 import { WeirError } from '@weir/common';
 import { decodeRestoreShare, type DeployTask__Output } from '@weir/rpc';
-import type { TaskCheckpointing, TaskRestore } from '@weir/runtime';
+import type { LevelTuning, TaskCheckpointing, TaskRestore } from '@weir/runtime';
 import { parentLocation, type Storage, type StoragePool } from '@weir/storage';
 import { TaskManagerErrorCode } from '../errors.ts';
 
@@ -12,7 +12,7 @@ const BACKENDS = ['memory', 'filesystem', 'level'] as const;
  * checkpoints (no message, or an empty mode). A checkpoint directory opens its Storage from
  * the pool; a URL openStorage does not accept throws INVALID_STORAGE_URL.
  */
-export function toTaskCheckpointing(message: DeployTask__Output, storages: StoragePool, localStateDir: string): TaskCheckpointing | undefined {
+export function toTaskCheckpointing(message: DeployTask__Output, storages: StoragePool, localStateDir: string, levelTuning?: LevelTuning): TaskCheckpointing | undefined {
   const checkpointing = message.checkpointing;
   if (checkpointing === null || checkpointing.mode === '') return undefined;
   const mode = oneOf(MODES, checkpointing.mode, 'checkpointing mode');
@@ -29,7 +29,9 @@ export function toTaskCheckpointing(message: DeployTask__Output, storages: Stora
     incremental: checkpointing.incremental,
     unaligned: checkpointing.unaligned,
     alignedCheckpointTimeoutMs: checkpointing.alignedCheckpointTimeoutMs,
+    ...(checkpointing.changelogEnabled ? { changelog: { materializeIntervalMs: checkpointing.changelogMaterializeIntervalMs } } : {}),
     localStateDir,
+    ...(levelTuning === undefined ? {} : { levelTuning }),
     openStorage: (url) => storages.open(url),
   };
 }

@@ -37,7 +37,7 @@ const SNAPSHOT: TaskStateSnapshot = {
 };
 
 function checkpointing(overrides: Partial<NonNullable<DeployOverrides['checkpointing']>> = {}): NonNullable<DeployOverrides['checkpointing']> {
-  return { mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: '', maxInlineBytes: 5_242_880, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0, ...overrides };
+  return { mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: '', maxInlineBytes: 5_242_880, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0, changelogEnabled: false, changelogMaterializeIntervalMs: 0, ...overrides };
 }
 
 describe('Deployer with checkpointing', () => {

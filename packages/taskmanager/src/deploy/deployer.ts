@@ -9,7 +9,7 @@ import {
   type TaskKey__Output,
   type TriggerCheckpoint__Output,
 } from '@weir/rpc';
-import { resolveVertex, type NetworkEnvironment } from '@weir/runtime';
+import { resolveVertex, type LevelTuning, type NetworkEnvironment } from '@weir/runtime';
 import type { StoragePool } from '@weir/storage';
 import type { TaskControl, TaskReporter } from '../control/context.ts';
 import { toTaskCheckpointing, toTaskRestore } from './checkpoint-options.ts';
@@ -25,6 +25,8 @@ export interface DeployerOptions {
   readonly storages: StoragePool;
   /** state.backend.rocksdb.localdir, resolved: where tasks keep LevelDB state. */
   readonly localStateDir: string;
+  /** state.backend.rocksdb.*: LevelDB's options of each DB. */
+  readonly levelTuning?: LevelTuning;
   readonly logger: Logger;
   readonly clock: Clock;
   /** A task became terminal (called before it is forgotten), so its final metrics can be taken. */
@@ -117,7 +119,7 @@ export class Deployer implements TaskControl {
       const deployment = toDeploymentDescriptor(message, key);
       // Before anything is created for it: a task whose graph differs fails here, naming what differs.
       resolveVertex(deployment, graph, jobGraph);
-      const checkpointing = toTaskCheckpointing(message, this.#options.storages, this.#options.localStateDir);
+      const checkpointing = toTaskCheckpointing(message, this.#options.storages, this.#options.localStateDir, this.#options.levelTuning);
       const restore = toTaskRestore(message, this.#options.storages);
       if (task.isTerminal) return;
       const runnable = this.#options.createTask({

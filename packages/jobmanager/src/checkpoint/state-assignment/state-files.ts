@@ -1,4 +1,4 @@
-import type { CheckpointMetadata, StreamStateHandle } from '@weir/common';
+import { levelHandleFiles, type CheckpointMetadata, type StreamStateHandle } from '@weir/common';
 import { operatorLabel } from './operator-label.ts';
 
 /** A file a checkpoint's state handles point at. */
@@ -28,7 +28,7 @@ export function referencedFiles(metadata: CheckpointMetadata): StateFileRef[] {
       };
       for (const keyed of state.keyed ?? []) {
         if (keyed.backend === 'heap') stream(keyed.handle);
-        else for (const file of keyed.files) add({ location: file.location, path: file.path, size: file.size, owner });
+        else for (const file of levelHandleFiles(keyed)) add({ location: file.location, path: file.path, size: file.size, owner });
       }
       for (const handle of state.operator ?? []) stream(handle.handle);
       if (state.channel !== undefined && state.channel !== null) stream(state.channel.handle);

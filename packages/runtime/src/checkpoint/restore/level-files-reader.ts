@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { RuntimeErrorCode } from '../../errors.ts';
 import type { TaskRestore } from '../types.ts';
 import { fileProblem } from './read-state-handle.ts';
+import { decodeChangelog } from '../../state/level/changelog/changelog-format.ts';
+import type { RawOperation } from '../../state/level/level-store.ts';
 
 /**
  * Downloads the files of a LevelDB checkpoint into `directory` under their DB names, so the
@@ -26,6 +28,33 @@ export async function downloadLevelFiles(handle: LevelKeyedStateHandle, restore:
       );
     }
     await writeAt(join(directory, file.name), bytes, file.offset);
+  }
+}
+
+/**
+ * Replays the changelog segments of a changelog checkpoint's handle, in order, a segment at a
+ * time: `apply` gets each segment's writes (the DB opened from the handle's files is their base).
+ */
+export async function replayChangelog(handle: LevelKeyedStateHandle, restore: TaskRestore, what: string, apply: (operations: RawOperation[]) => Promise<void>): Promise<void> {
+  for (const segment of handle.changelog ?? []) {
+    const bytes = await readLevelFile(segment, restore, what);
+    const problem = fileProblem(bytes, segment);
+    let operations: RawOperation[] | undefined;
+    let decodeError = '';
+    if (problem === undefined) {
+      try {
+        operations = [...decodeChangelog(bytes)];
+      } catch (err) {
+        decodeError = describeError(err);
+      }
+    }
+    if (operations === undefined) {
+      throw new WeirError(
+        RuntimeErrorCode.CHECKPOINT_CORRUPT,
+        `cannot restore ${what} from checkpoint ${restore.checkpointId}: its changelog segment ${segment.path} in ${restore.jobStorage?.url ?? 'the job checkpoint directory'} ${problem ?? decodeError}; the checkpoint is corrupt, restore from an earlier one`,
+      );
+    }
+    await apply(operations);
   }
 }
 

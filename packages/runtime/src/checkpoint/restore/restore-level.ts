@@ -13,7 +13,7 @@ import type { RawOperation } from '../../state/level/level-store.ts';
 import { decodeStateValue, packState, unpackState } from '../state-codec.ts';
 import type { TaskRestore } from '../types.ts';
 import { forEachCanonicalChunk } from './canonical-reader.ts';
-import { downloadLevelFiles } from './level-files-reader.ts';
+import { downloadLevelFiles, replayChangelog } from './level-files-reader.ts';
 import { readStateHandle } from './read-state-handle.ts';
 
 /** Entries per write batch when copying state into the DB. */
@@ -32,10 +32,18 @@ export async function restoreIntoLevel(restore: TaskRestore, backend: LevelKeyed
   const only = handles.length === 1 ? handles[0]! : undefined;
   if (only !== undefined && only.backend === 'level' && sameRange(only.keyGroupRange, own)) {
     await backend.replaceDatabase((directory) => downloadLevelFiles(only, restore, directory, what));
-    backend.seedConfirmed(restoredBaseline(only.files));
+    if (only.changelog === undefined) {
+      backend.seedConfirmed(restoredBaseline(only.files));
+      backend.restoredWithoutChangelog(restoredBaseline(only.files));
+      return;
+    }
+    // Replayed, not logged again: the segments are uploaded already, and the next checkpoints refer to them.
+    await replayChangelog(only, restore, what, (operations) => backend.store.writeRaw(operations, false));
+    backend.restoredChangelog(only.files, only.changelog);
     return;
   }
-  const batch = new CopyBatch((operations) => backend.store.writeRaw(operations));
+  // Copied, not logged: a changelog would hold the whole state; a materialization of the copy starts once it is in.
+  const batch = new CopyBatch((operations) => backend.store.writeRaw(operations, false));
   for (const handle of handles) {
     if (handle.backend === 'level') {
       const scratch = backend.scratchDirectory();
@@ -56,6 +64,7 @@ export async function restoreIntoLevel(restore: TaskRestore, backend: LevelKeyed
     });
   }
   await batch.flush();
+  backend.restoredWithoutChangelog(new Map());
 }
 
 /** A LevelDB checkpoint restored into heap state (a job switched from the LevelDB backend to the heap one between a checkpoint and its restore). */
@@ -96,6 +105,8 @@ async function forEachLevelEntry(
     throw new WeirError(RuntimeErrorCode.CHECKPOINT_CORRUPT, `cannot restore ${what} from checkpoint ${restore.checkpointId}: its LevelDB files do not open (${describeError(err)}); the checkpoint is corrupt, restore from an earlier one`, { cause: err });
   }
   try {
+    // A changelog checkpoint's segments hold the writes since its base, each key with its key group: replayed whole, then read by range as the rest.
+    await replayChangelog(handle, restore, what, (operations) => db.batch(operations));
     const iterator = db.iterator(keyGroupBounds({ start, end }));
     try {
       for (let entries = await iterator.nextv(COPY_BATCH); entries.length !== 0; entries = await iterator.nextv(COPY_BATCH)) {

@@ -29,7 +29,7 @@ const UPLOADS_AT_ONCE = 4;
  * The local links are removed after.
  */
 export async function writeLevelFiles(
-  settings: TaskCheckpointing,
+  settings: Pick<TaskCheckpointing, 'storage'>,
   target: SnapshotTarget,
   prefix: string,
   snapshot: LevelFilesSnapshot,
@@ -53,7 +53,7 @@ export async function writeLevelFiles(
       if (covered === file.size && segments.length !== 0) return [...segments];
       return [...segments, { ...(await uploadShared(file, covered)), offset: covered }];
     }
-    if (incremental && isTableFile(file.name)) return [await uploadShared(file, 0)];
+    if ((incremental && isTableFile(file.name)) || snapshot.everyFileShared === true) return [await uploadShared(file, 0)];
     const path = `${prefix}-level/${file.name}`;
     const bytes = await readRange(join(snapshot.directory, file.name), 0, file.size);
     await writeSnapshotFile(target, `${target.prefix}${path}`, bytes, what);

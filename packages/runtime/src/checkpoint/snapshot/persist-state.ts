@@ -1,10 +1,11 @@
-import { encodeOperatorLists, type CheckpointOptions, type OperatorList, type KeyedStateHandle, type OperatorStateHandle, type OperatorSubtaskState, type TaskStateSnapshot } from '@weir/common';
+import { encodeOperatorLists, levelHandleFiles, type CheckpointOptions, type OperatorList, type KeyedStateHandle, type OperatorStateHandle, type OperatorSubtaskState, type TaskStateSnapshot } from '@weir/common';
 import type { OperatorStates } from '../../task/chain-builder.ts';
 import type { CapturedKeyedState } from '../../state/keyed-state-backend.ts';
 import type { OperatorListSnapshot } from '../../state/operator-state-store.ts';
 import type { TaskCheckpointing } from '../types.ts';
 import { serializeKeyedState } from './keyed-state-serializer.ts';
 import { serializeLevelCanonical } from './level-canonical-serializer.ts';
+import { writeLevelChangelog } from './level-changelog-writer.ts';
 import { writeLevelFiles } from './level-files-writer.ts';
 import { snapshotTarget, type SnapshotTarget } from './snapshot-target.ts';
 import { writeStateHandle } from './state-handle-writer.ts';
@@ -108,9 +109,10 @@ async function persistKeyed(
       const handle = await writeStateHandle(settings, checkpointId, `${prefix}-keyed`, bytes, what, target);
       return { handle: { backend: 'heap', keyGroupRange: keyed.keyGroupRange, offsets, handle, states: keyed.states }, bytes: handle.size, fullBytes: handle.size };
     }
-    case 'level-files': {
-      const written = await writeLevelFiles(settings, target, prefix, keyed, what);
-      return { handle: written.handle, bytes: written.uploadedBytes, fullBytes: written.handle.files.reduce((sum, f) => sum + f.size, 0) };
+    case 'level-files':
+    case 'level-changelog': {
+      const written = keyed.kind === 'level-files' ? await writeLevelFiles(settings, target, prefix, keyed, what) : await writeLevelChangelog(settings, target, prefix, keyed, what);
+      return { handle: written.handle, bytes: written.uploadedBytes, fullBytes: levelHandleFiles(written.handle).reduce((sum, f) => sum + f.size, 0) };
     }
   }
 }

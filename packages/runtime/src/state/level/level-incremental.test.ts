@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { captureTaskState, persistTaskState } from '../../checkpoint/snapshot/persist-state.ts';
 import { OperatorStateStore } from '../operator-state-store.ts';
 import type { LevelKeyedStateBackend } from './level-keyed-state-backend.ts';
-import { fill, heapBackend, KEYS, levelHandleOf, levelSettings, LevelTestResources, OPERATOR_ID, read, restoreFrom, restoreInto, snapshot } from './level-test-support.ts';
+import { expected, fill, heapBackend, KEYS, levelHandleOf, levelSettings, LevelTestResources, OPERATOR_ID, read, restoreFrom, restoreInto, snapshot } from './level-test-support.ts';
 
 const resources = new LevelTestResources();
 const dir = (prefix: string): string => resources.dir(prefix);
@@ -19,12 +19,6 @@ function logOf(state: TaskStateSnapshot): LevelStateFile[] {
   return filesOf(state).filter((f) => f.name.endsWith('.log'));
 }
 
-/** Each fill of `rounds`, in order, into a heap backend: what a restore must read. */
-function expected(rounds: readonly (readonly [readonly string[], number])[]): unknown[] {
-  const heap = heapBackend();
-  for (const [keys, round] of rounds) fill(heap, keys, round);
-  return read(heap, KEYS);
-}
 
 describe('incremental LevelDB checkpoints', () => {
   it('upload the log and the MANIFEST as shared segments, each time only what was appended since the confirmed checkpoint, and restore from them', async () => {

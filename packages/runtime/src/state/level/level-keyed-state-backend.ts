@@ -1,4 +1,5 @@
-import { describeError, systemClock, WeirError, type CheckpointOptions, type Clock, type StateMetaInfo } from '@weir/common';
+import { describeError, systemClock, WeirError, type CheckpointOptions, type Clock, type LevelStateFile, type StateMetaInfo } from '@weir/common';
+import type { Storage } from '@weir/storage';
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -12,9 +13,12 @@ import { internalStateName } from '../state-descriptors.ts';
 import { RuntimeErrorCode } from '../../errors.ts';
 import { keyGroupBounds, parseStateKey, statePrefix } from './level-key.ts';
 import { LevelStateTable } from './level-state-table.ts';
-import type { LevelBaseline } from './baseline.ts';
-import { LevelStore, type RawOperation } from './level-store.ts';
+import { restoredBaseline, type LevelBaseline } from './baseline.ts';
+import { LevelStore, type LevelTuning, type RawOperation } from './level-store.ts';
 import { snapshotDatabaseFiles, type SnapshotFile } from './snapshot-files.ts';
+import { materialize } from './changelog/materialize.ts';
+import { PeriodicMaterializer } from './changelog/periodic-materializer.ts';
+import { StateChangelog } from './changelog/state-changelog.ts';
 
 export interface LevelBackendOptions {
   readonly keys: KeyContext;
@@ -29,8 +33,12 @@ export interface LevelBackendOptions {
   readonly work: PendingWork | undefined;
   /** Processing time of state TTL; the system clock when unset. */
   readonly clock?: Clock;
-  /** LevelDB's memtable size; level-store.ts's 64 MB when unset. */
+  /** LevelDB's memtable size over the tuning's (tests). */
   readonly writeBufferBytes?: number;
+  /** LevelDB's options (state.backend.rocksdb.*); level-store.ts's defaults when unset. */
+  readonly tuning?: LevelTuning;
+  /** Changelog checkpoints (state.backend.changelog.enabled): where materializations upload, and how often they run. */
+  readonly changelog?: { readonly storage: Storage | undefined; readonly materializeIntervalMs: number };
 }
 
 /** Entries per batch when rewriting migrated values. */
@@ -63,6 +71,10 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
   /** Shared files of checkpoints taken but not yet confirmed. */
   readonly #pending = new Map<number, LevelBaseline>();
   #scratch = 0;
+  /** Changelog checkpoints only: the DB's writes since the materialized base, and what materializes it. */
+  readonly changelog: StateChangelog | undefined;
+  readonly #materializer: PeriodicMaterializer | undefined;
+  #materializations = 0;
   /** A restore replacing the DB; disposing waits for it, so it never writes into a directory being removed. */
   #replacing: Promise<void> = Promise.resolve();
   #disposed = false;
@@ -74,13 +86,20 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
     this.keys = options.keys;
     const unique = `${options.operatorId}-${options.subtaskIndex}-${randomBytes(4).toString('hex')}`;
     this.directory = join(options.localStateDir, options.jobId, unique);
+    this.changelog = options.changelog === undefined ? undefined : new StateChangelog();
     this.store = new LevelStore({
       directory: join(this.directory, 'db'),
       label: options.label,
       work: options.work,
       clock: this.#clock,
       ...(options.writeBufferBytes === undefined ? {} : { writeBufferBytes: options.writeBufferBytes }),
+      ...(options.tuning === undefined ? {} : { tuning: options.tuning }),
+      ...(this.changelog === undefined ? {} : { changelog: this.changelog.writer }),
     });
+    this.#materializer =
+      options.changelog === undefined
+        ? undefined
+        : new PeriodicMaterializer({ clock: this.#clock, intervalMs: options.changelog.materializeIntervalMs, label: options.label, materialize: () => this.#materialize() });
     this.states = new KeyedStateRegistry({
       label: options.label,
       clock: this.#clock,
@@ -137,6 +156,7 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
     try {
       await mkdir(this.store.directory, { recursive: true });
       await this.store.open();
+      this.#materializer?.schedule();
     } catch (err) {
       throw new WeirError(
         RuntimeErrorCode.LOCAL_STATE_DIR_UNUSABLE,
@@ -164,6 +184,13 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
     }
     // A batch still in flight (the cache filled just before the barrier) goes first: a table keeps one batch's objects readable.
     await this.store.settled();
+    if (this.changelog !== undefined && options.full !== true) {
+      this.#materializer?.throwFailure();
+      // The dirty entries go to the changelog's open segment now (and to the DB in the background); the checkpoint closes the segment.
+      this.store.writeDirtyThen(() => Promise.resolve()).catch(() => undefined);
+      const changelog = this.changelog.checkpoint(checkpointId);
+      if (changelog !== undefined) return { kind: 'level-changelog', keyGroupRange, states, ...changelog };
+    }
     const directory = join(this.directory, `chk-${checkpointId}`);
     // An on-demand FULL checkpoint uploads every file, as Flink's full snapshot of an incremental RocksDB backend.
     const baseline = this.#options.incremental && options.full !== true ? this.#confirmed : undefined;
@@ -193,6 +220,7 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
   }
 
   notifyCheckpointComplete(checkpointId: number): void {
+    this.changelog?.confirm(checkpointId);
     const shared = this.#pending.get(checkpointId);
     if (shared !== undefined) {
       this.#confirmed = shared;
@@ -202,6 +230,7 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
   }
 
   notifyCheckpointAborted(checkpointId: number): void {
+    this.changelog?.abort(checkpointId);
     this.#pending.delete(checkpointId);
   }
 
@@ -214,6 +243,7 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
   async dispose(): Promise<void> {
     this.#disposed = true;
     await this.#replacing.catch(() => undefined);
+    await this.#materializer?.stop();
     try {
       await this.store.close();
     } finally {
@@ -251,6 +281,38 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
   seedConfirmed(shared: LevelBaseline): void {
     this.#confirmed = shared;
     this.#confirmedId = 0;
+  }
+
+  /** Restored from a changelog checkpoint, whose base the DB was opened from and whose segments it replayed: checkpoints go on from them. */
+  restoredChangelog(files: readonly LevelStateFile[], segments: readonly LevelStateFile[]): void {
+    this.changelog?.restored(files, restoredBaseline(files), segments);
+    this.seedConfirmed(restoredBaseline(files));
+  }
+
+  /** Restored from files a changelog checkpoint cannot name (private, another subtask's, copied): checkpoints upload the DB's files until a materialization, started now, is confirmed. */
+  restoredWithoutChangelog(baseline: LevelBaseline): void {
+    if (this.changelog === undefined) return;
+    this.changelog.lostBase(baseline);
+    this.#materializer?.schedule(0);
+  }
+
+  /** Materializes the DB now, or waits for the materialization under way (tests). */
+  materializeNow(): Promise<void> {
+    return this.#materializer?.runNow() ?? Promise.resolve();
+  }
+
+  #materialize(): Promise<void> {
+    const { operatorId, subtaskIndex, label } = this.#options;
+    return materialize({
+      store: this.store,
+      changelog: this.changelog!,
+      storage: this.#options.changelog?.storage,
+      directory: join(this.directory, `materialize-${this.#materializations++}`),
+      prefix: `${operatorId}-${subtaskIndex}`,
+      keyGroupRange: this.keys.range,
+      states: this.describe(),
+      label,
+    });
   }
 
   /** A fresh directory for a restore to download another DB into; the caller removes it. */

@@ -33,8 +33,24 @@ const QUIET_FLUSH_ENTRIES = 4096;
  * 4 MB memtable made a new level-0 file every few thousand writes, and LevelDB slows writes
  * down while level 0 has many files.
  */
-const WRITE_BUFFER_BYTES = 64 * 1024 * 1024;
-const BLOCK_CACHE_BYTES = 32 * 1024 * 1024;
+/** LevelDB's options of each DB, from the TaskManager's state.backend.rocksdb.* keys (common's options.ts has the defaults and what each does). */
+export interface LevelTuning {
+  readonly writeBufferBytes: number;
+  readonly cacheBytes: number;
+  readonly blockBytes: number;
+  readonly maxOpenFiles: number;
+  readonly maxFileBytes: number;
+  readonly compression: boolean;
+}
+
+export const DEFAULT_LEVEL_TUNING: LevelTuning = {
+  writeBufferBytes: 64 * 1024 * 1024,
+  cacheBytes: 32 * 1024 * 1024,
+  blockBytes: 4 * 1024,
+  maxOpenFiles: 1000,
+  maxFileBytes: 2 * 1024 * 1024,
+  compression: true,
+};
 
 /**
  * Where the caches put a batch's entries: classic-level's chained batch, which copies each
@@ -64,8 +80,12 @@ export interface LevelStoreOptions {
   readonly work: PendingWork | undefined;
   /** Times the quiet flush (QUIET_MS). */
   readonly clock: Clock;
-  /** LevelDB's memtable, WRITE_BUFFER_BYTES when unset: tests make it small, so the memtable is switched and tables compacted within a few writes. */
+  /** LevelDB's options; DEFAULT_LEVEL_TUNING when unset. */
+  readonly tuning?: LevelTuning;
+  /** LevelDB's memtable over the tuning's: tests make it small, so the memtable is switched and tables compacted within a few writes. */
   readonly writeBufferBytes?: number;
+  /** Changelog checkpoints: gets every write, batches and raw writes alike, in the order the DB gets them. */
+  readonly changelog?: BatchWriter;
 }
 
 /**
@@ -102,11 +122,16 @@ export class LevelStore {
   /** Opens a new DB (`errorIfExists`: that it holds nothing is what `holdsOnlyCachedKeys` rests on), or with `restored` the DB a restore put in the directory. */
   async open(restored = false): Promise<void> {
     if (restored) this.#uncached();
+    const tuning = this.#options.tuning ?? DEFAULT_LEVEL_TUNING;
     const db = new (classicLevelModule().ClassicLevel)<Buffer, Buffer>(this.directory, {
       keyEncoding: 'buffer',
       valueEncoding: 'buffer',
-      writeBufferSize: this.#options.writeBufferBytes ?? WRITE_BUFFER_BYTES,
-      cacheSize: BLOCK_CACHE_BYTES,
+      writeBufferSize: this.#options.writeBufferBytes ?? tuning.writeBufferBytes,
+      cacheSize: tuning.cacheBytes,
+      blockSize: tuning.blockBytes,
+      maxOpenFiles: tuning.maxOpenFiles,
+      maxFileSize: tuning.maxFileBytes,
+      compression: tuning.compression,
       errorIfExists: !restored,
     });
     await db.open();
@@ -186,10 +211,21 @@ export class LevelStore {
     }
   }
 
-  /** Writes raw entries straight to the DB (restore, migration); nothing may be dirty, and the caches must forget what they hold. */
-  async writeRaw(operations: RawOperation[]): Promise<void> {
+  /**
+   * Writes raw entries straight to the DB (restore, migration); nothing may be dirty, and the
+   * caches must forget what they hold. `logged: false`: changes replayed from a changelog the
+   * checkpoint already holds.
+   */
+  async writeRaw(operations: RawOperation[], logged = true): Promise<void> {
     if (operations.length === 0) return;
     this.#uncached();
+    const changelog = this.#options.changelog;
+    if (logged && changelog !== undefined) {
+      for (const op of operations) {
+        if (op.type === 'put') changelog.put(op.key, op.value);
+        else changelog.del(op.key);
+      }
+    }
     try {
       await this.#database().batch(operations);
     } catch (err) {
@@ -244,9 +280,11 @@ export class LevelStore {
   /** Takes every dirty entry and writes them as one batch. */
   #writeBatch(): Promise<void> {
     const batch = this.#database().batch();
+    const changelog = this.#options.changelog;
+    const writer = changelog === undefined ? batch : teeWriter(batch, changelog);
     const sources = [...this.#sources];
     try {
-      for (const source of sources) source.takeDirty(batch);
+      for (const source of sources) source.takeDirty(writer);
     } catch (err) {
       // The sources that took their entries hold them as clean: they would be lost.
       this.#failure = this.#levelFailure('writing a batch of state', err);
@@ -279,6 +317,20 @@ export class LevelStore {
     if (err instanceof WeirError) return err;
     return new WeirError(RuntimeErrorCode.LEVEL_STATE_FAILED, `${what} in the LevelDB state of ${this.#options.label} (${this.directory}) failed: ${describeError(err)}`, { cause: err });
   }
+}
+
+/** A writer that puts each entry into both: the DB's batch and the changelog. */
+function teeWriter(batch: BatchWriter, changelog: BatchWriter): BatchWriter {
+  return {
+    put(key, value) {
+      batch.put(key, value);
+      changelog.put(key, value);
+    },
+    del(key) {
+      batch.del(key);
+      changelog.del(key);
+    },
+  };
 }
 
 export function isObject(value: unknown): boolean {

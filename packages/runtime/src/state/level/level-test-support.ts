@@ -14,7 +14,7 @@ import { KeyContext } from '../key-context.ts';
 import type { KeyedStateBackend } from '../keyed-state-backend.ts';
 import { OperatorStateStore } from '../operator-state-store.ts';
 import { CHECKPOINTING_DEFAULTS } from '../../testing/checkpointing-defaults.ts';
-import { LevelKeyedStateBackend } from './level-keyed-state-backend.ts';
+import { LevelKeyedStateBackend, type LevelBackendOptions } from './level-keyed-state-backend.ts';
 
 /** Test support for the LevelDB backend: backends of one operator at a parallelism, a checkpoint directory, snapshot and restore in-process. */
 export const MAX_PARALLELISM = 128;
@@ -44,10 +44,15 @@ export function keyContext(parallelism: number, subtask: number): KeyContext {
   return new KeyContext(MAX_PARALLELISM, keyGroupRangeForSubtask(MAX_PARALLELISM, parallelism, subtask), label);
 }
 
-export async function levelBackend(localStateDir: string, parallelism = 1, subtask = 0, incremental = false, writeBufferBytes?: number): Promise<LevelKeyedStateBackend> {
+/** Changelog checkpoints into `checkpointDir`, materialized only when a test says so (materializeNow). */
+export function changelogOptions(checkpointDir: string): LevelBackendOptions['changelog'] {
+  return { storage: new LocalStorage(checkpointDir), materializeIntervalMs: 3_600_000 };
+}
+
+export async function levelBackend(localStateDir: string, parallelism = 1, subtask = 0, incremental = false, writeBufferBytes?: number, changelog?: LevelBackendOptions['changelog']): Promise<LevelKeyedStateBackend> {
   const keys = keyContext(parallelism, subtask);
   const label = `Count (${subtask + 1}/${parallelism})`;
-  const backend = new LevelKeyedStateBackend({ keys, label, localStateDir, jobId: 'job1', operatorId: OPERATOR_ID, subtaskIndex: subtask, incremental, work: undefined, writeBufferBytes });
+  const backend = new LevelKeyedStateBackend({ keys, label, localStateDir, jobId: 'job1', operatorId: OPERATOR_ID, subtaskIndex: subtask, incremental, work: undefined, writeBufferBytes, ...(changelog === undefined ? {} : { changelog }) });
   await backend.open();
   return backend;
 }
@@ -70,8 +75,8 @@ export class LevelTestResources {
     return d;
   }
 
-  async backend(localStateDir: string, parallelism = 1, subtask = 0, incremental = false, writeBufferBytes?: number): Promise<LevelKeyedStateBackend> {
-    const backend = await levelBackend(localStateDir, parallelism, subtask, incremental, writeBufferBytes);
+  async backend(localStateDir: string, parallelism = 1, subtask = 0, incremental = false, writeBufferBytes?: number, changelog?: LevelBackendOptions['changelog']): Promise<LevelKeyedStateBackend> {
+    const backend = await levelBackend(localStateDir, parallelism, subtask, incremental, writeBufferBytes, changelog);
     this.#open.push(backend);
     return backend;
   }
@@ -151,6 +156,13 @@ export function restoreFrom(checkpointDir: string, checkpointId: number, state: 
 
 export async function restoreInto(restore: TaskRestore, backend: KeyedStateBackend): Promise<void> {
   await restoreOperatorState(restore, { operatorId: OPERATOR_ID, label: 'Count', keyed: backend, lists: new OperatorStateStore('Count') });
+}
+
+/** Each fill of `rounds`, in order, into a heap backend: what a restore must read of `keys`. */
+export function expected(rounds: readonly (readonly [readonly string[], number])[], keys: readonly string[] = KEYS): unknown[] {
+  const heap = heapBackend();
+  for (const [written, round] of rounds) fill(heap, written, round);
+  return read(heap, keys);
 }
 
 export const KEYS = Array.from({ length: 300 }, (_, i) => `k${i}`);

@@ -11,6 +11,8 @@ export interface TaskCheckpointing {
   'incremental'?: (boolean);
   'unaligned'?: (boolean);
   'alignedCheckpointTimeoutMs'?: (number);
+  'changelogEnabled'?: (boolean);
+  'changelogMaterializeIntervalMs'?: (number);
 }
 
 export interface TaskCheckpointing__Output {
@@ -22,4 +24,6 @@ export interface TaskCheckpointing__Output {
   'incremental': (boolean);
   'unaligned': (boolean);
   'alignedCheckpointTimeoutMs': (number);
+  'changelogEnabled': (boolean);
+  'changelogMaterializeIntervalMs': (number);
 }
