@@ -1,6 +1,5 @@
 import { CheckpointFailureReason, JobStatus, WeirError, isGloballyTerminal, type AwaitingFinalCheckpoint, type CheckpointAck, type CheckpointDecline, type Clock, type Logger } from '@weir/common';
 import type { JobEndStatus } from '@weir/api';
-import type { TaskCheckpointing } from '@weir/rpc';
 import type { Storage } from '@weir/storage';
 import { CheckpointCoordinator } from '../checkpoint/checkpoint-coordinator.ts';
 import type { CheckpointHistoryView } from '../checkpoint/checkpoint-history.ts';
@@ -16,7 +15,6 @@ import type { SavepointMode } from '../savepoint/savepoint-mode.ts';
 import type { CompletedSavepoint } from '../savepoint/savepoint-operation.ts';
 import type { SavepointTarget } from '../savepoint/savepoint-target.ts';
 import type { SlotPool } from '../scheduler/slot-pool.ts';
-import type { CheckpointingSettings } from '../settings/job-settings.ts';
 import type { SubtaskExecution } from './execution.ts';
 import type { FailureEntry } from './exception-history.ts';
 import { JobContext } from './job-context.ts';
@@ -26,6 +24,7 @@ import { SourceCoordinators, type ReaderEventMessage } from '../source/source-co
 import { CollectResultBuffer } from '../collect/collect-result-buffer.ts';
 import { creditSender } from '../collect/collect-results.ts';
 import { JobTimer, JobTimers } from './job-timers.ts';
+import { taskCheckpointing } from './task-checkpointing.ts';
 import { CreatedState } from './states/awaiting-slots.ts';
 import type { JobState } from './states/job-state.ts';
 import type { TaskManagerGateway } from './task-manager-gateway.ts';
@@ -388,20 +387,4 @@ export class JobMaster {
       checkpoints.stop(status === JobStatus.FAILING ? CheckpointFailureReason.TASK_FAILURE : CheckpointFailureReason.JOB_ENDED);
     }
   }
-}
-
-/** How tasks snapshot: the filesystem backend writes below the job's checkpoint directory, the memory backend inline. */
-function taskCheckpointing(settings: CheckpointingSettings, storage: JobCheckpointStorage | undefined): TaskCheckpointing {
-  return {
-    mode: settings.mode,
-    backend: settings.backend,
-    checkpointDir: settings.backend === 'memory' ? '' : (storage?.url ?? ''),
-    maxInlineBytes: settings.maxInlineBytes,
-    asyncSnapshots: settings.asyncSnapshots,
-    incremental: settings.incremental,
-    unaligned: settings.unaligned,
-    alignedCheckpointTimeoutMs: settings.alignedCheckpointTimeoutMs,
-    changelogEnabled: settings.changelogMaterializeIntervalMs !== undefined,
-    changelogMaterializeIntervalMs: settings.changelogMaterializeIntervalMs ?? 0,
-  };
 }
