@@ -7,6 +7,7 @@ import { checkInsert, explainText, planQuery, statementUid, translateInsert, tra
 import type { Row } from './row.ts';
 import { TableConfig } from './table-config.ts';
 import type { TranslateOptions } from './translate/translator.ts';
+import { functionClass, type ScalarFunction, type ScalarFunctionClass } from './functions/scalar-function.ts';
 import { Catalog } from './validate/catalog.ts';
 import { tableFromDdl } from './validate/ddl.ts';
 import { typeToString } from './validate/types.ts';
@@ -138,6 +139,14 @@ export class StreamTableEnvironment {
     return stateTtl === undefined ? {} : { stateTtl };
   }
 
+  /**
+   * A user-defined scalar function for this environment's queries (Flink's
+   * createTemporarySystemFunction): an instance, or a class to make one of.
+   */
+  createTemporarySystemFunction(name: string, fn: ScalarFunction | ScalarFunctionClass): void {
+    this.#catalog.addFunction(name, typeof fn === 'function' ? new fn() : fn, undefined);
+  }
+
   listTables(): string[] {
     return this.#catalog.names();
   }
@@ -189,6 +198,11 @@ export class StreamTableEnvironment {
       case 'select':
       case 'union':
         throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, 'executeSql() of a SELECT needs a client to show its rows (weir sql, not yet); use sqlQuery() and toDataStream / toChangelogStream, or INSERT INTO a print table');
+      case 'createFunction': {
+        const FunctionClass = functionClass(statement.className, statement.pos);
+        this.#catalog.addFunction(statement.name, new FunctionClass(), statement.pos, statement.ifNotExists);
+        return TableResult.OK;
+      }
       case 'showTables':
         return new TableResult(['table name'], this.#catalog.names().map((n) => [n]));
       case 'set':

@@ -1,4 +1,5 @@
 import { DataGeneratorSource, nexmarkEvent, RateLimiterStrategy, type NexmarkEvent } from '@weir/connectors';
+import '../nexmark/count-char.ts';
 import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
 import type { SqlType } from '../validate/types.ts';

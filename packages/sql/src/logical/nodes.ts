@@ -20,7 +20,10 @@ export interface AggCall {
   readonly fn: 'COUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG';
   /** The input field aggregated; none for COUNT(*). */
   readonly arg?: number;
+  /** Each distinct value aggregated once (COUNT(DISTINCT x)); kept per group in keyed map state. */
   readonly distinct: boolean;
+  /** Where a DISTINCT aggregate was written, for the errors of operators that do not take one. */
+  readonly pos?: SqlPosition;
   readonly type: SqlType;
   readonly name: string;
 }

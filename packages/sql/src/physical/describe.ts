@@ -20,7 +20,7 @@ export function describeNode(node: LogicalNode): string {
       return `WindowTableFunction(window=[${windowToString(node.window, node.input.fields[node.timeIndex]!.name)}])`;
     case 'aggregate': {
       const keys = node.groupKeys.map((k) => node.input.fields[k]!.name);
-      const aggs = node.aggs.map((a) => `${a.fn}(${a.arg === undefined ? '*' : node.input.fields[a.arg]!.name}) AS ${a.name}`);
+      const aggs = node.aggs.map((a) => `${a.fn}(${a.distinct ? 'DISTINCT ' : ''}${a.arg === undefined ? '*' : node.input.fields[a.arg]!.name}) AS ${a.name}`);
       return `GroupAggregate(${keys.length > 0 ? `groupBy=[${keys.join(', ')}], ` : ''}select=[${[...keys, ...aggs].join(', ')}])`;
     }
     case 'union':

@@ -78,7 +78,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
         return inputs[0]!
           .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
-          .process(new GroupAggregateFunction(keys, node.aggs.map((a) => a.arg), accumulators, options.stateTtl))
+          .process(new GroupAggregateFunction(keys, node.aggs.map((a) => a.arg), accumulators, options.stateTtl, node.aggs.map((a) => a.distinct)))
           .name(`GroupAggregate[${id}]`)
           .uid(uid(name));
       }
