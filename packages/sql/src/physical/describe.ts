@@ -6,7 +6,11 @@ export function describeNode(node: LogicalNode): string {
   switch (node.kind) {
     case 'scan': {
       const watermark = node.table.watermark === undefined ? '' : `, watermark=[${node.table.watermark.text}]`;
-      return `TableSourceScan(table=[[default_catalog, default_database, ${node.table.name}]], fields=[${node.fields.map((f) => f.name).join(', ')}]${watermark})`;
+      // Flink prints what a source took inside its table name: `project=[..]`, `filter=[..]`.
+      const p = node.pushdown;
+      const project = p === undefined || p.columns.length === node.fields.length ? '' : `, project=[${p.columns.map((i) => node.fields[i]!.name).join(', ')}]`;
+      const filter = p?.filter === undefined ? '' : `, filter=[${rexToString(p.filter, node.fields)}]`;
+      return `TableSourceScan(table=[[default_catalog, default_database, ${node.table.name}${project}${filter}]], fields=[${node.fields.map((f) => f.name).join(', ')}]${watermark})`;
     }
     case 'calc': {
       const select = node.projects.map((p, i) => {

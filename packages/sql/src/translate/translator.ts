@@ -1,9 +1,10 @@
 import { EventTimeSessionWindows, type StateTtlConfig, SlidingEventTimeWindows, TumblingEventTimeWindows, WatermarkStrategy, Watermark, type DataStream, type StreamExecutionEnvironment, type WatermarkGenerator, type WindowAssigner, type TimeWindow } from '@weir/api';
 import type { TableFactory } from '../connectors/factory.ts';
-import type { WindowSpec } from '../logical/nodes.ts';
+import type { LogicalNode, WindowSpec } from '../logical/nodes.ts';
 import type { PhysicalNode } from '../physical/changelog.ts';
 import type { Row } from '../row.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
+import { scanRows } from './scan-rows.ts';
 import { accumulatorOf } from './aggregates.ts';
 import { ChangelogNormalizeFunction } from './changelog-normalize.ts';
 import { compile } from './compile.ts';
@@ -34,14 +35,21 @@ export interface TranslateOptions {
 
 export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironment, uid: UidOf, sourceOf: (table: CatalogTable) => TableFactory, options: TranslateOptions = {}): DataStream<Row> {
   let counter = 0;
+  const scans = new Map<string, DataStream<Row>>();
   const visit = (physical: PhysicalNode): DataStream<Row> => {
     const id = counter++;
     const node = physical.node;
     const name = `${node.kind}-${id}`;
     const inputs = physical.inputs.map(visit);
     switch (node.kind) {
-      case 'scan':
-        return scan(node.table, env, (op) => uid(`${name}-${op}`), sourceOf(node.table));
+      case 'scan': {
+        // One source per table in a plan (reuseScans merged their push-downs): later readers share the first's stream.
+        const reused = scans.get(node.table.name);
+        if (reused !== undefined) return reused;
+        const rows = scan(node, env, (op) => uid(`${name}-${op}`), sourceOf(node.table));
+        scans.set(node.table.name, rows);
+        return rows;
+      }
       case 'calc': {
         const projects = node.projects.map(compile);
         const condition = node.condition === undefined ? undefined : compile(node.condition);
@@ -143,17 +151,27 @@ function assignerOf(window: WindowSpec): WindowAssigner<unknown, TimeWindow> {
  * A table's rows: the connector's records (physical values, then metadata values), computed
  * columns added, timestamps and watermarks from the WATERMARK clause; `+I` rows, or for an
  * upsert source its +U/-D rows made a retract changelog by primary key (ChangelogNormalize).
+ * With a push-down (logical/push-down.ts) only the columns read are made, and a row the pushed
+ * filter refuses is dropped here, before its computed columns, if the source did not drop it.
  */
-function scan(table: CatalogTable, env: StreamExecutionEnvironment, uid: UidOf, factory: TableFactory): DataStream<Row> {
-  const { source, toRow, kindOf } = factory.createSource!(table);
-  const computed = table.columns.map((c) => (c.computed === undefined ? undefined : compile(c.computed)));
-  const fullRow = (physical: unknown[]): unknown[] =>
-    table.columns.map((c, i) =>
-      c.physicalIndex !== undefined ? (physical[c.physicalIndex] ?? null) : c.metadata !== undefined ? (physical[table.physicalCount + c.metadata.index] ?? null) : computed[i]!(physical),
-    );
+function scan(node: Extract<LogicalNode, { kind: 'scan' }>, env: StreamExecutionEnvironment, uid: UidOf, factory: TableFactory): DataStream<Row> {
+  const table = node.table;
+  const { rowOf, pushdown } = scanRows(table, node.pushdown);
+  const { source, toRow, kindOf } = factory.createSource!(table, pushdown);
+  // The row of the record the timestamp assigner saw last: the assigner, the map and the
+  // watermark generator see each record in that order (the source output), so it is made once.
+  let lastRecord: unknown;
+  let lastRow: unknown[] | undefined;
+  const fresh = (record: unknown): unknown[] | undefined => {
+    lastRecord = record;
+    return (lastRow = rowOf(toRow(record)));
+  };
+  const seen = (record: unknown): unknown[] | undefined => (record === lastRecord ? lastRow : fresh(record));
   let strategy: WatermarkStrategy<unknown> = WatermarkStrategy.noWatermarks();
   const watermark = table.watermark;
+  let rowForMap = fresh;
   if (watermark !== undefined) {
+    rowForMap = seen;
     const expr = compile(watermark.expr);
     const column = watermark.column;
     // Flink's SQL watermark: the largest value of the WATERMARK expression seen so far, emitted periodically.
@@ -161,19 +179,25 @@ function scan(table: CatalogTable, env: StreamExecutionEnvironment, uid: UidOf, 
       let max = Number.NEGATIVE_INFINITY;
       return {
         onEvent(event) {
-          const value = expr(fullRow(toRow(event)));
+          const row = seen(event);
+          if (row === undefined) return;
+          const value = expr(row);
           if (typeof value === 'number' && value > max) max = value;
         },
         onPeriodicEmit(output) {
           if (max > Number.NEGATIVE_INFINITY) output.emitWatermark(new Watermark(max));
         },
       };
-    }).withTimestampAssigner((event) => fullRow(toRow(event))[column] as number);
+      // A row the pushed filter drops gets no time of its own: it goes no further than the next operator.
+    }).withTimestampAssigner((event) => (fresh(event)?.[column] as number | undefined) ?? 0);
   }
   const rows = env
     .fromSource(source, strategy, `TableSourceScan[${table.name}]`)
     .uid(uid('source'))
-    .map((record): Row => ({ kind: kindOf === undefined ? '+I' : kindOf(record), fields: fullRow(toRow(record)) }))
+    .flatMap<Row>((record, out) => {
+      const fields = rowForMap(record);
+      if (fields !== undefined) out.collect({ kind: kindOf === undefined ? '+I' : kindOf(record), fields });
+    })
     .name(`Scan[${table.name}]`)
     .uid(uid('row'));
   if (kindOf === undefined) return rows;
