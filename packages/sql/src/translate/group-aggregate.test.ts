@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { StreamExecutionEnvironment } from '@weir/api';
+import { StreamTableEnvironment } from '../table-environment.ts';
 import { KeyedFunctionHarness, row } from '../testing/keyed-function.ts';
 import { T, withNullability } from '../validate/types.ts';
 import { accumulatorOf } from './aggregates.ts';
@@ -28,5 +30,18 @@ describe('GroupAggregateFunction with DISTINCT aggregates', () => {
     ]);
     // Each DISTINCT aggregate keeps the values it has seen in its own map state; NULL is never kept.
     expect([h.mapSize('distinct-1'), h.mapSize('distinct-2'), h.mapSize('distinct-0')]).toEqual([2, 2, 0]);
+  });
+});
+
+describe('DISTINCT aggregates where Weir runs them not', () => {
+  it('refuses one in a window aggregation and over an updating input, at its position', () => {
+    const tEnv = StreamTableEnvironment.create(new StreamExecutionEnvironment());
+    tEnv.executeSql("CREATE TABLE b (id BIGINT, k INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen')");
+    expect(() => tEnv.sqlQuery("SELECT window_start, COUNT(DISTINCT k) AS c FROM TABLE(TUMBLE(TABLE b, DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end")).toThrow(
+      "SQL error at line 1, column 22: COUNT(DISTINCT ..) in a window aggregation is not supported by Weir's SQL yet",
+    );
+    expect(() => tEnv.sqlQuery('SELECT c, COUNT(DISTINCT k) AS n FROM (SELECT k, COUNT(*) AS c FROM b GROUP BY k) GROUP BY c')).toThrow(
+      "SQL error at line 1, column 11: COUNT(DISTINCT ..) over an updating input is not supported by Weir's SQL yet",
+    );
   });
 });
