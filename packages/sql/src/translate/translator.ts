@@ -11,12 +11,18 @@ import { compile } from './compile.ts';
 import { GroupAggregateFunction } from './group-aggregate.ts';
 import { IntervalJoinFunction } from './interval-join.ts';
 import { StreamingJoinFunction } from './join.ts';
-import { keyString } from './keys.ts';
+import { fieldsKey } from './keys.ts';
 import { OverAggregateFunction } from './over-aggregate.ts';
 import { AppendRankFunction } from './rank.ts';
 import { RetractGroupAggregateFunction } from './retract-aggregate.ts';
 import { WindowRankFunction } from './window-rank.ts';
 import { CumulativeEventTimeWindows, WindowRowFunction, windowAggregateFunction } from './window-aggregate.ts';
+
+/** A keyBy's key selector: the keyString of the row's fields at `indexes`. */
+function fieldsKeyOfRow(indexes: readonly number[]): (row: Row) => string {
+  const key = fieldsKey(indexes);
+  return (row) => key(row.fields);
+}
 
 /** The uid of an operator of the plan: the statement's own prefix, then the operator's place in the plan. */
 export type UidOf = (operator: string) => string;
@@ -52,11 +58,15 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
       }
       case 'calc': {
         const projects = node.projects.map(compile);
+        const width = projects.length;
         const condition = node.condition === undefined ? undefined : compile(node.condition);
         return inputs[0]!
           .flatMap<Row>((row, out) => {
-            if (condition !== undefined && condition(row.fields) !== true) return;
-            out.collect({ kind: row.kind, fields: projects.map((p) => p(row.fields)) });
+            const input = row.fields;
+            if (condition !== undefined && condition(input) !== true) return;
+            const fields = new Array<unknown>(width);
+            for (let i = 0; i < width; i++) fields[i] = projects[i]!(input);
+            out.collect({ kind: row.kind, fields });
           })
           .name(`Calc[${id}]`)
           .uid(uid(name));
@@ -78,14 +88,14 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const keys = node.groupKeys;
         if (physical.inputs[0]!.mode === 'retract') {
           return inputs[0]!
-            .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
+            .keyBy(fieldsKeyOfRow(keys))
             .process(new RetractGroupAggregateFunction(keys, node.aggs, node.aggs.map((a) => (a.arg === undefined ? undefined : node.input.fields[a.arg]!.type)), options.stateTtl))
             .name(`GroupAggregate[${id}]`)
             .uid(uid(name));
         }
         const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
         return inputs[0]!
-          .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
+          .keyBy(fieldsKeyOfRow(keys))
           .process(new GroupAggregateFunction(keys, node.aggs.map((a) => a.arg), accumulators, options.stateTtl, node.aggs.map((a) => a.distinct)))
           .name(`GroupAggregate[${id}]`)
           .uid(uid(name));
@@ -101,8 +111,8 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         return inputs[0]!
           .connect(inputs[1]!)
           .keyBy(
-            (row: Row) => keyString(leftKeys.map((k) => row.fields[k] ?? null)),
-            (row: Row) => keyString(rightKeys.map((k) => row.fields[k] ?? null)),
+            fieldsKeyOfRow(leftKeys),
+            fieldsKeyOfRow(rightKeys),
           )
           .process(fn)
           .name(`${node.interval !== undefined ? 'IntervalJoin' : 'Join'}[${id}]`)
@@ -111,7 +121,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
       case 'rank': {
         const partition = node.partitionKeys;
         return inputs[0]!
-          .keyBy((row: Row) => keyString(partition.map((k) => row.fields[k] ?? null)))
+          .keyBy(fieldsKeyOfRow(partition))
           .process(node.window !== undefined ? new WindowRankFunction(node.orderKeys, node.limit!, node.window.end) : new AppendRankFunction(node.orderKeys, node.limit!, node.withoutRowNumber !== true))
           .name(`${node.window !== undefined ? 'WindowRank' : 'Rank'}[${id}]`)
           .uid(uid(name));
@@ -120,7 +130,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const partition = node.partitionKeys;
         const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
         return inputs[0]!
-          .keyBy((row: Row) => keyString(partition.map((k) => row.fields[k] ?? null)))
+          .keyBy(fieldsKeyOfRow(partition))
           .process(new OverAggregateFunction(node.timeIndex, node.rows, node.preceding, node.aggs.map((a) => a.arg), accumulators))
           .name(`OverAggregate[${id}]`)
           .uid(uid(name));
@@ -129,7 +139,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const keyIndexes = node.keys.flatMap((k) => (k.kind === 'field' ? [k.index] : []));
         const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
         return inputs[0]!
-          .keyBy((row: Row) => keyString(keyIndexes.map((k) => row.fields[k] ?? null)))
+          .keyBy(fieldsKeyOfRow(keyIndexes))
           .window(assignerOf(node.window) as WindowAssigner<Row, TimeWindow>)
           .aggregate(windowAggregateFunction(keyIndexes, node.aggs.map((a) => a.arg), accumulators), new WindowRowFunction(node.keys))
           .name(`WindowAggregate[${id}]`)
@@ -203,7 +213,7 @@ function scan(node: Extract<LogicalNode, { kind: 'scan' }>, env: StreamExecution
   if (kindOf === undefined) return rows;
   const keys = (table.primaryKey ?? []).map((name) => table.columns.findIndex((c) => c.name === name));
   return rows
-    .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
+    .keyBy(fieldsKeyOfRow(keys))
     .process(new ChangelogNormalizeFunction())
     .name(`ChangelogNormalize[${table.name}]`)
     .uid(uid('normalize'));
