@@ -21,5 +21,5 @@ export { SimpleStringEncoder, type Encoder } from './sink/file/encoder.ts';
 export { DefaultRollingPolicy, DefaultRollingPolicyBuilder } from './sink/file/rolling-policy.ts';
 export * from './kafka/index.ts';
 export * from './postgres/index.ts';
-export { nexmarkEvent, timestampForEvent, BASE_TIME, EVENT_RATE, FIRST_AUCTION_ID, FIRST_CATEGORY_ID, FIRST_PERSON_ID } from './nexmark/generator.ts';
+export { nexmarkEvent, nexmarkEventType, timestampForEvent, BASE_TIME, EVENT_RATE, FIRST_AUCTION_ID, FIRST_CATEGORY_ID, FIRST_PERSON_ID } from './nexmark/generator.ts';
 export { eventTime, type Auction, type Bid, type Event as NexmarkEvent, type Person } from './nexmark/model.ts';

@@ -1,4 +1,5 @@
 import { nexmarkEvent, type Auction, type Bid, type Person } from '@weir/connectors';
+import { MORE_REFERENCES } from './nexmark-sql-reference-q14-q16.ts';
 
 /**
  * The Nexmark SQL queries' results computed here from the generator's events, without the SQL
@@ -40,7 +41,7 @@ const bidRow = (b: Bid): unknown[] => [b.auction, b.bidder, b.price, b.channel, 
 const auctionRow = (a: Auction): unknown[] => [a.id, a.itemName, a.description, a.initialBid, a.reserve, ts(a.dateTime), ts(a.expires), a.seller, a.category, a.extra];
 
 /** 0.908 * price as DECIMAL(23, 3): exact. */
-function euros(price: number): string {
+export function euros(price: number): string {
   const milli = BigInt(price) * 908n;
   return `${milli / 1000n}.${String(milli % 1000n).padStart(3, '0')}`;
 }
@@ -183,6 +184,7 @@ const REFERENCES: Record<string, (e: NexmarkEvents) => unknown[][]> = {
       const parts = b.url.split('/');
       return [b.auction, b.bidder, b.price, b.channel, parts[3] ?? null, parts[4] ?? null, parts[5] ?? null];
     }),
+  ...MORE_REFERENCES,
 };
 
 export const REFERENCE_QUERIES: readonly string[] = Object.keys(REFERENCES);

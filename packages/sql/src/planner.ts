@@ -4,6 +4,7 @@ import { factoryOf } from './connectors/registry.ts';
 import { SqlError, SqlErrorCode } from './errors.ts';
 import { nodeInputs, type LogicalNode } from './logical/nodes.ts';
 import type { Field } from './logical/rex.ts';
+import { reuseScans } from './logical/push-down.ts';
 import { optimize } from './logical/rewrites.ts';
 import type { Query } from './parse/ast.ts';
 import { checkSinkAccepts, modeToString, toPhysical, type PhysicalNode } from './physical/changelog.ts';
@@ -25,7 +26,8 @@ export interface PlannedQuery {
 
 export function planQuery(query: Query, catalog: Catalog): PlannedQuery {
   const logical = bindQuery(query, catalog);
-  const optimized = optimize(logical);
+  // Source reuse last: it merges what each scan's readers pushed into it.
+  const optimized = reuseScans(optimize(logical));
   const physical = toPhysical(optimized);
   // Every source's connector and options are checked now, before anything is submitted.
   forEachScan(optimized, (table) => factoryOf(table, 'source'));
@@ -79,13 +81,37 @@ export function explainText(planned: PlannedQuery, sink?: CatalogTable): string 
   }
   logical(planned.logical, depth);
   lines.push('', '== Optimized Physical Plan ==');
+  // A table scanned by several readers is one source (reuseScans): Flink's reuse_id / Reused(reference_id).
+  const reuse = reusedScans(planned.physical);
+  const shown = new Set<string>();
   const physical = (node: PhysicalNode, d: number): void => {
-    lines.push(`${'   '.repeat(d)}${describeNode(node.node)}, changelogMode=[${modeToString(node.mode)}]`);
+    const indent = '   '.repeat(d);
+    const table = node.node.kind === 'scan' ? node.node.table.name : undefined;
+    const id = table === undefined ? undefined : reuse.get(table);
+    if (id !== undefined && shown.has(table!)) {
+      lines.push(`${indent}Reused(reference_id=[${id}])`);
+      return;
+    }
+    if (table !== undefined) shown.add(table);
+    lines.push(`${indent}${describeNode(node.node)}${id === undefined ? '' : `(reuse_id=[${id}])`}, changelogMode=[${modeToString(node.mode)}]`);
     for (const input of node.inputs) physical(input, d + 1);
   };
   if (sink !== undefined) lines.push(`Sink(table=[default_catalog.default_database.${sink.name}], fields=[${planned.fields.map((f) => f.name).join(', ')}]), changelogMode=[NONE]`);
   physical(planned.physical, sink === undefined ? 0 : 1);
   return `${lines.join('\n')}\n`;
+}
+
+/** Tables scanned more than once in the plan, each with its reuse id (1, 2, .. in plan order). */
+function reusedScans(plan: PhysicalNode): Map<string, number> {
+  const counts = new Map<string, number>();
+  const visit = (node: PhysicalNode): void => {
+    if (node.node.kind === 'scan') counts.set(node.node.table.name, (counts.get(node.node.table.name) ?? 0) + 1);
+    node.inputs.forEach(visit);
+  };
+  visit(plan);
+  const ids = new Map<string, number>();
+  for (const [name, count] of counts) if (count > 1) ids.set(name, ids.size + 1);
+  return ids;
 }
 
 /** A uid prefix from the statement's text (whitespace and case of keywords aside, the same text gives the same uids). */

@@ -62,7 +62,7 @@ describe('StreamTableEnvironment', () => {
           '   Calc(select=[k, EXPR$0 AS c]), changelogMode=[I,UB,UA,D]',
           '      GroupAggregate(groupBy=[k], select=[k, COUNT(*) AS EXPR$0]), changelogMode=[I,UB,UA,D]',
           '         Calc(select=[k]), changelogMode=[I]',
-          '            TableSourceScan(table=[[default_catalog, default_database, events]], fields=[id, price, k, ts], watermark=[-(ts, 1000:INTERVAL SECOND)]), changelogMode=[I]',
+          '            TableSourceScan(table=[[default_catalog, default_database, events, project=[id, k, ts]]], fields=[id, price, k, ts], watermark=[-(ts, 1000:INTERVAL SECOND)]), changelogMode=[I]',
           '',
         ].join('\n'),
       );

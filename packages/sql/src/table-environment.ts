@@ -8,6 +8,7 @@ import { checkInsert, explainText, planQuery, statementUid, translateInsert, tra
 import type { Row } from './row.ts';
 import { TableConfig } from './table-config.ts';
 import type { TranslateOptions } from './translate/translator.ts';
+import { functionClass, type ScalarFunction, type ScalarFunctionClass } from './functions/scalar-function.ts';
 import { Catalog } from './validate/catalog.ts';
 import { tableFromDdl } from './validate/ddl.ts';
 import { typeToString } from './validate/types.ts';
@@ -139,6 +140,14 @@ export class StreamTableEnvironment {
     return stateTtl === undefined ? {} : { stateTtl };
   }
 
+  /**
+   * A user-defined scalar function for this environment's queries (Flink's
+   * createTemporarySystemFunction): an instance, or a class to make one of.
+   */
+  createTemporarySystemFunction(name: string, fn: ScalarFunction | ScalarFunctionClass): void {
+    this.#catalog.addFunction(name, typeof fn === 'function' ? new fn() : fn, undefined);
+  }
+
   listTables(): string[] {
     return this.#catalog.names();
   }
@@ -193,6 +202,11 @@ export class StreamTableEnvironment {
         const planned = planQuery(statement, this.#catalog);
         collectQuery(planned, this.env, this.nextUid(JSON.stringify(stripPositions(statement))), this.translateOptions());
         return new TableResult(planned.fields.map((f) => f.name), []);
+      }
+      case 'createFunction': {
+        const FunctionClass = functionClass(statement.className, statement.pos);
+        this.#catalog.addFunction(statement.name, new FunctionClass(), statement.pos, statement.ifNotExists);
+        return TableResult.OK;
       }
       case 'showTables':
         return new TableResult(['table name'], this.#catalog.names().map((n) => [n]));

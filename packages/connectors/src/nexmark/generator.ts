@@ -48,13 +48,19 @@ export function timestampForEvent(eventNumber: number): number {
   return BASE_TIME + Math.floor((eventNumber * INTER_EVENT_DELAY_US) / 1000);
 }
 
+/** The kind of event number `i` without making it: 0 person, 1 auction, 2 bid (Nexmark's event_type). */
+export function nexmarkEventType(i: number): 0 | 1 | 2 {
+  const rem = i % TOTAL_PROPORTION;
+  return rem < PERSON_PROPORTION ? 0 : rem < PERSON_PROPORTION + AUCTION_PROPORTION ? 1 : 2;
+}
+
 /** Event number `i` of the timeline. */
 export function nexmarkEvent(i: number): Event {
   const random = new EventRandom(i);
   const timestamp = timestampForEvent(i);
-  const rem = i % TOTAL_PROPORTION;
-  if (rem < PERSON_PROPORTION) return { person: nextPerson(i, random, timestamp) };
-  if (rem < PERSON_PROPORTION + AUCTION_PROPORTION) return { auction: nextAuction(i, random, timestamp) };
+  const type = nexmarkEventType(i);
+  if (type === 0) return { person: nextPerson(i, random, timestamp) };
+  if (type === 1) return { auction: nextAuction(i, random, timestamp) };
   return { bid: nextBid(i, random, timestamp) };
 }
 

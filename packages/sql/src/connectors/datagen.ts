@@ -3,7 +3,7 @@ import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
 import { T, type SqlType } from '../validate/types.ts';
 import { convertNumber } from '../translate/values.ts';
-import { numberOption, type TableFactory, type TableSource } from './factory.ts';
+import { numberOption, type SourcePushdown, type TableFactory, type TableSource } from './factory.ts';
 
 /** A deterministic hash of (row index, field): a restored job regenerates exactly the rows it lost. */
 function mix(index: number, field: number): number {
@@ -77,13 +77,15 @@ function bad(table: CatalogTable, field: string, what: string): SqlError {
 export const datagenFactory: TableFactory = {
   identifier: 'datagen',
   options: ['rows-per-second', 'number-of-rows', 'fields.'],
-  createSource(table: CatalogTable): TableSource {
+  createSource(table: CatalogTable, pushdown?: SourcePushdown): TableSource {
     const physical = table.columns.filter((c) => c.physicalIndex !== undefined);
     const generators = physical.map((c, i) => fieldGenerator(table, c.name, c.type, i));
     const sequenceRows = generators.map((g) => g.rows).filter((r): r is number => r !== undefined);
     const rows = table.options['number-of-rows'] !== undefined ? numberOption(table, 'number-of-rows', 0) : sequenceRows.length > 0 ? Math.min(...sequenceRows) : Number.POSITIVE_INFINITY;
     const rate = numberOption(table, 'rows-per-second', 10_000);
-    const generate = (index: number): unknown[] => generators.map((g) => g.generate(index));
+    // Projection push-down: a column nothing reads is not generated (a sequence still bounds the rows).
+    const used = generators.map((g, i) => (pushdown === undefined || pushdown.columns.has(i) ? g.generate : () => null));
+    const generate = (index: number): unknown[] => used.map((g) => g(index));
     const source = new DataGeneratorSource<unknown[]>(generate, rows, rate > 0 ? RateLimiterStrategy.perSecond(rate) : RateLimiterStrategy.noOp());
     return { source, toRow: (record) => record as unknown[] };
   },

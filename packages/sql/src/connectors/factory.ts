@@ -12,12 +12,24 @@ import type { Field } from '../logical/rex.ts';
  */
 export interface TableSource {
   readonly source: AnySource<unknown>;
-  readonly toRow: (record: unknown) => unknown[];
+  /** undefined: the source dropped the record itself (a pushed filter it applied). */
+  readonly toRow: (record: unknown) => unknown[] | undefined;
   /**
    * An upsert source (upsert-kafka): each record's kind, '+U' (the key's new row) or '-D' (the
    * key is gone). The scan makes a retract changelog of them by primary key (ChangelogNormalize).
    */
   readonly kindOf?: (record: unknown) => RowKind;
+}
+
+/**
+ * What the plan pushed into a scan, for a source that can use it (Flink's
+ * SupportsProjectionPushDown, SupportsFilterPushDown): the physical columns read (the others
+ * may be left NULL), and a filter over the physical row, with the columns it reads (the scan
+ * applies it again, so a source may skip it).
+ */
+export interface SourcePushdown {
+  readonly columns: ReadonlySet<number>;
+  readonly filter?: { readonly reads: ReadonlySet<number>; readonly test: (physical: unknown[]) => boolean };
 }
 
 /** A metadata key a connector offers (Flink's SupportsReadingMetadata / SupportsWritingMetadata). */
@@ -40,7 +52,7 @@ export interface TableFactory {
   readonly produces?: 'insert-only' | 'upsert';
   /** The metadata columns it offers, by key. */
   readonly metadata?: Readonly<Record<string, MetadataKey>>;
-  createSource?(table: CatalogTable): TableSource;
+  createSource?(table: CatalogTable, pushdown?: SourcePushdown): TableSource;
   /** Attaches the sink to a stream of the query's rows (fields as given); returns nothing, uids from `uid`. */
   attachSink?(table: CatalogTable, fields: readonly Field[], rows: DataStream<Row>, uid: (name: string) => string): void;
 }

@@ -1,8 +1,9 @@
-import { DataGeneratorSource, nexmarkEvent, RateLimiterStrategy, type NexmarkEvent } from '@weir/connectors';
+import { DataGeneratorSource, nexmarkEvent, nexmarkEventType, RateLimiterStrategy, type NexmarkEvent } from '@weir/connectors';
+import '../nexmark/count-char.ts';
 import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
 import type { SqlType } from '../validate/types.ts';
-import { numberOption, type TableFactory, type TableSource } from './factory.ts';
+import { numberOption, type SourcePushdown, type TableFactory, type TableSource } from './factory.ts';
 
 /** The ROW columns Nexmark's DDL declares, with the fields of the generator's objects they can name. */
 const ROWS = {
@@ -25,6 +26,7 @@ function columnReader(table: CatalogTable, name: string, type: SqlType): (event:
     if (type.root !== 'INT' && type.root !== 'BIGINT') throw invalid(table, `column event_type is INT, not ${type.root}`);
     return (e) => ('person' in e ? 0 : 'auction' in e ? 1 : 2);
   }
+
   if (!(name in ROWS)) throw invalid(table, `no column '${name}': Nexmark's table has event_type, person, auction and bid (and dateTime computed from them)`);
   const kind = name as Kind;
   if (type.root !== 'ROW') throw invalid(table, `column ${kind} is a ROW<..> of ${ROWS[kind].join(', ')}`);
@@ -39,14 +41,30 @@ function columnReader(table: CatalogTable, name: string, type: SqlType): (event:
   };
 }
 
-/** The table's physical row of event i (the columns it declares, in its order). */
-export function nexmarkRows(table: CatalogTable): (i: number) => unknown[] {
-  const readers = table.columns.filter((c) => c.physicalIndex !== undefined).map((c) => columnReader(table, c.name, c.type));
+/**
+ * The table's physical row of event i (the columns it declares, in its order). Under a
+ * push-down, columns not read are NULL, and when the pushed filter reads event_type only, an
+ * event it refuses is not made at all: its kind is a function of i. Such an event is an empty
+ * row, which the scan drops.
+ */
+export function nexmarkRows(table: CatalogTable, pushdown?: SourcePushdown): (i: number) => unknown[] {
+  const physical = table.columns.filter((c) => c.physicalIndex !== undefined);
+  const readers = physical.map((c, p) => (pushdown === undefined || pushdown.columns.has(p) ? columnReader(table, c.name, c.type) : () => null));
+  const typeIndex = physical.findIndex((c) => c.name === 'event_type');
+  const filter = pushdown?.filter;
+  const byType = filter !== undefined && typeIndex >= 0 && [...filter.reads].every((p) => p === typeIndex);
+  const probe: unknown[] = physical.map(() => null);
   return (i) => {
+    if (byType) {
+      probe[typeIndex] = nexmarkEventType(i);
+      if (!filter.test(probe)) return SKIPPED;
+    }
     const event = nexmarkEvent(i);
     return readers.map((read) => read(event));
   };
 }
+
+const SKIPPED: unknown[] = [];
 
 /**
  * Flink's Nexmark table source (github.com/nexmark/nexmark, `'connector' = 'nexmark'`): the
@@ -59,7 +77,7 @@ export function nexmarkRows(table: CatalogTable): (i: number) => unknown[] {
 export const nexmarkFactory: TableFactory = {
   identifier: 'nexmark',
   options: ['events.num', 'first-event.rate', 'next-event.rate', 'person.proportion', 'auction.proportion', 'bid.proportion'],
-  createSource(table: CatalogTable): TableSource {
+  createSource(table: CatalogTable, pushdown?: SourcePushdown): TableSource {
     for (const [key, standard] of Object.entries(PROPORTIONS)) {
       const value = table.options[key];
       if (value !== undefined && Number(value) !== standard) throw invalid(table, `'${key}' = '${value}': Weir's generator has the standard proportions only (person 1, auction 3, bid 46)`);
@@ -69,10 +87,10 @@ export const nexmarkFactory: TableFactory = {
     if (nextRate !== firstRate) throw invalid(table, "'first-event.rate' and 'next-event.rate' differ: Weir's generator has one rate");
     const events = table.options['events.num'] !== undefined ? numberOption(table, 'events.num', 0) : Number.POSITIVE_INFINITY;
     const source = new DataGeneratorSource<unknown[]>(
-      nexmarkRows(table),
+      nexmarkRows(table, pushdown),
       events === 0 ? Number.POSITIVE_INFINITY : events,
       firstRate > 0 ? RateLimiterStrategy.perSecond(firstRate) : RateLimiterStrategy.noOp(),
     );
-    return { source, toRow: (record) => record as unknown[] };
+    return { source, toRow: (record) => ((record as unknown[]).length === 0 ? undefined : (record as unknown[])) };
   },
 };

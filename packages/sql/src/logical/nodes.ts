@@ -20,7 +20,10 @@ export interface AggCall {
   readonly fn: 'COUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG';
   /** The input field aggregated; none for COUNT(*). */
   readonly arg?: number;
+  /** Each distinct value aggregated once (COUNT(DISTINCT x)); kept per group in keyed map state. */
   readonly distinct: boolean;
+  /** Where a DISTINCT aggregate was written, for the errors of operators that do not take one. */
+  readonly pos?: SqlPosition;
   readonly type: SqlType;
   readonly name: string;
 }
@@ -54,6 +57,18 @@ export interface RankWindow {
   readonly window: WindowSpec;
 }
 
+/**
+ * What a scan was told by the plan above it (Flink's SupportsProjectionPushDown and
+ * SupportsFilterPushDown): `columns`, the table's columns anything reads (the scan's row keeps
+ * its width; the others stay NULL, neither read nor computed); `filter`, over the scan's row
+ * and reading physical columns only, lets the source drop rows before they are made. The
+ * Calc above keeps its condition, so a source may apply the filter in part or not at all.
+ */
+export interface ScanPushdown {
+  readonly columns: readonly number[];
+  readonly filter?: Rex;
+}
+
 export type WindowKey = { readonly kind: 'field'; readonly index: number } | { readonly kind: 'window_start' } | { readonly kind: 'window_end' };
 
 /**
@@ -61,7 +76,7 @@ export type WindowKey = { readonly kind: 'field'; readonly index: number } | { r
  * fields of the rows it produces.
  */
 export type LogicalNode =
-  | { readonly kind: 'scan'; readonly table: CatalogTable; readonly fields: readonly Field[] }
+  | { readonly kind: 'scan'; readonly table: CatalogTable; readonly fields: readonly Field[]; readonly pushdown?: ScanPushdown }
   /** Projection and filter in one (Flink's Calc): `condition` over the input, then `projects`. */
   | { readonly kind: 'calc'; readonly input: LogicalNode; readonly projects: readonly Rex[]; readonly condition?: Rex; readonly fields: readonly Field[] }
   /** TUMBLE / HOP / CUMULATE: the input's fields plus window_start, window_end and window_time, a row per window. */

@@ -1,15 +1,17 @@
+import type { ScalarFunction } from '../functions/scalar-function.ts';
 import type { SqlType } from '../validate/types.ts';
 import { typeToString } from '../validate/types.ts';
 
 /**
  * A resolved, typed expression over the fields of an operator's input (Calcite's RexNode):
  * `input` is a field by index, `call` an operator or function by its upper-case name
- * (`CASE` has operands [when1, then1, ..., else], `CAST` converts to its own type).
+ * (`CASE` has operands [when1, then1, ..., else], `CAST` converts to its own type); a
+ * user-defined function's call carries the function (`udf`), its name as `op`.
  */
 export type Rex =
   | { readonly kind: 'input'; readonly index: number; readonly type: SqlType }
   | { readonly kind: 'literal'; readonly value: unknown; readonly type: SqlType }
-  | { readonly kind: 'call'; readonly op: string; readonly operands: readonly Rex[]; readonly type: SqlType };
+  | { readonly kind: 'call'; readonly op: string; readonly operands: readonly Rex[]; readonly type: SqlType; readonly udf?: ScalarFunction };
 
 export interface Field {
   readonly name: string;

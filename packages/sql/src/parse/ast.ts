@@ -106,6 +106,7 @@ export type Statement =
   | { readonly kind: 'createView'; readonly name: string; readonly pos: SqlPosition; readonly query: Query; readonly text: string }
   | { readonly kind: 'insert'; readonly table: string; readonly tablePos: SqlPosition; readonly query: Query }
   | Query
+  | { readonly kind: 'createFunction'; readonly name: string; readonly className: string; readonly ifNotExists: boolean; readonly pos: SqlPosition }
   | { readonly kind: 'showTables' }
   | { readonly kind: 'set'; readonly key?: string; readonly value?: string; readonly pos?: SqlPosition }
   | { readonly kind: 'reset'; readonly key?: string }

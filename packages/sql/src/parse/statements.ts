@@ -20,6 +20,14 @@ export function convertStatement(node: TreeNode, sql: string): Statement {
         const query = child(ddl, 'QueryStatement')!;
         return { kind: 'createView', name: identifierPath(child(ddl, 'ViewPathCreate')!).join('.'), pos: positionOf(ddl), query: convertQuery(query, sql), text: sourceText(query, sql) };
       }
+      if (kind(ddl) === 'CreateFunction') {
+        // CREATE [TEMPORARY [SYSTEM]] FUNCTION [IF NOT EXISTS] name AS 'class' [LANGUAGE JAVA]: the class from registerFunctionClass.
+        const words = keywords(ddl);
+        if (words.includes('USING')) throw unsupported(ddl, 'CREATE FUNCTION .. USING JAR');
+        const className = children(ddl).find((c) => kind(c) === 'QuotedIdentifierAlternative' || kind(c) === 'StringLiteral' || c.getText().startsWith("'"));
+        if (className === undefined) throw unsupported(ddl, 'CREATE FUNCTION without a class name');
+        return { kind: 'createFunction', name: identifierPath(child(ddl, 'FunctionNameCreate')!).join('.'), className: stringValue(className.getText()), ifNotExists: /^CREATE(TEMPORARY)?(SYSTEM)?FUNCTIONIFNOTEXISTS/i.test(ddl.getText()), pos: positionOf(ddl) };
+      }
       throw unsupported(ddl, `the statement ${keywords(ddl).slice(0, 2).join(' ')}`);
     }
     case 'DmlStatement':

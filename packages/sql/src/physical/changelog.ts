@@ -1,5 +1,5 @@
 import { SqlError, SqlErrorCode } from '../errors.ts';
-import { nodeInputs, type LogicalNode } from '../logical/nodes.ts';
+import { nodeInputs, type AggCall, type LogicalNode } from '../logical/nodes.ts';
 import { describeNode } from './describe.ts';
 import { scanProducesUpserts } from '../connectors/registry.ts';
 
@@ -57,12 +57,21 @@ export function toPhysical(node: LogicalNode): PhysicalNode {
       return { node, mode: inputMode, inputs };
     case 'aggregate':
       // Over updates it retracts: -U/-D rows take back what they added (RetractGroupAggregateFunction).
+      if (inputMode !== 'insert-only') refuseDistinct(node.aggs, 'over an updating input');
       return { node, mode: 'retract', inputs };
     case 'windowTvf':
     case 'windowAggregate':
+      if (node.kind === 'windowAggregate') refuseDistinct(node.aggs, 'in a window aggregation');
       requireInsertOnly(node, inputs);
       return { node, mode: 'insert-only', inputs };
   }
+}
+
+/** DISTINCT aggregates run in the insert-only GroupAggregate only (its keyed map state of values seen). */
+function refuseDistinct(aggs: readonly AggCall[], where: string): void {
+  const call = aggs.find((a) => a.distinct);
+  if (call === undefined) return;
+  throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `${call.fn}(DISTINCT ..) ${where} is not supported by Weir's SQL yet`, call.pos);
 }
 
 function requireInsertOnly(node: LogicalNode, inputs: readonly PhysicalNode[]): void {

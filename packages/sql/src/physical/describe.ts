@@ -6,7 +6,11 @@ export function describeNode(node: LogicalNode): string {
   switch (node.kind) {
     case 'scan': {
       const watermark = node.table.watermark === undefined ? '' : `, watermark=[${node.table.watermark.text}]`;
-      return `TableSourceScan(table=[[default_catalog, default_database, ${node.table.name}]], fields=[${node.fields.map((f) => f.name).join(', ')}]${watermark})`;
+      // Flink prints what a source took inside its table name: `project=[..]`, `filter=[..]`.
+      const p = node.pushdown;
+      const project = p === undefined || p.columns.length === node.fields.length ? '' : `, project=[${p.columns.map((i) => node.fields[i]!.name).join(', ')}]`;
+      const filter = p?.filter === undefined ? '' : `, filter=[${rexToString(p.filter, node.fields)}]`;
+      return `TableSourceScan(table=[[default_catalog, default_database, ${node.table.name}${project}${filter}]], fields=[${node.fields.map((f) => f.name).join(', ')}]${watermark})`;
     }
     case 'calc': {
       const select = node.projects.map((p, i) => {
@@ -20,7 +24,7 @@ export function describeNode(node: LogicalNode): string {
       return `WindowTableFunction(window=[${windowToString(node.window, node.input.fields[node.timeIndex]!.name)}])`;
     case 'aggregate': {
       const keys = node.groupKeys.map((k) => node.input.fields[k]!.name);
-      const aggs = node.aggs.map((a) => `${a.fn}(${a.arg === undefined ? '*' : node.input.fields[a.arg]!.name}) AS ${a.name}`);
+      const aggs = node.aggs.map((a) => `${a.fn}(${a.distinct ? 'DISTINCT ' : ''}${a.arg === undefined ? '*' : node.input.fields[a.arg]!.name}) AS ${a.name}`);
       return `GroupAggregate(${keys.length > 0 ? `groupBy=[${keys.join(', ')}], ` : ''}select=[${[...keys, ...aggs].join(', ')}])`;
     }
     case 'union':

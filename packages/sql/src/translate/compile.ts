@@ -1,3 +1,4 @@
+import type { ScalarFunction } from '../functions/scalar-function.ts';
 import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { Rex } from '../logical/rex.ts';
 import { commonType, isNumeric, T, type SqlType } from '../validate/types.ts';
@@ -73,6 +74,7 @@ function regex(pattern: string | null): RegExp | null {
 function compileCall(rex: Extract<Rex, { kind: 'call' }>): Evaluator {
   const { op, operands, type } = rex;
   const args = operands.map(compile);
+  if (rex.udf !== undefined) return userFunction(rex.udf, args);
   const [a, b, c] = args;
   const [ta, tb] = operands.map((o) => o.type);
   switch (op) {
@@ -255,6 +257,17 @@ function compileCall(rex: Extract<Rex, { kind: 'call' }>): Evaluator {
         const f = b!(row);
         return v === null || f === null ? null : dateFormat(v as number, f as string);
       };
+    case 'HOUR':
+    case 'MINUTE':
+    case 'SECOND': {
+      const unit = op === 'HOUR' ? 3_600_000 : op === 'MINUTE' ? 60_000 : 1000;
+      const range = op === 'HOUR' ? 24 : 60;
+      return (row) => {
+        const v = a!(row);
+        // Epoch milliseconds in UTC (table.local-time-zone is UTC): the unit's field, never negative.
+        return v === null ? null : ((Math.floor((v as number) / unit) % range) + range) % range;
+      };
+    }
     default:
       throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `the function ${op} has no run-time implementation`);
   }
@@ -333,4 +346,17 @@ function arithmetic(op: string, a: Evaluator, b: Evaluator, ta: SqlType, tb: Sql
         return nx % ny;
     }
   };
+}
+
+/** A user-defined function's call: its arguments evaluated, then `eval` (SQL NULL passed as null; undefined back is NULL). */
+function userFunction(fn: ScalarFunction, args: readonly Evaluator[]): Evaluator {
+  if (args.length === 1) {
+    const [a] = args as [Evaluator];
+    return (row) => fn.eval(a(row)) ?? null;
+  }
+  if (args.length === 2) {
+    const [a, b] = args as [Evaluator, Evaluator];
+    return (row) => fn.eval(a(row), b(row)) ?? null;
+  }
+  return (row) => fn.eval(...args.map((e) => e(row))) ?? null;
 }

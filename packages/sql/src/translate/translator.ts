@@ -1,21 +1,28 @@
 import { EventTimeSessionWindows, type StateTtlConfig, SlidingEventTimeWindows, TumblingEventTimeWindows, WatermarkStrategy, Watermark, type DataStream, type StreamExecutionEnvironment, type WatermarkGenerator, type WindowAssigner, type TimeWindow } from '@weir/api';
 import type { TableFactory } from '../connectors/factory.ts';
-import type { WindowSpec } from '../logical/nodes.ts';
+import type { LogicalNode, WindowSpec } from '../logical/nodes.ts';
 import type { PhysicalNode } from '../physical/changelog.ts';
 import type { Row } from '../row.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
+import { scanRows } from './scan-rows.ts';
 import { accumulatorOf } from './aggregates.ts';
 import { ChangelogNormalizeFunction } from './changelog-normalize.ts';
 import { compile } from './compile.ts';
 import { GroupAggregateFunction } from './group-aggregate.ts';
 import { IntervalJoinFunction } from './interval-join.ts';
 import { StreamingJoinFunction } from './join.ts';
-import { keyString } from './keys.ts';
+import { fieldsKey } from './keys.ts';
 import { OverAggregateFunction } from './over-aggregate.ts';
 import { AppendRankFunction } from './rank.ts';
 import { RetractGroupAggregateFunction } from './retract-aggregate.ts';
 import { WindowRankFunction } from './window-rank.ts';
 import { CumulativeEventTimeWindows, WindowRowFunction, windowAggregateFunction } from './window-aggregate.ts';
+
+/** A keyBy's key selector: the keyString of the row's fields at `indexes`. */
+function fieldsKeyOfRow(indexes: readonly number[]): (row: Row) => string {
+  const key = fieldsKey(indexes);
+  return (row) => key(row.fields);
+}
 
 /** The uid of an operator of the plan: the statement's own prefix, then the operator's place in the plan. */
 export type UidOf = (operator: string) => string;
@@ -34,21 +41,32 @@ export interface TranslateOptions {
 
 export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironment, uid: UidOf, sourceOf: (table: CatalogTable) => TableFactory, options: TranslateOptions = {}): DataStream<Row> {
   let counter = 0;
+  const scans = new Map<string, DataStream<Row>>();
   const visit = (physical: PhysicalNode): DataStream<Row> => {
     const id = counter++;
     const node = physical.node;
     const name = `${node.kind}-${id}`;
     const inputs = physical.inputs.map(visit);
     switch (node.kind) {
-      case 'scan':
-        return scan(node.table, env, (op) => uid(`${name}-${op}`), sourceOf(node.table));
+      case 'scan': {
+        // One source per table in a plan (reuseScans merged their push-downs): later readers share the first's stream.
+        const reused = scans.get(node.table.name);
+        if (reused !== undefined) return reused;
+        const rows = scan(node, env, (op) => uid(`${name}-${op}`), sourceOf(node.table));
+        scans.set(node.table.name, rows);
+        return rows;
+      }
       case 'calc': {
         const projects = node.projects.map(compile);
+        const width = projects.length;
         const condition = node.condition === undefined ? undefined : compile(node.condition);
         return inputs[0]!
           .flatMap<Row>((row, out) => {
-            if (condition !== undefined && condition(row.fields) !== true) return;
-            out.collect({ kind: row.kind, fields: projects.map((p) => p(row.fields)) });
+            const input = row.fields;
+            if (condition !== undefined && condition(input) !== true) return;
+            const fields = new Array<unknown>(width);
+            for (let i = 0; i < width; i++) fields[i] = projects[i]!(input);
+            out.collect({ kind: row.kind, fields });
           })
           .name(`Calc[${id}]`)
           .uid(uid(name));
@@ -70,15 +88,15 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const keys = node.groupKeys;
         if (physical.inputs[0]!.mode === 'retract') {
           return inputs[0]!
-            .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
+            .keyBy(fieldsKeyOfRow(keys))
             .process(new RetractGroupAggregateFunction(keys, node.aggs, node.aggs.map((a) => (a.arg === undefined ? undefined : node.input.fields[a.arg]!.type)), options.stateTtl))
             .name(`GroupAggregate[${id}]`)
             .uid(uid(name));
         }
         const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
         return inputs[0]!
-          .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
-          .process(new GroupAggregateFunction(keys, node.aggs.map((a) => a.arg), accumulators, options.stateTtl))
+          .keyBy(fieldsKeyOfRow(keys))
+          .process(new GroupAggregateFunction(keys, node.aggs.map((a) => a.arg), accumulators, options.stateTtl, node.aggs.map((a) => a.distinct)))
           .name(`GroupAggregate[${id}]`)
           .uid(uid(name));
       }
@@ -93,8 +111,8 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         return inputs[0]!
           .connect(inputs[1]!)
           .keyBy(
-            (row: Row) => keyString(leftKeys.map((k) => row.fields[k] ?? null)),
-            (row: Row) => keyString(rightKeys.map((k) => row.fields[k] ?? null)),
+            fieldsKeyOfRow(leftKeys),
+            fieldsKeyOfRow(rightKeys),
           )
           .process(fn)
           .name(`${node.interval !== undefined ? 'IntervalJoin' : 'Join'}[${id}]`)
@@ -103,7 +121,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
       case 'rank': {
         const partition = node.partitionKeys;
         return inputs[0]!
-          .keyBy((row: Row) => keyString(partition.map((k) => row.fields[k] ?? null)))
+          .keyBy(fieldsKeyOfRow(partition))
           .process(node.window !== undefined ? new WindowRankFunction(node.orderKeys, node.limit!, node.window.end) : new AppendRankFunction(node.orderKeys, node.limit!, node.withoutRowNumber !== true))
           .name(`${node.window !== undefined ? 'WindowRank' : 'Rank'}[${id}]`)
           .uid(uid(name));
@@ -112,7 +130,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const partition = node.partitionKeys;
         const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
         return inputs[0]!
-          .keyBy((row: Row) => keyString(partition.map((k) => row.fields[k] ?? null)))
+          .keyBy(fieldsKeyOfRow(partition))
           .process(new OverAggregateFunction(node.timeIndex, node.rows, node.preceding, node.aggs.map((a) => a.arg), accumulators))
           .name(`OverAggregate[${id}]`)
           .uid(uid(name));
@@ -121,7 +139,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const keyIndexes = node.keys.flatMap((k) => (k.kind === 'field' ? [k.index] : []));
         const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
         return inputs[0]!
-          .keyBy((row: Row) => keyString(keyIndexes.map((k) => row.fields[k] ?? null)))
+          .keyBy(fieldsKeyOfRow(keyIndexes))
           .window(assignerOf(node.window) as WindowAssigner<Row, TimeWindow>)
           .aggregate(windowAggregateFunction(keyIndexes, node.aggs.map((a) => a.arg), accumulators), new WindowRowFunction(node.keys))
           .name(`WindowAggregate[${id}]`)
@@ -143,17 +161,27 @@ function assignerOf(window: WindowSpec): WindowAssigner<unknown, TimeWindow> {
  * A table's rows: the connector's records (physical values, then metadata values), computed
  * columns added, timestamps and watermarks from the WATERMARK clause; `+I` rows, or for an
  * upsert source its +U/-D rows made a retract changelog by primary key (ChangelogNormalize).
+ * With a push-down (logical/push-down.ts) only the columns read are made, and a row the pushed
+ * filter refuses is dropped here, before its computed columns, if the source did not drop it.
  */
-function scan(table: CatalogTable, env: StreamExecutionEnvironment, uid: UidOf, factory: TableFactory): DataStream<Row> {
-  const { source, toRow, kindOf } = factory.createSource!(table);
-  const computed = table.columns.map((c) => (c.computed === undefined ? undefined : compile(c.computed)));
-  const fullRow = (physical: unknown[]): unknown[] =>
-    table.columns.map((c, i) =>
-      c.physicalIndex !== undefined ? (physical[c.physicalIndex] ?? null) : c.metadata !== undefined ? (physical[table.physicalCount + c.metadata.index] ?? null) : computed[i]!(physical),
-    );
+function scan(node: Extract<LogicalNode, { kind: 'scan' }>, env: StreamExecutionEnvironment, uid: UidOf, factory: TableFactory): DataStream<Row> {
+  const table = node.table;
+  const { rowOf, pushdown } = scanRows(table, node.pushdown);
+  const { source, toRow, kindOf } = factory.createSource!(table, pushdown);
+  // The row of the record the timestamp assigner saw last: the assigner, the map and the
+  // watermark generator see each record in that order (the source output), so it is made once.
+  let lastRecord: unknown;
+  let lastRow: unknown[] | undefined;
+  const fresh = (record: unknown): unknown[] | undefined => {
+    lastRecord = record;
+    return (lastRow = rowOf(toRow(record)));
+  };
+  const seen = (record: unknown): unknown[] | undefined => (record === lastRecord ? lastRow : fresh(record));
   let strategy: WatermarkStrategy<unknown> = WatermarkStrategy.noWatermarks();
   const watermark = table.watermark;
+  let rowForMap = fresh;
   if (watermark !== undefined) {
+    rowForMap = seen;
     const expr = compile(watermark.expr);
     const column = watermark.column;
     // Flink's SQL watermark: the largest value of the WATERMARK expression seen so far, emitted periodically.
@@ -161,25 +189,31 @@ function scan(table: CatalogTable, env: StreamExecutionEnvironment, uid: UidOf, 
       let max = Number.NEGATIVE_INFINITY;
       return {
         onEvent(event) {
-          const value = expr(fullRow(toRow(event)));
+          const row = seen(event);
+          if (row === undefined) return;
+          const value = expr(row);
           if (typeof value === 'number' && value > max) max = value;
         },
         onPeriodicEmit(output) {
           if (max > Number.NEGATIVE_INFINITY) output.emitWatermark(new Watermark(max));
         },
       };
-    }).withTimestampAssigner((event) => fullRow(toRow(event))[column] as number);
+      // A row the pushed filter drops gets no time of its own: it goes no further than the next operator.
+    }).withTimestampAssigner((event) => (fresh(event)?.[column] as number | undefined) ?? 0);
   }
   const rows = env
     .fromSource(source, strategy, `TableSourceScan[${table.name}]`)
     .uid(uid('source'))
-    .map((record): Row => ({ kind: kindOf === undefined ? '+I' : kindOf(record), fields: fullRow(toRow(record)) }))
+    .flatMap<Row>((record, out) => {
+      const fields = rowForMap(record);
+      if (fields !== undefined) out.collect({ kind: kindOf === undefined ? '+I' : kindOf(record), fields });
+    })
     .name(`Scan[${table.name}]`)
     .uid(uid('row'));
   if (kindOf === undefined) return rows;
   const keys = (table.primaryKey ?? []).map((name) => table.columns.findIndex((c) => c.name === name));
   return rows
-    .keyBy((row: Row) => keyString(keys.map((k) => row.fields[k] ?? null)))
+    .keyBy(fieldsKeyOfRow(keys))
     .process(new ChangelogNormalizeFunction())
     .name(`ChangelogNormalize[${table.name}]`)
     .uid(uid('normalize'));

@@ -2,6 +2,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
 import type { Query } from '../parse/ast.ts';
 import type { Field, Rex } from '../logical/rex.ts';
+import type { ScalarFunction } from '../functions/scalar-function.ts';
 
 /** A column of a table: physical (read from the connector, at `physicalIndex` of its records), metadata or computed. */
 export interface CatalogColumn extends Field {
@@ -38,9 +39,29 @@ export interface CatalogView {
 
 export type CatalogEntry = CatalogTable | CatalogView;
 
-/** The tables and views of a table environment (Flink's in-memory default catalog). */
+/** The tables, views and user-defined functions of a table environment (Flink's in-memory default catalog). */
 export class Catalog {
   readonly #entries = new Map<string, CatalogEntry>();
+  /** By upper-case name: function names are case-insensitive in Flink SQL. */
+  readonly #functions = new Map<string, ScalarFunction>();
+
+  addFunction(name: string, fn: ScalarFunction, pos: SqlPosition | undefined, ifNotExists = false): void {
+    const key = name.toUpperCase();
+    if (this.#functions.has(key)) {
+      if (ifNotExists) return;
+      throw new SqlError(SqlErrorCode.SQL_TABLE_EXISTS, `Function ${name} already exists in the catalog default_catalog.default_database`, pos);
+    }
+    this.#functions.set(key, fn);
+  }
+
+  /** A user-defined function by its (upper-case) name in a call. */
+  userFunction(name: string): ScalarFunction | undefined {
+    return this.#functions.get(name);
+  }
+
+  functionNames(): string[] {
+    return [...this.#functions.keys()];
+  }
 
   add(entry: CatalogEntry, pos: SqlPosition | undefined, ifNotExists = false): void {
     if (this.#entries.has(entry.name)) {

@@ -1,7 +1,8 @@
 import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
 import type { Expr } from '../parse/ast.ts';
 import type { Rex } from '../logical/rex.ts';
-import { AGGREGATES, inferCall, unknownFunction } from './functions.ts';
+import type { ScalarFunction } from '../functions/scalar-function.ts';
+import { AGGREGATES, inferCall, isBuiltIn, unknownFunction } from './functions.ts';
 import { commonType, isNumeric, isTimestamp, parseType, T, typeToString, withNullability, withoutRowtime, type SqlType } from './types.ts';
 
 /**
@@ -13,6 +14,8 @@ export interface BindContext {
   column(expr: Extract<Expr, { kind: 'column' }>): Rex;
   aggregate?(expr: Extract<Expr, { kind: 'call' }>): Rex;
   match?(expr: Expr): Rex | undefined;
+  /** The catalog's user-defined functions, by upper-case name (CREATE FUNCTION, createTemporarySystemFunction). */
+  functions?: { userFunction(name: string): ScalarFunction | undefined; functionNames(): string[] };
 }
 
 const UNIT_MS: Record<string, number> = { MILLISECOND: 1, SECOND: 1000, SECONDS: 1000, MINUTE: 60_000, MINUTES: 60_000, HOUR: 3_600_000, HOURS: 3_600_000, DAY: 86_400_000, DAYS: 86_400_000 };
@@ -53,6 +56,9 @@ export function bindExpr(expr: Expr, ctx: BindContext): Rex {
       }
       if (expr.distinct === true || expr.star === true) throw unknownFunction(expr.name, expr.pos);
       const operands = expr.args.map((a) => bindExpr(a, ctx));
+      const udf = isBuiltIn(expr.name) ? undefined : ctx.functions?.userFunction(expr.name);
+      if (udf !== undefined) return { kind: 'call', op: expr.name, operands, type: withNullability(parseType(udf.resultType, expr.pos), true), udf };
+      if (!isBuiltIn(expr.name)) throw unknownFunction(expr.name, expr.pos, ctx.functions?.functionNames());
       const type = inferCall(expr.name, operands.map((o) => o.type), expr.pos);
       return { kind: 'call', op: expr.name === 'MOD' ? '%' : expr.name, operands, type };
     }

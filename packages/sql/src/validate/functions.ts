@@ -115,6 +115,16 @@ const SCALARS: Record<string, Inference> = {
   DATE_FORMAT: (args, fail) => (args.length === 2 && isTimestamp(args[0]!) && isString(args[1]) ? nullableIfAny(T.STRING, args) : fail('DATE_FORMAT(<TIMESTAMP>, <STRING> format)')),
 };
 
+/** HOUR, MINUTE, SECOND of a timestamp (Flink's, each EXTRACT(unit FROM ts)): BIGINT. */
+const timeField = (name: string): Inference => (args, fail) => (args.length === 1 && isTimestamp(args[0]!) ? nullableIfAny(T.BIGINT, args) : fail(`${name}(<TIMESTAMP>)`));
+SCALARS.HOUR = timeField('HOUR');
+SCALARS.MINUTE = timeField('MINUTE');
+SCALARS.SECOND = timeField('SECOND');
+
+export function isBuiltIn(name: string): boolean {
+  return SCALARS[name] !== undefined;
+}
+
 /** Every function a query may call, for "did you mean". */
 export const FUNCTION_NAMES: readonly string[] = [...Object.keys(SCALARS).filter((n) => /^[A-Z_]+$/.test(n)), ...AGGREGATES, 'CAST', 'CASE'];
 
@@ -129,8 +139,8 @@ export function inferCall(name: string, args: readonly SqlType[], pos: SqlPositi
   return inference(args, fail);
 }
 
-export function unknownFunction(name: string, pos: SqlPosition): SqlError {
-  const suggestion = closest(name, [...FUNCTION_NAMES]);
+export function unknownFunction(name: string, pos: SqlPosition, userFunctions: readonly string[] = []): SqlError {
+  const suggestion = closest(name, [...FUNCTION_NAMES, ...userFunctions]);
   return new SqlError(SqlErrorCode.SQL_UNKNOWN_FUNCTION, `No match found for function signature ${name}; did you mean ${suggestion}?`, pos);
 }
 

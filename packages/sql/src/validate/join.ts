@@ -23,7 +23,7 @@ export function bindJoin(from: Extract<FromItem, { kind: 'join' }>, catalog: Cat
   const left = bindFrom(from.left, catalog, pending);
   const right = bindFrom(from.right, catalog, pending);
   const scope = new Scope([...left.scope.fields, ...right.scope.fields]);
-  const ctx = { column: (c: Extract<Expr, { kind: 'column' }>) => scope.resolve(c) };
+  const ctx = { column: (c: Extract<Expr, { kind: 'column' }>) => scope.resolve(c), functions: catalog };
   let conditionExpr = from.condition;
   if (conditionExpr === undefined) {
     // A comma join: the WHERE conjuncts over both sides of this join (and no inner join took); the rest stay in WHERE.

@@ -29,7 +29,7 @@ function bindSelect(select: Select, catalog: Catalog): LogicalNode {
   const pending = select.where !== undefined && hasCommaJoin(select.from) ? splitAnd(select.where) : undefined;
   let { node, scope } = bindFrom(select.from, catalog, pending);
   const where = pending === undefined ? select.where : pending.reduce<Expr | undefined>((a, b) => (a === undefined ? b : { kind: 'call', name: 'AND', args: [a, b], pos: b.pos }), undefined);
-  const plain: BindContext = { column: (c) => scope.resolve(c) };
+  const plain: BindContext = { column: (c) => scope.resolve(c), functions: catalog };
   if (where !== undefined) {
     const condition = bindExpr(where, plain);
     requireBoolean(condition, 'WHERE', where);
@@ -87,6 +87,7 @@ function bindSelect(select: Select, catalog: Catalog): LogicalNode {
     ...aggs.map((a) => ({ name: a.name, type: a.type })),
   ];
   const grouped: BindContext = {
+    functions: catalog,
     column: (c) => {
       throw new SqlError(SqlErrorCode.SQL_TYPE_MISMATCH, `Expression '${c.path.join('.')}' is not being grouped; add it to GROUP BY or aggregate it`, c.pos);
     },
@@ -106,9 +107,10 @@ function bindSelect(select: Select, catalog: Catalog): LogicalNode {
     aggregate: (call) => {
       if (call.args.length > 1) throw new SqlError(SqlErrorCode.SQL_TYPE_MISMATCH, `${call.name} takes one argument`, call.pos);
       const arg = call.args[0] === undefined ? undefined : bindExpr(call.args[0], plain);
-      if (call.distinct === true) throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `${call.name}(DISTINCT ..) is not supported by Weir's SQL yet`, call.pos);
+      const distinct = call.distinct === true;
+      if (distinct && window !== undefined) throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `${call.name}(DISTINCT ..) in a group window is not supported by Weir's SQL yet`, call.pos);
       const type = inferAggregate(call.name, arg?.type, call.pos);
-      const key = `${call.name}(${arg === undefined ? '*' : rexKey(arg)})`;
+      const key = `${call.name}(${distinct ? 'DISTINCT ' : ''}${arg === undefined ? '*' : rexKey(arg)})`;
       let index = aggIndex.get(key);
       if (index === undefined) {
         let argIndex: number | undefined;
@@ -122,7 +124,7 @@ function bindSelect(select: Select, catalog: Catalog): LogicalNode {
         }
         index = aggs.length;
         aggIndex.set(key, index);
-        aggs.push({ fn: call.name as AggCall['fn'], ...(argIndex !== undefined ? { arg: argIndex } : {}), distinct: false, type, name: `EXPR$${index}` });
+        aggs.push({ fn: call.name as AggCall['fn'], ...(argIndex !== undefined ? { arg: argIndex } : {}), distinct, ...(distinct ? { pos: call.pos } : {}), type, name: `EXPR$${index}` });
       }
       return { kind: 'input', index: keyCount + windowFields.length + index, type };
     },
