@@ -310,7 +310,7 @@ describe('startJobManager over gRPC', { timeout: 180_000 }, () => {
     const deploys = [await tm.nextNotHeartbeat(), await tm.nextNotHeartbeat(), await tm.nextNotHeartbeat()].map((m) => m.deploy!);
     const jobDir = join(checkpoints, jobId);
     expect(deploys.map((d) => d.checkpointing)).toEqual(
-      Array(3).fill({ mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: pathToFileURL(jobDir).href, maxInlineBytes: 0, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0 }),
+      Array(3).fill({ mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: pathToFileURL(jobDir).href, maxInlineBytes: 0, asyncSnapshots: true, incremental: false, changelogEnabled: false, changelogMaterializeIntervalMs: 0, unaligned: false, alignedCheckpointTimeoutMs: 0 }),
     );
     expect(deploys.map((d) => d.restore)).toEqual([null, null, null]);
     for (const d of deploys) tm.status(d.task!, 'RUNNING');

@@ -62,7 +62,7 @@ describe('failover', () => {
       expect(d.restore!.checkpointId).toBe(2);
       expect(d.restore!.checkpointPath).toBe('memory://cp/job-1/chk-2');
       expect(JSON.parse(Buffer.from(d.restore!.state as Uint8Array).toString())).toEqual(taskState(task));
-      expect(d.checkpointing).toEqual({ mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: 'memory://cp/job-1', maxInlineBytes: 0, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0 });
+      expect(d.checkpointing).toEqual({ mode: 'EXACTLY_ONCE', backend: 'filesystem', checkpointDir: 'memory://cp/job-1', maxInlineBytes: 0, asyncSnapshots: true, incremental: false, changelogEnabled: false, changelogMaterializeIntervalMs: 0, unaligned: false, alignedCheckpointTimeoutMs: 0 });
     }
     expect(c.master.checkpoints()).toMatchObject({ completed: 2, failed: 1, restoredFrom: 2 });
     expect(c.master.checkpoints().checkpoints.find((cp) => cp.checkpointId === 3)).toMatchObject({ failureReason: 'CHECKPOINT_TASK_FAILURE: the job failed over while checkpoint 3 was pending' });
