@@ -4,7 +4,7 @@ import type { Clock, Logger, WeirConfig } from '@weir/common';
 import { followLeader, haSettingsFromConfig } from '@weir/ha';
 import { encodeMetricsReport } from '@weir/rpc';
 import { ClusterSecurity, authenticationEnabled, checkExposure, warnCleartextMetrics } from '@weir/security';
-import type { LevelTuning, PartitionRegistryLike } from '@weir/runtime';
+import { levelTuning, type PartitionRegistryLike } from '@weir/runtime';
 import { s3SettingsFromConfig, StoragePool } from '@weir/storage';
 import { JobManagerConnection } from './control/connection.ts';
 import type { ControlStateName } from './control/context.ts';
@@ -262,16 +262,4 @@ export class TaskManager implements TaskManagerHandle {
     this.#closeClient();
     this.#logger.info('TaskManager stopped');
   }
-}
-
-/** LevelDB's options of every DB of this TaskManager's tasks, from its state.backend.rocksdb.* keys. */
-function levelTuning(config: WeirConfig): LevelTuning {
-  return {
-    writeBufferBytes: config['state.backend.rocksdb.writebuffer.size'],
-    cacheBytes: config['state.backend.rocksdb.block.cache-size'],
-    blockBytes: config['state.backend.rocksdb.block.blocksize'],
-    maxOpenFiles: config['state.backend.rocksdb.files.open'],
-    maxFileBytes: config['state.backend.rocksdb.compaction.level.target-file-size-base'],
-    compression: config['state.backend.rocksdb.compression.per.level'] === 'SNAPPY_COMPRESSION',
-  };
 }

@@ -1,4 +1,4 @@
-import { describeError, WeirError, type Clock, type TimerHandle } from '@weir/common';
+import { defaultConfig, describeError, WeirError, type Clock, type TimerHandle, type WeirConfig } from '@weir/common';
 import type { ClassicLevel } from 'classic-level';
 import { classicLevelModule } from './classic-level-module.ts';
 import type { PendingWork } from '../../operators/pending-work.ts';
@@ -28,11 +28,6 @@ const QUIET_MS = 20;
  * pauses now and then (waiting for input) would write them all again after every pause.
  */
 const QUIET_FLUSH_ENTRIES = 4096;
-/**
- * LevelDB's own memtable and block cache, per DB (RocksDB's defaults, which Flink keeps): a
- * 4 MB memtable made a new level-0 file every few thousand writes, and LevelDB slows writes
- * down while level 0 has many files.
- */
 /** LevelDB's options of each DB, from the TaskManager's state.backend.rocksdb.* keys (common's options.ts has the defaults and what each does). */
 export interface LevelTuning {
   readonly writeBufferBytes: number;
@@ -43,14 +38,20 @@ export interface LevelTuning {
   readonly compression: boolean;
 }
 
-export const DEFAULT_LEVEL_TUNING: LevelTuning = {
-  writeBufferBytes: 64 * 1024 * 1024,
-  cacheBytes: 32 * 1024 * 1024,
-  blockBytes: 4 * 1024,
-  maxOpenFiles: 1000,
-  maxFileBytes: 2 * 1024 * 1024,
-  compression: true,
-};
+/** LevelDB's options as a TaskManager's configuration sets them: the one mapping from those keys to LevelDB's names. */
+export function levelTuning(config: WeirConfig): LevelTuning {
+  return {
+    writeBufferBytes: config['state.backend.rocksdb.writebuffer.size'],
+    cacheBytes: config['state.backend.rocksdb.block.cache-size'],
+    blockBytes: config['state.backend.rocksdb.block.blocksize'],
+    maxOpenFiles: config['state.backend.rocksdb.files.open'],
+    maxFileBytes: config['state.backend.rocksdb.compaction.level.target-file-size-base'],
+    compression: config['state.backend.rocksdb.compression.per.level'] === 'SNAPPY_COMPRESSION',
+  };
+}
+
+/** The keys' defaults, for stores opened without a TaskManager's configuration (tests, benches). */
+const DEFAULT_LEVEL_TUNING: LevelTuning = levelTuning(defaultConfig());
 
 /**
  * Where the caches put a batch's entries: classic-level's chained batch, which copies each
