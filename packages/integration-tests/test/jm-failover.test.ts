@@ -19,7 +19,8 @@ describe.skipIf(unavailable !== undefined)(`JobManager failover across network n
   });
   afterAll(() => lab?.destroy());
 
-  it.each([1, 2, 3])('SIGKILLed leader, run %i: the standby takes over and the running sums are exact', async () => {
+  // Once here (the TLS case below takes over the same way): repeated runs are `pnpm chaos jm-failover`'s job, not every CI run's.
+  it('SIGKILLed leader: the standby takes over and the running sums are exact', async () => {
     const run = await runJmFailover(lab);
     expect(run.problem).toBe('');
     expect(run.newEpoch).toBeGreaterThan(run.oldEpoch);
