@@ -75,6 +75,20 @@ const REFERENCES: Record<string, (e: NexmarkEvents) => unknown[][]> = {
     const sellers = groupBy(persons.filter((p) => ['OR', 'ID', 'CA'].includes(p.state)), (p) => p.id);
     return auctions.filter((a) => a.category === 10).flatMap((a) => (sellers.get(a.seller) ?? []).map((p) => [p.name, p.city, p.state, a.id]));
   },
+  q4: ({ auctions, bids }) => {
+    // The inner GROUP BY A.id, A.category: each auction's highest bid within its lifetime (an
+    // auction without one has no row); the outer AVG over those per category, BIGINT truncated.
+    const bidsOf = groupBy(bids, (b) => b.auction);
+    const finals = new Map<number, number[]>();
+    for (const a of auctions) {
+      const prices = (bidsOf.get(a.id) ?? []).filter((b) => b.dateTime >= a.dateTime && b.dateTime <= a.expires).map((b) => b.price);
+      if (prices.length === 0) continue;
+      let list = finals.get(a.category);
+      if (list === undefined) finals.set(a.category, (list = []));
+      list.push(Math.max(...prices));
+    }
+    return [...finals].map(([category, list]) => [category, Math.trunc(list.reduce((s, p) => s + p, 0) / list.length)]);
+  },
   q5: ({ bids }) => {
     // HOP(2 s slide, 10 s size): a bid is in the 5 windows whose start is a multiple of 2 s in (t - 10 s, t].
     const counts = new Map<number, Map<number, number>>();
