@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { nexmarkEvent, type Auction, type Bid, type Person } from '@weir/connectors';
 import { MORE_REFERENCES } from './nexmark-sql-reference-q14-q16.ts';
 
@@ -201,11 +203,42 @@ const REFERENCES: Record<string, (e: NexmarkEvents) => unknown[][]> = {
   ...MORE_REFERENCES,
 };
 
-export const REFERENCE_QUERIES: readonly string[] = Object.keys(REFERENCES);
+/** Flink's csv format of a field: quoted when it holds a quote, a comma or a line break. */
+const csv = (v: unknown): string => (/[",\n\r]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
 
-/** The query's final rows, sorted, each as rowToString prints it without the kind. */
+/**
+ * Queries whose INSERT runs into a partitioned filesystem table: each row as its partition's
+ * Hive-style path (values escaped as Flink's PartitionPathUtils: ':' is %3A) and its csv line
+ * without the partition columns, as `partitionedLines` reads them back.
+ */
+const PARTITIONED: Record<string, (e: NexmarkEvents) => string[]> = {
+  q10: ({ bids }) =>
+    bids.map((b) => {
+      const time = ts(b.dateTime);
+      return `dt=${time.slice(0, 10)}/hm=${time.slice(11, 16).replace(':', '%3A')}/${[b.auction, b.bidder, b.price, time, b.extra].map(csv).join(',')}`;
+    }),
+};
+
+export const REFERENCE_QUERIES: readonly string[] = [...Object.keys(REFERENCES), ...Object.keys(PARTITIONED)];
+
+/** Whether the query writes a partitioned table (read with partitionedLines), not a changelog. */
+export const isPartitioned = (query: string): boolean => query in PARTITIONED;
+
+/** The query's final rows, sorted, each as rowToString prints it without the kind (a partitioned one's as partitionedLines). */
 export function expectedRows(query: string, events: NexmarkEvents): string[] {
+  if (isPartitioned(query)) return PARTITIONED[query]!(events).sort();
   return REFERENCES[query]!(events).map(row).sort();
+}
+
+/** A partitioned table's committed lines, each prefixed with its partition directory's path (`dt=../hm=../`), sorted; hidden files skipped. */
+export function partitionedLines(dir: string, prefix = ''): string[] {
+  const lines: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    if (entry.isDirectory()) lines.push(...partitionedLines(join(dir, entry.name), `${prefix}${entry.name}/`));
+    else for (const line of readFileSync(join(dir, entry.name), 'utf8').split('\n')) if (line.length > 0) lines.push(`${prefix}${line}`);
+  }
+  return lines.sort();
 }
 
 /**

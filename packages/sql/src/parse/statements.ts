@@ -77,6 +77,7 @@ function createTable(node: TreeNode): CreateTable {
   const columns: ColumnDefinition[] = [];
   let watermark: CreateTable['watermark'];
   let primaryKey: string[] | undefined;
+  let partitionKeys: CreateTable['partitionKeys'];
   for (const part of ruleChildren(node)) {
     switch (kind(part)) {
       case 'ColumnOptionDefinition': {
@@ -108,6 +109,13 @@ function createTable(node: TreeNode): CreateTable {
       case 'TableConstraint':
         primaryKey = childrenOf(child(part, 'ColumnNameList')!, 'ColumnName').map((c) => identifierPath(c).join('.'));
         break;
+      case 'PartitionDefinition':
+        // PARTITIONED BY (a, b): Flink's partition keys are plain columns (its grammar's identity transforms).
+        partitionKeys = ruleChildren(child(part, 'TransformList')!).map((t) => {
+          if (kind(t) !== 'IdentityTransform') throw unsupported(t, `the partition transform ${t.getText()}`);
+          return { name: identifierPath(t).join('.'), pos: positionOf(t) };
+        });
+        break;
       case 'WithOption':
       case 'TablePathCreate':
       case 'IfNotExists':
@@ -131,6 +139,7 @@ function createTable(node: TreeNode): CreateTable {
     columns,
     ...(watermark ? { watermark } : {}),
     ...(primaryKey ? { primaryKey } : {}),
+    ...(partitionKeys ? { partitionKeys } : {}),
     options,
   };
 }

@@ -45,6 +45,12 @@ export function tableFromDdl(ddl: CreateTable): CatalogTable {
       columns[index] = { ...columns[index]!, type: withNullability(columns[index]!.type, false) };
     }
   }
+  for (const key of ddl.partitionKeys ?? []) {
+    // Flink's words (DefaultSchemaResolver / CatalogTable checks): partition keys are physical columns.
+    if (!physical.some((c) => c.name === key.name)) {
+      throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `Partition column '${key.name}' not defined in the table schema${suggest(key.name, physical.map((c) => c.name))}`, key.pos);
+    }
+  }
   let watermark: CatalogTable['watermark'];
   if (ddl.watermark !== undefined) {
     const { column, columnPos, expr } = ddl.watermark;
@@ -80,6 +86,7 @@ export function tableFromDdl(ddl: CreateTable): CatalogTable {
     physicalCount: physical.length,
     ...(watermark ? { watermark } : {}),
     ...(ddl.primaryKey ? { primaryKey: ddl.primaryKey } : {}),
+    ...(ddl.partitionKeys ? { partitionKeys: ddl.partitionKeys.map((k) => k.name) } : {}),
     options: ddl.options,
   };
 }
