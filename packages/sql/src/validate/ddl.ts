@@ -36,7 +36,9 @@ export function tableFromDdl(ddl: CreateTable): CatalogTable {
     if (column.metadata !== undefined) return metadata.find((m) => m.name === column.name)!;
     if (column.typeText !== undefined) return physical.find((p) => p.name === column.name)!;
     const computed = bindExpr(column.computed!, physicalScope);
-    return { name: column.name, type: withoutRowtime(computed.type), computed, computedText: rexToString(computed, physical) };
+    // A computed column is no event-time attribute until a WATERMARK says so; `AS PROCTIME()` is a processing-time one (Flink's).
+    const type = computed.type.proctime === true ? computed.type : withoutRowtime(computed.type);
+    return { name: column.name, type, computed, computedText: rexToString(computed, physical) };
   });
   if (ddl.primaryKey !== undefined) {
     for (const key of ddl.primaryKey) {
