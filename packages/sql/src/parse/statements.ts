@@ -269,6 +269,9 @@ function tableItem(item: TreeNode, sql: string): FromItem {
   const aliasNode = child(item, 'TableAlias');
   const alias = aliasNode === undefined ? undefined : identifierPath(ruleChildren(aliasNode)[0]!).join('.');
   const primary = child(item, 'TablePrimary')!;
+  // A lookup or temporal join's `t FOR SYSTEM_TIME AS OF x.time`: refused, never read as a regular join.
+  const period = child(item, 'SystemTimePeriod') ?? child(primary, 'SystemTimePeriod');
+  if (period !== undefined) throw unsupported(period, 'FOR SYSTEM_TIME AS OF (a lookup join or an event-time temporal join)');
   const inner = ruleChildren(primary)[0]!;
   if (kind(inner) === 'TablePath') return { kind: 'table', name: identifierPath(inner).join('.'), ...(alias ? { alias } : {}), pos: positionOf(inner) };
   if (kind(inner) === 'AtomExpressionTable') {
