@@ -15,6 +15,7 @@ export { TextLineInputFormat } from './file/text-line-input-format.ts';
 export { PrintSink } from '@weir/api';
 export { DiscardingSink } from './sink/discarding-sink.ts';
 export { FileSink, FileSinkBuilder } from './sink/file/file-sink.ts';
+export { BasePathBucketAssigner, type BucketAssigner } from './sink/file/bucket-assigner.ts';
 export { FileSinkWriter, type FileSinkWriterState } from './sink/file/file-sink-writer.ts';
 export { FileSinkCommitter, type FileSinkCommittable } from './sink/file/file-sink-committer.ts';
 export { SimpleStringEncoder, type Encoder } from './sink/file/encoder.ts';

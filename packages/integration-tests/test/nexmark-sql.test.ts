@@ -6,7 +6,7 @@ import { readCommittedLines } from '@weir/examples';
 import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
 import { killTaskManagersAtRandom } from './chaos.ts';
 import { NEXMARK_SQL_JOB } from './nexmark-sql-job.ts';
-import { expectedRows, finalRows, nexmarkEvents, REFERENCE_QUERIES } from './nexmark-sql-reference.ts';
+import { expectedRows, finalRows, isPartitioned, isWallClock, nexmarkEvents, partitionedLines, REFERENCE_QUERIES, wallClockProblems } from './nexmark-sql-reference.ts';
 
 /** 6 s of event time (10 000 events per second of it): tumbling and sliding windows close, sessions end. */
 const EVENTS = 60_000;
@@ -15,8 +15,12 @@ const EVENTS = 60_000;
  * loaded machine, and this job has many), so liveness and the job's main get generous timeouts.
  */
 const CLUSTER = { taskManagers: 2, slots: 2, config: { 'heartbeat.timeout': 60_000, 'jobmanager.job-main.timeout': 300_000 } };
-/** One of each kind the issue names: a window join (q5: window aggregates joined), an updating Top-N (q19), a regular join (q20), a dedup (q18). */
-const KILLED_SUBSET = ['q5', 'q18', 'q19', 'q20'];
+/**
+ * One of each kind the issue names: a window join (q5: window aggregates joined), an updating
+ * Top-N (q19), a regular join (q20), a dedup (q18); and q12, whose processing-time windows
+ * fire only while input flows (this run's 10 s at 6 000 events/s, not the first's few seconds).
+ */
+const KILLED_SUBSET = ['q5', 'q12', 'q18', 'q19', 'q20'];
 
 /**
  * Nexmark's Flink SQL queries (github.com/nexmark/nexmark, verbatim) over the `nexmark` table
@@ -46,7 +50,14 @@ describe('Nexmark SQL on a process cluster', () => {
     expect(details.summary!.status, `${log}\n${cluster.logs()}`).toBe('FINISHED');
     if (kills > 0) expect(details.attempt, log).toBeGreaterThanOrEqual(1);
     for (const query of queries) {
-      const { rows, negative } = finalRows(readCommittedLines(join(dir, 'out', query)));
+      if (isWallClock(query)) {
+        const { rows, negative } = finalRows(readCommittedLines(join(dir, 'out', query)));
+        expect(negative, `${query}\n${log}`).toEqual([]);
+        expect(rows.length, `${query}: windows fired during the run`).toBeGreaterThan(0);
+        expect(wallClockProblems(query, rows, events), log).toEqual([]);
+        continue;
+      }
+      const { rows, negative } = isPartitioned(query) ? { rows: partitionedLines(join(dir, 'out', query)), negative: [] } : finalRows(readCommittedLines(join(dir, 'out', query)));
       const expected = expectedRows(query, events);
       expect(expected.length, `${query} has rows to compare`).toBeGreaterThan(0);
       expect(negative, `${query}\n${log}`).toEqual([]);

@@ -6,5 +6,5 @@ export type { CollectedRow } from './collect.ts';
 export { parseStatements } from './parse/parser.ts';
 export type { SqlType } from './validate/types.ts';
 export { typeToString } from './validate/types.ts';
-export { NEXMARK_QUERIES, NEXMARK_VIEWS, nexmarkDdl, nexmarkSelect } from './nexmark/queries.ts';
+export { NEXMARK_QUERIES, NEXMARK_VIEWS, nexmarkDdl, nexmarkSelect, nexmarkWith } from './nexmark/queries.ts';
 export { ScalarFunction, registerFunctionClass, type ScalarFunctionClass } from './functions/scalar-function.ts';

@@ -47,6 +47,10 @@ export interface TableFactory {
   readonly identifier: string;
   /** The options it knows besides 'connector' (a prefix ends with '.'), for the unknown-option error. */
   readonly options: readonly string[];
+  /** Flink's options of this connector that Weir does not implement (a prefix ends with '.'): refused with SQL_UNSUPPORTED, not as unknown. */
+  readonly unsupportedOptions?: readonly string[];
+  /** Whether a sink of it takes PARTITIONED BY (Flink's SupportsPartitioning). */
+  readonly partitioned?: boolean;
   readonly accepts?: 'insert-only' | 'all';
   /** What a scan of it produces: 'upsert' (by PRIMARY KEY) is a retract changelog after normalization. */
   readonly produces?: 'insert-only' | 'upsert';
@@ -75,6 +79,9 @@ export function numberOption(table: CatalogTable, key: string, fallback: number)
 export function checkOptions(table: CatalogTable, factory: TableFactory): void {
   for (const key of Object.keys(table.options)) {
     if (key === 'connector') continue;
+    if (factory.unsupportedOptions?.some((o) => (o.endsWith('.') ? key.startsWith(o) : key === o))) {
+      throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `Table '${table.name}': the ${factory.identifier} connector's option '${key}' is not supported by Weir's SQL yet`);
+    }
     if (factory.options.some((o) => (o.endsWith('.') ? key.startsWith(o) : key === o))) continue;
     throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Table '${table.name}': connector '${factory.identifier}' has no option '${key}'${suggest(key, factory.options.filter((o) => !o.endsWith('.')))}`);
   }

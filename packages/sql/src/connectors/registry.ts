@@ -21,6 +21,9 @@ export function factoryOf(table: CatalogTable, role: 'source' | 'sink'): TableFa
     throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Table '${table.name}': no connector '${identifier}'${suggest(identifier, [...FACTORIES.keys()])} (Weir's SQL has ${[...FACTORIES.keys()].join(', ')})`);
   }
   checkOptions(table, factory);
+  if (table.partitionKeys !== undefined && !factory.partitioned) {
+    throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `Table '${table.name}': connector '${identifier}' does not take PARTITIONED BY (in Weir's SQL only the filesystem connector's sink does)`);
+  }
   if (role === 'source' && factory.createSource === undefined) throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Table '${table.name}': connector '${identifier}' can only be written to (INSERT INTO), not read`);
   if (role === 'sink' && factory.attachSink === undefined) throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `Table '${table.name}': connector '${identifier}' can only be read, not written to`);
   checkMetadata(table, factory, role);

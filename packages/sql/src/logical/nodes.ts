@@ -14,6 +14,8 @@ export interface WindowSpec {
   readonly step?: number;
   /** SESSION's gap: a window closes when no row of its key came for that long. */
   readonly gap?: number;
+  /** Over a processing-time attribute (PROCTIME()): windows by the wall clock, fired by processing-time timers. */
+  readonly proctime?: true;
 }
 
 export interface AggCall {

@@ -1,3 +1,4 @@
+import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { LogicalNode, RankWindow } from './nodes.ts';
 
 /**
@@ -40,5 +41,7 @@ export function windowColumnsOf(node: LogicalNode): RankWindow | undefined {
 export function windowRank(rank: Extract<LogicalNode, { kind: 'rank' }>): LogicalNode {
   const window = windowColumnsOf(rank.input);
   if (window === undefined || !rank.partitionKeys.includes(window.start) || !rank.partitionKeys.includes(window.end)) return rank;
+  // Flink's words (StreamPhysicalWindowRankRule): its window Top-N fires on event time only.
+  if (window.window.proctime === true) throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, 'Processing time Window TopN is not supported yet.');
   return { ...rank, window };
 }

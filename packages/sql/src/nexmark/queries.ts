@@ -156,3 +156,14 @@ export function nexmarkSelect(query: string): string {
   if (statements === undefined) throw new Error(`no Nexmark query ${query}`);
   return statements[statements.length - 1]!.replace(/^INSERT INTO \w+\s*/, '');
 }
+
+/**
+ * A CREATE TABLE of a query with its WITH clause replaced by `options` (the issue's "only the
+ * WITH clauses adapted": q10's path names the Nexmark installation, and its partition-commit
+ * options are Flink's that Weir refuses).
+ */
+export function nexmarkWith(statement: string, options: Readonly<Record<string, string>>): string {
+  const at = statement.lastIndexOf(' WITH (');
+  if (!statement.startsWith('CREATE TABLE') || at < 0) throw new Error(`not a CREATE TABLE .. WITH (..): ${statement.slice(0, 60)}`);
+  return `${statement.slice(0, at)} WITH (${Object.entries(options).map(([k, v]) => `'${k}' = '${v}'`).join(', ')})`;
+}

@@ -98,6 +98,8 @@ export interface CreateTable {
   readonly columns: readonly ColumnDefinition[];
   readonly watermark?: { readonly column: string; readonly columnPos: SqlPosition; readonly expr: Expr };
   readonly primaryKey?: readonly string[];
+  /** PARTITIONED BY's columns, in order. */
+  readonly partitionKeys?: ReadonlyArray<{ readonly name: string; readonly pos: SqlPosition }>;
   readonly options: Readonly<Record<string, string>>;
 }
 

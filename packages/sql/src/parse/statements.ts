@@ -77,6 +77,7 @@ function createTable(node: TreeNode): CreateTable {
   const columns: ColumnDefinition[] = [];
   let watermark: CreateTable['watermark'];
   let primaryKey: string[] | undefined;
+  let partitionKeys: CreateTable['partitionKeys'];
   for (const part of ruleChildren(node)) {
     switch (kind(part)) {
       case 'ColumnOptionDefinition': {
@@ -108,6 +109,13 @@ function createTable(node: TreeNode): CreateTable {
       case 'TableConstraint':
         primaryKey = childrenOf(child(part, 'ColumnNameList')!, 'ColumnName').map((c) => identifierPath(c).join('.'));
         break;
+      case 'PartitionDefinition':
+        // PARTITIONED BY (a, b): Flink's partition keys are plain columns (its grammar's identity transforms).
+        partitionKeys = ruleChildren(child(part, 'TransformList')!).map((t) => {
+          if (kind(t) !== 'IdentityTransform') throw unsupported(t, `the partition transform ${t.getText()}`);
+          return { name: identifierPath(t).join('.'), pos: positionOf(t) };
+        });
+        break;
       case 'WithOption':
       case 'TablePathCreate':
       case 'IfNotExists':
@@ -131,6 +139,7 @@ function createTable(node: TreeNode): CreateTable {
     columns,
     ...(watermark ? { watermark } : {}),
     ...(primaryKey ? { primaryKey } : {}),
+    ...(partitionKeys ? { partitionKeys } : {}),
     options,
   };
 }
@@ -260,6 +269,9 @@ function tableItem(item: TreeNode, sql: string): FromItem {
   const aliasNode = child(item, 'TableAlias');
   const alias = aliasNode === undefined ? undefined : identifierPath(ruleChildren(aliasNode)[0]!).join('.');
   const primary = child(item, 'TablePrimary')!;
+  // A lookup or temporal join's `t FOR SYSTEM_TIME AS OF x.time`: refused, never read as a regular join.
+  const period = child(item, 'SystemTimePeriod') ?? child(primary, 'SystemTimePeriod');
+  if (period !== undefined) throw unsupported(period, 'FOR SYSTEM_TIME AS OF (a lookup join or an event-time temporal join)');
   const inner = ruleChildren(primary)[0]!;
   if (kind(inner) === 'TablePath') return { kind: 'table', name: identifierPath(inner).join('.'), ...(alias ? { alias } : {}), pos: positionOf(inner) };
   if (kind(inner) === 'AtomExpressionTable') {

@@ -64,7 +64,7 @@ export function describeNode(node: LogicalNode): string {
     case 'windowAggregate': {
       const keys = node.keys.filter((k) => k.kind === 'field').map((k) => node.input.fields[k.index]!.name);
       const aggs = node.aggs.map((a) => `${a.fn}(${a.arg === undefined ? '*' : node.input.fields[a.arg]!.name}) AS ${a.name}`);
-      return `WindowAggregate(${keys.length > 0 ? `groupBy=[${keys.join(', ')}], ` : ''}window=[${windowToString(node.window, 'rowtime')}], select=[${[...keys, ...aggs, 'start(w$) AS window_start', 'end(w$) AS window_end'].join(', ')}])`;
+      return `WindowAggregate(${keys.length > 0 ? `groupBy=[${keys.join(', ')}], ` : ''}window=[${windowToString(node.window, node.window.proctime === true ? 'proctime' : 'rowtime')}], select=[${[...keys, ...aggs, 'start(w$) AS window_start', 'end(w$) AS window_end'].join(', ')}])`;
     }
   }
 }

@@ -233,6 +233,10 @@ function compileCall(rex: Extract<Rex, { kind: 'call' }>): Evaluator {
       const index = (operands[1] as Extract<Rex, { kind: 'literal' }>).value as number;
       return (row) => (a!(row) as unknown[] | null)?.[index] ?? null;
     }
+    case 'PROCTIME':
+      // Materialized as Flink's: the wall clock when the row is evaluated (a window over the
+      // attribute reads the operator's processing-time service instead).
+      return () => Date.now();
     case 'TO_TIMESTAMP_LTZ':
       return (row) => {
         const v = a!(row);

@@ -1,6 +1,6 @@
-import { EventTimeSessionWindows, type StateTtlConfig, SlidingEventTimeWindows, TumblingEventTimeWindows, WatermarkStrategy, Watermark, type DataStream, type StreamExecutionEnvironment, type WatermarkGenerator, type WindowAssigner, type TimeWindow } from '@weir/api';
+import { type StateTtlConfig, WatermarkStrategy, Watermark, type DataStream, type StreamExecutionEnvironment, type WatermarkGenerator, type WindowAssigner, type TimeWindow } from '@weir/api';
 import type { TableFactory } from '../connectors/factory.ts';
-import type { LogicalNode, WindowSpec } from '../logical/nodes.ts';
+import type { LogicalNode } from '../logical/nodes.ts';
 import type { PhysicalNode } from '../physical/changelog.ts';
 import type { Row } from '../row.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
@@ -16,7 +16,7 @@ import { OverAggregateFunction } from './over-aggregate.ts';
 import { AppendRankFunction } from './rank.ts';
 import { RetractGroupAggregateFunction } from './retract-aggregate.ts';
 import { WindowRankFunction } from './window-rank.ts';
-import { CumulativeEventTimeWindows, WindowRowFunction, windowAggregateFunction } from './window-aggregate.ts';
+import { WindowRowFunction, windowAggregateFunction, windowAssignerOf } from './window-aggregate.ts';
 
 /** A keyBy's key selector: the keyString of the row's fields at `indexes`. */
 function fieldsKeyOfRow(indexes: readonly number[]): (row: Row) => string {
@@ -72,12 +72,12 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
           .uid(uid(name));
       }
       case 'windowTvf': {
-        const assigner = assignerOf(node.window);
+        const assigner = windowAssignerOf(node.window);
         const time = node.timeIndex;
         return inputs[0]!
           .flatMap<Row>((row, out) => {
             const ts = row.fields[time] as number;
-            for (const w of assigner.assignWindows(row, ts, { getCurrentProcessingTime: () => 0 } as never)) {
+            for (const w of assigner.assignWindows(row, ts, { getCurrentProcessingTime: () => Date.now() } as never)) {
               out.collect({ kind: row.kind, fields: [...row.fields, w.start, w.end, w.end - 1] });
             }
           })
@@ -140,7 +140,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const accumulators = node.aggs.map((a) => accumulatorOf(a, a.arg === undefined ? undefined : node.input.fields[a.arg]!.type));
         return inputs[0]!
           .keyBy(fieldsKeyOfRow(keyIndexes))
-          .window(assignerOf(node.window) as WindowAssigner<Row, TimeWindow>)
+          .window(windowAssignerOf(node.window) as WindowAssigner<Row, TimeWindow>)
           .aggregate(windowAggregateFunction(keyIndexes, node.aggs.map((a) => a.arg), accumulators), new WindowRowFunction(node.keys))
           .name(`WindowAggregate[${id}]`)
           .uid(uid(name));
@@ -150,12 +150,6 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
   return visit(plan);
 }
 
-function assignerOf(window: WindowSpec): WindowAssigner<unknown, TimeWindow> {
-  if (window.fn === 'TUMBLE') return TumblingEventTimeWindows.of(window.size);
-  if (window.fn === 'HOP') return SlidingEventTimeWindows.of(window.size, window.slide!);
-  if (window.fn === 'SESSION') return EventTimeSessionWindows.withGap(window.gap!) as WindowAssigner<unknown, TimeWindow>;
-  return new CumulativeEventTimeWindows(window.size, window.step!);
-}
 
 /**
  * A table's rows: the connector's records (physical values, then metadata values), computed

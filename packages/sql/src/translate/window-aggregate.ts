@@ -1,5 +1,19 @@
-import { EventTimeTrigger, ProcessWindowFunction, TimeWindow, WindowAssigner, type AggregateFunction, type Collector, type ProcessWindowContext, type Trigger } from '@weir/api';
-import type { WindowKey } from '../logical/nodes.ts';
+import {
+  EventTimeSessionWindows,
+  EventTimeTrigger,
+  ProcessWindowFunction,
+  SlidingEventTimeWindows,
+  SlidingProcessingTimeWindows,
+  TimeWindow,
+  TumblingEventTimeWindows,
+  TumblingProcessingTimeWindows,
+  WindowAssigner,
+  type AggregateFunction,
+  type Collector,
+  type ProcessWindowContext,
+  type Trigger,
+} from '@weir/api';
+import type { WindowKey, WindowSpec } from '../logical/nodes.ts';
 import type { Row } from '../row.ts';
 import type { Accumulator } from './aggregates.ts';
 
@@ -69,4 +83,15 @@ export class CumulativeEventTimeWindows extends WindowAssigner<unknown, TimeWind
   override toString(): string {
     return `CumulativeEventTimeWindows(${this.size}, ${this.step})`;
   }
+}
+
+/** The DataStream window assigner of a window TVF or group window. */
+export function windowAssignerOf(window: WindowSpec): WindowAssigner<unknown, TimeWindow> {
+  // Over PROCTIME(): windows of the wall clock, fired by processing-time timers (validation allows TUMBLE and HOP only).
+  if (window.proctime === true && window.fn === 'TUMBLE') return TumblingProcessingTimeWindows.of(window.size);
+  if (window.proctime === true) return SlidingProcessingTimeWindows.of(window.size, window.slide!);
+  if (window.fn === 'TUMBLE') return TumblingEventTimeWindows.of(window.size);
+  if (window.fn === 'HOP') return SlidingEventTimeWindows.of(window.size, window.slide!);
+  if (window.fn === 'SESSION') return EventTimeSessionWindows.withGap(window.gap!) as WindowAssigner<unknown, TimeWindow>;
+  return new CumulativeEventTimeWindows(window.size, window.step!);
 }

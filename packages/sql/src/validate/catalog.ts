@@ -26,6 +26,8 @@ export interface CatalogTable {
   /** The event-time attribute and its watermark expression (over the scan's row). */
   readonly watermark?: { readonly column: number; readonly expr: Rex; readonly text: string };
   readonly primaryKey?: readonly string[];
+  /** PARTITIONED BY's columns (physical), in order. */
+  readonly partitionKeys?: readonly string[];
   readonly options: Readonly<Record<string, string>>;
 }
 

@@ -36,13 +36,21 @@ export function tableFromDdl(ddl: CreateTable): CatalogTable {
     if (column.metadata !== undefined) return metadata.find((m) => m.name === column.name)!;
     if (column.typeText !== undefined) return physical.find((p) => p.name === column.name)!;
     const computed = bindExpr(column.computed!, physicalScope);
-    return { name: column.name, type: withoutRowtime(computed.type), computed, computedText: rexToString(computed, physical) };
+    // A computed column is no event-time attribute until a WATERMARK says so; `AS PROCTIME()` is a processing-time one (Flink's).
+    const type = computed.type.proctime === true ? computed.type : withoutRowtime(computed.type);
+    return { name: column.name, type, computed, computedText: rexToString(computed, physical) };
   });
   if (ddl.primaryKey !== undefined) {
     for (const key of ddl.primaryKey) {
       const index = columns.findIndex((c) => c.name === key);
       if (index < 0) throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `PRIMARY KEY column '${key}' not found in ${ddl.name}${suggest(key, columns.map((c) => c.name))}`, ddl.pos);
       columns[index] = { ...columns[index]!, type: withNullability(columns[index]!.type, false) };
+    }
+  }
+  for (const key of ddl.partitionKeys ?? []) {
+    // Flink's words (DefaultSchemaResolver / CatalogTable checks): partition keys are physical columns.
+    if (!physical.some((c) => c.name === key.name)) {
+      throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `Partition column '${key.name}' not defined in the table schema${suggest(key.name, physical.map((c) => c.name))}`, key.pos);
     }
   }
   let watermark: CatalogTable['watermark'];
@@ -80,6 +88,7 @@ export function tableFromDdl(ddl: CreateTable): CatalogTable {
     physicalCount: physical.length,
     ...(watermark ? { watermark } : {}),
     ...(ddl.primaryKey ? { primaryKey: ddl.primaryKey } : {}),
+    ...(ddl.partitionKeys ? { partitionKeys: ddl.partitionKeys.map((k) => k.name) } : {}),
     options: ddl.options,
   };
 }

@@ -81,15 +81,20 @@ export function bindFrom(from: FromItem, catalog: Catalog, pending: Expr[] = [])
         throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `Column '${from.timeColumn}' not found in table '${from.table}'${suggest(from.timeColumn, input.fields.map((f) => f.name))}`, from.timeColumnPos);
       }
       const timeType = input.fields[timeIndex]!.type;
-      if (timeType.rowtime !== true) {
+      if (timeType.rowtime !== true && timeType.proctime !== true) {
         throw new SqlError(
           SqlErrorCode.SQL_NOT_A_TIME_ATTRIBUTE,
-          `The window function ${from.fn} requires the time column to be a time attribute (a column with a WATERMARK), but ${from.timeColumn} is ${typeToString(timeType)}; declare WATERMARK FOR ${from.timeColumn} AS ... in the table`,
+          `The window function ${from.fn} requires the time column to be a time attribute (a column with a WATERMARK, or PROCTIME()), but ${from.timeColumn} is ${typeToString(timeType)}; declare WATERMARK FOR ${from.timeColumn} AS ... in the table`,
           from.timeColumnPos,
         );
       }
-      const window = windowSpec(from);
-      const windowTime = { ...withNullability(timeType.root === 'TIMESTAMP_LTZ' ? T.timestampLtz(3) : T.timestamp(3), false), rowtime: true };
+      const proctime = timeType.proctime === true;
+      if (proctime && from.fn !== 'TUMBLE' && from.fn !== 'HOP') {
+        throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `The window function ${from.fn} on a processing-time attribute is not supported by Weir's SQL yet (TUMBLE and HOP are)`, from.timeColumnPos);
+      }
+      const window = proctime ? { ...windowSpec(from), proctime } : windowSpec(from);
+      // window_time is a time attribute of the window's kind (Flink's: *PROCTIME* over processing time).
+      const windowTime = { ...withNullability(timeType.root === 'TIMESTAMP_LTZ' ? T.timestampLtz(3) : T.timestamp(3), false), ...(proctime ? { proctime } : { rowtime: true }) };
       const fields: Field[] = [
         ...input.fields,
         { name: 'window_start', type: withNullability(T.timestamp(3), false) },

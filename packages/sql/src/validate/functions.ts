@@ -110,6 +110,8 @@ const SCALARS: Record<string, Inference> = {
     const type = args.length === 3 && args[0]!.root === 'BOOLEAN' ? commonType(args[1]!, args[2]!) : undefined;
     return type ?? fail('IF(<BOOLEAN>, <T>, <T>)');
   },
+  // Flink's PROCTIME(): a processing-time attribute, TIMESTAMP_LTZ(3) NOT NULL *PROCTIME*.
+  PROCTIME: (args, fail) => (args.length === 0 ? { ...withNullability(T.timestampLtz(3), false), proctime: true } : fail('PROCTIME()')),
   TO_TIMESTAMP_LTZ: (args, fail) => (args.length === 2 && isNumeric(args[0]!) && isInteger(args[1]) ? nullableIfAny(T.timestampLtz(3), args) : fail('TO_TIMESTAMP_LTZ(<NUMERIC> epoch, <INTEGER> precision 0 or 3)')),
   TO_TIMESTAMP: (args, fail) => (args.length === 1 && isString(args[0]) ? withNullability(T.timestamp(3), true) : fail("TO_TIMESTAMP(<STRING> 'yyyy-MM-dd HH:mm:ss[.SSS]')")),
   DATE_FORMAT: (args, fail) => (args.length === 2 && isTimestamp(args[0]!) && isString(args[1]) ? nullableIfAny(T.STRING, args) : fail('DATE_FORMAT(<TIMESTAMP>, <STRING> format)')),

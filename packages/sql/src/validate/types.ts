@@ -18,6 +18,8 @@ export interface SqlType {
   readonly scale?: number;
   /** An event-time attribute (Flink's *ROWTIME*): the column a table's WATERMARK is declared on. */
   readonly rowtime?: boolean;
+  /** A processing-time attribute (Flink's *PROCTIME*): PROCTIME()'s column, the wall clock when it is read. */
+  readonly proctime?: boolean;
   /** ROW's fields, in order. */
   readonly fields?: readonly { readonly name: string; readonly type: SqlType }[];
 }
@@ -42,10 +44,10 @@ export function withNullability(type: SqlType, nullable: boolean): SqlType {
   return type.nullable === nullable ? type : { ...type, nullable };
 }
 
-/** The same type without the event-time attribute: what an expression over a rowtime column computes. */
+/** The same type without its time attribute (event or processing time): what an expression over a time attribute computes. */
 export function withoutRowtime(type: SqlType): SqlType {
-  if (type.rowtime !== true) return type;
-  const { rowtime: _dropped, ...rest } = type;
+  if (type.rowtime !== true && type.proctime !== true) return type;
+  const { rowtime: _rowtime, proctime: _proctime, ...rest } = type;
   return rest;
 }
 
@@ -139,6 +141,7 @@ export function typeToString(type: SqlType): string {
   else if (type.root === 'ROW') text = `ROW<${type.fields!.map((f) => `\`${f.name}\` ${typeToString(f.type)}`).join(', ')}>`;
   if (!type.nullable && type.root !== 'NULL' && type.root !== 'INTERVAL') text += ' NOT NULL';
   if (type.rowtime === true) text += ' *ROWTIME*';
+  if (type.proctime === true) text += ' *PROCTIME*';
   return text;
 }
 

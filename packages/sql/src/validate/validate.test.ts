@@ -85,7 +85,7 @@ describe('validation: names and Flink types', () => {
     expect(error("SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(id), INTERVAL '1' SECOND)) GROUP BY window_start, window_end")).toEqual({
       code: SqlErrorCode.SQL_NOT_A_TIME_ATTRIBUTE,
       message:
-        'SQL error at line 1, column 72: The window function TUMBLE requires the time column to be a time attribute (a column with a WATERMARK), but id is BIGINT; declare WATERMARK FOR id AS ... in the table',
+        'SQL error at line 1, column 72: The window function TUMBLE requires the time column to be a time attribute (a column with a WATERMARK, or PROCTIME()), but id is BIGINT; declare WATERMARK FOR id AS ... in the table',
     });
   });
 

@@ -49,6 +49,31 @@ describe('FileSink', () => {
     expect(contents(out)).toEqual({ 'part-1-0': 'héllo\nworld\n', '.part-1-1.inprogress': 'next\n' });
   });
 
+  it('writes each bucket into its own subdirectory, one part per bucket, and a restore deletes the hidden parts of every bucket', async () => {
+    const bucketed = () =>
+      FileSink.forRowFormat<string>(dir, new SimpleStringEncoder())
+        .withBucketAssigner({ getBucketId: (record: string) => `k=${record[0]}` })
+        .build();
+    const writer = await bucketed().createWriter(context(0, 1));
+    for (const record of ['a1', 'b1', 'a2']) await writer.write(record);
+    const committables = await writer.prepareCommit(1);
+    expect(committables).toEqual([
+      { dir: join(dir, 'k=a'), pending: '.part-0-0.inprogress', final: 'part-0-0' },
+      { dir: join(dir, 'k=b'), pending: '.part-0-1.inprogress', final: 'part-0-1' },
+    ]);
+    await bucketed().createCommitter(context(0, 1)).commit(committables);
+    await writer.write('b2');
+    await writer.flush(false);
+    expect(contents(join(dir, 'k=a'))).toEqual({ 'part-0-0': 'a1\na2\n' });
+    expect(contents(join(dir, 'k=b'))).toEqual({ 'part-0-1': 'b1\n', '.part-0-2.inprogress': 'b2\n' });
+    const restored = await bucketed().createWriter(context(0, 1), [writer.snapshotState()]);
+    expect(contents(join(dir, 'k=b'))).toEqual({ 'part-0-1': 'b1\n' });
+    await restored.write('a3');
+    expect(await restored.prepareCommit(2)).toEqual([{ dir: join(dir, 'k=a'), pending: '.part-0-3.inprogress', final: 'part-0-3' }]);
+    const escaping = await FileSink.forRowFormat<string>(dir, new SimpleStringEncoder()).withBucketAssigner({ getBucketId: () => '../x' }).build().createWriter(context(0, 1));
+    expect(() => escaping.write('x')).toThrow(/a FileSink bucket is a relative path below the sink's directory, got "..\/x"/);
+  });
+
   it('hands over size rolls and the current part in order, each part once', async () => {
     const writer = await sink(10).createWriter(context(0, 1));
     expect(await writer.prepareCommit(1)).toEqual([]);

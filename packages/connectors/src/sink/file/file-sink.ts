@@ -1,6 +1,7 @@
 import { createLogger, WeirError } from '@weir/common';
 import type { ConnectorContext, Sink } from '@weir/api';
 import { ConnectorErrorCode } from '../../errors.ts';
+import { BasePathBucketAssigner, type BucketAssigner } from './bucket-assigner.ts';
 import type { Encoder } from './encoder.ts';
 import { FileSinkCommitter } from './file-sink-committer.ts';
 import { FileSinkWriter, type FileSinkWriterState } from './file-sink-writer.ts';
@@ -12,13 +13,16 @@ import { DefaultRollingPolicy } from './rolling-policy.ts';
  * once: each subtask writes `part-<subtask>-<n>`, hidden as `.part-<subtask>-<n>.inprogress`
  * until a checkpoint that covers it completes and the committer renames it visible (without
  * checkpointing, at end of input). Parts roll at the policy's size (128 MiB by default), on
- * every checkpoint and at end of input. The directory must be shared by all TaskManagers.
+ * every checkpoint and at end of input. With a BucketAssigner each record's part is in its
+ * bucket's subdirectory (Hive-style partitions for the SQL filesystem sink). The directory must
+ * be shared by all TaskManagers.
  */
 export class FileSink<T> implements Sink<T> {
   private constructor(
     readonly dir: string,
     private readonly encoder: Encoder<T>,
     private readonly rollingPolicy: DefaultRollingPolicy,
+    private readonly bucketAssigner: BucketAssigner<T>,
   ) {}
 
   /** A builder for part files in `dir`, one line per record through `encoder` (Flink takes a Path; bulk formats are not supported). */
@@ -29,7 +33,7 @@ export class FileSink<T> implements Sink<T> {
     if (encoder === null || typeof encoder !== 'object' || typeof encoder.encode !== 'function') {
       throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'FileSink.forRowFormat() needs an Encoder, such as new SimpleStringEncoder()');
     }
-    return new FileSinkBuilder<T>((policy) => new FileSink(dir, encoder, policy));
+    return new FileSinkBuilder<T>((policy, assigner) => new FileSink(dir, encoder, policy, assigner));
   }
 
   /**
@@ -45,17 +49,18 @@ export class FileSink<T> implements Sink<T> {
     const states = restoredState?.map(requireWriterState);
     await createSinkDirectory(this.dir);
     const logger = createLogger('file-sink', { jobId: context.jobId, subtask: context.subtaskIndex });
-    let firstIndex = await nextPartIndex(this.dir, context.subtaskIndex);
+    const buckets = !(this.bucketAssigner instanceof BasePathBucketAssigner);
+    let firstIndex = await nextPartIndex(this.dir, context.subtaskIndex, buckets);
     if (states !== undefined) {
       for (const state of states) firstIndex = Math.max(firstIndex, state.nextPart);
       if (restoredInPlace(states, context)) {
-        const deleted = await deleteHiddenParts(this.dir, context.subtaskIndex);
+        const deleted = await deleteHiddenParts(this.dir, context.subtaskIndex, buckets);
         if (deleted.length > 0) logger.info({ dir: this.dir, files: deleted }, 'deleted uncommitted part files of the failed attempt');
       } else {
         logger.info({ dir: this.dir }, 'restored at another parallelism: hidden part files of earlier attempts are left in place');
       }
     }
-    return new FileSinkWriter(this.dir, context.subtaskIndex, this.encoder, this.rollingPolicy, logger, firstIndex, context.parallelism);
+    return new FileSinkWriter(this.dir, context.subtaskIndex, this.encoder, this.rollingPolicy, logger, firstIndex, context.parallelism, this.bucketAssigner);
   }
 
   createCommitter(context: ConnectorContext): FileSinkCommitter {
@@ -86,8 +91,18 @@ function requireWriterState(state: unknown): FileSinkWriterState {
 /** Builds a FileSink (Flink's FileSink.RowFormatBuilder). */
 export class FileSinkBuilder<T> {
   #rollingPolicy = DefaultRollingPolicy.builder().build();
+  #bucketAssigner: BucketAssigner<T> = new BasePathBucketAssigner<T>();
 
-  constructor(private readonly create: (policy: DefaultRollingPolicy) => FileSink<T>) {}
+  constructor(private readonly create: (policy: DefaultRollingPolicy, assigner: BucketAssigner<T>) => FileSink<T>) {}
+
+  /** Flink's withBucketAssigner: the subdirectory each record's part file is in. */
+  withBucketAssigner(assigner: BucketAssigner<T>): this {
+    if (assigner === null || typeof assigner !== 'object' || typeof assigner.getBucketId !== 'function') {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, 'withBucketAssigner() takes an object with getBucketId(element)');
+    }
+    this.#bucketAssigner = assigner;
+    return this;
+  }
 
   /** Flink's withRollingPolicy: when an in-progress part file rolls. */
   withRollingPolicy(policy: DefaultRollingPolicy): this {
@@ -100,6 +115,6 @@ export class FileSinkBuilder<T> {
 
   /** The FileSink. */
   build(): FileSink<T> {
-    return this.create(this.#rollingPolicy);
+    return this.create(this.#rollingPolicy, this.#bucketAssigner);
   }
 }

@@ -1,5 +1,5 @@
 import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { WeirError } from '@weir/common';
 import { ConnectorErrorCode } from '../../errors.ts';
 
@@ -31,22 +31,26 @@ export async function createSinkDirectory(dir: string): Promise<void> {
 
 /**
  * The index after the highest part (visible or in progress) this subtask already has in
- * `dir`, so a writer never overwrites an earlier attempt's files.
+ * `dir` (and, with `buckets`, in every directory below it), so a writer never overwrites an
+ * earlier attempt's files.
  */
-export async function nextPartIndex(dir: string, subtask: number): Promise<number> {
+export async function nextPartIndex(dir: string, subtask: number, buckets = false): Promise<number> {
   const pattern = new RegExp(`^\\.?part-${subtask}-(\\d+)(\\.inprogress)?$`);
   let next = 0;
-  for (const name of await listDir(dir)) {
-    const match = pattern.exec(name);
+  for (const name of await listDir(dir, buckets)) {
+    const match = pattern.exec(basename(name));
     if (match !== null) next = Math.max(next, Number(match[1]) + 1);
   }
   return next;
 }
 
-/** Deletes this subtask's hidden part files (in progress or rolled, never committed) and returns their names. */
-export async function deleteHiddenParts(dir: string, subtask: number): Promise<string[]> {
+/**
+ * Deletes this subtask's hidden part files (in progress or rolled, never committed) in `dir`
+ * (with `buckets`, also below it) and returns their paths relative to `dir`.
+ */
+export async function deleteHiddenParts(dir: string, subtask: number, buckets = false): Promise<string[]> {
   const pattern = new RegExp(`^\\.part-${subtask}-\\d+\\.inprogress$`);
-  const hidden = (await listDir(dir)).filter((name) => pattern.test(name));
+  const hidden = (await listDir(dir, buckets)).filter((name) => pattern.test(basename(name)));
   for (const name of hidden) {
     try {
       await rm(join(dir, name), { force: true });
@@ -153,9 +157,9 @@ export class InProgressPart {
   }
 }
 
-async function listDir(dir: string): Promise<string[]> {
+async function listDir(dir: string, recursive: boolean): Promise<string[]> {
   try {
-    return await readdir(dir);
+    return await readdir(dir, { recursive });
   } catch (err) {
     throw ioError(`cannot list FileSink directory ${dir}`, err);
   }
