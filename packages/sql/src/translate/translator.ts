@@ -17,6 +17,7 @@ import { AppendRankFunction } from './rank.ts';
 import { RetractGroupAggregateFunction } from './retract-aggregate.ts';
 import { WindowRankFunction } from './window-rank.ts';
 import { WindowRowFunction, windowAggregateFunction, windowAssignerOf } from './window-aggregate.ts';
+import { WindowTableFunction } from './window-table-function.ts';
 
 /** A keyBy's key selector: the keyString of the row's fields at `indexes`. */
 function fieldsKeyOfRow(indexes: readonly number[]): (row: Row) => string {
@@ -71,19 +72,11 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
           .name(`Calc[${id}]`)
           .uid(uid(name));
       }
-      case 'windowTvf': {
-        const assigner = windowAssignerOf(node.window);
-        const time = node.timeIndex;
+      case 'windowTvf':
         return inputs[0]!
-          .flatMap<Row>((row, out) => {
-            const ts = row.fields[time] as number;
-            for (const w of assigner.assignWindows(row, ts, { getCurrentProcessingTime: () => Date.now() } as never)) {
-              out.collect({ kind: row.kind, fields: [...row.fields, w.start, w.end, w.end - 1] });
-            }
-          })
+          .process(new WindowTableFunction(windowAssignerOf(node.window), node.timeIndex))
           .name(`WindowTableFunction[${id}]`)
           .uid(uid(name));
-      }
       case 'aggregate': {
         const keys = node.groupKeys;
         if (physical.inputs[0]!.mode === 'retract') {
