@@ -1,4 +1,4 @@
-// `pnpm bench [scenario...] [--profile DIR] [--events N] [--records N] [--queries q5,q7] [--guarantees NONE,EXACTLY_ONCE] [--tls] [--keys 200000,1000000] [--modes full,incremental,changelog] [--config [B:]key=value]... [--repeat N]`: runs the scenarios (all by default), prints a
+// `pnpm bench [scenario...] [--profile DIR] [--events N] [--records N] [--queries q5,q7] [--guarantees NONE,EXACTLY_ONCE] [--tls] [--keys 200000,1000000] [--modes full,incremental,changelog] [--config [B:]key=value]... [--repeat N] [--seconds S] [--state-mb N] [--rounds R]`: runs the scenarios (all by default), prints a
 // table per scenario and one JSON line per scenario (prefixed `BENCH `) for tools.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,14 +19,14 @@ import { DEFAULT_KEYS, STATE_SCALING_MODES, stateScaling, type StateScalingMode 
 import { taskManagerStart } from './scenarios/taskmanager-start.ts';
 import { windows } from './scenarios/windows.ts';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, records: { type: 'string' }, guarantees: { type: 'string' }, queries: { type: 'string' }, tls: { type: 'boolean' }, keys: { type: 'string' }, modes: { type: 'string' }, config: { type: 'string', multiple: true }, repeat: { type: 'string' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, records: { type: 'string' }, guarantees: { type: 'string' }, queries: { type: 'string' }, tls: { type: 'boolean' }, keys: { type: 'string' }, modes: { type: 'string' }, config: { type: 'string', multiple: true }, repeat: { type: 'string' }, seconds: { type: 'string' }, 'state-mb': { type: 'string' }, rounds: { type: 'string' } } });
 const keys = values.keys === undefined ? DEFAULT_KEYS : values.keys.split(',').map(Number);
 if (keys.some((k) => !(Number.isSafeInteger(k) && k >= 1_000))) {
   console.error(`error: --keys takes key counts separated by commas (each at least 1000), got ${values.keys}`);
   process.exit(2);
 }
 // state-scaling runs for hours at its default sizes: only when named.
-const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead, backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, nexmarkSql, kafka, postgres, stateScaling({ keys, modes: stateModes(), config: stateConfig(false), configB: stateConfig(true), repeat: Number(values.repeat ?? 1) })];
+const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead({ seconds: positiveNumber('seconds', 30), stateMb: positiveNumber('state-mb', 1), rounds: positiveNumber('rounds', 3), config: stateConfig(false) }), backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, nexmarkSql, kafka, postgres, stateScaling({ keys, modes: stateModes(), config: stateConfig(false), configB: stateConfig(true), repeat: Number(values.repeat ?? 1) })];
 
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));
 if (unknown.length > 0) {
@@ -62,6 +62,17 @@ for (const scenario of selected) {
   if (profileDir) for (const line of summarizeProfiles(profileDir)) console.log(line);
 }
 
+/** A positive number option (checkpoint-overhead's --seconds, --state-mb, --rounds), `fallback` when absent. */
+function positiveNumber(name: 'seconds' | 'state-mb' | 'rounds', fallback: number): number {
+  const text = values[name];
+  const value = text === undefined ? fallback : Number(text);
+  if (!(value > 0)) {
+    console.error(`error: --${name} takes a positive number, got ${text}`);
+    process.exit(2);
+  }
+  return value;
+}
+
 /** `--modes full,incremental,changelog` (state-scaling; full and incremental by default). */
 function stateModes(): StateScalingMode[] {
   const modes = (values.modes ?? 'full,incremental').split(',') as StateScalingMode[];
@@ -72,7 +83,7 @@ function stateModes(): StateScalingMode[] {
   return modes;
 }
 
-/** `--config key=value`, repeatable (state-scaling): cluster configuration on top of the bench's; `--config B:key=value` only variant B's. */
+/** `--config key=value`, repeatable (state-scaling, checkpoint-overhead): cluster configuration on top of the bench's; `--config B:key=value` only variant B's. */
 function stateConfig(variantB: boolean): Record<string, string> {
   const pairs = (values.config ?? []).filter((pair) => pair.startsWith('B:') === variantB).map((pair) => (variantB ? pair.slice(2) : pair));
   return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));

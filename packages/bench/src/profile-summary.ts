@@ -13,10 +13,11 @@ interface CpuProfile {
   readonly endTime: number;
 }
 
-/** The functions with the most self time in each `.cpuprofile` of `dir`, as printable lines. */
+/** The functions with the most self time in each `.cpuprofile` of `dir` and its subdirectories, as printable lines. */
 export function summarizeProfiles(dir: string, top = 15): string[] {
   const lines: string[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.cpuprofile'));
+  for (const file of files.sort()) {
     const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
     const selfHits = new Map<string, number>();
     let total = 0;

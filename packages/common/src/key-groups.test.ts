@@ -30,6 +30,17 @@ describe('murmur3', () => {
     expect(hashKey(-0)).toBe(hashKey(0));
   });
 
+  it('keeps the hashes and key groups of number keys that savepoints hold (pinned values)', () => {
+    const keys = [0, 1, 2, 42, -1, 0.5, 1e300, 2 ** 53 - 1, -(2 ** 31), 123456789, NaN, Infinity];
+    // [hashKey, key group at max parallelism 128, at 1000], computed before number keys were hashed from a Float64Array view.
+    const pinned = [
+      [1669671676, 124, 676], [4152582287, 15, 287], [3145138138, 90, 138], [244275329, 1, 329], [3800686449, 113, 449], [2677528480, 32, 480],
+      [2093100220, 60, 220], [3279583865, 121, 865], [3674968065, 1, 65], [2785221071, 79, 71], [1428788237, 13, 237], [420913893, 101, 893],
+    ];
+    expect(keys.map((k) => [hashKey(k), keyGroupForKey(k, 128), keyGroupForKey(k, 1000)])).toEqual(pinned);
+    expect(keyGroupForKey(-0, 128)).toBe(124);
+  });
+
   it('hashes equal object keys equally whatever their field order', () => {
     expect(hashKey({ a: 1, b: 'x' })).toBe(hashKey({ b: 'x', a: 1 }));
     expect(hashKey([1, 2])).not.toBe(hashKey([2, 1]));

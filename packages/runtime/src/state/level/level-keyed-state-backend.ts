@@ -47,8 +47,9 @@ const REWRITE_BATCH = 4096;
 /**
  * Keyed state of one operator subtask in a LevelDB database of its own, below the
  * TaskManager's local state dir (`<localdir>/<jobId>/<operatorId>-<subtask>-<random>/db`),
- * removed when the task ends. A checkpoint's synchronous part only takes the write cache's
- * dirty entries; after it, while records flow, they are written to the DB and the DB's files
+ * removed when the task ends. A checkpoint's synchronous part only sets the write cache's
+ * dirty Maps aside; after it, while records flow, they are encoded, written to the DB (after a
+ * batch still in flight) and the DB's files
  * are linked (snapshot-files.ts), a full checkpoint flushing the memtable first. Incremental
  * checkpoints refer to the table files and log and MANIFEST segments a confirmed checkpoint
  * already uploaded (as Flink's RocksIncrementalSnapshotStrategy: the baseline is the set of
@@ -182,18 +183,19 @@ export class LevelKeyedStateBackend extends RegistryBackedStates<LevelStateTable
       const { gte, lt } = keyGroupBounds(keyGroupRange);
       return { kind: 'level-canonical', keyGroupRange, states, cursor: this.store.cursor(gte, lt), capturedAt };
     }
-    // A batch still in flight (the cache filled just before the barrier) goes first: a table keeps one batch's objects readable.
-    await this.store.settled();
     if (this.changelog !== undefined && options.full !== true) {
+      // A batch still in flight (the cache filled just before the barrier) goes to the changelog first.
+      await this.store.settled();
       this.#materializer?.throwFailure();
       // The dirty entries go to the changelog's open segment now (and to the DB in the background); the checkpoint closes the segment.
-      this.store.writeDirtyThen(() => Promise.resolve()).catch(() => undefined);
+      this.store.writeDirtyThen(() => Promise.resolve(), false).catch(() => undefined);
       const changelog = this.changelog.checkpoint(checkpointId);
       if (changelog !== undefined) return { kind: 'level-changelog', keyGroupRange, states, ...changelog };
     }
     const directory = join(this.directory, `chk-${checkpointId}`);
     // An on-demand FULL checkpoint uploads every file, as Flink's full snapshot of an incremental RocksDB backend.
     const baseline = this.#options.incremental && options.full !== true ? this.#confirmed : undefined;
+    // The dirty entries are frozen now (the state as of the barrier) and written after a batch still in flight, while records flow.
     const files = this.store.writeDirtyThen(() => this.#takeFiles(checkpointId, directory, baseline));
     // Awaited by the asynchronous part; a task that ends before it must not leave the rejection unhandled.
     files.catch(() => undefined);

@@ -54,6 +54,14 @@ export class LevelStateTable implements StateAccess<unknown>, DirtySource {
   readonly #prefixes: string[] = [];
   /** Objects of the batch being written, by group, readable until the DB has them. */
   #flushing: GroupMaps | undefined;
+  /**
+   * The dirty entries each batch froze (oldest first; undefined for a batch that found none),
+   * readable until the batch has put them into its write: a batch takes the cache's dirty
+   * Maps at once (a checkpoint's state as of its barrier) and encodes them later, in slices.
+   */
+  readonly #frozen: (GroupMaps | undefined)[] = [];
+  /** Where the oldest frozen set's encoding stands: its group, and the entries of that group left. */
+  #taking: { index: number; entries: IterableIterator<[unknown, unknown]> | undefined; flushing: GroupMaps } | undefined;
   /** Every key of the state the DB holds has an entry here (see the class comment). */
   #complete: boolean;
   /** Where eviction goes on: it walks the groups round-robin. */
@@ -81,6 +89,10 @@ export class LevelStateTable implements StateAccess<unknown>, DirtySource {
     const key = this.namespaced ? this.keys.namespacedKey : this.keys.normalizedKey;
     const dirty = this.#dirty[index]?.get(key);
     if (dirty !== undefined) return dirty === DELETED ? undefined : dirty;
+    for (let f = this.#frozen.length - 1; f >= 0; f--) {
+      const frozen = this.#frozen[f]?.[index]?.get(key);
+      if (frozen !== undefined) return frozen === DELETED ? undefined : frozen;
+    }
     const clean = this.#clean[index]?.get(key);
     if (clean === undefined) {
       if (this.#complete) return undefined;
@@ -132,46 +144,74 @@ export class LevelStateTable implements StateAccess<unknown>, DirtySource {
     this.put(DELETED);
   }
 
-  takeDirty(batch: BatchWriter): void {
-    if (this.#dirtyEntries === 0) return;
+  freeze(): void {
+    if (this.#dirtyEntries === 0) {
+      this.#frozen.push(undefined);
+      return;
+    }
     this.#dirtyEntries = 0;
-    const flushing: GroupMaps = [];
-    for (let index = 0; index < this.#dirty.length; index++) {
-      const dirty = this.#dirty[index];
+    this.#frozen.push(this.#dirty.slice());
+    this.#dirty.fill(undefined);
+  }
+
+  takeFrozen(batch: BatchWriter, limit: number): boolean {
+    const frozen = this.#frozen[0];
+    if (frozen === undefined) {
+      this.#frozen.shift();
+      return true;
+    }
+    const taking = (this.#taking ??= { index: 0, entries: undefined, flushing: [] });
+    let left = limit;
+    for (; taking.index < frozen.length; taking.index++, taking.entries = undefined) {
+      const index = taking.index;
+      const dirty = frozen[index];
       if (dirty === undefined || dirty.size === 0) continue;
       let clean = this.#clean[index];
       if (clean === undefined) this.#clean[index] = clean = new Map();
       const before = clean.size;
       const prefix = this.#prefix(index);
-      for (const [key, value] of dirty) {
-        const dbKey = prefix + packedKeyLatin1(key, packState);
-        if (value === DELETED) {
-          batch.del(Buffer.from(dbKey, 'latin1'));
-          clean.set(key, DELETED);
-          continue;
-        }
-        // A short primitive shares one buffer with its key: a third fewer objects per entry.
-        const short = shortPackedLatin1(value);
-        if (short !== undefined) {
-          const bytes = Buffer.from(dbKey + short, 'latin1');
-          batch.put(bytes.subarray(0, dbKey.length), bytes.subarray(dbKey.length));
-          clean.set(key, value);
-          continue;
-        }
-        const packed = packState(encodeStateValue(this.kind, value));
-        batch.put(Buffer.from(dbKey, 'latin1'), Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength));
-        if (isObject(value)) {
-          (flushing[index] ??= new Map()).set(key, value);
-          if (this.#complete) clean.set(key, IN_DB);
-          else clean.delete(key);
-        } else {
-          clean.set(key, value);
+      const entries = (taking.entries ??= dirty.entries());
+      for (let next = entries.next(); !next.done; next = entries.next()) {
+        const [key, value] = next.value;
+        this.#take(batch, index, clean, prefix + packedKeyLatin1(key, packState), key, value, taking.flushing);
+        if (--left <= 0) {
+          this.#cleanEntries += clean.size - before;
+          return false;
         }
       }
       this.#cleanEntries += clean.size - before;
-      dirty.clear();
     }
-    this.#flushing = flushing;
+    // Every entry is clean or flushing now: the frozen Maps are no longer read.
+    this.#frozen.shift();
+    this.#flushing = taking.flushing;
+    this.#taking = undefined;
+    return true;
+  }
+
+  /** One dirty entry into the batch: clean from now on, or (an object) readable in `flushing` until the DB has it. */
+  #take(batch: BatchWriter, index: number, clean: Map<unknown, unknown>, dbKey: string, key: unknown, value: unknown, flushing: GroupMaps): void {
+    if (value === DELETED) {
+      batch.del(Buffer.from(dbKey, 'latin1'));
+      clean.set(key, DELETED);
+      return;
+    }
+    // A short primitive shares one buffer with its key: a third fewer objects per entry.
+    const short = shortPackedLatin1(value);
+    if (short !== undefined) {
+      const bytes = Buffer.from(dbKey + short, 'latin1');
+      batch.put(bytes.subarray(0, dbKey.length), bytes.subarray(dbKey.length));
+      clean.set(key, value);
+      return;
+    }
+    const packed = packState(encodeStateValue(this.kind, value));
+    batch.put(Buffer.from(dbKey, 'latin1'), Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength));
+    if (isObject(value)) {
+      (flushing[index] ??= new Map()).set(key, value);
+      if (this.#complete) clean.set(key, IN_DB);
+      else clean.delete(key);
+    } else {
+      clean.set(key, value);
+    }
   }
 
   written(): void {

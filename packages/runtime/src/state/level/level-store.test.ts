@@ -2,8 +2,11 @@ import { Types, ValueStateDescriptor } from '@weir/api';
 import { ManualClock } from '@weir/common/testing';
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { keyGroupBounds } from './level-key.ts';
 import { LevelKeyedStateBackend } from './level-keyed-state-backend.ts';
+import { LevelStateTable } from './level-state-table.ts';
+import { LevelStore } from './level-store.ts';
 import { keyContext, OPERATOR_ID, tempDir } from './level-test-support.ts';
 
 const open: LevelKeyedStateBackend[] = [];
@@ -58,5 +61,32 @@ describe('LevelStore', () => {
     expect(await inDatabase(backend)).toBe(10);
     backend.keys.setCurrentKey(3);
     expect(count.value()).toBe(10);
+  });
+
+  it("takes a checkpoint's dirty entries at once and encodes them into the batch later, while reads and writes go on", async () => {
+    const local = tempDir('store');
+    dirs.push(local);
+    // Every entry put into a batch, as the changelog would get it.
+    const encoded: Buffer[] = [];
+    const store = new LevelStore({ directory: join(local, 'db'), label: 'Op', work: undefined, clock: new ManualClock(0), changelog: { put: (key) => encoded.push(key), del: () => undefined } });
+    await store.open();
+    const keys = keyContext(1, 0);
+    const table = new LevelStateTable('count', 'value', keys, store);
+    for (let key = 0; key < 10_000; key++) {
+      keys.setCurrentKey(key);
+      table.put(key);
+    }
+    const inBatch = store.writeDirtyThen(async () => encoded.length);
+    // The synchronous part encoded nothing: 10k entries would have held the task ~20 ms.
+    expect(encoded).toHaveLength(0);
+    // Records after the barrier: they read the frozen values, and what they write is not the checkpoint's.
+    keys.setCurrentKey(5);
+    expect(table.get()).toBe(5);
+    table.put(-5);
+    expect(await inBatch).toBe(10_000);
+    expect(table.get()).toBe(-5);
+    keys.setCurrentKey(6);
+    expect(table.get()).toBe(6);
+    await store.close();
   });
 });

@@ -28,6 +28,12 @@ const QUIET_MS = 20;
  * pauses now and then (waiting for input) would write them all again after every pause.
  */
 const QUIET_FLUSH_ENTRIES = 4096;
+/**
+ * A batch takes the dirty entries at once but encodes them into its write this many at a time,
+ * the task's records running in between: 64k entries took the task ~100 ms in one go, which a
+ * checkpoint's barrier waited for (issue 24: its synchronous part at most 10 ms).
+ */
+const ENCODE_SLICE = 2048;
 /** LevelDB's options of each DB, from the TaskManager's state.backend.rocksdb.* keys (common's options.ts has the defaults and what each does). */
 export interface LevelTuning {
   readonly writeBufferBytes: number;
@@ -65,8 +71,10 @@ export interface BatchWriter {
 
 /** A state's side of the write batches: its cache (level-state-table.ts) gives its dirty entries, and learns when the DB has them. */
 export interface DirtySource {
-  /** Puts every dirty entry into the batch, marks them clean, and keeps the objects readable until `written`. */
-  takeDirty(batch: BatchWriter): void;
+  /** Sets the dirty entries aside for the next batch (O(key groups)): later writes go to new dirty Maps, reads find them still. */
+  freeze(): void;
+  /** Puts up to `limit` of the oldest frozen entries into the batch and marks them clean, keeping objects readable until `written`; true once all are in. */
+  takeFrozen(batch: BatchWriter, limit: number): boolean;
   /** The batch that took the entries is in the DB. */
   written(): void;
   /** The DB was written around the cache (restore, migration): drop what it holds as the DB's, and read every key it does not hold from the DB. */
@@ -194,11 +202,16 @@ export class LevelStore {
    * A checkpoint's write, without the task waiting for it: takes every dirty entry now (the
    * state as of the barrier), writes them as one batch in the background, and runs `then`
    * once the DB has them and before any later batch starts, so `then` sees the DB exactly as
-   * of this call. Meanwhile a full cache makes the task wait, as for any batch. Call it once
-   * settled().
+   * of this call. A batch still being written goes first. Meanwhile a full cache makes the task
+   * wait, as for any batch. `sliced: false` puts the entries into the batch before it returns
+   * (a changelog checkpoint, whose segment must hold them when it closes; call it once settled()).
    */
-  writeDirtyThen<T>(then: () => Promise<T>): Promise<T> {
-    const result = (this.#dirty === 0 ? Promise.resolve() : this.#writeBatch()).then(then);
+  writeDirtyThen<T>(then: () => Promise<T>, sliced = true): Promise<T> {
+    const before = this.#dirty === 0 ? (this.#inFlight ?? Promise.resolve()) : this.#writeBatch(sliced);
+    const result = before.then(() => {
+      this.#throwFailure();
+      return then();
+    });
     this.#track(result);
     return result;
   }
@@ -278,30 +291,42 @@ export class LevelStore {
     });
   }
 
-  /** Takes every dirty entry and writes them as one batch. */
-  #writeBatch(): Promise<void> {
+  /**
+   * Takes every dirty entry (frozen at once) and writes them as one batch after the one in
+   * flight, if any; the entries go into the batch ENCODE_SLICE at a time with the task's records
+   * in between, or all at once unless `sliced`.
+   */
+  #writeBatch(sliced = true): Promise<void> {
+    const sources = [...this.#sources];
+    for (const source of sources) source.freeze();
+    this.#dirty = 0;
+    if (!sliced) return this.#write(sources, false);
+    return (this.#inFlight ?? Promise.resolve()).then(() => this.#write(sources, true));
+  }
+
+  async #write(sources: readonly DirtySource[], sliced: boolean): Promise<void> {
+    this.#throwFailure();
     const batch = this.#database().batch();
     const changelog = this.#options.changelog;
     const writer = changelog === undefined ? batch : teeWriter(batch, changelog);
-    const sources = [...this.#sources];
     try {
-      for (const source of sources) source.takeDirty(writer);
+      for (const source of sources) {
+        while (!source.takeFrozen(writer, sliced ? ENCODE_SLICE : Number.POSITIVE_INFINITY)) await yieldToTask();
+      }
     } catch (err) {
       // The sources that took their entries hold them as clean: they would be lost.
       this.#failure = this.#levelFailure('writing a batch of state', err);
       batch.close().catch(() => undefined);
       throw this.#failure;
     }
-    this.#dirty = 0;
-    return batch
-      .write()
-      .catch((err: unknown) => {
-        this.#failure = this.#levelFailure('writing a batch of state', err);
-        throw this.#failure;
-      })
-      .finally(() => {
-        for (const source of sources) source.written();
-      });
+    try {
+      await batch.write();
+    } catch (err) {
+      this.#failure = this.#levelFailure('writing a batch of state', err);
+      throw this.#failure;
+    } finally {
+      for (const source of sources) source.written();
+    }
   }
 
   #database(): ClassicLevel<Buffer, Buffer> {
@@ -336,4 +361,9 @@ function teeWriter(batch: BatchWriter, changelog: BatchWriter): BatchWriter {
 
 export function isObject(value: unknown): boolean {
   return value !== null && (typeof value === 'object' || typeof value === 'function');
+}
+
+/** Lets the task's loop run (records, timers) before the next slice of a batch. */
+function yieldToTask(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
