@@ -1,4 +1,4 @@
-// `pnpm bench [scenario...] [--profile DIR] [--events N] [--records N] [--queries q5,q7] [--guarantees NONE,EXACTLY_ONCE] [--tls] [--keys 200000,1000000] [--modes full,incremental,changelog] [--config [B:]key=value]... [--repeat N] [--seconds S] [--state-mb N] [--rounds R]`: runs the scenarios (all by default), prints a
+// `pnpm bench [scenario...] [options]` (USAGE below; --help lists the scenarios): runs the scenarios (all by default), prints a
 // table per scenario and one JSON line per scenario (prefixed `BENCH `) for tools.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,7 +19,10 @@ import { DEFAULT_KEYS, STATE_SCALING_MODES, stateScaling, type StateScalingMode 
 import { taskManagerStart } from './scenarios/taskmanager-start.ts';
 import { windows } from './scenarios/windows.ts';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, records: { type: 'string' }, guarantees: { type: 'string' }, queries: { type: 'string' }, tls: { type: 'boolean' }, keys: { type: 'string' }, modes: { type: 'string' }, config: { type: 'string', multiple: true }, repeat: { type: 'string' }, seconds: { type: 'string' }, 'state-mb': { type: 'string' }, rounds: { type: 'string' } } });
+const USAGE =
+  'usage: pnpm bench [scenario...] [--profile DIR] [--events N] [--records N] [--queries q5,q7] [--guarantees NONE,EXACTLY_ONCE] [--tls] [--keys 200000,1000000] ' +
+  '[--modes full,incremental,changelog] [--config [B:]key=value]... [--repeat N] [--seconds S] [--state-mb N] [--rounds R]';
+const { positionals, values } = parseOptions();
 const keys = values.keys === undefined ? DEFAULT_KEYS : values.keys.split(',').map(Number);
 if (keys.some((k) => !(Number.isSafeInteger(k) && k >= 1_000))) {
   console.error(`error: --keys takes key counts separated by commas (each at least 1000), got ${values.keys}`);
@@ -28,6 +31,11 @@ if (keys.some((k) => !(Number.isSafeInteger(k) && k >= 1_000))) {
 // state-scaling runs for hours at its default sizes: only when named.
 const scenarios: readonly Scenario[] = [shuffle, checkpointOverhead({ seconds: positiveNumber('seconds', 30), stateMb: positiveNumber('state-mb', 1), rounds: positiveNumber('rounds', 3), config: stateConfig(false) }), backpressure, incremental, levelCount, taskManagerStart, windows, recovery, nexmark, nexmarkSql, kafka, postgres, stateScaling({ keys, modes: stateModes(), config: stateConfig(false), configB: stateConfig(true), repeat: Number(values.repeat ?? 1) })];
 
+if (values.help === true) {
+  console.log(`${USAGE}\n\nscenarios (all but state-scaling when none is named):`);
+  for (const s of scenarios) console.log(`  ${s.name}: ${s.description}`);
+  process.exit(0);
+}
 const unknown = positionals.filter((name) => !scenarios.some((s) => s.name === name));
 if (unknown.length > 0) {
   console.error(`error: unknown scenario ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`);
@@ -87,4 +95,14 @@ function stateModes(): StateScalingMode[] {
 function stateConfig(variantB: boolean): Record<string, string> {
   const pairs = (values.config ?? []).filter((pair) => pair.startsWith('B:') === variantB).map((pair) => (variantB ? pair.slice(2) : pair));
   return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+}
+
+/** The command line, or the usage and exit code 2 for an option the bench does not know. */
+function parseOptions() {
+  try {
+    return parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, events: { type: 'string' }, records: { type: 'string' }, guarantees: { type: 'string' }, queries: { type: 'string' }, tls: { type: 'boolean' }, keys: { type: 'string' }, modes: { type: 'string' }, config: { type: 'string', multiple: true }, repeat: { type: 'string' }, seconds: { type: 'string' }, 'state-mb': { type: 'string' }, rounds: { type: 'string' }, help: { type: 'boolean' } } });
+  } catch (err) {
+    console.error(`error: ${(err as Error).message.split('. ')[0]}\n${USAGE} (--help lists the scenarios)`);
+    process.exit(2);
+  }
 }
