@@ -14,7 +14,7 @@ interface PartitionedLine {
   readonly line: string;
 }
 
-function formatOf(table: CatalogTable, fields: readonly Field[]): LineFormat {
+export function formatOf(table: CatalogTable, fields: readonly Field[]): LineFormat {
   const format = requireOption(table, 'format', 'csv');
   if (format === 'csv') return csvFormat(fields, table.options['csv.field-delimiter'] ?? ',');
   if (format === 'json') return jsonFormat(fields);
@@ -34,7 +34,7 @@ function formatOf(table: CatalogTable, fields: readonly Field[]): LineFormat {
  */
 export const filesystemFactory: TableFactory = {
   identifier: 'filesystem',
-  options: ['path', 'format', 'csv.field-delimiter', 'source.monitor-interval', 'partition.default-name'],
+  options: ['path', 'format', 'csv.field-delimiter', 'source.monitor-interval', 'partition.default-name', 'lookup.join.cache.ttl'],
   unsupportedOptions: ['sink.partition-commit.', 'partition.time-extractor.', 'sink.rolling-policy.', 'auto-compaction', 'compaction.file-size', 'sink.shuffle-by-partition.enable'],
   partitioned: true,
   accepts: 'insert-only',

@@ -107,6 +107,22 @@ export type LogicalNode =
       readonly fields: readonly Field[];
     }
   /**
+   * A processing-time lookup join (Flink's LookupJoin): each `input` row looks `table` up by
+   * `leftKeys` (expressions over the input's fields) = `rightKeys` (the table's columns);
+   * `residual` is over the input's fields then the table's. No child plan reads the table.
+   */
+  | {
+      readonly kind: 'lookupJoin';
+      readonly joinType: 'INNER' | 'LEFT';
+      readonly input: LogicalNode;
+      readonly table: CatalogTable;
+      readonly condition: Rex;
+      readonly leftKeys: readonly Rex[];
+      readonly rightKeys: readonly number[];
+      readonly residual?: Rex;
+      readonly fields: readonly Field[];
+    }
+  /**
    * ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) (Flink's Rank): the input's fields and the
    * row number; `limit` (the N of Top-N) is set when a filter `rn <= N` above it is pushed in;
    * `window` when it is a window Top-N (logical/window-rank.ts).

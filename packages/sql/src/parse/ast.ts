@@ -40,7 +40,8 @@ export type SelectItem =
   | { readonly kind: 'star'; readonly qualifier?: string; readonly pos: SqlPosition };
 
 export type FromItem =
-  | { readonly kind: 'table'; readonly name: string; readonly alias?: string; readonly pos: SqlPosition }
+  /** A table; `asOf` is its `FOR SYSTEM_TIME AS OF expr` (a lookup or temporal join's right side). */
+  | { readonly kind: 'table'; readonly name: string; readonly alias?: string; readonly asOf?: Expr; readonly pos: SqlPosition }
   | { readonly kind: 'subquery'; readonly query: Query; readonly alias?: string; readonly pos: SqlPosition }
   /** `left [type] JOIN right ON condition`; a comma join has no condition (it is in WHERE). */
   | { readonly kind: 'join'; readonly joinType: JoinType; readonly left: FromItem; readonly right: FromItem; readonly condition?: Expr; readonly pos: SqlPosition }

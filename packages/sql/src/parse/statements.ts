@@ -269,11 +269,14 @@ function tableItem(item: TreeNode, sql: string): FromItem {
   const aliasNode = child(item, 'TableAlias');
   const alias = aliasNode === undefined ? undefined : identifierPath(ruleChildren(aliasNode)[0]!).join('.');
   const primary = child(item, 'TablePrimary')!;
-  // A lookup or temporal join's `t FOR SYSTEM_TIME AS OF x.time`: refused, never read as a regular join.
+  // A lookup or temporal join's `t FOR SYSTEM_TIME AS OF x.time`: kept on the table, the validator decides (validate/lookup-join.ts).
   const period = child(item, 'SystemTimePeriod') ?? child(primary, 'SystemTimePeriod');
-  if (period !== undefined) throw unsupported(period, 'FOR SYSTEM_TIME AS OF (a lookup join or an event-time temporal join)');
   const inner = ruleChildren(primary)[0]!;
-  if (kind(inner) === 'TablePath') return { kind: 'table', name: identifierPath(inner).join('.'), ...(alias ? { alias } : {}), pos: positionOf(inner) };
+  if (kind(inner) === 'TablePath') {
+    const asOf = period === undefined ? undefined : convertExpression(ruleChildren(child(period, 'DateTimeExpression')!)[0]!);
+    return { kind: 'table', name: identifierPath(inner).join('.'), ...(alias ? { alias } : {}), ...(asOf ? { asOf } : {}), pos: positionOf(inner) };
+  }
+  if (period !== undefined) throw unsupported(period, 'FOR SYSTEM_TIME AS OF on anything but a table');
   if (kind(inner) === 'AtomExpressionTable') {
     const query = child(inner, 'QueryStatement');
     if (query !== undefined) return { kind: 'subquery', query: convertQuery(query, sql), ...(alias ? { alias } : {}), pos: positionOf(inner) };

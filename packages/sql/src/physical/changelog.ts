@@ -36,6 +36,9 @@ export function toPhysical(node: LogicalNode): PhysicalNode {
       }
       // An inner join of appends appends (Flink's StreamPhysicalJoin); an outer join retracts its null-padded rows.
       return { node, mode: node.joinType === 'INNER' ? inputMode : 'retract', inputs };
+    case 'lookupJoin':
+      // Stateless: each row's kind passes through with its matches (an updating input's -U finds the same matches its +I did, the table being fixed between reloads).
+      return { node, mode: inputMode, inputs };
     case 'overAggregate':
       requireInsertOnly(node, inputs);
       return { node, mode: 'insert-only', inputs };

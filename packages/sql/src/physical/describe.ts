@@ -40,6 +40,13 @@ export function describeNode(node: LogicalNode): string {
       }
       return `Join(joinType=[${type}], ${where}, ${select}, leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey])`;
     }
+    case 'lookupJoin': {
+      // Flink's `lookup=[key=$f5]` names a projected field; Weir looks the expression up itself, so it prints the expression.
+      const lookup = node.rightKeys.map((k, i) => `${node.table.columns[k]!.name}=${rexToString(node.leftKeys[i]!, node.input.fields)}`).join(', ');
+      const where = node.residual === undefined ? '' : `, where=[${rexToString(node.residual, node.fields)}]`;
+      const type = node.joinType === 'INNER' ? 'InnerJoin' : 'LeftOuterJoin';
+      return `LookupJoin(table=[default_catalog.default_database.${node.table.name}], joinType=[${type}], lookup=[${lookup}]${where}, select=[${node.fields.map((f) => f.name).join(', ')}])`;
+    }
     case 'rank': {
       const names = node.input.fields.map((f) => f.name);
       const partition = node.partitionKeys.map((k) => names[k]).join(', ');

@@ -11,6 +11,7 @@ import { compile } from './compile.ts';
 import { GroupAggregateFunction } from './group-aggregate.ts';
 import { IntervalJoinFunction } from './interval-join.ts';
 import { StreamingJoinFunction } from './join.ts';
+import { LookupJoinFunction } from './lookup-join.ts';
 import { fieldsKey } from './keys.ts';
 import { OverAggregateFunction } from './over-aggregate.ts';
 import { AppendRankFunction } from './rank.ts';
@@ -109,6 +110,13 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
           )
           .process(fn)
           .name(`${node.interval !== undefined ? 'IntervalJoin' : 'Join'}[${id}]`)
+          .uid(uid(name));
+      }
+      case 'lookupJoin': {
+        const residual = node.residual === undefined ? undefined : compile(node.residual);
+        return inputs[0]!
+          .flatMap(new LookupJoinFunction(node.table, node.joinType === 'LEFT', node.leftKeys.map(compile), node.rightKeys, residual))
+          .name(`LookupJoin[${id}]`)
           .uid(uid(name));
       }
       case 'rank': {

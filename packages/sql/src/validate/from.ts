@@ -67,6 +67,7 @@ export function bindFrom(from: FromItem, catalog: Catalog, pending: Expr[] = [])
     case 'join':
       return bindJoin(from, catalog, pending);
     case 'table': {
+      if (from.asOf !== undefined) throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, 'FOR SYSTEM_TIME AS OF is supported only on the right side of a JOIN (a lookup join)', from.asOf.pos);
       const node = relation(from.name, catalog, from.pos);
       return { node, scope: scopeOf(node, from.alias ?? from.name) };
     }

@@ -6,6 +6,7 @@ import type { Field } from '../logical/rex.ts';
 import type { Catalog } from './catalog.ts';
 import { bindExpr } from './expressions.ts';
 import { bindFrom, Scope } from './from.ts';
+import { bindLookupJoin, isLookup } from './lookup-join.ts';
 import { fieldsOf } from './query.ts';
 import { typeToString, withNullability, withoutRowtime } from './types.ts';
 
@@ -20,6 +21,7 @@ export function splitAnd(expr: Expr): Expr[] {
  * keys, event-time bounds and a residual predicate (logical/join-condition.ts).
  */
 export function bindJoin(from: Extract<FromItem, { kind: 'join' }>, catalog: Catalog, pending: Expr[]): { node: LogicalNode; scope: Scope } {
+  if (isLookup(from.right)) return bindLookupJoin(from, from.right, catalog, pending);
   const left = bindFrom(from.left, catalog, pending);
   const right = bindFrom(from.right, catalog, pending);
   const scope = new Scope([...left.scope.fields, ...right.scope.fields]);
