@@ -5,7 +5,9 @@
  * filesystem sink is append-only and some queries update) and written as `+I[..]` lines through
  * the FileSink's exactly-once commit, one directory per query. q10 runs as written, its INSERT
  * into its own PARTITIONED BY filesystem table (WITH adapted: Weir's path, no partition commit),
- * which writes Hive-style \`dt=../hm=../\` directories.
+ * which writes Hive-style \`dt=../hm=../\` directories. q13 looks bids up in its side_input
+ * table, \`side_input/\` beside the output dir, which the test writes before it submits the job
+ * (a job's main may not write files), its WITH adapted to Weir's filesystem options.
  *
  * args: output dir, events, events/s, checkpoint interval ms, checkpoint dir, parallelism, queries (q0,q3,..)
  */
@@ -31,7 +33,10 @@ export default function nexmarkSqlJob(env: StreamExecutionEnvironment, args: str
       tEnv.executeSql(statements[1]);
       continue;
     }
-    for (const statement of statements.slice(0, -1)) tEnv.executeSql(statement);
+    if (name === 'q13') {
+      tEnv.executeSql(nexmarkWith(statements[0], { connector: 'filesystem', path: join(outDir, '..', 'side_input'), format: 'csv' }));
+    }
+    for (const statement of statements.slice(name === 'q13' ? 1 : 0, -1)) tEnv.executeSql(statement);
     const table = tEnv.sqlQuery(nexmarkSelect(name));
     tEnv.toChangelogStream(table)
       .map((row) => rowToString(row, table.fields)).uid(name + '-text')

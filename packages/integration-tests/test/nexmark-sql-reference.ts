@@ -188,6 +188,8 @@ const REFERENCES: Record<string, (e: NexmarkEvents) => unknown[][]> = {
       (byId.get(b.auction) ?? []).map((a) => [...bidRow(b), a.itemName, a.description, a.initialBid, a.reserve, ts(a.dateTime), ts(a.expires), a.seller, a.category, a.extra]),
     );
   },
+  // The side_input table of sideInputLines: keys 0..9999 but multiples of 3, value v<key>.
+  q13: ({ bids }) => bids.filter((b) => (b.auction % 10000) % 3 !== 0).map((b) => [b.auction, b.bidder, b.price, ts(b.dateTime), `v${b.auction % 10000}`]),
   q21: ({ bids }) =>
     bids.flatMap((b) => {
       const id = /(&|^)channel_id=([^&]*)/.exec(b.url)?.[2] ?? null;
@@ -202,6 +204,13 @@ const REFERENCES: Record<string, (e: NexmarkEvents) => unknown[][]> = {
     }),
   ...MORE_REFERENCES,
 };
+
+/** q13's side_input csv, which the test writes before submitting: keys 0..9999 but multiples of 3 (those bids find no row), value `v<key>`. */
+export function sideInputLines(): string {
+  const lines: string[] = [];
+  for (let k = 0; k < 10_000; k++) if (k % 3 !== 0) lines.push(`${k},v${k}`);
+  return `${lines.join('\n')}\n`;
+}
 
 /** Flink's csv format of a field: quoted when it holds a quote, a comma or a line break. */
 const csv = (v: unknown): string => (/[",\n\r]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));

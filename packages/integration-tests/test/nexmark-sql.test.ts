@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCommittedLines } from '@weir/examples';
 import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
 import { killTaskManagersAtRandom } from './chaos.ts';
 import { NEXMARK_SQL_JOB } from './nexmark-sql-job.ts';
-import { expectedRows, finalRows, isPartitioned, isWallClock, nexmarkEvents, partitionedLines, REFERENCE_QUERIES, wallClockProblems } from './nexmark-sql-reference.ts';
+import { expectedRows, finalRows, isPartitioned, isWallClock, nexmarkEvents, partitionedLines, REFERENCE_QUERIES, sideInputLines, wallClockProblems } from './nexmark-sql-reference.ts';
 
 /** 6 s of event time (10 000 events per second of it): tumbling and sliding windows close, sessions end. */
 const EVENTS = 60_000;
@@ -37,6 +37,9 @@ describe('Nexmark SQL on a process cluster', () => {
 
   async function run(queries: readonly string[], rate: number, kills: number): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'weir-nexmark-sql-'));
+    // q13's lookup table, read by each subtask of its lookup join (the job's path: side_input/ beside out/).
+    mkdirSync(join(dir, 'side_input'));
+    writeFileSync(join(dir, 'side_input', 'side_input.csv'), sideInputLines());
     const cluster = await ProcessCluster.start(CLUSTER);
     cleanups.push(() => cluster.stop());
     const args = [join(dir, 'out'), String(EVENTS), String(rate), '500', join(dir, 'checkpoints'), '2', queries.join(',')];
