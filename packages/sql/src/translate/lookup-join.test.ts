@@ -82,6 +82,8 @@ describe('lookup join planning', () => {
     const tEnv = env();
     tEnv.executeSql('CREATE TABLE out_t (a BIGINT, v STRING) WITH (\'connector\' = \'blackhole\')');
     tEnv.executeSql('INSERT INTO out_t SELECT b.auction, s.v FROM b LEFT JOIN side FOR SYSTEM_TIME AS OF b.p AS s ON s.k = b.auction');
+    tEnv.executeSql("CREATE TABLE side2 (k BIGINT, v STRING) WITH ('connector' = 'filesystem', 'path' = '/tmp/x', 'lookup.cache.ttl' = '1 min')");
+    expect(() => tEnv.executeSql('INSERT INTO out_t SELECT b.auction, s.v FROM b JOIN side2 FOR SYSTEM_TIME AS OF b.p AS s ON s.k = b.auction')).toThrow(/has no option 'lookup.cache.ttl'.*lookup.join.cache.ttl/);
   });
 
   it('refuses what is not a processing-time equality lookup against a filesystem table (SQL_UNSUPPORTED)', () => {

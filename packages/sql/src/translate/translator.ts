@@ -113,6 +113,8 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
           .uid(uid(name));
       }
       case 'lookupJoin': {
+        // As a scan's: the table's options are checked (an unknown one refused with the nearest name).
+        sourceOf(node.table);
         const residual = node.residual === undefined ? undefined : compile(node.residual);
         return inputs[0]!
           .flatMap(new LookupJoinFunction(node.table, node.joinType === 'LEFT', node.leftKeys.map(compile), node.rightKeys, residual))
