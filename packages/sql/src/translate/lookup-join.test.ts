@@ -92,6 +92,9 @@ describe('lookup join planning', () => {
     refused('SELECT * FROM b JOIN side FOR SYSTEM_TIME AS OF b.ts AS s ON b.auction = s.k', /an event-time attribute \(an event-time temporal join\) is not supported/);
     refused('SELECT * FROM b JOIN side FOR SYSTEM_TIME AS OF b.p AS s ON b.auction > s.k', /a lookup join needs an equality/);
     refused('SELECT * FROM b RIGHT JOIN side FOR SYSTEM_TIME AS OF b.p AS s ON b.auction = s.k', /a RIGHT lookup join/);
+    const tEnv = env();
+    tEnv.executeSql("CREATE TABLE parted (k BIGINT, v STRING) PARTITIONED BY (v) WITH ('connector' = 'filesystem', 'path' = '/tmp/p', 'format' = 'csv')");
+    expect(() => tEnv.sqlQuery('SELECT * FROM b JOIN parted FOR SYSTEM_TIME AS OF b.p AS s ON b.auction = s.k').explain()).toThrow(/a lookup join against a partitioned filesystem table/);
     refused("SELECT * FROM side FOR SYSTEM_TIME AS OF TIMESTAMP '2024-01-01 00:00:00'", /only on the right side of a JOIN/);
   });
 });

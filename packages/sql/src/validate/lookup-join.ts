@@ -37,6 +37,7 @@ export function bindLookupJoin(from: Extract<FromItem, { kind: 'join' }>, right:
   if (entry.kind !== 'table' || entry.options['connector'] !== 'filesystem') {
     throw unsupported(`Table '${right.name}' cannot be looked up (FOR SYSTEM_TIME AS OF): Weir's SQL supports a lookup join against a 'filesystem' table only`, right.pos);
   }
+  if (entry.partitionKeys !== undefined) throw unsupported(`Table '${right.name}': a lookup join against a partitioned filesystem table (PARTITIONED BY) is not supported`, right.pos);
   if (entry.columns.some((c) => c.physicalIndex === undefined)) throw unsupported(`Table '${right.name}': a lookup join against a table with computed or metadata columns is not supported`, right.pos);
   const asOf = bindExpr(right.asOf, { column: (c) => left.scope.resolve(c), functions: catalog });
   if (asOf.type.proctime !== true) {
