@@ -1,8 +1,8 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { StreamExecutionEnvironment, type Collector } from '@weir/api';
+import { describe, expect, it } from 'vitest';
+import { StreamExecutionEnvironment, type Collector, type ProcessContext } from '@weir/api';
 import type { CreateTable } from '../parse/ast.ts';
 import { parseStatement } from '../parse/parser.ts';
 import type { Row } from '../row.ts';
@@ -24,19 +24,20 @@ function tableDir(files: Record<string, string[]>): string {
 const sideTable = (path: string, extra = '') =>
   tableFromDdl(parseStatement(`CREATE TABLE side (k BIGINT, v STRING) WITH ('connector' = 'filesystem', 'path' = '${path}', 'format' = 'csv'${extra})`) as CreateTable);
 
-function run(fn: LookupJoinFunction, rows: Row[]): string[] {
+/** `rows` through `fn` at processing time `now` (the task's processing-time service). */
+function run(fn: LookupJoinFunction, rows: Row[], now = 0): string[] {
   const out: string[] = [];
   const collector = { collect: (r: Row) => void out.push(`${r.kind}${keyString(r.fields)}`) } as Collector<Row>;
-  for (const r of rows) fn.flatMap(r, collector);
+  const ctx = { timerService: () => ({ currentProcessingTime: () => now }) } as unknown as ProcessContext;
+  for (const r of rows) fn.processElement(r, ctx, collector);
   return out;
 }
 
 describe('LookupJoinFunction', () => {
-  it('reads the table when it opens and joins each row by a key expression of it; LEFT pads with NULLs; kinds pass through', () => {
+  it('reads the table on its first row and joins each row by a key expression of it; LEFT pads with NULLs; kinds pass through', () => {
     const dir = tableDir({ 'a.csv': ['1,one', '2,two', '2,deux'], 'sub/b.csv': ['3,three'], '.hidden': ['1,hidden'], '_SUCCESS': ['1,marker'] });
     const mod10 = (fields: readonly unknown[]) => (fields[0] as number) % 10;
     const inner = new LookupJoinFunction(sideTable(dir), false, [mod10], [0], undefined);
-    inner.open();
     expect(run(inner, [{ kind: '+I', fields: [11, 'x'] }, { kind: '+I', fields: [12, 'y'] }, { kind: '-D', fields: [13, 'z'] }, { kind: '+I', fields: [14, 'w'] }])).toEqual([
       '+I[11,"x",1,"one"]',
       '+I[12,"y",2,"two"]',
@@ -44,24 +45,16 @@ describe('LookupJoinFunction', () => {
       '-D[13,"z",3,"three"]',
     ]);
     const left = new LookupJoinFunction(sideTable(dir), true, [mod10], [0], (j) => j[3] !== 'two');
-    left.open();
     expect(run(left, [{ kind: '+I', fields: [12, 'y'] }, { kind: '+I', fields: [14, 'w'] }, { kind: '+I', fields: [null, 'n'] }])).toEqual(['+I[12,"y",2,"deux"]', '+I[14,"w",null,null]', '+I[null,"n",null,null]']);
   });
 
   it("reads the table again once 'lookup.join.cache.ttl' has passed, not before", () => {
-    vi.useFakeTimers({ now: 1_000_000 });
-    try {
-      const dir = tableDir({ 'a.csv': ['1,one'] });
-      const fn = new LookupJoinFunction(sideTable(dir, ", 'lookup.join.cache.ttl' = '10 s'"), false, [(f) => f[0]], [0], undefined);
-      fn.open();
-      writeFileSync(join(dir, 'a.csv'), '1,uno\n');
-      vi.setSystemTime(1_009_999);
-      expect(run(fn, [{ kind: '+I', fields: [1] }])).toEqual(['+I[1,1,"one"]']);
-      vi.setSystemTime(1_010_000);
-      expect(run(fn, [{ kind: '+I', fields: [1] }])).toEqual(['+I[1,1,"uno"]']);
-    } finally {
-      vi.useRealTimers();
-    }
+    const dir = tableDir({ 'a.csv': ['1,one'] });
+    const fn = new LookupJoinFunction(sideTable(dir, ", 'lookup.join.cache.ttl' = '10 s'"), false, [(f) => f[0]], [0], undefined);
+    expect(run(fn, [{ kind: '+I', fields: [1] }], 1_000_000)).toEqual(['+I[1,1,"one"]']);
+    writeFileSync(join(dir, 'a.csv'), '1,uno\n');
+    expect(run(fn, [{ kind: '+I', fields: [1] }], 1_009_999)).toEqual(['+I[1,1,"one"]']);
+    expect(run(fn, [{ kind: '+I', fields: [1] }], 1_010_000)).toEqual(['+I[1,1,"uno"]']);
   });
 });
 

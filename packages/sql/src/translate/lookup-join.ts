@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RichFlatMapFunction, type Collector } from '@weir/api';
+import { ProcessFunction, type Collector, type ProcessContext } from '@weir/api';
 import { formatOf } from '../connectors/filesystem.ts';
 import type { Row } from '../row.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
@@ -24,14 +24,15 @@ function filesOf(path: string): string[] {
 /**
  * A processing-time lookup join against a filesystem table (Flink's LookupJoinRunner over
  * FileSystemLookupFunction): each subtask reads the whole table into a map by the lookup key
- * when it opens, and again on the first row after 'lookup.join.cache.ttl' (default 60 min) has
- * passed. Each input row's key expressions are looked up; its matches that pass the residual
+ * on its first row, and again on the first row after 'lookup.join.cache.ttl' (default 60 min)
+ * has passed, by the task's processing-time service. Each input row's key expressions are looked up; its matches that pass the residual
  * are emitted with the input's row kind; a LEFT join emits the row null-padded when none does.
  * No state: after a restore the table is read again, as Flink's.
  */
-export class LookupJoinFunction extends RichFlatMapFunction<Row, Row> {
+export class LookupJoinFunction extends ProcessFunction<Row, Row> {
   #rows = new Map<string, (readonly unknown[])[]>();
-  #loadedAt = 0;
+  /** When the table is read next (processing time); at the first row. */
+  #reloadAt = Number.NEGATIVE_INFINITY;
   readonly #ttl: number;
   readonly #width: number;
 
@@ -46,10 +47,6 @@ export class LookupJoinFunction extends RichFlatMapFunction<Row, Row> {
     const ttl = table.options['lookup.join.cache.ttl'];
     this.#ttl = ttl === undefined ? DEFAULT_TTL_MS : parseDuration(ttl, 'lookup.join.cache.ttl');
     this.#width = table.columns.length;
-  }
-
-  override open(): void {
-    this.#load();
   }
 
   #load(): void {
@@ -71,11 +68,14 @@ export class LookupJoinFunction extends RichFlatMapFunction<Row, Row> {
       }
     }
     this.#rows = rows;
-    this.#loadedAt = Date.now();
   }
 
-  flatMap(row: Row, out: Collector<Row>): void {
-    if (Date.now() - this.#loadedAt >= this.#ttl) this.#load();
+  processElement(row: Row, ctx: ProcessContext, out: Collector<Row>): void {
+    const now = ctx.timerService().currentProcessingTime();
+    if (now >= this.#reloadAt) {
+      this.#load();
+      this.#reloadAt = now + this.#ttl;
+    }
     const keys = this.leftKeys.map((k) => k(row.fields));
     const matches = keys.some((k) => k === null || k === undefined) ? undefined : this.#rows.get(keyString(keys));
     let matched = false;

@@ -117,7 +117,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         sourceOf(node.table);
         const residual = node.residual === undefined ? undefined : compile(node.residual);
         return inputs[0]!
-          .flatMap(new LookupJoinFunction(node.table, node.joinType === 'LEFT', node.leftKeys.map(compile), node.rightKeys, residual))
+          .process(new LookupJoinFunction(node.table, node.joinType === 'LEFT', node.leftKeys.map(compile), node.rightKeys, residual))
           .name(`LookupJoin[${id}]`)
           .uid(uid(name));
       }
