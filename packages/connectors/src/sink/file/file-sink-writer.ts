@@ -49,11 +49,15 @@ export class FileSinkWriter<T> implements SinkWriter<T> {
   }
 
   write(record: T): void | Promise<void> {
-    const bucket = bucketIdOf(this.bucketAssigner, record);
-    const text = this.encoder.encode(record);
+    const bucket = this.bucketAssigner.getBucketId(record);
     const part = this.#parts.get(bucket);
-    // Opened on the first record, so an idle subtask or bucket leaves no empty part file.
-    if (part === undefined) return this.#track(this.#openThenWrite(bucket, text));
+    // Opened on the first record, so an idle subtask or bucket leaves no empty part file; a
+    // bucket is checked once, when its part opens, not for every record.
+    if (part === undefined) {
+      checkBucket(bucket);
+      return this.#track(this.#openThenWrite(bucket, this.encoder.encode(record)));
+    }
+    const text = this.encoder.encode(record);
     const written = part.write(text);
     if (written !== undefined) return this.#track(written.then(() => this.#rollIfFull(bucket, part)));
     if (this.rollingPolicy.shouldRollOnEvent(part.size)) return this.#track(this.#roll(bucket));
@@ -116,12 +120,10 @@ export class FileSinkWriter<T> implements SinkWriter<T> {
   }
 }
 
-/** The assigner's bucket, checked to stay below the sink's directory. */
-function bucketIdOf<T>(assigner: BucketAssigner<T>, record: T): string {
-  const bucket = assigner.getBucketId(record);
-  if (bucket === '') return bucket;
+/** Throws unless the assigner's bucket stays below the sink's directory. */
+function checkBucket(bucket: string): void {
+  if (bucket === '') return;
   if (typeof bucket !== 'string' || isAbsolute(bucket) || normalize(bucket).split(/[\\/]/).includes('..')) {
     throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `a FileSink bucket is a relative path below the sink's directory, got ${JSON.stringify(bucket)}`);
   }
-  return bucket;
 }
