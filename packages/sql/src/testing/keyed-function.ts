@@ -4,8 +4,8 @@ import { keyString } from '../translate/keys.ts';
 
 /**
  * A keyed function's state and timers for unit tests of the SQL operators, one key at a time
- * (the runtime's OperatorHarness is not exported to other packages): value and map state in
- * plain maps per key, event-time timers fired by `watermark()`, and what the function emitted
+ * (the runtime's OperatorHarness is not exported to other packages): value, list and map
+ * state in plain maps, event-time timers fired by `watermark()`, and what the function emitted
  * as `+I["a",1]` strings (a bigint as `"12n"`).
  */
 export class KeyedFunctionHarness {
@@ -30,6 +30,16 @@ export class KeyedFunctionHarness {
         values: () => [...map.values()],
         isEmpty: () => map.size === 0,
         clear: () => map.clear(),
+      };
+    },
+    getListState: (descriptor: { name: string }) => {
+      const list = () => (this.#values.get(descriptor.name) as unknown[] | undefined) ?? [];
+      return {
+        get: () => structuredClone(list()),
+        add: (v: unknown) => void this.#values.set(descriptor.name, [...list(), structuredClone(v)]),
+        addAll: (vs: unknown[]) => void this.#values.set(descriptor.name, [...list(), ...structuredClone(vs)]),
+        update: (vs: unknown[]) => void this.#values.set(descriptor.name, structuredClone(vs)),
+        clear: () => void this.#values.delete(descriptor.name),
       };
     },
     getState: (descriptor: { name: string }) => ({
