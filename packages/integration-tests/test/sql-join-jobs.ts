@@ -6,7 +6,7 @@
  * - shipments: sid 0..N/3-1 for order oid = 3 * sid, shipped (sid % 5) s after the order's
  *   20 ms slot, up to 4 s out of order (watermark 5 s behind, so no shipment is late);
  * - customers: cid 0..9 named c<cid>.
- * Queries: an interval join (shipped within 3 s), a FULL window join of orders and their
+ * Queries: a LEFT interval join (each order with its shipment if shipped within 3 s, else alone), a FULL window join of orders and their
  * shipments in the same 2 s tumbling window, and session windows per key (1 s gap; orders
  * with id % 200 >= 100 left out, so each key's sessions end at 2 s holes) into filesystem
  * tables; a LEFT JOIN of
@@ -51,7 +51,7 @@ export default function sqlJoinJob(env: StreamExecutionEnvironment, args: string
   tEnv.executeSql(\`
     INSERT INTO shipped
     SELECT o.id, s.sid, o.amount
-    FROM orders AS o JOIN shipments AS s
+    FROM orders AS o LEFT JOIN shipments AS s
     ON o.id = s.oid AND s.ts BETWEEN o.ts AND o.ts + INTERVAL '3' SECOND\`);
   tEnv.executeSql(\`CREATE TABLE windowed (oid BIGINT, sid BIGINT)
     WITH ('connector' = 'filesystem', 'path' = '\${windowedDir}', 'format' = 'csv')\`);
@@ -85,14 +85,14 @@ export default function sqlJoinJob(env: StreamExecutionEnvironment, args: string
 const amountOf = (id: number): number => (id * 7919) % 1000;
 const orderTime = (id: number): number => JOIN_BASE_TIME + id * 20 - ((id * 7919) % 500);
 
-/** The csv lines of the interval join, sorted. */
+/** The csv lines of the LEFT interval join: an order with its shipment when shipped within 3 s, else with an empty sid; sorted. */
 export function expectedShipped(orders: number): string[] {
   const lines: string[] = [];
-  for (let sid = 0; sid < orders / 3; sid++) {
-    const oid = sid * 3;
-    const shippedAt = JOIN_BASE_TIME + sid * 60 + (sid % 5) * 1000;
-    const lag = shippedAt - orderTime(oid);
-    if (lag >= 0 && lag <= 3000) lines.push(`${oid},${sid},${amountOf(oid)}`);
+  for (let oid = 0; oid < orders; oid++) {
+    const sid = oid % 3 === 0 ? oid / 3 : undefined;
+    const lag = sid === undefined ? undefined : JOIN_BASE_TIME + sid * 60 + (sid % 5) * 1000 - orderTime(oid);
+    const shipped = lag !== undefined && lag >= 0 && lag <= 3000;
+    lines.push(`${oid},${shipped ? sid : ''},${amountOf(oid)}`);
   }
   return lines.sort();
 }

@@ -19,7 +19,7 @@ const CLUSTER = { taskManagers: 2, slots: 2, config: { 'heartbeat.timeout': 20_0
 
 /**
  * SQL joins, Top-N and session windows at parallelism 2 on two TaskManagers: an event-time
- * interval join, a FULL window join and a session window aggregation into filesystem tables, a LEFT JOIN with a residual predicate and a Top-3 per key as changelogs;
+ * LEFT interval join, a FULL window join and a session window aggregation into filesystem tables, a LEFT JOIN with a residual predicate and a Top-3 per key as changelogs;
  * each compared with a reference computed here without the SQL engine, then the same with a
  * TaskManager SIGKILLed during the run (the committed output equals the failure-free one, each
  * changelog row applied once).
@@ -70,7 +70,7 @@ describe('Flink SQL joins and Top-N on a process cluster', () => {
     if (kills > 0) expect(completedCount((await listCheckpoints(cluster.client, jobId)).checkpoints)).toBeGreaterThanOrEqual(2);
   }
 
-  it('commits the interval join, the window join, the session windows, the LEFT JOIN changelog and the Top-3 changelog a reference computes', async () => {
+  it('commits the LEFT interval join, the window join, the session windows, the LEFT JOIN changelog and the Top-3 changelog a reference computes', async () => {
     await run(0);
   });
 

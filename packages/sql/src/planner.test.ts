@@ -50,6 +50,10 @@ describe('planning joins, unions, DISTINCT and Top-N', () => {
     );
     const interval = physical("SELECT o.id, s.oid FROM orders o JOIN shipments s ON o.k = s.k AND o.ts BETWEEN s.ts - INTERVAL '4' SECOND AND s.ts + INTERVAL '1' SECOND");
     expect(interval[1]).toMatch(/^IntervalJoin\(joinType=\[InnerJoin\], windowBounds=\[isRowTime=true, leftLowerBound=-4000, leftUpperBound=1000, leftTimeIndex=3, rightTimeIndex=2\].*changelogMode=\[I\]$/);
+    // Outer interval joins pad once, when a row can meet nothing more: insert-only, so an append-only sink takes them.
+    const outer = physical("SELECT o.id, s.oid FROM orders o LEFT JOIN shipments s ON o.k = s.k AND o.ts BETWEEN s.ts - INTERVAL '4' SECOND AND s.ts");
+    expect(outer[1]).toMatch(/^IntervalJoin\(joinType=\[LeftOuterJoin\], .*changelogMode=\[I\]$/);
+    tEnv().executeSql("INSERT INTO files SELECT o.id, s.k FROM orders o FULL JOIN shipments s ON o.k = s.k AND o.ts BETWEEN s.ts - INTERVAL '4' SECOND AND s.ts");
     // Without equal keys, the bounds alone still make an interval join; a one-sided bound does not.
     expect(physical("SELECT o.id FROM orders o JOIN shipments s ON o.ts >= s.ts AND o.ts < s.ts + INTERVAL '1' SECOND")[1]).toMatch(/leftLowerBound=0, leftUpperBound=999/);
   });

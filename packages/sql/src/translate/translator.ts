@@ -105,7 +105,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const widths = [node.left.fields.length, node.right.fields.length] as const;
         const fn =
           node.interval !== undefined
-            ? new IntervalJoinFunction(node.interval, keys, residual)
+            ? new IntervalJoinFunction(node.interval, keys, residual, node.joinType, widths)
             : node.window !== undefined
               ? new WindowJoinFunction(node.joinType, keys, widths, [node.window.left.end, node.window.right.end], residual)
               : new StreamingJoinFunction(node.joinType, keys, widths[0], widths[1], residual, options.stateTtl);
