@@ -111,6 +111,8 @@ function interval(node: TreeNode): Extract<Expr, { kind: 'interval' }> {
   return { kind: 'interval', value: stringValue(values[0]!.getText()), unit: units[0]!.getText().toUpperCase(), pos: positionOf(node) };
 }
 
+const NILADIC = new Set(['CURRENT_TIMESTAMP', 'LOCALTIMESTAMP', 'CURRENT_DATE']);
+
 function functionCall(node: TreeNode): Expr {
   const pos = positionOf(node);
   const typed = child(node, 'FunctionNameAndParams');
@@ -122,6 +124,9 @@ function functionCall(node: TreeNode): Expr {
     return { kind: 'cast', expr: literal, typeText: typeName === 'TIMESTAMP' ? 'TIMESTAMP(3)' : typeName, pos };
   }
   const nameNode = child(node, 'FunctionNameWithParams') ?? child(node, 'FunctionNameCreate');
+  // SQL's niladic functions, written without parentheses.
+  const bare = node.getText().toUpperCase();
+  if (nameNode === undefined && NILADIC.has(bare)) return { kind: 'call', name: bare, args: [], pos };
   if (nameNode === undefined) throw unsupported(node, `the function call ${node.getText()}`);
   const name = identifierPath(nameNode).join('.').toUpperCase();
   // ROW_NUMBER() has one empty parameter in the grammar.

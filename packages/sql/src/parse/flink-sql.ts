@@ -7,7 +7,14 @@ type Token = ReturnType<FlinkParser['tokenStream']['get']>;
 let identifier: number | undefined;
 
 /**
- * dt-sql-parser's Flink SQL with one fix to its token stream. The grammar (4.5.1) reads
+ * Flink's functions whose names the lexer makes reserved keywords that the grammar's function
+ * names leave out, so `SQRT(x)` was a syntax error ("rule columnName failed predicate").
+ */
+const KEYWORD_FUNCTIONS = new Set(['SQRT', 'CHAR_LENGTH', 'CHARACTER_LENGTH']);
+
+/**
+ * dt-sql-parser's Flink SQL with two fixes to its token stream. First, a keyword of
+ * KEYWORD_FUNCTIONS right before `(` becomes an identifier token: a function call. Second, the grammar (4.5.1) reads
  * `EXTRACT '(' identifier FROM valueExpression ')'`, but its lexer makes most of Flink's time
  * units reserved keywords (YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, DAYOFWEEK, DAYOFYEAR: they
  * name functions and interval units too), which `identifier` does not admit, so
@@ -27,6 +34,10 @@ export class WeirFlinkSQL extends FlinkSQL {
     const tokens: Token[] = [];
     for (let i = 0; i < stream.size; i++) if (stream.get(i).channel === 0) tokens.push(stream.get(i));
     const named = (token: Token | undefined, name: string): boolean => token !== undefined && vocabulary.getSymbolicName(token.type) === name;
+    for (let i = 0; i + 1 < tokens.length; i++) {
+      const name = tokens[i]!;
+      if (tokens[i + 1]!.text === '(' && KEYWORD_FUNCTIONS.has(name.text?.toUpperCase() ?? '') && vocabulary.getSymbolicName(name.type)?.startsWith('KW_') === true) name.type = identifier;
+    }
     for (let i = 2; i + 1 < tokens.length; i++) {
       const unit = tokens[i]!;
       if (named(tokens[i - 2], 'KW_EXTRACT') && tokens[i - 1]!.text === '(' && named(tokens[i + 1], 'KW_FROM') && vocabulary.getSymbolicName(unit.type)?.startsWith('KW_') === true) {

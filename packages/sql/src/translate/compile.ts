@@ -2,6 +2,7 @@ import type { ScalarFunction } from '../functions/scalar-function.ts';
 import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { Rex } from '../logical/rex.ts';
 import { commonType, isNumeric, T, type SqlType } from '../validate/types.ts';
+import { compileBuiltin, dateFormat, strict1 } from './builtin-functions.ts';
 import { extractField } from './extract.ts';
 import { convertNumber, formatTimestamp, formatValue, parseTimestamp, parseValue, rescale } from './values.ts';
 
@@ -38,13 +39,6 @@ function likeRegex(pattern: string): RegExp {
 
 function divisionByZero(): SqlError {
   return new SqlError(SqlErrorCode.SQL_INVALID_VALUE, 'Division by zero');
-}
-
-/** Java's DateTimeFormatter letters Flink's DATE_FORMAT takes most: yyyy MM dd HH mm ss SSS. */
-function dateFormat(ms: number, format: string): string {
-  const text = formatTimestamp(ms);
-  const parts: Record<string, string> = { yyyy: text.slice(0, 4), MM: text.slice(5, 7), dd: text.slice(8, 10), HH: text.slice(11, 13), mm: text.slice(14, 16), ss: text.slice(17, 19), SSS: text.slice(20, 23) };
-  return format.replace(/yyyy|MM|dd|HH|mm|ss|SSS/g, (m) => parts[m]!);
 }
 
 export function compile(rex: Rex): Evaluator {
@@ -281,17 +275,14 @@ function compileCall(rex: Extract<Rex, { kind: 'call' }>): Evaluator {
         return v === null ? null : ((Math.floor((v as number) / unit) % range) + range) % range;
       };
     }
-    default:
-      throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `the function ${op} has no run-time implementation`);
+    default: {
+      const builtin = compileBuiltin(op, operands, args, type);
+      if (builtin === undefined) throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `the function ${op} has no run-time implementation`);
+      return builtin;
+    }
   }
 }
 
-function strict1(a: Evaluator, fn: (v: unknown) => unknown): Evaluator {
-  return (row) => {
-    const v = a(row);
-    return v === null ? null : fn(v);
-  };
-}
 
 function arithmetic(op: string, a: Evaluator, b: Evaluator, ta: SqlType, tb: SqlType, type: SqlType): Evaluator {
   if (type.root === 'TIMESTAMP' || type.root === 'TIMESTAMP_LTZ') {

@@ -2,15 +2,13 @@ import { closest } from 'fastest-levenshtein';
 import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
 import type { Rex } from '../logical/rex.ts';
 import { TIME_UNITS } from '../parse/extract.ts';
+import { BUILTIN_SCALARS } from './builtin-functions.ts';
+import { isInteger, isString, nullableIfAny, strings, type Inference } from './inference.ts';
 import { asDecimal, commonType, isNumeric, isTimestamp, MAX_DECIMAL_PRECISION, T, typeToString, withNullability, withoutRowtime, type SqlType } from './types.ts';
 
 /** Aggregate functions, with the type each returns for its argument's (Flink's). */
 export const AGGREGATES = new Set(['COUNT', 'SUM', 'MIN', 'MAX', 'AVG']);
 
-type Inference = (args: readonly SqlType[], fail: (expected: string) => never) => SqlType;
-
-const anyNullable = (args: readonly SqlType[]): boolean => args.some((a) => a.nullable);
-const nullableIfAny = (type: SqlType, args: readonly SqlType[]): SqlType => withNullability(type, anyNullable(args));
 
 function arithmetic(op: string): Inference {
   return (args, fail) => {
@@ -45,15 +43,6 @@ const booleans: Inference = (args, fail) => {
   return nullableIfAny(T.BOOLEAN, args);
 };
 
-function strings(result: SqlType, expected: string, check: (args: readonly SqlType[]) => boolean): Inference {
-  return (args, fail) => {
-    if (!check(args)) fail(expected);
-    return nullableIfAny(result, args);
-  };
-}
-
-const isString = (t: SqlType | undefined): boolean => t !== undefined && (t.root === 'STRING' || t.root === 'NULL');
-const isInteger = (t: SqlType | undefined): boolean => t !== undefined && (t.root === 'INT' || t.root === 'BIGINT' || t.root === 'NULL');
 
 const SCALARS: Record<string, Inference> = {
   '+': arithmetic('+'),
@@ -117,6 +106,7 @@ const SCALARS: Record<string, Inference> = {
   TO_TIMESTAMP_LTZ: (args, fail) => (args.length === 2 && isNumeric(args[0]!) && isInteger(args[1]) ? nullableIfAny(T.timestampLtz(3), args) : fail('TO_TIMESTAMP_LTZ(<NUMERIC> epoch, <INTEGER> precision 0 or 3)')),
   TO_TIMESTAMP: (args, fail) => (args.length === 1 && isString(args[0]) ? withNullability(T.timestamp(3), true) : fail("TO_TIMESTAMP(<STRING> 'yyyy-MM-dd HH:mm:ss[.SSS]')")),
   DATE_FORMAT: (args, fail) => (args.length === 2 && isTimestamp(args[0]!) && isString(args[1]) ? nullableIfAny(T.STRING, args) : fail('DATE_FORMAT(<TIMESTAMP>, <STRING> format)')),
+  ...BUILTIN_SCALARS,
 };
 
 /** HOUR, MINUTE, SECOND of a timestamp (Flink's, each EXTRACT(unit FROM ts)): BIGINT. */
@@ -142,11 +132,11 @@ export function inferExtract(args: readonly Rex[], pos: SqlPosition): SqlType {
 }
 
 export function isBuiltIn(name: string): boolean {
-  return SCALARS[name] !== undefined;
+  return SCALARS[name] !== undefined || name === 'ROUND';
 }
 
 /** Every function a query may call, for "did you mean". */
-export const FUNCTION_NAMES: readonly string[] = [...Object.keys(SCALARS).filter((n) => /^[A-Z_]+$/.test(n)), ...AGGREGATES, 'CAST', 'CASE'];
+export const FUNCTION_NAMES: readonly string[] = [...Object.keys(SCALARS).filter((n) => /^[A-Z_0-9]+$/.test(n)), ...AGGREGATES, 'CAST', 'CASE', 'EXTRACT', 'ROUND'];
 
 /** The result type of a scalar function or operator `name` over `args`, or a typed error at `pos`. */
 export function inferCall(name: string, args: readonly SqlType[], pos: SqlPosition): SqlType {
