@@ -4,7 +4,7 @@ import { keyString } from '../translate/keys.ts';
 
 /**
  * A keyed function's state and timers for unit tests of the SQL operators, one key at a time
- * (the runtime's OperatorHarness is not exported to other packages): value and map state in
+ * (the runtime's OperatorHarness is not exported to other packages): value, list and map state in
  * plain maps per key, event-time timers fired by `watermark()`, and what the function emitted
  * as `+I["a",1]` strings (a bigint as `"12n"`).
  */
@@ -15,6 +15,7 @@ export class KeyedFunctionHarness {
   currentWatermark = Number.NEGATIVE_INFINITY;
   readonly #maps = new Map<string, Map<unknown, unknown>>();
   readonly #values = new Map<string, unknown>();
+  readonly #lists = new Map<string, unknown[]>();
 
   readonly runtimeContext = {
     getMapState: (descriptor: { name: string }) => {
@@ -30,6 +31,15 @@ export class KeyedFunctionHarness {
         values: () => [...map.values()],
         isEmpty: () => map.size === 0,
         clear: () => map.clear(),
+      };
+    },
+    getListState: (descriptor: { name: string }) => {
+      const list = this.#lists.get(descriptor.name) ?? [];
+      this.#lists.set(descriptor.name, list);
+      return {
+        get: () => list.map((v) => structuredClone(v)),
+        add: (v: unknown) => void list.push(structuredClone(v)),
+        clear: () => void list.splice(0),
       };
     },
     getState: (descriptor: { name: string }) => ({
@@ -57,6 +67,11 @@ export class KeyedFunctionHarness {
   /** Entries of a map state (how many rows a join or an interval join still keeps). */
   mapSize(name: string): number {
     return this.#maps.get(name)?.size ?? 0;
+  }
+
+  /** Elements of a list state (the rows an insert-only side of a join keeps). */
+  listSize(name: string): number {
+    return this.#lists.get(name)?.length ?? 0;
   }
 
   /** Moves event time to `time`, firing the timers due (in order) through `onTimer`. */
