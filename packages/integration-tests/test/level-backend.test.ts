@@ -67,6 +67,25 @@ describe('the LevelDB state backend in a cluster', () => {
     expect(existsSync(join(dir, 'checkpoints', jobId, 'shared'))).toBe(false);
   });
 
+  it('keeps keyed state in LevelDB below the local directory when the job takes no checkpoints, as Flink does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-level-unchecked-'));
+    const local = join(dir, 'local');
+    const cluster = await ProcessCluster.start({ taskManagers: 2, slots: 2, config: { 'state.backend.rocksdb.localdir': local } });
+    cleanups.push(() => cluster.stop());
+    const records = 4_000;
+    const run = await cluster.weir(['run', '--detached', writeJobFile(LEVEL_RUNNING_SUMS), '--', join(dir, 'out'), String(records), '1000', '0', join(dir, 'checkpoints'), 'false']);
+    expect(run.code, run.stderr).toBe(0);
+    const jobId = jobIdFrom(run.stdout);
+    // One DB per subtask of the keyed operator while the job runs; before, such a job got heap state.
+    const databases = () => readdirSync(local, { recursive: true }).map(String).filter((f) => f.endsWith('CURRENT') && f.includes(jobId));
+    await until(async () => databases().length, (n) => n === 2, 30_000, 'LevelDB databases of the running job');
+    const details = await waitForStatus(cluster.client, jobId, ['FINISHED', 'FAILED', 'CANCELED'], 60_000);
+    expect(details.summary!.status, details.failureCause).toBe('FINISHED');
+    expect(readCommittedLines(join(dir, 'out')).sort()).toEqual(expectedRunningSums(records));
+    expect(databases()).toEqual([]);
+    expect(existsSync(join(dir, 'checkpoints'))).toBe(false);
+  });
+
   it('gives exactly the expected running sums with incremental checkpoints on S3 (s3rver) while TaskManagers are killed', async () => {
     const s3 = await startS3rver();
     cleanups.push(() => s3.stop());

@@ -6,7 +6,7 @@
 
 import { RUNNING_SUM } from './checkpoint-jobs.ts';
 
-/** args: output dir, records, records/s, checkpoint interval ms, checkpoint dir, incremental ('true' | 'false'), [sink uid] */
+/** args: output dir, records, records/s, checkpoint interval ms (0: no checkpoints), checkpoint dir, incremental ('true' | 'false'), [sink uid] */
 export const LEVEL_RUNNING_SUMS = `
 import { StreamExecutionEnvironment, KeyedProcessFunction, ValueStateDescriptor, Types, CheckpointingMode, LevelStateBackend, ExternalizedCheckpointCleanup,
   type ValueState, type Collector, type KeyedProcessContext } from '@weir/api';
@@ -18,7 +18,7 @@ export default function levelRunningSums(env: StreamExecutionEnvironment, args: 
   const [output, records, rate, interval, checkpointDir, incremental, sinkUid] = args;
   const n = Number(records);
   env.setParallelism(2);
-  env.enableCheckpointing(Number(interval));
+  if (Number(interval) > 0) env.enableCheckpointing(Number(interval));
   env.getCheckpointConfig().setCheckpointingMode(CheckpointingMode.EXACTLY_ONCE);
   env.getCheckpointConfig().enableExternalizedCheckpoints(ExternalizedCheckpointCleanup.RETAIN_ON_CANCELLATION);
   env.setStateBackend(new LevelStateBackend(checkpointDir, incremental === 'true'));

@@ -6,7 +6,8 @@
  * - shipments: sid 0..N/3-1 for order oid = 3 * sid, shipped (sid % 5) s after the order's
  *   20 ms slot, up to 4 s out of order (watermark 5 s behind, so no shipment is late);
  * - customers: cid 0..9 named c<cid>.
- * Queries: an interval join (shipped within 3 s) and session windows per key (1 s gap; orders
+ * Queries: a LEFT interval join (each order with its shipment if shipped within 3 s, else alone), a FULL window join of orders and their
+ * shipments in the same 2 s tumbling window, and session windows per key (1 s gap; orders
  * with id % 200 >= 100 left out, so each key's sessions end at 2 s holes) into filesystem
  * tables; a LEFT JOIN of
  * orders with customers (keys 10-12 have none, a residual predicate drops more) and a Top-3
@@ -14,14 +15,14 @@
  */
 export const JOIN_BASE_TIME = 1_700_000_000_000;
 
-/** args: shipped dir, left-join changelog dir, top-n changelog dir, orders, rows/s, checkpoint interval ms, checkpoint dir, parallelism, sessions dir */
+/** args: shipped dir, left-join changelog dir, top-n changelog dir, orders, rows/s, checkpoint interval ms, checkpoint dir, parallelism, sessions dir, window-join dir */
 export const SQL_JOIN_JOB = `
 import { CheckpointingMode, FsStateBackend, type StreamExecutionEnvironment } from '@weir/api';
 import { FileSink, SimpleStringEncoder } from '@weir/connectors';
 import { StreamTableEnvironment, rowToString, type Table } from '@weir/sql';
 
 export default function sqlJoinJob(env: StreamExecutionEnvironment, args: string[]) {
-  const [shippedDir, joinedDir, topDir, orders, rate, interval, checkpointDir, parallelism, sessionsDir] = args;
+  const [shippedDir, joinedDir, topDir, orders, rate, interval, checkpointDir, parallelism, sessionsDir, windowedDir] = args;
   env.setParallelism(Number(parallelism));
   env.enableCheckpointing(Number(interval));
   env.getCheckpointConfig().setCheckpointingMode(CheckpointingMode.EXACTLY_ONCE);
@@ -50,8 +51,16 @@ export default function sqlJoinJob(env: StreamExecutionEnvironment, args: string
   tEnv.executeSql(\`
     INSERT INTO shipped
     SELECT o.id, s.sid, o.amount
-    FROM orders AS o JOIN shipments AS s
+    FROM orders AS o LEFT JOIN shipments AS s
     ON o.id = s.oid AND s.ts BETWEEN o.ts AND o.ts + INTERVAL '3' SECOND\`);
+  tEnv.executeSql(\`CREATE TABLE windowed (oid BIGINT, sid BIGINT)
+    WITH ('connector' = 'filesystem', 'path' = '\${windowedDir}', 'format' = 'csv')\`);
+  tEnv.executeSql(\`
+    INSERT INTO windowed
+    SELECT L.id, R.sid
+    FROM (SELECT * FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '2' SECOND))) L
+    FULL JOIN (SELECT * FROM TABLE(TUMBLE(TABLE shipments, DESCRIPTOR(ts), INTERVAL '2' SECOND))) R
+    ON L.window_start = R.window_start AND L.window_end = R.window_end AND L.id = R.oid\`);
   tEnv.executeSql(\`CREATE TABLE sessions (k BIGINT, s TIMESTAMP(3), e TIMESTAMP(3), cnt BIGINT)
     WITH ('connector' = 'filesystem', 'path' = '\${sessionsDir}', 'format' = 'csv')\`);
   tEnv.executeSql(\`
@@ -76,14 +85,29 @@ export default function sqlJoinJob(env: StreamExecutionEnvironment, args: string
 const amountOf = (id: number): number => (id * 7919) % 1000;
 const orderTime = (id: number): number => JOIN_BASE_TIME + id * 20 - ((id * 7919) % 500);
 
-/** The csv lines of the interval join, sorted. */
+/** The csv lines of the LEFT interval join: an order with its shipment when shipped within 3 s, else with an empty sid; sorted. */
 export function expectedShipped(orders: number): string[] {
   const lines: string[] = [];
-  for (let sid = 0; sid < orders / 3; sid++) {
-    const oid = sid * 3;
-    const shippedAt = JOIN_BASE_TIME + sid * 60 + (sid % 5) * 1000;
-    const lag = shippedAt - orderTime(oid);
-    if (lag >= 0 && lag <= 3000) lines.push(`${oid},${sid},${amountOf(oid)}`);
+  for (let oid = 0; oid < orders; oid++) {
+    const sid = oid % 3 === 0 ? oid / 3 : undefined;
+    const lag = sid === undefined ? undefined : JOIN_BASE_TIME + sid * 60 + (sid % 5) * 1000 - orderTime(oid);
+    const shipped = lag !== undefined && lag >= 0 && lag <= 3000;
+    lines.push(`${oid},${shipped ? sid : ''},${amountOf(oid)}`);
+  }
+  return lines.sort();
+}
+
+/** The csv lines of the FULL window join: an order and its shipment in the same 2 s window, or each alone (the other side empty). */
+export function expectedWindowed(orders: number): string[] {
+  const window = (t: number) => Math.floor(t / 2000);
+  const shipments = new Map<number, number>();
+  for (let sid = 0; sid < orders / 3; sid++) shipments.set(sid * 3, sid);
+  const lines: string[] = [];
+  for (let id = 0; id < orders; id++) {
+    const sid = shipments.get(id);
+    const together = sid !== undefined && window(orderTime(id)) === window(JOIN_BASE_TIME + sid * 60 + (sid % 5) * 1000);
+    lines.push(together ? `${id},${sid}` : `${id},`);
+    if (sid !== undefined && !together) lines.push(`,${sid}`);
   }
   return lines.sort();
 }

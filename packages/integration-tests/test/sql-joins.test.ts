@@ -5,21 +5,21 @@ import { join } from 'node:path';
 import { diffLines, readCommittedLines } from '@weir/examples';
 import { completedCount, jobIdFrom, listCheckpoints, ProcessCluster, waitForStatus, writeJobFile } from '../src/index.ts';
 import { killTaskManagersAtRandom } from './chaos.ts';
-import { expectedJoined, expectedSessions, expectedShipped, expectedTop, SQL_JOIN_JOB } from './sql-join-jobs.ts';
+import { expectedJoined, expectedSessions, expectedShipped, expectedTop, expectedWindowed, SQL_JOIN_JOB } from './sql-join-jobs.ts';
 import { materialize } from './sql-jobs.ts';
 
 const ORDERS = 9_000;
 const RATE = 1_200;
 /**
  * As sql.test.ts: a TaskManager's first parse of the statements blocks it for seconds on this
- * machine; the JobManager's too, and this job has seven statements (its main once took more
+ * machine; the JobManager's too, and this job has nine statements (its main once took more
  * than the default 30 s jobmanager.job-main.timeout under load from other tests).
  */
 const CLUSTER = { taskManagers: 2, slots: 2, config: { 'heartbeat.timeout': 20_000, 'jobmanager.job-main.timeout': 120_000 } };
 
 /**
  * SQL joins, Top-N and session windows at parallelism 2 on two TaskManagers: an event-time
- * interval join and a session window aggregation into filesystem tables, a LEFT JOIN with a residual predicate and a Top-3 per key as changelogs;
+ * LEFT interval join, a FULL window join and a session window aggregation into filesystem tables, a LEFT JOIN with a residual predicate and a Top-3 per key as changelogs;
  * each compared with a reference computed here without the SQL engine, then the same with a
  * TaskManager SIGKILLed during the run (the committed output equals the failure-free one, each
  * changelog row applied once).
@@ -34,8 +34,8 @@ describe('Flink SQL joins and Top-N on a process cluster', () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-sql-joins-'));
     const cluster = await ProcessCluster.start(CLUSTER);
     cleanups.push(() => cluster.stop());
-    const [shipped, joined, top, sessions] = ['shipped', 'joined', 'top', 'sessions'].map((d) => join(dir, d));
-    const args = [shipped!, joined!, top!, String(ORDERS), String(RATE), '400', join(dir, 'checkpoints'), '2', sessions!];
+    const [shipped, joined, top, sessions, windowed] = ['shipped', 'joined', 'top', 'sessions', 'windowed'].map((d) => join(dir, d));
+    const args = [shipped!, joined!, top!, String(ORDERS), String(RATE), '400', join(dir, 'checkpoints'), '2', sessions!, windowed!];
     const submitted = await cluster.weir(['run', '--detached', writeJobFile(SQL_JOIN_JOB), '--', ...args]);
     expect(submitted.code, submitted.stderr).toBe(0);
     const jobId = jobIdFrom(submitted.stdout);
@@ -49,6 +49,7 @@ describe('Flink SQL joins and Top-N on a process cluster', () => {
     for (const [tableDir, expected] of [
       [shipped!, expectedShipped(ORDERS)],
       [sessions!, expectedSessions(ORDERS)],
+      [windowed!, expectedWindowed(ORDERS)],
     ] as const) {
       const { missing, extra } = diffLines(readCommittedLines(tableDir).sort(), expected);
       expect({ tableDir, missing: missing.slice(0, 10), extra: extra.slice(0, 10), counts: [missing.length, extra.length] }, log).toEqual({ tableDir, missing: [], extra: [], counts: [0, 0] });
@@ -69,7 +70,7 @@ describe('Flink SQL joins and Top-N on a process cluster', () => {
     if (kills > 0) expect(completedCount((await listCheckpoints(cluster.client, jobId)).checkpoints)).toBeGreaterThanOrEqual(2);
   }
 
-  it('commits the interval join, the session windows, the LEFT JOIN changelog and the Top-3 changelog a reference computes', async () => {
+  it('commits the LEFT interval join, the window join, the session windows, the LEFT JOIN changelog and the Top-3 changelog a reference computes', async () => {
     await run(0);
   });
 

@@ -80,9 +80,9 @@ describe('Flink SQL on a process cluster', () => {
     cleanups.push(() => cluster.stop());
     const script = (column: string) => `
       CREATE TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000');
-      CREATE TABLE evens (id BIGINT, label STRING, quarter DECIMAL(10, 2)) WITH ('connector' = 'filesystem', 'path' = '${join(dir, 'out')}', 'format' = 'csv');
+      CREATE TABLE evens (id BIGINT, label STRING, quarter DECIMAL(10, 2), sec BIGINT) WITH ('connector' = 'filesystem', 'path' = '${join(dir, 'out')}', 'format' = 'csv');
       INSERT INTO evens
-      SELECT id, UPPER(CONCAT('k', CAST(id % 3 AS STRING))), CAST(${column} AS DECIMAL(10, 2)) / 4
+      SELECT id, UPPER(CONCAT('k', CAST(id % 3 AS STRING))), CAST(${column} AS DECIMAL(10, 2)) / 4, EXTRACT(SECOND FROM TO_TIMESTAMP_LTZ(id, 0))
       FROM numbers WHERE id % 2 = 0;`;
     const bad = join(dir, 'bad.sql');
     writeFileSync(bad, script('idd'));
@@ -97,7 +97,7 @@ describe('Flink SQL on a process cluster', () => {
     expect(run.code, run.stderr).toBe(0);
     const details = await waitForStatus(cluster.client, jobIdFrom(run.stdout), ['FINISHED', 'FAILED', 'CANCELED'], 120_000);
     expect(details.summary!.status, details.failureCause).toBe('FINISHED');
-    const expected = Array.from({ length: 500 }, (_, i) => (i + 1) * 2).map((id) => `${id},K${id % 3},${(id / 4).toFixed(2)}`);
+    const expected = Array.from({ length: 500 }, (_, i) => (i + 1) * 2).map((id) => `${id},K${id % 3},${(id / 4).toFixed(2)},${id % 60}`);
     expect(readCommittedLines(join(dir, 'out')).sort()).toEqual(expected.sort());
   });
 

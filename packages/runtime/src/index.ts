@@ -9,6 +9,7 @@ export type { TaskMetricsSample, OperatorMetricsSample } from './metrics/task-io
 export type { OperatorMetricValue } from './metrics/operator-metric-values.ts';
 export type { TaskCheckpointing, TaskRestore } from './checkpoint/types.ts';
 export { levelTuning, type LevelTuning } from './state/level/level-store.ts';
+export { HEAP_STATE_BACKEND, type TaskStateBackend } from './state/task-state-backend.ts';
 export { RecordCodec, type RecordBatch } from './codec/record-codec.ts';
 export { SUBPARTITION_QUEUE_LIMIT, BUFFER_TARGET_BYTES } from './output/create-record-writer.ts';
 export { INITIAL_CREDIT } from './task/input-wiring.ts';

@@ -50,8 +50,33 @@ describe('planning joins, unions, DISTINCT and Top-N', () => {
     );
     const interval = physical("SELECT o.id, s.oid FROM orders o JOIN shipments s ON o.k = s.k AND o.ts BETWEEN s.ts - INTERVAL '4' SECOND AND s.ts + INTERVAL '1' SECOND");
     expect(interval[1]).toMatch(/^IntervalJoin\(joinType=\[InnerJoin\], windowBounds=\[isRowTime=true, leftLowerBound=-4000, leftUpperBound=1000, leftTimeIndex=3, rightTimeIndex=2\].*changelogMode=\[I\]$/);
+    // Outer interval joins pad once, when a row can meet nothing more: insert-only, so an append-only sink takes them.
+    const outer = physical("SELECT o.id, s.oid FROM orders o LEFT JOIN shipments s ON o.k = s.k AND o.ts BETWEEN s.ts - INTERVAL '4' SECOND AND s.ts");
+    expect(outer[1]).toMatch(/^IntervalJoin\(joinType=\[LeftOuterJoin\], .*changelogMode=\[I\]$/);
+    tEnv().executeSql("INSERT INTO files SELECT o.id, s.k FROM orders o FULL JOIN shipments s ON o.k = s.k AND o.ts BETWEEN s.ts - INTERVAL '4' SECOND AND s.ts");
     // Without equal keys, the bounds alone still make an interval join; a one-sided bound does not.
     expect(physical("SELECT o.id FROM orders o JOIN shipments s ON o.ts >= s.ts AND o.ts < s.ts + INTERVAL '1' SECOND")[1]).toMatch(/leftLowerBound=0, leftUpperBound=999/);
+  });
+
+  it('a join of two windowed inputs on window_start and window_end is a window join (insert-only, outer too); one equality only or different windows are refused', () => {
+    const tumble = (table: string) => `(SELECT * FROM TABLE(TUMBLE(TABLE ${table}, DESCRIPTOR(ts), INTERVAL '10' SECOND)))`;
+    const join = physical(`SELECT L.id, R.oid, L.window_start FROM ${tumble('orders')} L LEFT JOIN ${tumble('shipments')} R
+        ON L.window_start = R.window_start AND L.window_end = R.window_end AND L.k = R.k`);
+    expect(join[1]).toBe(
+      'WindowJoin(leftWindow=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], rightWindow=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], joinType=[LeftOuterJoin], where=[AND(AND(=(window_start, window_start0), =(window_end, window_end0)), =(k, k0))], select=[id, k, amount, ts, window_start, window_end, window_time, oid, k0, ts0, window_start0, window_end0, window_time0]), changelogMode=[I]',
+    );
+    // Insert-only: an append-only sink takes even the outer join.
+    tEnv().executeSql(`INSERT INTO files SELECT L.id, R.k FROM ${tumble('orders')} L FULL JOIN ${tumble('shipments')} R ON L.window_start = R.window_start AND L.window_end = R.window_end`);
+    // Over window aggregations: the aggregation's window columns.
+    const counts = (table: string) => `(SELECT window_start, window_end, k, COUNT(*) AS c FROM TABLE(TUMBLE(TABLE ${table}, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, k)`;
+    expect(physical(`SELECT L.k, L.c, R.c FROM ${counts('orders')} L JOIN ${counts('shipments')} R ON L.k = R.k AND L.window_start = R.window_start AND L.window_end = R.window_end`)[1]).toMatch(/^WindowJoin\(.*joinType=\[InnerJoin\]/);
+    // Without either equality it is a regular join, as in Flink.
+    expect(physical(`SELECT L.id FROM ${tumble('orders')} L JOIN ${tumble('shipments')} R ON L.k = R.k`)[1]).toMatch(/^Join\(/);
+    const oneEquality = errorOf(() => physical(`SELECT L.id FROM ${tumble('orders')} L JOIN ${tumble('shipments')} R ON L.window_start = R.window_start AND L.k = R.k`));
+    expect([oneEquality.code, oneEquality.message]).toEqual([SqlErrorCode.SQL_UNSUPPORTED, expect.stringContaining('add L.window_end = R.window_end')]);
+    const hop = `(SELECT * FROM TABLE(HOP(TABLE shipments, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)))`;
+    const different = errorOf(() => physical(`SELECT L.id FROM ${tumble('orders')} L JOIN ${hop} R ON L.window_start = R.window_start AND L.window_end = R.window_end`));
+    expect(different.message).toMatch(/^Currently, window join doesn't support different window table function of left and right inputs\. The left window table function is TUMBLE\(size=10000 ms\), the right is HOP\(size=10000 ms, slide=5000 ms\)\.$/);
   });
 
   it('UNION ALL brings the inputs to common types; DISTINCT is a GROUP BY of every column', () => {

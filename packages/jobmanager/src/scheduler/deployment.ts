@@ -48,6 +48,7 @@ export function planDeployments(spec: JobSpec, attempt: number, slots: readonly 
         defaults: { ...spec.defaults },
         parallelism: vertex.parallelism,
         inputs,
+        keyedStateBackend: spec.settings.stateBackend,
       };
       if (state.checkpointing !== undefined) message.checkpointing = state.checkpointing;
       if (state.restore !== undefined) message.restore = taskRestoreFor(state.restore, vertex, subtaskIndex);

@@ -47,6 +47,7 @@ describe('JobMaster scheduling', () => {
             },
             { sourceVertexId: 'a', producers: [{ subtaskIndex: 0, taskManagerId: 'tm-1', dataAddress: 'tm-1:7000' }] },
           ],
+          keyedStateBackend: 'heap',
         },
       },
     });

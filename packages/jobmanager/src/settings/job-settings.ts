@@ -31,10 +31,18 @@ export interface CheckpointingSettings {
   readonly directory: string | undefined;
 }
 
-/** Everything about failures and checkpoints a job runs with; fixed at submission. */
+/** Where a job's keyed state lives: on the heap, or in LevelDB below the TaskManager's local state directory. */
+export type KeyedStateBackendKind = 'heap' | 'level';
+
+/** Everything about state, failures and checkpoints a job runs with; fixed at submission. */
 export interface JobSettings {
   /** undefined: the job takes no checkpoints. */
   readonly checkpointing: CheckpointingSettings | undefined;
+  /**
+   * The keyed state backend, with or without checkpoints, as in Flink: state.backend (or the
+   * job's own backend) chooses it, checkpointing only decides whether it is snapshotted.
+   */
+  readonly stateBackend: KeyedStateBackendKind;
   /** What the job set with env.setRestartStrategy, or what the cluster's restart-strategy.* keys resolve to. */
   readonly restartStrategy: RestartStrategySettings;
 }

@@ -18,7 +18,7 @@ function rejection(run: () => unknown): Error {
 
 describe('resolveJobSettings', () => {
   it('leaves checkpointing off and restarts to none when neither the job nor the cluster sets an interval', () => {
-    expect(resolveJobSettings(job, cluster)).toEqual({ checkpointing: undefined, restartStrategy: { kind: 'none' } });
+    expect(resolveJobSettings(job, cluster)).toEqual({ checkpointing: undefined, stateBackend: 'heap', restartStrategy: { kind: 'none' } });
   });
 
   it('takes what the job set and the cluster keys for the rest', () => {
@@ -49,8 +49,21 @@ describe('resolveJobSettings', () => {
         unaligned: false,
         alignedCheckpointTimeoutMs: 0,
       },
+      stateBackend: 'heap',
       restartStrategy: { kind: 'exponential-delay', initialBackoffMs: 1_000, maxBackoffMs: 60_000, multiplier: 1.5, resetThresholdMs: 3_600_000, jitter: 0.1 },
     });
+  });
+
+  it('keeps keyed state where state.backend or the job says, with or without checkpointing, as Flink does', () => {
+    // No checkpoint directory: without checkpoints LevelDB needs none (its files stay local).
+    const noDirectory = { ...cluster, 'state.checkpoints.dir': '' };
+    expect(resolveJobSettings(job, { ...noDirectory, 'state.backend': 'level' })).toMatchObject({ checkpointing: undefined, stateBackend: 'level' });
+    expect(resolveJobSettings(job, { ...noDirectory, 'state.backend': 'rocksdb' }).stateBackend).toBe('level');
+    expect(resolveJobSettings(job, { ...noDirectory, 'state.backend': 'filesystem' }).stateBackend).toBe('heap');
+    expect(resolveJobSettings({ ...job, stateBackend: { kind: 'level', checkpointDir: undefined, incremental: true } }, noDirectory).stateBackend).toBe('level');
+    expect(resolveJobSettings({ ...job, stateBackend: { kind: 'memory', maxStateSize: 1_000 } }, { ...noDirectory, 'state.backend': 'level' }).stateBackend).toBe('heap');
+    const checkpointed = resolveJobSettings({ ...job, checkpointing: { intervalMs: 100 } }, { ...cluster, 'state.backend': 'level' });
+    expect([checkpointed.stateBackend, checkpointed.checkpointing?.backend]).toEqual(['level', 'level']);
   });
 
   it('turns changelog checkpoints on for the LevelDB backend only, with the materialization interval', () => {

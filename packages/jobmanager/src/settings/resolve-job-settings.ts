@@ -1,7 +1,7 @@
 import type { ExecutionConfig } from '@weir/api';
 import { WeirError, type WeirConfig } from '@weir/common';
 import { JobManagerErrorCode } from '../errors.ts';
-import type { CheckpointingSettings, JobSettings } from './job-settings.ts';
+import type { CheckpointingSettings, JobSettings, KeyedStateBackendKind } from './job-settings.ts';
 import { resolveRestartStrategy } from './resolve-restart-strategy.ts';
 
 /** MemoryStateBackend's default limit, for `state.backend: memory` set in the cluster config. */
@@ -17,7 +17,23 @@ type BackendSettings = Pick<CheckpointingSettings, 'backend' | 'maxInlineBytes' 
  */
 export function resolveJobSettings(job: ExecutionConfig, config: WeirConfig): JobSettings {
   const checkpointing = resolveCheckpointing(job, config);
-  return { checkpointing, restartStrategy: resolveRestartStrategy(job.restartStrategy, config, checkpointing !== undefined) };
+  return {
+    checkpointing,
+    stateBackend: keyedStateBackend(job, config),
+    restartStrategy: resolveRestartStrategy(job.restartStrategy, config, checkpointing !== undefined),
+  };
+}
+
+/**
+ * LevelDB when the job sets a LevelStateBackend, or sets none and state.backend is level or
+ * rocksdb; the heap otherwise. Needs no checkpoint directory: without checkpoints the state
+ * lives only in the TaskManager's local directory (Flink's EmbeddedRocksDBStateBackend does
+ * the same), so a large-state job spills to disk whether or not it checkpoints.
+ */
+function keyedStateBackend(job: ExecutionConfig, config: WeirConfig): KeyedStateBackendKind {
+  const own = job.stateBackend?.kind;
+  if (own !== undefined) return own === 'level' ? 'level' : 'heap';
+  return config['state.backend'] === 'level' || config['state.backend'] === 'rocksdb' ? 'level' : 'heap';
 }
 
 function resolveCheckpointing(job: ExecutionConfig, config: WeirConfig): CheckpointingSettings | undefined {

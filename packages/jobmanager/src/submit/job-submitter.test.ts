@@ -64,7 +64,7 @@ describe('JobSubmitter', () => {
     const job = s.dispatcher.get(response.jobId!);
     expect(job.status).toBe(JobStatus.CREATED);
     expect(s.blobStore.get(job.spec.bundleHash).toString()).toBe('bundle code');
-    expect(job.spec.settings).toEqual({ checkpointing: undefined, restartStrategy: { kind: 'none' } });
+    expect(job.spec.settings).toEqual({ checkpointing: undefined, stateBackend: 'heap', restartStrategy: { kind: 'none' } });
     expect(s.opened).toEqual([]);
     expect(s.dispatcher.list()).toHaveLength(2);
     expect(s.warn).not.toHaveBeenCalled();

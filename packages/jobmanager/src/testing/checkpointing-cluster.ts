@@ -61,7 +61,7 @@ export function checkpointingCluster(taskManagers: Record<string, number>, job: 
   const c = cluster(taskManagers, logger);
   const storage = new MemoryStorage('memory://cp');
   const settings = checkpointSettings(job.storage === false ? { backend: 'memory', maxInlineBytes: 1_000, directory: undefined, ...job.checkpointing } : job.checkpointing);
-  const spec: JobSpec = jobSpec(job.graph ?? pipeline, 'job-1', { checkpointing: settings, restartStrategy: job.restartStrategy ?? { kind: 'none' } });
+  const spec: JobSpec = jobSpec(job.graph ?? pipeline, 'job-1', { checkpointing: settings, stateBackend: settings.backend === 'level' ? 'level' : 'heap', restartStrategy: job.restartStrategy ?? { kind: 'none' } });
   const master = c.dispatcher.submit(spec, job.storage === false ? undefined : storage);
 
   const locate = (task: string): { vertexId: string; index: number; taskManagerId: string } => {

@@ -36,7 +36,7 @@ export function jobGraph(...vertices: JobVertex[]): JobGraph {
 }
 
 /** No checkpoints and no restarts: what a job gets when neither it nor the cluster asks for more. */
-export const PLAIN_JOB_SETTINGS: JobSettings = { checkpointing: undefined, restartStrategy: { kind: 'none' } };
+export const PLAIN_JOB_SETTINGS: JobSettings = { checkpointing: undefined, stateBackend: 'heap', restartStrategy: { kind: 'none' } };
 
 export function jobSpec(graph: JobGraph, jobId = 'job-1', settings: JobSettings = PLAIN_JOB_SETTINGS): JobSpec {
   return {

@@ -1,6 +1,5 @@
 import type { TaskStateSnapshot } from '@weir/common';
 import type { Storage, StorageOpener } from '@weir/storage';
-import type { LevelTuning } from '../state/level/level-store.ts';
 
 /** How a task takes part in checkpoints; from DeployTask.checkpointing. */
 export interface TaskCheckpointing {
@@ -10,8 +9,6 @@ export interface TaskCheckpointing {
   storage: Storage | undefined;
   /** LevelDB backend: upload only table files no confirmed checkpoint uploaded. */
   incremental: boolean;
-  /** LevelDB's options of the TaskManager (state.backend.rocksdb.*); the defaults when unset. */
-  levelTuning?: LevelTuning;
   /** LevelDB backend: changelog checkpoints (state.backend.changelog.enabled), materialized this often; undefined when off. */
   changelog?: { readonly materializeIntervalMs: number };
   /** Unaligned checkpoints: barriers overtake queued buffers, which are saved as channel state. */
@@ -20,8 +17,6 @@ export interface TaskCheckpointing {
   alignedCheckpointTimeoutMs: number;
   /** Opens another directory by URL (a savepoint's target) with the TaskManager's storage settings and clients. */
   openStorage: StorageOpener;
-  /** The TaskManager's directory for LevelDB state (state.backend.rocksdb.localdir); each task keeps its DBs below it and removes them when it ends. */
-  localStateDir: string;
   /** The memory backend's limit per state handle (the bytes one operator's keyed or operator state may take inline). */
   maxInlineBytes: number;
   /** False: serialize and write state before the barrier goes downstream. */

@@ -59,7 +59,7 @@ const MIGRATED = [
 ];
 
 async function checkpointOfOld(kind: 'heap' | 'level', checkpointDir: string, local: string) {
-  const settings = levelSettings(checkpointDir, local, false);
+  const settings = levelSettings(checkpointDir, false);
   const old = kind === 'heap' ? heapBackend() : await levelBackend(local);
   if (kind === 'level') backends.push(old as LevelKeyedStateBackend);
   writeOld(old);
@@ -77,7 +77,7 @@ describe('schema evolution of restored keyed state', () => {
     await restoreInto(restoreFrom(checkpointDir, 1, state), restored);
     expect(readNew(restored)).toEqual(MIGRATED);
     // The next checkpoint holds migrated values under the new description: restoring it migrates nothing more.
-    const settings = levelSettings(checkpointDir, local, false);
+    const settings = levelSettings(checkpointDir, false);
     const next = await snapshot(kind === 'heap' ? { ...settings, backend: 'filesystem' } : settings, restored, 2);
     expect(next.state.operators.op1!.keyed![0]!.states.v).toEqual({ kind: 'value', type: { kind: 'NUMBER' } });
     const again = kind === 'heap' ? heapBackend() : await levelBackend(local);

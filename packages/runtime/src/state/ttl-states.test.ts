@@ -128,7 +128,7 @@ describe('state TTL', () => {
     backend.keys.clearCurrentKey();
     const checkpointDir = tempDir('ttl-chk');
     dirs.push(checkpointDir);
-    const settings = levelSettings(checkpointDir, checkpointDir, false);
+    const settings = levelSettings(checkpointDir, false);
     const options = type === 'savepoint' ? { type, targetLocation: `${checkpointDir}/sp` } : ({ type } as const);
     const { state } = await snapshot(settings, backend, 1, 0, options);
     const read = await readKeyedState(restoreFrom(checkpointDir, 1, state, type === 'savepoint' ? 'sp' : 'chk-1'), OPERATOR_ID, MAX_PARALLELISM);
@@ -155,7 +155,7 @@ describe('state TTL', () => {
     backend.keys.clearCurrentKey();
     const checkpointDir = tempDir('ttl-switch');
     dirs.push(checkpointDir);
-    const { state } = await snapshot(levelSettings(checkpointDir, checkpointDir, false), backend, 1);
+    const { state } = await snapshot(levelSettings(checkpointDir, false), backend, 1);
     const restored = new HeapKeyedStateBackend(keyContext(1, 0), 'Op', clock);
     await restoreInto(restoreFrom(checkpointDir, 1, state), restored);
     expect(() => restored.getState(withTtl(new ValueStateDescriptor('v', Types.NUMBER)))).toThrow(

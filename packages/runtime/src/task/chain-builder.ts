@@ -15,6 +15,7 @@ import { HeapKeyedStateBackend } from '../state/heap-keyed-state-backend.ts';
 import type { KeyedStateBackend } from '../state/keyed-state-backend.ts';
 import { LevelKeyedStateBackend } from '../state/level/level-keyed-state-backend.ts';
 import { OperatorStateStore } from '../state/operator-state-store.ts';
+import type { TaskStateBackend } from '../state/task-state-backend.ts';
 import { OperatorRuntimeContext, type SubtaskInfo } from './runtime-context.ts';
 import { OperatorMetrics } from '../metrics/operator-metric-group.ts';
 import { registerOperatorIO } from '../metrics/operator-io-metrics.ts';
@@ -42,8 +43,10 @@ export interface ChainContext extends RecordWriterContext {
   /** The task starts from a checkpoint. */
   readonly restored: boolean;
   readonly checkpointing: boolean;
-  /** The job's checkpoint settings (state backend, local state dir); undefined without checkpointing: heap state. */
+  /** The job's checkpoint settings (incremental, changelog); undefined without checkpointing. */
   readonly checkpointSettings: TaskCheckpointing | undefined;
+  /** Where keyed state lives, with or without checkpointing. */
+  readonly stateBackend: TaskStateBackend;
   /** The task's processing time: timers, periodic watermarks, state TTL. */
   readonly processingTime: ProcessingTimeService;
   readonly clock: Clock;
@@ -147,20 +150,21 @@ export function buildChain(context: ChainContext): OperatorChain {
   return { operators, states, metrics, writers };
 }
 
-/** The job's state backend: LevelDB when its checkpoint settings say so, heap state otherwise (also without checkpointing). */
+/** The job's keyed state backend (Flink's state.backend), whether or not it checkpoints; incremental and changelog snapshots only with checkpointing. */
 function createKeyedBackend(context: ChainContext, keys: KeyContext, label: string, operatorId: string): KeyedStateBackend {
+  const backend = context.stateBackend;
+  if (backend.kind === 'heap') return new HeapKeyedStateBackend(keys, label, context.clock);
   const settings = context.checkpointSettings;
-  if (settings?.backend !== 'level') return new HeapKeyedStateBackend(keys, label, context.clock);
   return new LevelKeyedStateBackend({
     keys,
     label,
-    localStateDir: settings.localStateDir,
+    localStateDir: backend.localStateDir,
     jobId: context.jobId,
     operatorId,
     subtaskIndex: context.subtaskIndex,
-    incremental: settings.incremental,
-    ...(settings.levelTuning === undefined ? {} : { tuning: settings.levelTuning }),
-    ...(settings.changelog === undefined ? {} : { changelog: { storage: settings.storage, materializeIntervalMs: settings.changelog.materializeIntervalMs } }),
+    incremental: settings?.incremental ?? false,
+    ...(backend.levelTuning === undefined ? {} : { tuning: backend.levelTuning }),
+    ...(settings?.changelog === undefined ? {} : { changelog: { storage: settings.storage, materializeIntervalMs: settings.changelog.materializeIntervalMs } }),
     work: context.work,
     clock: context.clock,
   });

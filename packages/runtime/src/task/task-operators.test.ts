@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { Boundedness, InputStatus, RichMapFunction, Types, ValueStateDescriptor, type Sink, type Source, type ValueState } from '@weir/api';
 import { ManualClock } from '@weir/common/testing';
 import { describe, expect, it } from 'vitest';
@@ -108,6 +111,40 @@ describe('operator lifecycle', () => {
     });
     await job.whenAllTerminal();
     expect(sink.values()).toEqual(['odd=1', 'even=2', 'odd=4', 'even=6', 'odd=9']);
+  });
+
+  it('keeps keyed state in LevelDB without checkpointing when the job runs the level backend (Flink applies state.backend either way)', async () => {
+    const localStateDir = mkdtempSync(join(tmpdir(), 'weir-level-no-checkpoints-'));
+    try {
+      const seen: string[][] = [];
+      class Totals extends RichMapFunction<number, number> {
+        #total!: ValueState<number>;
+        override open(): void {
+          this.#total = this.getRuntimeContext().getState(new ValueStateDescriptor('total', Types.NUMBER));
+        }
+        override map(value: number): number {
+          // The files LevelDB keeps while the task runs; the heap backend leaves the directory empty.
+          seen.push(readdirSync(localStateDir, { recursive: true }).map(String).filter((f) => basename(f) === 'CURRENT'));
+          const total = (this.#total.value() ?? 0) + value;
+          this.#total.update(total);
+          return total;
+        }
+      }
+      const sink = new CollectingSink<number>();
+      const job = await runJob(
+        (env) => {
+          env.fromCollection([1, 2, 3, 4]).keyBy((v) => v % 2).map(new Totals()).sinkTo(sink);
+        },
+        { stateBackend: { kind: 'level', localStateDir } },
+      );
+      await job.whenAllTerminal();
+      expect(sink.values()).toEqual([1, 2, 4, 6]);
+      expect(seen.every((files) => files.length === 1)).toBe(true);
+      // Without checkpoints nothing outlives the task.
+      expect(readdirSync(localStateDir, { recursive: true }).map(String).filter((f) => basename(f) === 'CURRENT')).toEqual([]);
+    } finally {
+      rmSync(localStateDir, { recursive: true, force: true });
+    }
   });
 });
 

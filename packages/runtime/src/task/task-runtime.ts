@@ -29,6 +29,7 @@ import { TaskLoop } from './task-loop.ts';
 import type { TaskOptions } from './task.ts';
 import { ProcessingTimeService } from '../time/processing-time-service.ts';
 import { RecordTimestamp } from '../time/record-timestamp.ts';
+import { HEAP_STATE_BACKEND } from '../state/task-state-backend.ts';
 
 /** Awaits a promise unless the task gets cancelled first (then rejects). */
 export type UntilCanceled = <T>(promise: Promise<T>) => Promise<T>;
@@ -186,6 +187,7 @@ export class TaskRuntime {
       restored: restore !== undefined,
       checkpointing: checkpointing !== undefined,
       checkpointSettings: checkpointing,
+      stateBackend: this.options.stateBackend ?? HEAP_STATE_BACKEND,
       timestamp: this.#timestamp,
       processingTime: this.#processingTime,
       clock: this.#clock,

@@ -16,6 +16,7 @@ import {
   type ReaderEvent,
 } from '@weir/common';
 import type { TaskCheckpointing, TaskRestore } from '../checkpoint/types.ts';
+import type { TaskStateBackend } from '../state/task-state-backend.ts';
 import { RuntimeErrorCode } from '../errors.ts';
 import type { NetworkEnvironment } from '../network/types.ts';
 import type { TaskDeploymentDescriptor, TaskStateChange } from './deployment.ts';
@@ -36,6 +37,8 @@ export interface TaskOptions {
   onStateChange(change: TaskStateChange): void;
   /** Undefined: checkpointing is off (end of input ends the task at once). */
   checkpointing?: TaskCheckpointing;
+  /** Where keyed state lives, with or without checkpointing; the heap when undefined. A LevelDB snapshot (checkpointing.backend level) needs the level backend. */
+  stateBackend?: TaskStateBackend;
   /** The state to start from. */
   restore?: TaskRestore;
   /** The task took checkpoint `ack.checkpointId`; called on the event loop, after the barrier went downstream. */

@@ -15,6 +15,7 @@ import type { ChannelListener, NetworkEnvironment, PartitionId, RemoteConnector,
 import type { TaskDeploymentDescriptor, TaskStateChange } from '../task/deployment.ts';
 import { Task } from '../task/task.ts';
 import { LocalSourceCoordinator } from './local-source-coordinator.ts';
+import type { TaskStateBackend } from '../state/task-state-backend.ts';
 
 /** Stands in for the gRPC DataExchange: routes to the producer TaskManager's registry, copying every payload as the wire would. */
 export class CopyingRemoteConnector implements RemoteConnector {
@@ -79,6 +80,8 @@ export interface JobOptions {
   deploy?: (d: TaskDeploymentDescriptor) => TaskDeploymentDescriptor;
   /** Turns checkpointing on for every task. */
   checkpointing?: TaskCheckpointing;
+  /** Where every task's keyed state lives; the heap when unset. */
+  stateBackend?: TaskStateBackend;
   /** The state a task starts from. */
   restore?: (vertexId: string, subtask: number) => TaskRestore | undefined;
   /** Job attempt number (tasks of a restored job run as a new attempt). */
@@ -152,6 +155,7 @@ export async function runJob(main: (env: StreamExecutionEnvironment, args: strin
         clock: options.clock,
         onStateChange: (change) => seen.push(change),
         ...(options.checkpointing === undefined ? {} : { checkpointing: options.checkpointing }),
+        ...(options.stateBackend === undefined ? {} : { stateBackend: options.stateBackend }),
         ...(restore === undefined ? {} : { restore }),
         onCheckpointAck: (ack) => {
           let byTask = acks.get(ack.checkpointId);

@@ -185,7 +185,7 @@ describe('InternalTimerService', () => {
     const checkpointDir = tempDir('timers-chk');
     const local = tempDir('timers-local');
     dirs.push(checkpointDir, local);
-    const settings = levelSettings(checkpointDir, local, false);
+    const settings = levelSettings(checkpointDir, false);
     const create = async (parallelism: number, subtask: number): Promise<KeyedStateBackend> =>
       backendKind === 'heap' ? heapBackend(parallelism, subtask) : levelBackend(local, parallelism, subtask);
     const options = type === 'savepoint' ? { type, targetLocation: `${checkpointDir}/sp-1` } : ({ type } as const);

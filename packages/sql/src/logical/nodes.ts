@@ -50,8 +50,9 @@ export interface SortKey {
 }
 
 /**
- * A Rank partitioned by window_start and window_end of a window TVF or window aggregation
- * below it (Flink's WindowRank): where those columns are in the Rank's input, and the windows.
+ * Where window_start and window_end of a window TVF or window aggregation below a node are in
+ * its input, and the windows: a Rank partitioned by them (Flink's WindowRank), or each side of
+ * a window join.
  */
 export interface RankWindow {
   readonly start: number;
@@ -104,6 +105,8 @@ export type LogicalNode =
       readonly rightKeys: readonly number[];
       readonly residual?: Rex;
       readonly interval?: IntervalBounds;
+      /** A window join (logical/window-join.ts): both sides' window columns, among the equal keys. */
+      readonly window?: { readonly left: RankWindow; readonly right: RankWindow };
       readonly fields: readonly Field[];
     }
   /**

@@ -4,6 +4,7 @@ import { conjuncts, and } from './join-condition.ts';
 import { nodeInputs, withInputs, type LogicalNode, type WindowKey } from './nodes.ts';
 import { inputsOf, substituteInputs, type Rex } from './rex.ts';
 import { pushIntoScan } from './push-down.ts';
+import { windowJoin } from './window-join.ts';
 import { windowRank } from './window-rank.ts';
 
 /**
@@ -12,7 +13,8 @@ import { windowRank } from './window-rank.ts';
  * WindowAggregate (windows in keyed state and timers, insert-only output, instead of an
  * updating aggregate over a row per window); adjacent Calcs merge into one (one operator,
  * one pass per row); a Calc that passes its input through unchanged goes; a Rank partitioned
- * by a window's start and end becomes a window Top-N; a Calc over a scan pushes the columns it
+ * by a window's start and end becomes a window Top-N, and a join of two windowed inputs on
+ * their window_start and window_end a window join; a Calc over a scan pushes the columns it
  * reads and its filter into the scan (push-down.ts).
  */
 export function optimize(node: LogicalNode): LogicalNode {
@@ -27,6 +29,7 @@ export function optimize(node: LogicalNode): LogicalNode {
       result = withInputs(node, nodeInputs(node).map(optimize));
   }
   if (result.kind === 'rank') result = windowRank(result);
+  if (result.kind === 'join') result = windowJoin(result);
   if (result.kind === 'calc') result = mergeCalc(result);
   if (result.kind === 'calc' && result.input.kind === 'scan') result = pushIntoScan(result);
   if (result.kind === 'calc' && result.input.kind === 'rank') result = rankLimit(result);

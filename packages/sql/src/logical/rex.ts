@@ -31,6 +31,8 @@ export function rexToString(rex: Rex, fields: readonly Field[]): string {
       const operands = rex.operands.map((o) => rexToString(o, fields));
       if (rex.op === 'CAST') return `CAST(${operands[0]} AS ${typeToString(rex.type)})`;
       if (rex.op === 'FIELD') return `${operands[0]}.${fieldName(rex)}`;
+      // Flink prints EXTRACT's unit as a symbol: EXTRACT(FLAG(HOUR), ts).
+      if (rex.op === 'EXTRACT') return `EXTRACT(FLAG(${String((rex.operands[0] as Extract<Rex, { kind: 'literal' }>).value)}), ${operands[1]})`;
       if (INFIX.has(rex.op)) return `${rex.op}(${operands.join(', ')})`;
       return `${rex.op}(${operands.join(', ')})`;
     }

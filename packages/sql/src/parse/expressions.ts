@@ -1,4 +1,5 @@
 import type { Expr, OrderItem } from './ast.ts';
+import { convertExtract } from './extract.ts';
 import { child, children, childrenOf, descendant, identifierPath, identifierText, isTerminal, keywords, kind, positionOf, ruleChildren, stringValue, tokenText, unsupported, type TreeNode } from './tree.ts';
 
 /** Wrappers of one child that carry nothing of their own. */
@@ -38,6 +39,8 @@ export function convertExpression(node: TreeNode): Expr {
       return interval(node);
     case 'FunctionCallExpression':
       return functionCall(node);
+    case 'Extract':
+      return convertExtract(node, convertExpression);
     case 'SearchedCase':
     case 'SimpleCase': {
       const whens = childrenOf(node, 'WhenClause').map((w) => {

@@ -1,11 +1,11 @@
-import { FlinkSQL } from 'dt-sql-parser';
+import { WeirFlinkSQL } from './flink-sql.ts';
 import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { Statement } from './ast.ts';
 import { rewriteAggregateFilters } from './aggregate-filter.ts';
 import { convertStatement } from './statements.ts';
 import { childrenOf, descendant, type TreeNode } from './tree.ts';
 
-let parser: FlinkSQL | undefined;
+let parser: WeirFlinkSQL | undefined;
 
 /**
  * Parses one or more `;`-separated statements with dt-sql-parser's ANTLR grammar of Flink SQL.
@@ -13,7 +13,7 @@ let parser: FlinkSQL | undefined;
  * parser's own words on what it expected.
  */
 export function parseStatements(text: string): Statement[] {
-  parser ??= new FlinkSQL();
+  parser ??= new WeirFlinkSQL();
   const sql = rewriteAggregateFilters(text);
   const errors: Array<{ message: string; startLine: number; startColumn: number }> = [];
   const program = parser.parse(sql, (error) => errors.push(error)) as unknown as TreeNode;

@@ -30,7 +30,8 @@ export function toPhysical(node: LogicalNode): PhysicalNode {
     case 'union':
       return { node, mode: inputMode, inputs };
     case 'join':
-      if (node.interval !== undefined) {
+      // Interval and window joins emit each joined (or null-padded) row once: inserts over inserts.
+      if (node.interval !== undefined || node.window !== undefined) {
         requireInsertOnly(node, inputs);
         return { node, mode: 'insert-only', inputs };
       }

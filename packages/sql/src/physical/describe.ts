@@ -1,4 +1,4 @@
-import type { LogicalNode, WindowSpec } from '../logical/nodes.ts';
+import type { LogicalNode, RankWindow, WindowSpec } from '../logical/nodes.ts';
 import { rexToString } from '../logical/rex.ts';
 
 /** One node as Flink's EXPLAIN prints it: `Calc(select=[a, *(b, 2) AS x], where=[>(a, 1)])`. */
@@ -37,6 +37,11 @@ export function describeNode(node: LogicalNode): string {
       if (node.interval !== undefined) {
         const b = node.interval;
         return `IntervalJoin(joinType=[${type}], windowBounds=[isRowTime=true, leftLowerBound=${b.lower}, leftUpperBound=${b.upper}, leftTimeIndex=${b.leftTime}, rightTimeIndex=${b.rightTime}], ${where}, ${select})`;
+      }
+      if (node.window !== undefined) {
+        const side = (w: RankWindow, input: LogicalNode) =>
+          windowToString(w.window, 'rowtime').replace('(time_col=[rowtime]', `(win_start=[${input.fields[w.start]!.name}], win_end=[${input.fields[w.end]!.name}]`);
+        return `WindowJoin(leftWindow=[${side(node.window.left, node.left)}], rightWindow=[${side(node.window.right, node.right)}], joinType=[${type}], ${where}, ${select})`;
       }
       return `Join(joinType=[${type}], ${where}, ${select}, leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey])`;
     }

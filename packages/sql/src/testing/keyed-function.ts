@@ -4,8 +4,8 @@ import { keyString } from '../translate/keys.ts';
 
 /**
  * A keyed function's state and timers for unit tests of the SQL operators, one key at a time
- * (the runtime's OperatorHarness is not exported to other packages): value, list and map state in
- * plain maps per key, event-time timers fired by `watermark()`, and what the function emitted
+ * (the runtime's OperatorHarness is not exported to other packages): value, list and map
+ * state in plain maps, event-time timers fired by `watermark()`, and what the function emitted
  * as `+I["a",1]` strings (a bigint as `"12n"`).
  */
 export class KeyedFunctionHarness {
@@ -15,7 +15,6 @@ export class KeyedFunctionHarness {
   currentWatermark = Number.NEGATIVE_INFINITY;
   readonly #maps = new Map<string, Map<unknown, unknown>>();
   readonly #values = new Map<string, unknown>();
-  readonly #lists = new Map<string, unknown[]>();
 
   readonly runtimeContext = {
     getMapState: (descriptor: { name: string }) => {
@@ -34,12 +33,13 @@ export class KeyedFunctionHarness {
       };
     },
     getListState: (descriptor: { name: string }) => {
-      const list = this.#lists.get(descriptor.name) ?? [];
-      this.#lists.set(descriptor.name, list);
+      const list = () => (this.#values.get(descriptor.name) as unknown[] | undefined) ?? [];
       return {
-        get: () => list.map((v) => structuredClone(v)),
-        add: (v: unknown) => void list.push(structuredClone(v)),
-        clear: () => void list.splice(0),
+        get: () => structuredClone(list()),
+        add: (v: unknown) => void this.#values.set(descriptor.name, [...list(), structuredClone(v)]),
+        addAll: (vs: unknown[]) => void this.#values.set(descriptor.name, [...list(), ...structuredClone(vs)]),
+        update: (vs: unknown[]) => void this.#values.set(descriptor.name, structuredClone(vs)),
+        clear: () => void this.#values.delete(descriptor.name),
       };
     },
     getState: (descriptor: { name: string }) => ({
@@ -71,7 +71,7 @@ export class KeyedFunctionHarness {
 
   /** Elements of a list state (the rows an insert-only side of a join keeps). */
   listSize(name: string): number {
-    return this.#lists.get(name)?.length ?? 0;
+    return (this.#values.get(name) as unknown[] | undefined)?.length ?? 0;
   }
 
   /** Moves event time to `time`, firing the timers due (in order) through `onTimer`. */

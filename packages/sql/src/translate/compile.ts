@@ -2,6 +2,7 @@ import type { ScalarFunction } from '../functions/scalar-function.ts';
 import { SqlError, SqlErrorCode } from '../errors.ts';
 import type { Rex } from '../logical/rex.ts';
 import { commonType, isNumeric, T, type SqlType } from '../validate/types.ts';
+import { extractField } from './extract.ts';
 import { convertNumber, formatTimestamp, formatValue, parseTimestamp, parseValue, rescale } from './values.ts';
 
 /** A compiled expression: the value of `rex` for one row (an array of field values). */
@@ -278,6 +279,14 @@ function compileCall(rex: Extract<Rex, { kind: 'call' }>): Evaluator {
         const f = b!(row);
         return v === null || f === null ? null : dateFormat(v as number, f as string);
       };
+    case 'EXTRACT': {
+      const unit = (operands[0] as Extract<Rex, { kind: 'literal' }>).value as string;
+      const isDate = tb!.root === 'DATE';
+      return (row) => {
+        const v = b!(row);
+        return v === null ? null : extractField(unit, v as number, isDate);
+      };
+    }
     case 'HOUR':
     case 'MINUTE':
     case 'SECOND': {

@@ -104,12 +104,67 @@ describe('IntervalJoinFunction', () => {
     right(row('+I', 1, 5));
     expect(h.take()).toEqual(['+I[1,10,1,14]', '+I[1,10,1,5]']);
     expect([...h.timers].sort((a, b) => a - b)).toEqual([10, 15, 19, 21]);
-    h.watermark(15, (t) => fn.onTimer(t, h.context as never));
+    h.watermark(15, (t) => fn.onTimer(t, h.context as never, h.collector));
     // The left row at 10 expired at 15 (a right row after it is at 16 or later); the right rows at 5 and 14 wait till 10 and 19.
     expect([h.mapSize('left-rows'), h.mapSize('right-rows')]).toEqual([0, 2]);
     left(row('+I', 1, 12));
     expect(h.take()).toEqual(['+I[1,12,1,14]', '+I[1,12,1,16]']);
-    h.watermark(100, (t) => fn.onTimer(t, h.context as never));
+    h.watermark(100, (t) => fn.onTimer(t, h.context as never, h.collector));
     expect([h.mapSize('left-rows'), h.mapSize('right-rows')]).toEqual([0, 0]);
   });
 });
+
+describe('IntervalJoinFunction, outer', () => {
+  /** rt - 5 <= lt <= rt + 5 over rows [k, ts] on both sides. */
+  function outer(joinType: 'LEFT' | 'RIGHT' | 'FULL') {
+    const h = new KeyedFunctionHarness();
+    const fn = new IntervalJoinFunction({ leftTime: 1, rightTime: 1, lower: -5, upper: 5 }, [[0], [0]], undefined, joinType, [2, 2]);
+    fn.setRuntimeContext(h.runtimeContext);
+    fn.open();
+    return {
+      h,
+      left: (...fields: unknown[]) => fn.processElement1(row('+I', ...fields), h.context as never, h.collector),
+      right: (...fields: unknown[]) => fn.processElement2(row('+I', ...fields), h.context as never, h.collector),
+      watermark: (t: number) => h.watermark(t, (ts) => fn.onTimer(ts, h.context as never, h.collector)),
+    };
+  }
+
+  it('pads a left row that met nothing once it can meet nothing more, and never one that met a row, also a row met later', () => {
+    const { h, left, right, watermark } = outer('LEFT');
+    left(1, 10);
+    left(1, 30);
+    right(1, 12); // meets the row at 10
+    right(1, 34); // meets the row at 30, which arrived first
+    expect(h.take()).toEqual(['+I[1,10,1,12]', '+I[1,30,1,34]']);
+    left(1, 50);
+    watermark(100);
+    expect(h.take()).toEqual(['+I[1,50,null,null]']);
+    expect([h.mapSize('left-rows'), h.mapSize('left-matched')]).toEqual([0, 0]);
+  });
+
+  it('pads at once an outer row that is late or has a NULL key, and drops such a row of the inner side', () => {
+    const { h, left, right, watermark } = outer('LEFT');
+    watermark(100);
+    left(1, 20); // expired on arrival: 20 + 5 <= 100
+    left(null, 200);
+    right(1, 20);
+    right(null, 200);
+    expect(h.take()).toEqual(['+I[1,20,null,null]', '+I[null,200,null,null]']);
+  });
+
+  it('pads both sides of a FULL join, each row that met nothing once', () => {
+    const { h, left, right, watermark } = outer('FULL');
+    left(1, 10);
+    right(1, 40);
+    right(1, 12);
+    expect(h.take()).toEqual(['+I[1,10,1,12]']);
+    watermark(100);
+    expect(h.take().sort()).toEqual(['+I[null,null,1,40]']);
+    const rightOuter = outer('RIGHT');
+    rightOuter.left(1, 10);
+    rightOuter.right(1, 40);
+    rightOuter.watermark(100);
+    expect(rightOuter.h.take()).toEqual(['+I[null,null,1,40]']);
+  });
+});
+

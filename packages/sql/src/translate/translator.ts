@@ -11,6 +11,7 @@ import { ChangelogNormalizeFunction } from './changelog-normalize.ts';
 import { compile } from './compile.ts';
 import { GroupAggregateFunction } from './group-aggregate.ts';
 import { IntervalJoinFunction } from './interval-join.ts';
+import { WindowJoinFunction } from './window-join.ts';
 import { StreamingJoinFunction } from './join.ts';
 import { LookupJoinFunction } from './lookup-join.ts';
 import { fieldsKey } from './keys.ts';
@@ -114,8 +115,14 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const rightKeys = node.rightKeys;
         const residual = node.residual === undefined ? undefined : compile(node.residual);
         const keys = [leftKeys, rightKeys] as const;
+        const widths = [node.left.fields.length, node.right.fields.length] as const;
         const insertOnly = [physical.inputs[0]!.mode === 'insert-only', physical.inputs[1]!.mode === 'insert-only'] as const;
-        const fn = node.interval !== undefined ? new IntervalJoinFunction(node.interval, keys, residual) : new StreamingJoinFunction(node.joinType, keys, node.left.fields.length, node.right.fields.length, residual, options.stateTtl, insertOnly);
+        const fn =
+          node.interval !== undefined
+            ? new IntervalJoinFunction(node.interval, keys, residual, node.joinType, widths)
+            : node.window !== undefined
+              ? new WindowJoinFunction(node.joinType, keys, widths, [node.window.left.end, node.window.right.end], residual)
+              : new StreamingJoinFunction(node.joinType, keys, widths[0], widths[1], residual, options.stateTtl, insertOnly);
         return inputs[0]!
           .connect(inputs[1]!)
           .keyBy(
@@ -123,7 +130,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
             fieldsKeyOfRow(rightKeys),
           )
           .process(fn)
-          .name(`${node.interval !== undefined ? 'IntervalJoin' : 'Join'}[${id}]`)
+          .name(`${node.interval !== undefined ? 'IntervalJoin' : node.window !== undefined ? 'WindowJoin' : 'Join'}[${id}]`)
           .uid(uid(name));
       }
       case 'lookupJoin': {

@@ -2,7 +2,7 @@ import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
 import type { Expr } from '../parse/ast.ts';
 import type { Rex } from '../logical/rex.ts';
 import type { ScalarFunction } from '../functions/scalar-function.ts';
-import { AGGREGATES, inferCall, isBuiltIn, unknownFunction } from './functions.ts';
+import { AGGREGATES, inferCall, inferExtract, isBuiltIn, unknownFunction } from './functions.ts';
 import { commonType, isNumeric, isTimestamp, parseType, T, typeToString, withNullability, withoutRowtime, type SqlType } from './types.ts';
 
 /**
@@ -56,6 +56,7 @@ export function bindExpr(expr: Expr, ctx: BindContext): Rex {
       }
       if (expr.distinct === true || expr.star === true) throw unknownFunction(expr.name, expr.pos);
       const operands = expr.args.map((a) => bindExpr(a, ctx));
+      if (expr.name === 'EXTRACT') return { kind: 'call', op: 'EXTRACT', operands, type: inferExtract(operands, expr.pos) };
       const udf = isBuiltIn(expr.name) ? undefined : ctx.functions?.userFunction(expr.name);
       if (udf !== undefined) return { kind: 'call', op: expr.name, operands, type: withNullability(parseType(udf.resultType, expr.pos), true), udf };
       if (!isBuiltIn(expr.name)) throw unknownFunction(expr.name, expr.pos, ctx.functions?.functionNames());

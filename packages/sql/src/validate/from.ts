@@ -44,10 +44,13 @@ export class Scope {
       const columns = this.fields.map((f, index) => ({ f, index })).filter(({ f }) => f.name === base[base.length - 1] && (split === 1 || f.qualifier === base[0]));
       if (columns.length !== 1 || columns[0]!.f.type.root !== 'ROW') continue;
       let rex: Rex = { kind: 'input', index: columns[0]!.index, type: columns[0]!.f.type };
-      for (const name of path.slice(split)) {
+      for (let i = split; i < path.length; i++) {
+        const name = path[i]!;
         const next = fieldAccess(rex, name);
         if (next === undefined) {
-          throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, `ROW column '${path.slice(0, split).join('.')}' has no field '${name}'${suggest(name, (rex.type.fields ?? []).map((f) => f.name))}`, pos);
+          // Named as far as it resolved: `r.s` of `r.s.bb`, or a field that is no ROW (`r.a` of `r.a.x`).
+          const what = rex.type.root === 'ROW' ? `ROW column '${path.slice(0, i).join('.')}' has no field '${name}'${suggest(name, rex.type.fields!.map((f) => f.name))}` : `'${path.slice(0, i).join('.')}' is not a ROW, so it has no field '${name}'`;
+          throw new SqlError(SqlErrorCode.SQL_UNKNOWN_COLUMN, what, pos);
         }
         rex = next;
       }

@@ -1,5 +1,7 @@
 import { closest } from 'fastest-levenshtein';
 import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
+import type { Rex } from '../logical/rex.ts';
+import { TIME_UNITS } from '../parse/extract.ts';
 import { asDecimal, commonType, isNumeric, isTimestamp, MAX_DECIMAL_PRECISION, T, typeToString, withNullability, withoutRowtime, type SqlType } from './types.ts';
 
 /** Aggregate functions, with the type each returns for its argument's (Flink's). */
@@ -122,6 +124,22 @@ const timeField = (name: string): Inference => (args, fail) => (args.length === 
 SCALARS.HOUR = timeField('HOUR');
 SCALARS.MINUTE = timeField('MINUTE');
 SCALARS.SECOND = timeField('SECOND');
+
+/**
+ * EXTRACT(unit FROM x), which the parser made `EXTRACT('<UNIT>', x)`: BIGINT, as Flink's, of a
+ * TIMESTAMP or TIMESTAMP_LTZ (read in the session time zone, UTC), or of a DATE for the units
+ * of a date (a DATE has no hour). The unit must be a literal of TIME_UNITS.
+ */
+export function inferExtract(args: readonly Rex[], pos: SqlPosition): SqlType {
+  const [unitRex, value] = args;
+  const unit = unitRex?.kind === 'literal' && typeof unitRex.value === 'string' ? unitRex.value : undefined;
+  const applies = unit !== undefined && value !== undefined && TIME_UNITS[unit] !== undefined && (isTimestamp(value.type) || value.type.root === 'NULL' || (value.type.root === 'DATE' && TIME_UNITS[unit] === 'date'));
+  if (!applies) {
+    const shown = value === undefined ? '' : `<${typeToString(withoutRowtime(value.type))}>`;
+    throw new SqlError(SqlErrorCode.SQL_TYPE_MISMATCH, `Cannot apply 'EXTRACT' to ${unit ?? '?'} of ${shown}. Supported form(s): EXTRACT(<unit> FROM <TIMESTAMP> | <TIMESTAMP_LTZ>), EXTRACT(<date unit> FROM <DATE>) with the date units ${Object.keys(TIME_UNITS).filter((u) => TIME_UNITS[u] === 'date').join(', ')}`, pos);
+  }
+  return withNullability(T.BIGINT, value.type.nullable);
+}
 
 export function isBuiltIn(name: string): boolean {
   return SCALARS[name] !== undefined;

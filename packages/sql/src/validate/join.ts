@@ -53,9 +53,6 @@ export function bindJoin(from: Extract<FromItem, { kind: 'join' }>, catalog: Cat
       conditionExpr.pos,
     );
   }
-  if (analysis.interval !== undefined && from.joinType !== 'INNER') {
-    throw new SqlError(SqlErrorCode.SQL_UNSUPPORTED, `a ${from.joinType} OUTER interval join is not supported by Weir's SQL yet (an inner interval join is)`, from.pos);
-  }
   // A regular join keeps no time attribute (its rows are not in event-time order); an interval join keeps both, as Flink's.
   const side = (fields: readonly Field[], padded: boolean): Field[] =>
     fields.map((f) => ({ name: f.name, type: withNullability(analysis.interval === undefined ? withoutRowtime(f.type) : f.type, f.type.nullable || padded) }));

@@ -1,18 +1,19 @@
 import { WeirError } from '@weir/common';
 import { decodeRestoreShare, type DeployTask__Output } from '@weir/rpc';
-import type { LevelTuning, TaskCheckpointing, TaskRestore } from '@weir/runtime';
+import { HEAP_STATE_BACKEND, type LevelTuning, type TaskCheckpointing, type TaskRestore, type TaskStateBackend } from '@weir/runtime';
 import { parentLocation, type Storage, type StoragePool } from '@weir/storage';
 import { TaskManagerErrorCode } from '../errors.ts';
 
 const MODES = ['EXACTLY_ONCE', 'AT_LEAST_ONCE'] as const;
 const BACKENDS = ['memory', 'filesystem', 'level'] as const;
+const KEYED_BACKENDS = ['heap', 'level'] as const;
 
 /**
  * DeployTask.checkpointing as the runtime takes it, or undefined when the job takes no
  * checkpoints (no message, or an empty mode). A checkpoint directory opens its Storage from
  * the pool; a URL openStorage does not accept throws INVALID_STORAGE_URL.
  */
-export function toTaskCheckpointing(message: DeployTask__Output, storages: StoragePool, localStateDir: string, levelTuning?: LevelTuning): TaskCheckpointing | undefined {
+export function toTaskCheckpointing(message: DeployTask__Output, storages: StoragePool): TaskCheckpointing | undefined {
   const checkpointing = message.checkpointing;
   if (checkpointing === null || checkpointing.mode === '') return undefined;
   const mode = oneOf(MODES, checkpointing.mode, 'checkpointing mode');
@@ -30,10 +31,21 @@ export function toTaskCheckpointing(message: DeployTask__Output, storages: Stora
     unaligned: checkpointing.unaligned,
     alignedCheckpointTimeoutMs: checkpointing.alignedCheckpointTimeoutMs,
     ...(checkpointing.changelogEnabled ? { changelog: { materializeIntervalMs: checkpointing.changelogMaterializeIntervalMs } } : {}),
-    localStateDir,
-    ...(levelTuning === undefined ? {} : { levelTuning }),
     openStorage: (url) => storages.open(url),
   };
+}
+
+/**
+ * DeployTask.keyed_state_backend as the runtime takes it: LevelDB below this TaskManager's
+ * local state directory with its LevelDB options, or the heap (also when empty). A LevelDB
+ * snapshot (checkpointing.backend level) of heap state cannot be taken, so that pair throws.
+ */
+export function toTaskStateBackend(message: DeployTask__Output, localStateDir: string, levelTuning?: LevelTuning): TaskStateBackend {
+  const kind = message.keyedStateBackend === '' ? 'heap' : oneOf(KEYED_BACKENDS, message.keyedStateBackend, 'keyed state backend');
+  if (kind === 'heap' && message.checkpointing?.backend === 'level') {
+    throw invalid('asks for LevelDB checkpoints of heap state; the JobManager must send keyed_state_backend level with checkpointing backend level');
+  }
+  return kind === 'heap' ? HEAP_STATE_BACKEND : { kind, localStateDir, ...(levelTuning === undefined ? {} : { levelTuning }) };
 }
 
 /**

@@ -81,7 +81,7 @@ describe('Deployer with checkpointing', () => {
     [
       'the memory backend without a directory',
       { checkpointing: checkpointing({ backend: 'memory', maxInlineBytes: 1024 }) },
-      { mode: 'EXACTLY_ONCE', backend: 'memory', storage: undefined, maxInlineBytes: 1024, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0, localStateDir: '/tmp/weir-test-local-state', openStorage: expect.any(Function) },
+      { mode: 'EXACTLY_ONCE', backend: 'memory', storage: undefined, maxInlineBytes: 1024, asyncSnapshots: true, incremental: false, unaligned: false, alignedCheckpointTimeoutMs: 0, openStorage: expect.any(Function) },
     ],
   ])('passes checkpointing %s as %j, and no restore without one', async (_case, overrides: DeployOverrides, expected) => {
     const { factory, deployer, report } = setup();
@@ -89,6 +89,23 @@ describe('Deployer with checkpointing', () => {
     await flush();
     expect(factory.tasks[0]!.options.checkpointing).toEqual(expected);
     expect(factory.tasks[0]!.options.restore).toBeUndefined();
+  });
+
+  it.each([
+    ['heap state when the JobManager names none', {}, { kind: 'heap' }],
+    ['heap state', { keyedStateBackend: 'heap' }, { kind: 'heap' }],
+    // Flink's state.backend applies without checkpointing too: a large-state job spills to LevelDB either way.
+    ['LevelDB without checkpointing, below the local state directory', { keyedStateBackend: 'level' }, { kind: 'level', localStateDir: '/tmp/weir-test-local-state' }],
+    [
+      'LevelDB with LevelDB checkpoints',
+      { keyedStateBackend: 'level', checkpointing: checkpointing({ backend: 'level', checkpointDir: '/x', incremental: true }) },
+      { kind: 'level', localStateDir: '/tmp/weir-test-local-state' },
+    ],
+  ])('gives the task %s', async (_case, overrides: DeployOverrides, expected) => {
+    const { factory, deployer, report } = setup();
+    deployer.deploy(deployMessage(overrides), report);
+    await flush();
+    expect(factory.tasks[0]!.options.stateBackend).toEqual(expected);
   });
 
   it('restores without storage when the checkpoint path is empty (memory backend: state is inline)', async () => {
@@ -127,6 +144,18 @@ describe('Deployer with checkpointing', () => {
       'the backend is unknown',
       { checkpointing: checkpointing({ backend: 'rocksdb', checkpointDir: '/x' }) },
       'the deploy names the state backend "rocksdb"; it must be one of memory, filesystem, level',
+      'INVALID_DEPLOYMENT',
+    ],
+    [
+      'the keyed state backend is unknown',
+      { keyedStateBackend: 'rocksdb' },
+      'the deploy names the keyed state backend "rocksdb"; it must be one of heap, level',
+      'INVALID_DEPLOYMENT',
+    ],
+    [
+      'LevelDB checkpoints come with heap state',
+      { checkpointing: checkpointing({ backend: 'level', checkpointDir: '/x' }) },
+      'the deploy asks for LevelDB checkpoints of heap state; the JobManager must send keyed_state_backend level with checkpointing backend level',
       'INVALID_DEPLOYMENT',
     ],
     [

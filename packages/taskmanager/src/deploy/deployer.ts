@@ -12,7 +12,7 @@ import {
 import { resolveVertex, type LevelTuning, type NetworkEnvironment } from '@weir/runtime';
 import type { StoragePool } from '@weir/storage';
 import type { TaskControl, TaskReporter } from '../control/context.ts';
-import { toTaskCheckpointing, toTaskRestore } from './checkpoint-options.ts';
+import { toTaskCheckpointing, toTaskStateBackend, toTaskRestore } from './checkpoint-options.ts';
 import { DeployedTask } from './deployed-task.ts';
 import { attemptId, describeTask, taskId, toDeploymentDescriptor } from './task-key.ts';
 import type { JobLoader, TaskFactory } from './types.ts';
@@ -119,7 +119,8 @@ export class Deployer implements TaskControl {
       const deployment = toDeploymentDescriptor(message, key);
       // Before anything is created for it: a task whose graph differs fails here, naming what differs.
       resolveVertex(deployment, graph, jobGraph);
-      const checkpointing = toTaskCheckpointing(message, this.#options.storages, this.#options.localStateDir, this.#options.levelTuning);
+      const checkpointing = toTaskCheckpointing(message, this.#options.storages);
+      const stateBackend = toTaskStateBackend(message, this.#options.localStateDir, this.#options.levelTuning);
       const restore = toTaskRestore(message, this.#options.storages);
       if (task.isTerminal) return;
       const runnable = this.#options.createTask({
@@ -131,6 +132,7 @@ export class Deployer implements TaskControl {
         clock: this.#options.clock,
         onStateChange: (change) => task.onStateChange(change),
         checkpointing,
+        stateBackend,
         restore,
         onCheckpointAck: (ack) => task.acknowledgeCheckpoint(ack),
         onCheckpointDecline: (decline) => task.declineCheckpoint(decline),

@@ -46,6 +46,7 @@ export interface DeployOverrides {
   parallelism?: number;
   checkpointing?: TaskCheckpointing__Output;
   restore?: TaskRestore__Output;
+  keyedStateBackend?: string;
 }
 
 export function deployMessage(overrides: DeployOverrides = {}): DeployTask__Output {
@@ -73,5 +74,6 @@ export function deployMessage(overrides: DeployOverrides = {}): DeployTask__Outp
     ],
     restore: overrides.restore ?? null,
     checkpointing: overrides.checkpointing ?? null,
+    keyedStateBackend: overrides.keyedStateBackend ?? '',
   };
 }

@@ -134,7 +134,7 @@ describe('ContinuousEventTimeTrigger', () => {
     before.element({ key: 'a', v: 1 }, 5);
     before.watermark(30);
     expect(before.takeRecords()).toEqual(['a 0: 1']);
-    const { state } = await snapshot(levelSettings(checkpointDir, checkpointDir, false), before.backend!, 1);
+    const { state } = await snapshot(levelSettings(checkpointDir, false), before.backend!, 1);
 
     const backend = heapBackend();
     await restoreInto(restoreFrom(checkpointDir, 1, state), backend);

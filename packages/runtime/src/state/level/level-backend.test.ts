@@ -59,7 +59,7 @@ describe('LevelDB keyed state', () => {
   it('restores a full checkpoint by opening its files, with every file private', async () => {
     const local = dir('local');
     const checkpoints = dir('chk');
-    const settings = levelSettings(checkpoints, local, false);
+    const settings = levelSettings(checkpoints, false);
     const backend = await level(local);
     fill(backend, KEYS, 0);
     const { state } = await snapshot(settings, backend, 1);
@@ -77,7 +77,7 @@ describe('LevelDB keyed state', () => {
   it('fails a restore whose shared file is missing with CHECKPOINT_RESTORE_FAILED naming the file and the checkpoint', async () => {
     const local = dir('local');
     const checkpoints = dir('chk');
-    const settings = levelSettings(checkpoints, local, true);
+    const settings = levelSettings(checkpoints, true);
     const backend = await level(local, 1, 0, true);
     fill(backend, KEYS, 0);
     const { state } = await snapshot(settings, backend, 7);
@@ -93,7 +93,7 @@ describe('LevelDB keyed state', () => {
   it('fails a restore whose shared file has other bytes of the same size with CHECKPOINT_CORRUPT, from its recorded SHA-256', async () => {
     const local = dir('local');
     const checkpoints = dir('chk');
-    const settings = levelSettings(checkpoints, local, true);
+    const settings = levelSettings(checkpoints, true);
     const backend = await level(local, 1, 0, true);
     fill(backend, KEYS, 0);
     const { state } = await snapshot(settings, backend, 7);
@@ -118,7 +118,7 @@ describe('LevelDB keyed state', () => {
   ])('restores at another parallelism (%i -> %i), copying each new subtask key groups out of the overlapping DBs', async (from, to) => {
     const local = dir('local');
     const checkpoints = dir('chk');
-    const settings = levelSettings(checkpoints, local, true);
+    const settings = levelSettings(checkpoints, true);
     const snapshots = [];
     for (let subtask = 0; subtask < from; subtask++) {
       const backend = await level(local, from, subtask, true);
@@ -152,7 +152,7 @@ describe('LevelDB keyed state', () => {
   it('writes savepoints in the canonical format, byte for byte what the heap backend writes, into the target directory', async () => {
     const local = dir('local');
     const checkpoints = dir('chk');
-    const settings = levelSettings(checkpoints, local, true);
+    const settings = levelSettings(checkpoints, true);
     // One key per key group, so both backends have a single order to write them in.
     const keys: string[] = [];
     const groups = new Set<number>();
@@ -185,7 +185,7 @@ describe('LevelDB keyed state', () => {
     const checkpoints = dir('chk');
     const backend = await level(local);
     fill(backend, KEYS, 0);
-    const { state } = await snapshot(levelSettings(checkpoints, local, false), backend, 2);
+    const { state } = await snapshot(levelSettings(checkpoints, false), backend, 2);
     const heap = heapBackend(2, 1);
     await restoreInto(restoreFrom(checkpoints, 2, state), heap);
     const mine = KEYS.filter((k) => owner(k, 2) === 1);

@@ -17,7 +17,7 @@ describe('changelog LevelDB checkpoints (state.backend.changelog.enabled)', () =
   it('upload the changes of the interval, refer to the materialized base, and restore as base + segments, also at another parallelism', async () => {
     const local = dir('local');
     const checkpoints = dir('chk');
-    const settings = levelSettings(checkpoints, local, true);
+    const settings = levelSettings(checkpoints, true);
     const backend = await changelogBackend(local, checkpoints);
     fill(backend, KEYS, 0);
     const first = await snapshot(settings, backend, 1);
@@ -92,7 +92,7 @@ describe('changelog LevelDB checkpoints (state.backend.changelog.enabled)', () =
   it('restore every checkpoint exactly while materializations, a small memtable, and aborted or unconfirmed checkpoints come in between', async () => {
     const local = dir('local');
     const checkpoints = dir('chk');
-    const settings = levelSettings(checkpoints, local, true);
+    const settings = levelSettings(checkpoints, true);
     const backend = await changelogBackend(local, checkpoints, 1, 0, 64 * 1024);
     const pool = Array.from({ length: 3000 }, (_, i) => `key-${i}`);
     const heap = heapBackend();

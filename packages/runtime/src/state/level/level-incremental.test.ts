@@ -24,7 +24,7 @@ describe('incremental LevelDB checkpoints', () => {
   it('upload the log and the MANIFEST as shared segments, each time only what was appended since the confirmed checkpoint, and restore from them', async () => {
     const local = dir('local');
     const checkpoints = dir('chk');
-    const settings = levelSettings(checkpoints, local, true);
+    const settings = levelSettings(checkpoints, true);
     const backend = await level(local, true);
     fill(backend, KEYS, 0);
     const first = await snapshot(settings, backend, 1);
@@ -89,7 +89,7 @@ describe('incremental LevelDB checkpoints', () => {
   it('after a memtable switch, upload the tables the old log went into and the new log from byte 0', async () => {
     const local = dir('local');
     const checkpoints = dir('chk');
-    const settings = levelSettings(checkpoints, local, true);
+    const settings = levelSettings(checkpoints, true);
     const backend = await level(local, true);
     fill(backend, KEYS, 0);
     const first = await snapshot(settings, backend, 1);
@@ -125,7 +125,7 @@ describe('incremental LevelDB checkpoints', () => {
   it.each([true, false])('hold no write made after the synchronous part, also when the cache fills while the checkpoint is written (incremental: %s)', async (incremental) => {
     const local = dir('local');
     const checkpoints = dir('chk');
-    const settings = levelSettings(checkpoints, local, incremental);
+    const settings = levelSettings(checkpoints, incremental);
     const backend = await level(local, incremental);
     fill(backend, KEYS, 0);
     const states = [{ operatorId: OPERATOR_ID, label: 'Count', keyed: backend, lists: new OperatorStateStore('Count') }];
@@ -145,7 +145,7 @@ describe('incremental LevelDB checkpoints', () => {
   it('restore every checkpoint of a DB whose small memtable is switched and compacted between and during them', async () => {
     const local = dir('local');
     const checkpoints = dir('chk');
-    const settings = levelSettings(checkpoints, local, true);
+    const settings = levelSettings(checkpoints, true);
     const backend = await level(local, true, 64 * 1024);
     const pool = Array.from({ length: 3000 }, (_, i) => `key-${i}`);
     const heap = heapBackend();

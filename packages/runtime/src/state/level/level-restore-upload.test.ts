@@ -20,7 +20,7 @@ describe('incremental LevelDB checkpoints after a restore', () => {
   it('refer to the restored tables without uploading them again: what they upload is the restored log replayed into a new table, and what was written since', async () => {
     const local = resources.dir('local');
     const checkpoints = resources.dir('chk');
-    const settings = levelSettings(checkpoints, local, true);
+    const settings = levelSettings(checkpoints, true);
     // A small memtable: the state is in tables, not only in the log.
     const before = await resources.backend(local, 1, 0, true, 256 * 1024);
     // Filled over ten checkpoints (each writes one batch), then 1% changed per checkpoint.

@@ -24,7 +24,7 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `weir-${prefix}-`));
 }
 
-export function levelSettings(checkpointDir: string, localStateDir: string, incremental: boolean): TaskCheckpointing {
+export function levelSettings(checkpointDir: string, incremental: boolean): TaskCheckpointing {
   return {
     mode: 'EXACTLY_ONCE',
     backend: 'level',
@@ -32,7 +32,6 @@ export function levelSettings(checkpointDir: string, localStateDir: string, incr
     incremental,
     unaligned: false,
     alignedCheckpointTimeoutMs: 0,
-    localStateDir,
     maxInlineBytes: 1024,
     asyncSnapshots: true,
     openStorage: CHECKPOINTING_DEFAULTS.openStorage,

@@ -17,6 +17,7 @@ export interface DeployTask {
   'inputs'?: (_weir_v1_InputDeployment)[];
   'restore'?: (_weir_v1_TaskRestore | null);
   'checkpointing'?: (_weir_v1_TaskCheckpointing | null);
+  'keyedStateBackend'?: (string);
 }
 
 export interface DeployTask__Output {
@@ -30,4 +31,5 @@ export interface DeployTask__Output {
   'inputs': (_weir_v1_InputDeployment__Output)[];
   'restore': (_weir_v1_TaskRestore__Output | null);
   'checkpointing': (_weir_v1_TaskCheckpointing__Output | null);
+  'keyedStateBackend': (string);
 }
