@@ -9,6 +9,7 @@ import { optimize } from './logical/rewrites.ts';
 import type { Query } from './parse/ast.ts';
 import { checkSinkAccepts, modeToString, toPhysical, type PhysicalNode } from './physical/changelog.ts';
 import { describeNode } from './physical/describe.ts';
+import { reuseDigest, reusedSubplans } from './physical/reuse.ts';
 import type { Row } from './row.ts';
 import { coerce } from './translate/compile.ts';
 import { translatePlan, type TranslateOptions } from './translate/translator.ts';
@@ -81,37 +82,24 @@ export function explainText(planned: PlannedQuery, sink?: CatalogTable): string 
   }
   logical(planned.logical, depth);
   lines.push('', '== Optimized Physical Plan ==');
-  // A table scanned by several readers is one source (reuseScans): Flink's reuse_id / Reused(reference_id).
-  const reuse = reusedScans(planned.physical);
+  // A subtree read more than once is made once (a table's scans, by reuseScans; equal subtrees above them): Flink's reuse_id / Reused(reference_id).
+  const reuse = reusedSubplans(planned.physical);
   const shown = new Set<string>();
   const physical = (node: PhysicalNode, d: number): void => {
     const indent = '   '.repeat(d);
-    const table = node.node.kind === 'scan' ? node.node.table.name : undefined;
-    const id = table === undefined ? undefined : reuse.get(table);
-    if (id !== undefined && shown.has(table!)) {
+    const digest = reuseDigest(node.node);
+    const id = digest === undefined ? undefined : reuse.get(digest);
+    if (id !== undefined && shown.has(digest!)) {
       lines.push(`${indent}Reused(reference_id=[${id}])`);
       return;
     }
-    if (table !== undefined) shown.add(table);
+    if (id !== undefined) shown.add(digest!);
     lines.push(`${indent}${describeNode(node.node)}${id === undefined ? '' : `(reuse_id=[${id}])`}, changelogMode=[${modeToString(node.mode)}]`);
     for (const input of node.inputs) physical(input, d + 1);
   };
   if (sink !== undefined) lines.push(`Sink(table=[default_catalog.default_database.${sink.name}], fields=[${planned.fields.map((f) => f.name).join(', ')}]), changelogMode=[NONE]`);
   physical(planned.physical, sink === undefined ? 0 : 1);
   return `${lines.join('\n')}\n`;
-}
-
-/** Tables scanned more than once in the plan, each with its reuse id (1, 2, .. in plan order). */
-function reusedScans(plan: PhysicalNode): Map<string, number> {
-  const counts = new Map<string, number>();
-  const visit = (node: PhysicalNode): void => {
-    if (node.node.kind === 'scan') counts.set(node.node.table.name, (counts.get(node.node.table.name) ?? 0) + 1);
-    node.inputs.forEach(visit);
-  };
-  visit(plan);
-  const ids = new Map<string, number>();
-  for (const [name, count] of counts) if (count > 1) ids.set(name, ids.size + 1);
-  return ids;
 }
 
 /** A uid prefix from the statement's text (whitespace and case of keywords aside, the same text gives the same uids). */

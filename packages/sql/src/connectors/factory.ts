@@ -29,7 +29,16 @@ export interface TableSource {
  */
 export interface SourcePushdown {
   readonly columns: ReadonlySet<number>;
-  readonly filter?: { readonly reads: ReadonlySet<number>; readonly test: (physical: unknown[]) => boolean };
+  readonly filter?: PushedFilter & {
+    /** The filter's AND terms: a row passes only if it passes each, so a source may test the ones it can test early. */
+    readonly conjuncts: readonly PushedFilter[];
+  };
+}
+
+/** A test of the physical row, and the physical columns it reads. */
+export interface PushedFilter {
+  readonly reads: ReadonlySet<number>;
+  readonly test: (physical: unknown[]) => boolean;
 }
 
 /** A metadata key a connector offers (Flink's SupportsReadingMetadata / SupportsWritingMetadata). */

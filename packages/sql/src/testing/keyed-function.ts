@@ -69,6 +69,11 @@ export class KeyedFunctionHarness {
     return this.#maps.get(name)?.size ?? 0;
   }
 
+  /** Elements of a list state (the rows an insert-only side of a join keeps). */
+  listSize(name: string): number {
+    return (this.#values.get(name) as unknown[] | undefined)?.length ?? 0;
+  }
+
   /** Moves event time to `time`, firing the timers due (in order) through `onTimer`. */
   watermark(time: number, onTimer: (timestamp: number) => void): void {
     this.currentWatermark = time;

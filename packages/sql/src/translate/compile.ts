@@ -9,10 +9,15 @@ import { convertNumber, formatTimestamp, formatValue, parseTimestamp, parseValue
 /** A compiled expression: the value of `rex` for one row (an array of field values). */
 export type Evaluator = (row: readonly unknown[]) => unknown;
 
+/** Whether `coerce` can change a value of `from` brought to `to` (else it only turns undefined into NULL). */
+function changesValue(from: SqlType, to: SqlType): boolean {
+  return isNumeric(from) && isNumeric(to) && (from.root !== to.root || from.scale !== to.scale);
+}
+
 /** Brings a value of one type to another of its family (INT to DECIMAL(12, 2), DECIMAL scales, ...). */
 export function coerce(value: unknown, from: SqlType, to: SqlType): unknown {
   if (value === null || value === undefined) return null;
-  if (isNumeric(from) && isNumeric(to) && (from.root !== to.root || from.scale !== to.scale)) return convertNumber(value, from, to);
+  if (changesValue(from, to)) return convertNumber(value, from, to);
   return value;
 }
 
@@ -97,6 +102,15 @@ function compileCall(rex: Extract<Rex, { kind: 'call' }>): Evaluator {
     case '>=': {
       const common = commonType(ta!, tb!)!;
       const test = { '=': (n: number) => n === 0, '<>': (n: number) => n !== 0, '<': (n: number) => n < 0, '<=': (n: number) => n <= 0, '>': (n: number) => n > 0, '>=': (n: number) => n >= 0 }[op];
+      // Most comparisons are of one type (event_type = 2): no coercion to call per row then.
+      if (!changesValue(ta!, common) && !changesValue(tb!, common)) {
+        return (row) => {
+          const x = a!(row);
+          const y = b!(row);
+          if (x === null || y === null) return null;
+          return test(compare(x ?? null, y ?? null));
+        };
+      }
       return (row) => {
         const x = a!(row);
         const y = b!(row);
@@ -215,13 +229,16 @@ function compileCall(rex: Extract<Rex, { kind: 'call' }>): Evaluator {
       };
     case 'IF':
       return (row) => (a!(row) === true ? coerce(b!(row), operands[1]!.type, type) : coerce(c!(row), operands[2]!.type, type));
-    case 'CASE':
+    case 'CASE': {
+      // Each result brought to the CASE's type: coerced only where its type differs.
+      const results = operands.map((o, i) => (i % 2 === 0 && i + 1 < operands.length ? undefined : changesValue(o.type, type) ? (row: readonly unknown[]) => coerce(args[i]!(row), o.type, type) : (row: readonly unknown[]) => args[i]!(row) ?? null));
       return (row) => {
         for (let i = 0; i + 1 < args.length; i += 2) {
-          if (args[i]!(row) === true) return coerce(args[i + 1]!(row), operands[i + 1]!.type, type);
+          if (args[i]!(row) === true) return results[i + 1]!(row);
         }
-        return coerce(args[args.length - 1]!(row), operands[args.length - 1]!.type, type);
+        return results[args.length - 1]!(row);
       };
+    }
     case 'CAST':
       return (row) => cast(a!(row), ta!, type);
     case 'FIELD': {

@@ -5,9 +5,9 @@ import { IntervalJoinFunction } from './interval-join.ts';
 import { StreamingJoinFunction } from './join.ts';
 
 /** A join of rows [k, v] with [k, w], keyed on k (field 0 of each side). */
-function join(type: JoinType, residual?: (joined: readonly unknown[]) => unknown) {
+function join(type: JoinType, residual?: (joined: readonly unknown[]) => unknown, insertOnly: readonly [boolean, boolean] = [false, false]) {
   const h = new KeyedFunctionHarness();
-  const fn = new StreamingJoinFunction(type, [[0], [0]], 2, 2, residual);
+  const fn = new StreamingJoinFunction(type, [[0], [0]], 2, 2, residual, undefined, insertOnly);
   fn.setRuntimeContext(h.runtimeContext);
   fn.open();
   return {
@@ -61,6 +61,31 @@ describe('StreamingJoinFunction', () => {
     const outer = join('RIGHT');
     outer.right(row('+I', null, 1));
     expect(outer.h.take()).toEqual(['+I[null,null,null,1]']);
+  });
+});
+
+describe('StreamingJoinFunction over insert-only inputs', () => {
+  it('INNER JOIN keeps an insert-only side as a list of its rows: duplicates join as often as they came, the other side may retract', () => {
+    const { h, left, right } = join('INNER', (j) => (j[1] as number) <= (j[3] as number), [true, false]);
+    left(row('+I', 1, 3), row('+I', 1, 3), row('+I', 1, 9));
+    right(row('+I', 1, 5));
+    expect(h.take()).toEqual(['+I[1,3,1,5]', '+I[1,3,1,5]']);
+    right(row('-U', 1, 5), row('+U', 1, 10));
+    expect(h.take()).toEqual(['-U[1,3,1,5]', '-U[1,3,1,5]', '+U[1,3,1,10]', '+U[1,3,1,10]', '+U[1,9,1,10]']);
+    left(row('+I', 1, 4));
+    expect(h.take()).toEqual(['+I[1,4,1,10]']);
+    expect([h.listSize('left-rows'), h.mapSize('left-records'), h.mapSize('right-records')]).toEqual([4, 0, 1]);
+  });
+
+  it('LEFT JOIN: the outer side keeps its match counts; the insert-only inner side is a list that still retracts the padded rows', () => {
+    const { h, left, right } = join('LEFT', undefined, [true, true]);
+    left(row('+I', 1, 'a'));
+    expect(h.take()).toEqual(['+I[1,"a",null,null]']);
+    right(row('+I', 1, 'x'), row('+I', 1, 'y'));
+    expect(h.take()).toEqual(['-D[1,"a",null,null]', '+I[1,"a",1,"x"]', '+I[1,"a",1,"y"]']);
+    left(row('+I', 1, 'b'));
+    expect(h.take()).toEqual(['+I[1,"b",1,"x"]', '+I[1,"b",1,"y"]']);
+    expect([h.mapSize('left-records'), h.listSize('right-rows')]).toEqual([2, 2]);
   });
 });
 

@@ -1,8 +1,14 @@
-import type { SourcePushdown } from '../connectors/factory.ts';
+import type { PushedFilter, SourcePushdown } from '../connectors/factory.ts';
+import { conjuncts } from '../logical/join-condition.ts';
 import type { ScanPushdown } from '../logical/nodes.ts';
 import { inputsOf, substituteInputs, type Rex } from '../logical/rex.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
 import { compile, type Evaluator } from './compile.ts';
+
+function pushed(rex: Rex): PushedFilter {
+  const test = compile(rex);
+  return { reads: inputsOf(rex), test: (physical) => test(physical) === true };
+}
 
 /**
  * How a scan makes the table's row from a source record's physical row (physical values, then
@@ -44,6 +50,6 @@ export function scanRows(table: CatalogTable, scan: ScanPushdown | undefined): {
   const physicalColumns = new Set(scan.columns.flatMap((i) => (table.columns[i]!.physicalIndex === undefined ? [] : [table.columns[i]!.physicalIndex!])));
   return {
     rowOf: (physical) => (physical === undefined || (filter !== undefined && filter(physical) !== true) ? undefined : full(physical)),
-    pushdown: { columns: physicalColumns, ...(filter !== undefined ? { filter: { reads: inputsOf(overPhysical!), test: (physical: unknown[]) => filter(physical) === true } } : {}) },
+    pushdown: { columns: physicalColumns, ...(filter !== undefined ? { filter: { ...pushed(overPhysical!), conjuncts: conjuncts(overPhysical!).map(pushed) } } : {}) },
   };
 }

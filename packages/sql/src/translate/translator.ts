@@ -4,6 +4,7 @@ import type { LogicalNode } from '../logical/nodes.ts';
 import type { PhysicalNode } from '../physical/changelog.ts';
 import type { Row } from '../row.ts';
 import type { CatalogTable } from '../validate/catalog.ts';
+import { reuseDigest, subtreeSize } from '../physical/reuse.ts';
 import { scanRows } from './scan-rows.ts';
 import { accumulatorOf } from './aggregates.ts';
 import { ChangelogNormalizeFunction } from './changelog-normalize.ts';
@@ -44,21 +45,33 @@ export interface TranslateOptions {
 
 export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironment, uid: UidOf, sourceOf: (table: CatalogTable) => TableFactory, options: TranslateOptions = {}): DataStream<Row> {
   let counter = 0;
-  const scans = new Map<string, DataStream<Row>>();
-  const visit = (physical: PhysicalNode): DataStream<Row> => {
-    const id = counter++;
+  // Sub-plan reuse: a subtree computed before (one source per table, as reuseScans merged
+  // their push-downs; q5's two equal HOP counts) is that subtree's stream, read once more.
+  const built = new Map<string, DataStream<Row>>();
+  // `siblings`: the streams an operator already reads; a union or join of two equal subtrees
+  // gets the second made again, as the DataStream API takes a stream once per operator.
+  const visit = (physical: PhysicalNode, siblings: ReadonlySet<DataStream<Row>> = new Set()): DataStream<Row> => {
     const node = physical.node;
+    const digest = reuseDigest(node);
+    const reused = digest === undefined ? undefined : built.get(digest);
+    if (reused !== undefined && !siblings.has(reused)) {
+      // Its nodes keep their numbers, so every other operator's uid is what it was without reuse.
+      counter += subtreeSize(node);
+      return reused;
+    }
+    const id = counter++;
     const name = `${node.kind}-${id}`;
-    const inputs = physical.inputs.map(visit);
+    const inputs: DataStream<Row>[] = [];
+    for (const input of physical.inputs) inputs.push(visit(input, new Set(inputs)));
+    const stream = translateNode(physical, inputs, id, name);
+    if (digest !== undefined && !built.has(digest)) built.set(digest, stream);
+    return stream;
+  };
+  const translateNode = (physical: PhysicalNode, inputs: readonly DataStream<Row>[], id: number, name: string): DataStream<Row> => {
+    const node = physical.node;
     switch (node.kind) {
-      case 'scan': {
-        // One source per table in a plan (reuseScans merged their push-downs): later readers share the first's stream.
-        const reused = scans.get(node.table.name);
-        if (reused !== undefined) return reused;
-        const rows = scan(node, env, (op) => uid(`${name}-${op}`), sourceOf(node.table));
-        scans.set(node.table.name, rows);
-        return rows;
-      }
+      case 'scan':
+        return scan(node, env, (op) => uid(`${name}-${op}`), sourceOf(node.table));
       case 'calc': {
         const projects = node.projects.map(compile);
         const width = projects.length;
@@ -103,12 +116,13 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
         const residual = node.residual === undefined ? undefined : compile(node.residual);
         const keys = [leftKeys, rightKeys] as const;
         const widths = [node.left.fields.length, node.right.fields.length] as const;
+        const insertOnly = [physical.inputs[0]!.mode === 'insert-only', physical.inputs[1]!.mode === 'insert-only'] as const;
         const fn =
           node.interval !== undefined
             ? new IntervalJoinFunction(node.interval, keys, residual, node.joinType, widths)
             : node.window !== undefined
               ? new WindowJoinFunction(node.joinType, keys, widths, [node.window.left.end, node.window.right.end], residual)
-              : new StreamingJoinFunction(node.joinType, keys, widths[0], widths[1], residual, options.stateTtl);
+              : new StreamingJoinFunction(node.joinType, keys, widths[0], widths[1], residual, options.stateTtl, insertOnly);
         return inputs[0]!
           .connect(inputs[1]!)
           .keyBy(
