@@ -27,6 +27,18 @@ interface Match {
 }
 
 /**
+ * Which sides keep their rows as a list (insert-only input, not an outer side, no state TTL).
+ * The translator gives such a join its own uid: a savepoint of the row -> count layout then
+ * fails to restore into it with the operator named (or is dropped with
+ * --allowNonRestoredState), rather than being silently left unread.
+ */
+export function appendOnlySides(joinType: JoinType, insertOnly: readonly [boolean, boolean], ttl: StateTtlConfig | undefined): [boolean, boolean] {
+  const outer = [joinType === 'LEFT' || joinType === 'FULL', joinType === 'RIGHT' || joinType === 'FULL'];
+  return [0, 1].map((side) => ttl === undefined && insertOnly[side]! && !outer[side]) as [boolean, boolean];
+}
+
+
+/**
  * A regular join (Flink's StreamingJoinOperator): per join key, each side's rows in keyed
  * map state (row -> count, and for an outer side its number of matches). A row of one side
  * joins the stored rows of the other that satisfy the residual predicate. An outer side's
@@ -72,7 +84,8 @@ export class StreamingJoinFunction extends KeyedCoProcessFunction<string, Row, R
       if (this.ttl !== undefined) d.enableTimeToLive(this.ttl);
       return d;
     };
-    const appendOnly = (isLeft: boolean): boolean => this.ttl === undefined && this.insertOnly[isLeft ? 0 : 1] && !(isLeft ? this.#leftOuter : this.#rightOuter);
+    const [leftAppends, rightAppends] = appendOnlySides(this.joinType, this.insertOnly, this.ttl);
+    const appendOnly = (isLeft: boolean): boolean => (isLeft ? leftAppends : rightAppends);
     const rows = (name: string) => ctx.getListState(new ListStateDescriptor<readonly unknown[]>(name, Types.GENERIC<readonly unknown[]>()));
     if (appendOnly(true)) this.#leftRows = rows('left-rows');
     else this.#left = ctx.getMapState(descriptor('left-records'));

@@ -12,7 +12,7 @@ import { compile } from './compile.ts';
 import { GroupAggregateFunction } from './group-aggregate.ts';
 import { IntervalJoinFunction } from './interval-join.ts';
 import { WindowJoinFunction } from './window-join.ts';
-import { StreamingJoinFunction } from './join.ts';
+import { appendOnlySides, StreamingJoinFunction } from './join.ts';
 import { LookupJoinFunction } from './lookup-join.ts';
 import { fieldsKey } from './keys.ts';
 import { OverAggregateFunction } from './over-aggregate.ts';
@@ -131,7 +131,7 @@ export function translatePlan(plan: PhysicalNode, env: StreamExecutionEnvironmen
           )
           .process(fn)
           .name(`${node.interval !== undefined ? 'IntervalJoin' : node.window !== undefined ? 'WindowJoin' : 'Join'}[${id}]`)
-          .uid(uid(name));
+          .uid(uid(fn instanceof StreamingJoinFunction && appendOnlySides(node.joinType, insertOnly, options.stateTtl).some(Boolean) ? `${name}-append` : name));
       }
       case 'lookupJoin': {
         // As a scan's: the table's options are checked (an unknown one refused with the nearest name).
