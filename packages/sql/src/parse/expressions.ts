@@ -1,5 +1,6 @@
 import type { Expr, OrderItem } from './ast.ts';
 import { convertExtract } from './extract.ts';
+import { timestampUnit } from './timestamp-units.ts';
 import { child, children, childrenOf, descendant, identifierPath, identifierText, isTerminal, keywords, kind, positionOf, ruleChildren, stringValue, tokenText, unsupported, type TreeNode } from './tree.ts';
 
 /** Wrappers of one child that carry nothing of their own. */
@@ -51,6 +52,11 @@ export function convertExpression(node: TreeNode): Expr {
       const elseAt = words.findIndex((c) => isTerminal(c) && c.getText().toUpperCase() === 'ELSE');
       const operand = k === 'SimpleCase' ? convertExpression(rules[0]!) : undefined;
       return { kind: 'case', ...(operand ? { operand } : {}), whens, ...(elseAt >= 0 ? { otherwise: convertExpression(words[elseAt + 1]!) } : {}), pos };
+    }
+    case 'Position': {
+      // POSITION(needle IN haystack): Flink's LOCATE(needle, haystack).
+      const [needle, haystack] = rules;
+      return { kind: 'call', name: 'LOCATE', args: [convertExpression(needle!), convertExpression(haystack!)], pos };
     }
     case 'Cast':
       return { kind: 'cast', expr: convertExpression(rules[0]!), typeText: tokenText(child(node, 'ColumnType')!), pos };
@@ -133,7 +139,9 @@ function functionCall(node: TreeNode): Expr {
   const params = childrenOf(node, 'FunctionParam').filter((p) => p.getText() !== '');
   const star = params.length === 1 && params[0]!.getText() === '*';
   const distinct = child(node, 'SetQuantifier')?.getText().toUpperCase() === 'DISTINCT';
-  return { kind: 'call', name, args: star ? [] : params.map(convertExpression), ...(star ? { star } : {}), ...(distinct ? { distinct } : {}), pos };
+  const unitFirst = (name === 'TIMESTAMPDIFF' || name === 'TIMESTAMPADD') && params[0] !== undefined && child(params[0], 'TimeIntervalUnit') !== undefined;
+  const args = star ? [] : params.map((p, i) => (unitFirst && i === 0 ? timestampUnit(p) : convertExpression(p)));
+  return { kind: 'call', name, args, ...(star ? { star } : {}), ...(distinct ? { distinct } : {}), pos };
 }
 
 /** `fn(..) OVER (PARTITION BY .. ORDER BY ..)` of a select item (OverWindowItem), with its alias if written inside it. */

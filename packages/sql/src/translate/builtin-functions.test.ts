@@ -80,6 +80,20 @@ describe("Flink's built-in functions", () => {
     expect(types('NOW(), CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_DATE')).toEqual(['TIMESTAMP_LTZ(3) NOT NULL', 'TIMESTAMP_LTZ(3) NOT NULL', 'TIMESTAMP(3) NOT NULL', 'DATE NOT NULL']);
   });
 
+  it('takes differences and sums of timestamps in Flink\'s units, months by the calendar; POSITION(a IN b) is LOCATE', () => {
+    expect(
+      evaluate(
+        "TIMESTAMPDIFF(SECOND, TIMESTAMP '2026-12-03 13:05:00', ts), TIMESTAMPDIFF(HOUR, ts, TIMESTAMP '2026-12-03 10:00:00'), TIMESTAMPDIFF(DAY, dt, ts), " +
+          "TIMESTAMPDIFF(MONTH, TIMESTAMP '2026-01-31 00:00:00', TIMESTAMP '2026-02-28 23:59:59'), TIMESTAMPDIFF(MONTH, TIMESTAMP '2026-01-31 00:00:00', TIMESTAMP '2026-03-31 00:00:00'), " +
+          'TIMESTAMPDIFF(YEAR, dt, ts), TIMESTAMPDIFF(QUARTER, ts, dt)',
+      ),
+    ).toEqual(['9', '-3', '1008', '0', '2', '2', '-11']);
+    expect(evaluate("TIMESTAMPADD(MONTH, 1, TIMESTAMP '2024-01-31 10:00:00'), TIMESTAMPADD(WEEK, -1, ts), TIMESTAMPADD(YEAR, 1, dt), TIMESTAMPADD(MINUTE, 5, ts), POSITION('l' IN s)")).toEqual([
+      '2024-02-29 10:00:00.000', '2026-11-26 13:05:09.042', '2025-02-28', '2026-12-03 13:10:09.042', '4',
+    ]);
+    expect(() => bind('TIMESTAMPDIFF(SECONDS, ts, ts)')).toThrow("'SECONDS' is not a unit of TIMESTAMPDIFF or TIMESTAMPADD; did you mean 'SECOND'?");
+  });
+
   it('refuses wrong arguments with the forms each takes', () => {
     const error = (items: string) => {
       try {

@@ -215,6 +215,19 @@ export function compileBuiltin(op: string, operands: readonly Rex[], args: reado
         const format = b === undefined ? 'yyyy-MM-dd HH:mm:ss' : b(row);
         return seconds === null || format === null ? null : dateFormat((seconds as number) * 1000, format as string);
       };
+    case 'TIMESTAMPDIFF': {
+      const unit = (operands[0] as Extract<Rex, { kind: 'literal' }>).value as string;
+      const [from, to] = [operands[1]!.type, operands[2]!.type].map((t) => (t.root === 'DATE' ? (v: unknown) => (v as number) * MS_PER_DAY : (v: unknown) => v as number));
+      return strict(args.slice(1), ([a1, a2]) => timestampDiff(unit, from!(a1), to!(a2)));
+    }
+    case 'TIMESTAMPADD': {
+      const unit = (operands[0] as Extract<Rex, { kind: 'literal' }>).value as string;
+      const isDate = operands[2]!.type.root === 'DATE';
+      return strict(args.slice(1), ([n, v]) => {
+        const ms = timestampAdd(unit, n as number, isDate ? (v as number) * MS_PER_DAY : (v as number));
+        return isDate ? Math.floor(ms / MS_PER_DAY) : ms;
+      });
+    }
     case 'NOW':
     case 'CURRENT_TIMESTAMP':
     case 'LOCALTIMESTAMP':
@@ -225,6 +238,36 @@ export function compileBuiltin(op: string, operands: readonly Rex[], args: reado
     default:
       return undefined;
   }
+}
+
+const UNIT_MS: Readonly<Record<string, number>> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: MS_PER_DAY, WEEK: 7 * MS_PER_DAY };
+const UNIT_MONTHS: Readonly<Record<string, number>> = { MONTH: 1, QUARTER: 3, YEAR: 12 };
+
+/** A UTC instant `months` calendar months later, its day of month cut to the target month's last (Java's plusMonths). */
+function addMonths(ms: number, months: number): number {
+  const d = new Date(ms);
+  const [year, month] = [d.getUTCFullYear(), d.getUTCMonth() + months];
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const timeOfDay = ms - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  return Date.UTC(year, month, Math.min(d.getUTCDate(), lastDay)) + timeOfDay;
+}
+
+/** Flink's TIMESTAMPADD: `n` units later (UTC), months by the calendar. */
+function timestampAdd(unit: string, n: number, ms: number): number {
+  const months = UNIT_MONTHS[unit];
+  return months === undefined ? ms + n * UNIT_MS[unit]! : addMonths(ms, n * months);
+}
+
+/** Flink's TIMESTAMPDIFF: the whole units from `a` to `b`, toward zero; months by the calendar (a month is whole once b's day and time reach a's). */
+function timestampDiff(unit: string, a: number, b: number): number {
+  const months = UNIT_MONTHS[unit];
+  if (months === undefined) return Math.trunc((b - a) / UNIT_MS[unit]!);
+  const [da, db] = [new Date(a), new Date(b)];
+  let whole = (db.getUTCFullYear() - da.getUTCFullYear()) * 12 + db.getUTCMonth() - da.getUTCMonth();
+  const intoMonth = (d: Date, ms: number) => ms - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  if (whole > 0 && intoMonth(db, b) < intoMonth(da, a)) whole--;
+  if (whole < 0 && intoMonth(db, b) > intoMonth(da, a)) whole++;
+  return Math.trunc(whole / months);
 }
 
 function convertIfNumber(value: unknown, from: SqlType, to: SqlType): unknown {

@@ -91,6 +91,10 @@ export const BUILTIN_SCALARS: Record<string, Inference> = {
     args.length === 0 ? withNullability(T.BIGINT, false) : args.length <= 2 && args.every(isString) ? withNullability(T.BIGINT, true) : fail("UNIX_TIMESTAMP(), UNIX_TIMESTAMP(<STRING>[, <STRING> format 'yyyy-MM-dd HH:mm:ss'])"),
   FROM_UNIXTIME: (args, fail) =>
     (args.length === 1 || args.length === 2) && isInteger(args[0]) && (args.length === 1 || isString(args[1])) ? nullableIfAny(T.STRING, args) : fail("FROM_UNIXTIME(<INTEGER> seconds[, <STRING> format 'yyyy-MM-dd HH:mm:ss'])"),
+  // The unit comes as a string literal from the parser (parse/timestamp-units.ts). Flink's: INT, the whole units from the first to the second.
+  TIMESTAMPDIFF: (args, fail) => (args.length === 3 && isString(args[0]) && isDateLike(args[1]) && isDateLike(args[2]) ? nullableIfAny(T.INT, args) : fail('TIMESTAMPDIFF(<unit>, <TIMESTAMP>, <TIMESTAMP>)')),
+  TIMESTAMPADD: (args, fail) =>
+    args.length === 3 && isString(args[0]) && isInteger(args[1]) && isDateLike(args[2]) && args[2]!.root !== 'NULL' ? nullableIfAny(withoutRowtime(args[2]!), args) : fail('TIMESTAMPADD(<unit>, <INTEGER>, <TIMESTAMP> | <DATE>)'),
   NOW: clock('NOW', T.timestampLtz(3)),
   CURRENT_TIMESTAMP: clock('CURRENT_TIMESTAMP', T.timestampLtz(3)),
   LOCALTIMESTAMP: clock('LOCALTIMESTAMP', T.timestamp(3)),
