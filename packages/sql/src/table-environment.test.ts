@@ -1,3 +1,4 @@
+import { ScalarFunction } from './functions/scalar-function.ts';
 import { describe, expect, it } from 'vitest';
 import { buildStreamGraph, DEFAULT_ENVIRONMENT, operatorsWithoutUid, StreamExecutionEnvironment } from '@weir/api';
 import { isWeirError } from '@weir/common';
@@ -37,6 +38,21 @@ describe('StreamTableEnvironment', () => {
   it('SHOW TABLES and DESCRIBE as Flink prints them', async () => {
     await plan((tEnv) => {
       expect(tEnv.executeSql('SHOW TABLES').rows).toEqual([['events'], ['files'], ['printed']]);
+      expect(tEnv.executeSql('SHOW VIEWS').rows).toEqual([]);
+      expect(tEnv.executeSql('SHOW USER FUNCTIONS').rows).toEqual([]);
+      const functions = tEnv.executeSql('SHOW FUNCTIONS').rows.map((r) => r[0]);
+      expect(functions).toEqual(expect.arrayContaining(['abs', 'count', 'round', 'timestampdiff', 'extract', 'cast']));
+      expect(functions).toEqual([...functions].sort());
+      tEnv.executeSql('CREATE VIEW recent AS SELECT * FROM events');
+      tEnv.createTemporarySystemFunction('Twice', new (class extends ScalarFunction {
+        readonly resultType = 'STRING';
+        eval(s: unknown): unknown {
+          return s;
+        }
+      })());
+      expect([tEnv.executeSql('SHOW VIEWS').rows, tEnv.executeSql('SHOW USER FUNCTIONS').rows, tEnv.executeSql('SHOW TABLES').rows.length]).toEqual([[['recent']], [['twice']], 4]);
+      expect(tEnv.executeSql('SHOW FUNCTIONS').rows.map((r) => r[0])).toContain('twice');
+      expect(() => tEnv.executeSql('SHOW CATALOGS')).toThrow('the statement SHOW CATALOGS (Weir shows SHOW TABLES, SHOW VIEWS, SHOW FUNCTIONS, SHOW USER FUNCTIONS) is not supported');
       expect(tEnv.executeSql('DESCRIBE events').rows).toEqual([
         ['id', 'BIGINT', 'FALSE', 'PRI(id)', '', ''],
         ['price', 'DECIMAL(10, 2)', 'TRUE', '', '', ''],

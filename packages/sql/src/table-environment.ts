@@ -2,7 +2,7 @@ import type { DataStream, StreamExecutionEnvironment } from '@weir/api';
 import { collectQuery } from './collect.ts';
 import { SqlError, SqlErrorCode } from './errors.ts';
 import type { Field } from './logical/rex.ts';
-import type { Query, Statement } from './parse/ast.ts';
+import type { Query, ShowWhat, Statement } from './parse/ast.ts';
 import { parseStatement, parseStatements } from './parse/parser.ts';
 import { checkInsert, explainText, planQuery, statementUid, translateInsert, translateQuery, type PlannedQuery } from './planner.ts';
 import type { Row } from './row.ts';
@@ -11,6 +11,7 @@ import type { TranslateOptions } from './translate/translator.ts';
 import { functionClass, type ScalarFunction, type ScalarFunctionClass } from './functions/scalar-function.ts';
 import { Catalog } from './validate/catalog.ts';
 import { tableFromDdl } from './validate/ddl.ts';
+import { FUNCTION_NAMES } from './validate/functions.ts';
 import { typeToString } from './validate/types.ts';
 
 /** What executeSql returns (Flink's TableResult): 'OK', the rows of SHOW / DESCRIBE / EXPLAIN, or a SELECT's columns (its rows go to the job's collect sink). */
@@ -208,8 +209,8 @@ export class StreamTableEnvironment {
         this.#catalog.addFunction(statement.name, new FunctionClass(), statement.pos, statement.ifNotExists);
         return TableResult.OK;
       }
-      case 'showTables':
-        return new TableResult(['table name'], this.#catalog.names().map((n) => [n]));
+      case 'show':
+        return show(statement.what, this.#catalog);
       case 'set':
         if (statement.key === undefined) return new TableResult(['key', 'value'], this.#config.entries());
         if (statement.value === undefined) throw new SqlError(SqlErrorCode.SQL_INVALID_OPTION, `SET '${statement.key}' needs a value: SET '${statement.key}' = '...'`, statement.pos);
@@ -240,6 +241,20 @@ export class StreamTableEnvironment {
         return new TableResult(['result'], [[explainText(planned, this.#catalog.table(inner.table, inner.tablePos))]]);
       }
     }
+  }
+}
+
+/** SHOW's rows as Flink's SQL client prints them: one column, names sorted; functions in lower case. */
+function show(what: ShowWhat, catalog: Catalog): TableResult {
+  switch (what) {
+    case 'TABLES':
+      return new TableResult(['table name'], catalog.names().map((n) => [n]));
+    case 'VIEWS':
+      return new TableResult(['view name'], catalog.names().filter((n) => catalog.get(n, undefined).kind === 'view').map((n) => [n]));
+    case 'FUNCTIONS':
+      return new TableResult(['function name'], [...new Set([...FUNCTION_NAMES, ...catalog.functionNames()].map((n) => n.toLowerCase()))].sort().map((n) => [n]));
+    case 'USER FUNCTIONS':
+      return new TableResult(['function name'], catalog.functionNames().map((n) => n.toLowerCase()).sort().map((n) => [n]));
   }
 }
 

@@ -104,13 +104,17 @@ export interface CreateTable {
   readonly options: Readonly<Record<string, string>>;
 }
 
+/** What a SHOW statement lists. */
+export type ShowWhat = 'TABLES' | 'VIEWS' | 'FUNCTIONS' | 'USER FUNCTIONS';
+
 export type Statement =
   | CreateTable
   | { readonly kind: 'createView'; readonly name: string; readonly pos: SqlPosition; readonly query: Query; readonly text: string }
   | { readonly kind: 'insert'; readonly table: string; readonly tablePos: SqlPosition; readonly query: Query }
   | Query
   | { readonly kind: 'createFunction'; readonly name: string; readonly className: string; readonly ifNotExists: boolean; readonly pos: SqlPosition }
-  | { readonly kind: 'showTables' }
+  /** SHOW TABLES (views too, as Flink's), SHOW VIEWS, SHOW FUNCTIONS (built-in and user), SHOW USER FUNCTIONS. */
+  | { readonly kind: 'show'; readonly what: ShowWhat }
   | { readonly kind: 'set'; readonly key?: string; readonly value?: string; readonly pos?: SqlPosition }
   | { readonly kind: 'reset'; readonly key?: string }
   | { readonly kind: 'describe'; readonly name: string; readonly pos: SqlPosition }

@@ -68,7 +68,7 @@ describe('parseStatements (dt-sql-parser FlinkSQL grammar -> Weir SQL AST)', () 
   });
 
   it('reads several statements separated by ;', () => {
-    expect(parseStatements('SHOW TABLES; DESCRIBE t; EXPLAIN SELECT a FROM t').map((s) => s.kind)).toEqual(['showTables', 'describe', 'explain']);
+    expect(parseStatements('SHOW TABLES; DESCRIBE t; EXPLAIN SELECT a FROM t').map((s) => s.kind)).toEqual(['show', 'describe', 'explain']);
   });
 
   it('gives a syntax error with its line and column', () => {

@@ -1,8 +1,10 @@
 import { SqlError, SqlErrorCode, type SqlPosition } from '../errors.ts';
 import { parseSelectList } from './reparse.ts';
-import type { ColumnDefinition, CreateTable, Expr, FromItem, JoinType, Query, SelectItem, Statement } from './ast.ts';
+import type { ColumnDefinition, CreateTable, Expr, FromItem, JoinType, Query, SelectItem, ShowWhat, Statement } from './ast.ts';
 import { convertExpression, convertOver } from './expressions.ts';
 import { child, children, childrenOf, descendant, identifierPath, identifierText, keywords, kind, positionOf, ruleChildren, sourceText, stringValue, tokenText, unsupported, type TreeNode } from './tree.ts';
+
+const SHOWN: readonly ShowWhat[] = ['TABLES', 'VIEWS', 'FUNCTIONS', 'USER FUNCTIONS'];
 
 /** One SqlStatement node of dt-sql-parser's tree as a Weir SQL statement. */
 export function convertStatement(node: TreeNode, sql: string): Statement {
@@ -33,8 +35,12 @@ export function convertStatement(node: TreeNode, sql: string): Statement {
     case 'DmlStatement':
       return dml(inner, sql);
     case 'ShowStatement':
-      if (keywords(inner).join(' ') === 'SHOW TABLES') return { kind: 'showTables' };
-      throw unsupported(inner, `the statement ${keywords(inner).join(' ')}`);
+    {
+      const words = keywords(inner).join(' ');
+      const what = SHOWN.find((w) => words === `SHOW ${w}`);
+      if (what !== undefined) return { kind: 'show', what };
+      throw unsupported(inner, `the statement ${words} (Weir shows ${SHOWN.map((w) => `SHOW ${w}`).join(', ')})`);
+    }
     case 'DescribeStatement':
       return { kind: 'describe', name: identifierPath(ruleChildren(inner)[0]!).join('.'), pos: positionOf(ruleChildren(inner)[0]!) };
     case 'SetStatement': {
