@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exampleJobs, kafkaInputRecord } from '@weir/examples';
-import { jobIdFrom, ProcessCluster, waitForStatus } from '@weir/integration-tests';
+import { jobIdFrom, listCheckpoints, ProcessCluster, waitForStatus } from '@weir/integration-tests';
 import {
   committedEndOffsets,
   copyTopicWithJavaClient,
@@ -16,6 +16,7 @@ import {
 import { appendKafkaCsv, cpuPerMillion, recordsPerSecond, type Round, type Side } from '../kafka/kafka-csv.ts';
 import { cpuSeconds } from '../process-cpu.ts';
 import type { Scenario } from '../scenario.ts';
+import { median } from '../stats.ts';
 
 const RECORDS = 1_000_000;
 const GUARANTEES = ['NONE', 'AT_LEAST_ONCE', 'EXACTLY_ONCE'] as const;
@@ -47,8 +48,14 @@ async function copySide(broker: KafkaBroker, copy: (bootstrap: string, from: str
   return { ms: result.ms, cpuSeconds: result.cpuSeconds, brokerCpuSeconds: cpuSeconds(broker.pid) - brokerBefore };
 }
 
+/** The Weir side: its CPU and time, and the synchronous part of its completed checkpoints (the sink's flush at the barrier sits in it). */
+interface WeirSide extends Side {
+  readonly syncMedianMs: number;
+  readonly syncMaxMs: number;
+}
+
 /** The running-sums job with `guarantee`, from RUNNING to its last output record committed, with the CPU of Weir's processes and the broker's. */
-async function weirSide(broker: KafkaBroker, cluster: ProcessCluster, guarantee: string, records: number): Promise<Side> {
+async function weirSide(broker: KafkaBroker, cluster: ProcessCluster, guarantee: string, records: number): Promise<WeirSide> {
   const out = `bench-out-${guarantee}`;
   await broker.createTopic(out, 2);
   const run = await cluster.weir(['run', '--detached', '-p', '2', exampleJobs.kafkaRunningSums, '--', broker.bootstrapServers, 'bench-in', out, `bench-${guarantee}`, guarantee, '1000', '0']);
@@ -62,8 +69,9 @@ async function weirSide(broker: KafkaBroker, cluster: ProcessCluster, guarantee:
   const ms = (await untilCommitted(broker, out, records, guarantee === 'EXACTLY_ONCE', 900_000)) - started;
   const cpu = weirProcesses.map(cpuSeconds).reduce((sum, now, i) => sum + now - weirCpuBefore[i]!, 0);
   const brokerCpuSeconds = cpuSeconds(broker.pid) - brokerBefore;
+  const sync = (await listCheckpoints(cluster.client, jobId)).checkpoints.filter((c) => c.status === 'COMPLETED').map((c) => c.syncMs);
   await cluster.weir(['cancel', jobId]);
-  return { ms, cpuSeconds: cpu, brokerCpuSeconds };
+  return { ms, cpuSeconds: cpu, brokerCpuSeconds, syncMedianMs: sync.length === 0 ? 0 : median(sync), syncMaxMs: sync.length === 0 ? 0 : Math.max(...sync) };
 }
 
 /**
@@ -96,17 +104,17 @@ export const kafka: Scenario = {
         config: { 'state.checkpoints.dir': join(dir, 'checkpoints') },
         taskManagerNodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       });
-      const rounds: Round[] = [];
+      const rounds: (Round & { weir: WeirSide })[] = [];
       try {
         for (const [i, guarantee] of guarantees.entries()) {
-          const sides: Partial<Record<'weir' | 'java' | 'node', Side>> = {};
+          const sides: { weir?: WeirSide; java?: Side; node?: Side } = {};
           const order = i % 2 === 0 ? (['java', 'weir', 'node'] as const) : (['weir', 'node', 'java'] as const);
           for (const side of order) {
             if (side === 'weir') sides.weir = await weirSide(broker, cluster, guarantee, records);
             else if (side === 'java') sides.java = await copySide(broker, copyTopicWithJavaClient, `bench-java-${guarantee}`, records);
             else sides.node = await copySide(broker, copyTopicWithNodeClient, `bench-node-${guarantee}`, records);
           }
-          const round: Round = { guarantee, weir: sides.weir!, java: sides.java!, node: sides.node!, load: loadavg()[0]! };
+          const round = { guarantee, weir: sides.weir!, java: sides.java!, node: sides.node!, load: loadavg()[0]! } satisfies Round;
           appendKafkaCsv(records, round, profileDir !== undefined);
           rounds.push(round);
         }
@@ -125,6 +133,7 @@ export const kafka: Scenario = {
           [`${guarantee}_weirOverJava`]: rate(weir) / rate(java),
           [`${guarantee}_weirOverNode`]: rate(weir) / rate(node),
           [`${guarantee}_weirCpuSecondsPerMillion`]: cpuPerMillion(records, weir.cpuSeconds),
+          [`${guarantee}_checkpointSyncMedianMs`]: weir.syncMedianMs,
           [`${guarantee}_load`]: load,
         });
         rows.push(
@@ -134,6 +143,7 @@ export const kafka: Scenario = {
           // CPU is what a loaded machine runs out of first: what each side costs, whatever else runs.
           ['  CPU per 1M records: Weir (JM + TMs) / Java copy / Node copy', `${cpu(weir.cpuSeconds)} / ${cpu(java.cpuSeconds)} / ${cpu(node.cpuSeconds)}`, 's'],
           ['  broker CPU per 1M records during Weir / Java / Node', `${cpu(weir.brokerCpuSeconds)} / ${cpu(java.brokerCpuSeconds)} / ${cpu(node.brokerCpuSeconds)}`, 's'],
+          ['  checkpoints\' synchronous part (the sink flushes in it): median / longest', `${weir.syncMedianMs} / ${weir.syncMaxMs}`, 'ms'],
           ['  load average (1 min) at the end of the round', load.toFixed(2), ''],
         );
       }
