@@ -17,7 +17,7 @@ import { PartitionDiscovery, type Subscription } from './partition-discovery.ts'
 import { KafkaRecordDeserializationSchema, type DeserializationSchema } from './schemas.ts';
 
 /** The default max.partition.fetch.bytes (see below). */
-const MAX_PARTITION_FETCH_BYTES = 1024 * 1024;
+const MAX_PARTITION_FETCH_BYTES = 256 * 1024;
 /** Properties taking a byte count. */
 const BYTE_PROPERTIES = new Set(['fetch.max.bytes', 'max.partition.fetch.bytes']);
 
