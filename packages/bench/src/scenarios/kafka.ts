@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exampleJobs, kafkaInputRecord } from '@weir/examples';
-import { jobIdFrom, ProcessCluster, waitForStatus } from '@weir/integration-tests';
+import { jobIdFrom, listCheckpoints, ProcessCluster, waitForStatus } from '@weir/integration-tests';
 import {
   committedEndOffsets,
   copyTopicWithJavaClient,
@@ -16,9 +16,12 @@ import {
 import { appendKafkaCsv, cpuPerMillion, recordsPerSecond, type Round, type Side } from '../kafka/kafka-csv.ts';
 import { cpuSeconds } from '../process-cpu.ts';
 import type { Scenario } from '../scenario.ts';
+import { median } from '../stats.ts';
 
 const RECORDS = 1_000_000;
 const GUARANTEES = ['NONE', 'AT_LEAST_ONCE', 'EXACTLY_ONCE'] as const;
+/** Output records of the unmeasured warm-up job. */
+const WARM_UP_RECORDS = 100_000;
 
 /**
  * Resolves once `topic` holds `count` records a read_committed consumer sees, with the time
@@ -47,14 +50,39 @@ async function copySide(broker: KafkaBroker, copy: (bootstrap: string, from: str
   return { ms: result.ms, cpuSeconds: result.cpuSeconds, brokerCpuSeconds: cpuSeconds(broker.pid) - brokerBefore };
 }
 
-/** The running-sums job with `guarantee`, from RUNNING to its last output record committed, with the CPU of Weir's processes and the broker's. */
-async function weirSide(broker: KafkaBroker, cluster: ProcessCluster, guarantee: string, records: number): Promise<Side> {
-  const out = `bench-out-${guarantee}`;
+/** The Weir side: its CPU and time, and the synchronous part of its completed checkpoints (the sink's flush at the barrier sits in it). */
+interface WeirSide extends Side {
+  readonly syncMedianMs: number;
+  readonly syncMaxMs: number;
+}
+
+/** Submits the running-sums job reading `bench-in` into `out` (made here) and waits for RUNNING; returns its id. */
+async function startJob(broker: KafkaBroker, cluster: ProcessCluster, guarantee: string, out: string, prefix: string): Promise<string> {
   await broker.createTopic(out, 2);
-  const run = await cluster.weir(['run', '--detached', '-p', '2', exampleJobs.kafkaRunningSums, '--', broker.bootstrapServers, 'bench-in', out, `bench-${guarantee}`, guarantee, '1000', '0']);
+  const run = await cluster.weir(['run', '--detached', '-p', '2', exampleJobs.kafkaRunningSums, '--', broker.bootstrapServers, 'bench-in', out, prefix, guarantee, '1000', '0']);
   if (run.code !== 0) throw new Error(`weir run failed: ${run.stderr}`);
   const jobId = jobIdFrom(run.stdout);
   await waitForStatus(cluster.client, jobId, ['RUNNING']);
+  return jobId;
+}
+
+/**
+ * The job with NONE until WARM_UP_RECORDS of its output are in, unmeasured: a TaskManager's
+ * first job loads and compiles the connector and client modules, and without this the first
+ * guarantee measured (always NONE by default) paid for it alone. The Java copy's JVM start is
+ * not measured either.
+ */
+async function warmUp(broker: KafkaBroker, cluster: ProcessCluster): Promise<void> {
+  const jobId = await startJob(broker, cluster, 'NONE', 'bench-warm-up', 'bench-warm-up');
+  await untilCommitted(broker, 'bench-warm-up', WARM_UP_RECORDS, false, 300_000);
+  await cluster.weir(['cancel', jobId]);
+  await waitForStatus(cluster.client, jobId, ['CANCELED']);
+}
+
+/** The running-sums job with `guarantee`, from RUNNING to its last output record committed, with the CPU of Weir's processes and the broker's. */
+async function weirSide(broker: KafkaBroker, cluster: ProcessCluster, guarantee: string, records: number): Promise<WeirSide> {
+  const out = `bench-out-${guarantee}`;
+  const jobId = await startJob(broker, cluster, guarantee, out, `bench-${guarantee}`);
   const started = performance.now();
   const weirProcesses = [cluster.jobManager, ...cluster.taskManagers].map((p) => p.pid);
   const weirCpuBefore = weirProcesses.map(cpuSeconds);
@@ -62,8 +90,9 @@ async function weirSide(broker: KafkaBroker, cluster: ProcessCluster, guarantee:
   const ms = (await untilCommitted(broker, out, records, guarantee === 'EXACTLY_ONCE', 900_000)) - started;
   const cpu = weirProcesses.map(cpuSeconds).reduce((sum, now, i) => sum + now - weirCpuBefore[i]!, 0);
   const brokerCpuSeconds = cpuSeconds(broker.pid) - brokerBefore;
+  const sync = (await listCheckpoints(cluster.client, jobId)).checkpoints.filter((c) => c.status === 'COMPLETED').map((c) => c.syncMs);
   await cluster.weir(['cancel', jobId]);
-  return { ms, cpuSeconds: cpu, brokerCpuSeconds };
+  return { ms, cpuSeconds: cpu, brokerCpuSeconds, syncMedianMs: sync.length === 0 ? 0 : median(sync), syncMaxMs: sync.length === 0 ? 0 : Math.max(...sync) };
 }
 
 /**
@@ -96,17 +125,18 @@ export const kafka: Scenario = {
         config: { 'state.checkpoints.dir': join(dir, 'checkpoints') },
         taskManagerNodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       });
-      const rounds: Round[] = [];
+      const rounds: (Round & { weir: WeirSide })[] = [];
       try {
+        await warmUp(broker, cluster);
         for (const [i, guarantee] of guarantees.entries()) {
-          const sides: Partial<Record<'weir' | 'java' | 'node', Side>> = {};
+          const sides: { weir?: WeirSide; java?: Side; node?: Side } = {};
           const order = i % 2 === 0 ? (['java', 'weir', 'node'] as const) : (['weir', 'node', 'java'] as const);
           for (const side of order) {
             if (side === 'weir') sides.weir = await weirSide(broker, cluster, guarantee, records);
             else if (side === 'java') sides.java = await copySide(broker, copyTopicWithJavaClient, `bench-java-${guarantee}`, records);
             else sides.node = await copySide(broker, copyTopicWithNodeClient, `bench-node-${guarantee}`, records);
           }
-          const round: Round = { guarantee, weir: sides.weir!, java: sides.java!, node: sides.node!, load: loadavg()[0]! };
+          const round = { guarantee, weir: sides.weir!, java: sides.java!, node: sides.node!, load: loadavg()[0]! } satisfies Round;
           appendKafkaCsv(records, round, profileDir !== undefined);
           rounds.push(round);
         }
@@ -125,6 +155,7 @@ export const kafka: Scenario = {
           [`${guarantee}_weirOverJava`]: rate(weir) / rate(java),
           [`${guarantee}_weirOverNode`]: rate(weir) / rate(node),
           [`${guarantee}_weirCpuSecondsPerMillion`]: cpuPerMillion(records, weir.cpuSeconds),
+          [`${guarantee}_checkpointSyncMedianMs`]: weir.syncMedianMs,
           [`${guarantee}_load`]: load,
         });
         rows.push(
@@ -134,6 +165,7 @@ export const kafka: Scenario = {
           // CPU is what a loaded machine runs out of first: what each side costs, whatever else runs.
           ['  CPU per 1M records: Weir (JM + TMs) / Java copy / Node copy', `${cpu(weir.cpuSeconds)} / ${cpu(java.cpuSeconds)} / ${cpu(node.cpuSeconds)}`, 's'],
           ['  broker CPU per 1M records during Weir / Java / Node', `${cpu(weir.brokerCpuSeconds)} / ${cpu(java.brokerCpuSeconds)} / ${cpu(node.brokerCpuSeconds)}`, 's'],
+          ['  checkpoints\' synchronous part (the sink flushes in it): median / longest', `${weir.syncMedianMs} / ${weir.syncMaxMs}`, 'ms'],
           ['  load average (1 min) at the end of the round', load.toFixed(2), ''],
         );
       }

@@ -81,13 +81,14 @@ export class KafkaRecordSerializationSchemaBuilder<T> {
     const partitioner = this.#partitioner;
     const headers = this.#headers;
     return {
-      serialize: (element) => ({
-        topic,
-        value: value.serialize(element),
-        ...(key === undefined ? {} : { key: key.serialize(element) }),
-        ...(partitioner === undefined ? {} : { partition: partitioner(element) }),
-        ...(headers === undefined ? {} : { headers: toHeaders(headers(element)) }),
-      }),
+      // Built field by field: spreading the optional fields allocated a throwaway object for each, per record.
+      serialize: (element) => {
+        const record: { -readonly [K in keyof KafkaProducerRecord]: KafkaProducerRecord[K] } = { topic, value: value.serialize(element) };
+        if (key !== undefined) record.key = key.serialize(element);
+        if (partitioner !== undefined) record.partition = partitioner(element);
+        if (headers !== undefined) record.headers = toHeaders(headers(element));
+        return record;
+      },
     };
   }
 }

@@ -28,6 +28,8 @@ export interface KafkaReaderOptions<T> {
   /** How long the brokers may be unreachable before the reader fails (its task fails over). */
   readonly unreachableTimeoutMs: number;
   readonly maxBytesPerFetch: number;
+  /** max.partition.fetch.bytes: the most one partition adds to a fetch response. */
+  readonly maxBytesPerPartition: number;
   readonly subtaskIndex: number;
 }
 
@@ -78,7 +80,7 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
 
   constructor(private readonly options: KafkaReaderOptions<T>) {
     this.#client = createFetchClient(options.settings);
-    this.#fetcher = new PartitionFetcher(this.#client, options.settings, options.readCommitted, options.maxBytesPerFetch);
+    this.#fetcher = new PartitionFetcher(this.#client, options.settings, options.readCommitted, options.maxBytesPerFetch, options.maxBytesPerPartition);
     this.#logger = createLogger('kafka-source-reader', { subtask: options.subtaskIndex });
     this.#offsets = new OffsetCommitter((splits) => this.#commitOffsets(splits), this.#logger);
   }
@@ -189,7 +191,7 @@ export class KafkaSourceReader<T> implements SplitSourceReader<T, KafkaPartition
     this.#fetcher.abandon();
     void Promise.resolve(old.close(true)).catch(() => {});
     this.#client = createFetchClient(this.options.settings);
-    this.#fetcher = new PartitionFetcher(this.#client, this.options.settings, this.options.readCommitted, this.options.maxBytesPerFetch);
+    this.#fetcher = new PartitionFetcher(this.#client, this.options.settings, this.options.readCommitted, this.options.maxBytesPerFetch, this.options.maxBytesPerPartition);
   }
 
   #emit(record: KafkaConsumerRecord, output: SourceOutput<T>): void {

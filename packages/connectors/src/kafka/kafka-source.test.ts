@@ -10,6 +10,14 @@ describe('KafkaSource builder', () => {
     expect(['orders-1', 'Orders-2', 'orders-3', 'payments'].filter((t) => pattern.test(t))).toEqual(['orders-1', 'Orders-2', 'orders-3']);
   });
 
+  it('takes max.partition.fetch.bytes (256 KiB by default) and fetch.max.bytes as byte counts', () => {
+    const builder = () => KafkaSource.builder<string>().setBootstrapServers('a:9092').setTopics('t').setValueOnlyDeserializer(new SimpleStringSchema());
+    expect(builder().build().config.properties['max.partition.fetch.bytes']).toBe(String(256 << 10));
+    expect(builder().setProperty('max.partition.fetch.bytes', '65536').build().config.properties['max.partition.fetch.bytes']).toBe('65536');
+    expect(() => builder().setProperty('max.partition.fetch.bytes', '0')).toThrow("max.partition.fetch.bytes takes a number of bytes > 0, got '0'");
+    expect(() => builder().setProperty('fetch.max.bytes', 'lots')).toThrow("fetch.max.bytes takes a number of bytes > 0, got 'lots'");
+  });
+
   it('refuses an unknown property with the nearest known key', () => {
     expect(() => KafkaSource.builder().setProperty('partition.discovery.interval', '1000')).toThrow(/did you mean partition.discovery.interval.ms\?/);
   });

@@ -16,6 +16,11 @@ import { OffsetsInitializer } from './offsets-initializer.ts';
 import { PartitionDiscovery, type Subscription } from './partition-discovery.ts';
 import { KafkaRecordDeserializationSchema, type DeserializationSchema } from './schemas.ts';
 
+/** The default max.partition.fetch.bytes (see below). */
+const MAX_PARTITION_FETCH_BYTES = 256 * 1024;
+/** Properties taking a byte count. */
+const BYTE_PROPERTIES = new Set(['fetch.max.bytes', 'max.partition.fetch.bytes']);
+
 /** Properties a KafkaSource understands (Flink's names), with their defaults. */
 const SOURCE_PROPERTY_DEFAULTS = {
   /** Look for new partitions this often (ms); 0 or less: never after the first discovery. */
@@ -28,6 +33,12 @@ const SOURCE_PROPERTY_DEFAULTS = {
   'unreachable.timeout.ms': '120000',
   /** Upper bound on the bytes of one fetch response. */
   'fetch.max.bytes': String(8 * 1024 * 1024),
+  /**
+   * Upper bound on what one partition adds to a fetch response (Kafka's name). Below Kafka's
+   * 1 MiB: the client decodes a response's records all at once (Kafka's Java consumer decodes
+   * them as they are polled), so this bounds how many decoded records a reader holds.
+   */
+  'max.partition.fetch.bytes': String(MAX_PARTITION_FETCH_BYTES),
   'client.id.prefix': 'weir-kafka-source',
 } as const;
 type SourceProperty = keyof typeof SOURCE_PROPERTY_DEFAULTS;
@@ -86,6 +97,7 @@ export class KafkaSource<T> implements SplitSource<T, KafkaPartitionSplit, Kafka
       skipUndeserializable: this.config.skipUndeserializable,
       unreachableTimeoutMs: Number(properties['unreachable.timeout.ms']),
       maxBytesPerFetch: Number(properties['fetch.max.bytes']),
+      maxBytesPerPartition: Number(properties['max.partition.fetch.bytes']),
       subtaskIndex: context.subtaskIndex,
     });
   }
@@ -199,6 +211,9 @@ export class KafkaSourceBuilder<T> {
     }
     if (key === 'isolation.level' && value !== 'read_committed' && value !== 'read_uncommitted') {
       throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `isolation.level is read_committed or read_uncommitted, got '${value}'`);
+    }
+    if (BYTE_PROPERTIES.has(key) && !(Number.isSafeInteger(Number(value)) && Number(value) > 0)) {
+      throw new WeirError(ConnectorErrorCode.INVALID_ARGUMENT, `${key} takes a number of bytes > 0, got '${value}'`);
     }
     this.#properties[key as SourceProperty] = String(value);
     return this;

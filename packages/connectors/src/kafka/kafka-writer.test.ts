@@ -71,7 +71,11 @@ class FakeProducer implements SinkProducer {
 }
 
 function writer(producers: FakeProducers, lastCheckpointId = 0, guarantee: DeliveryGuarantee = DeliveryGuarantee.EXACTLY_ONCE): KafkaWriter<string> {
-  return new KafkaWriter<string>({
+  return new KafkaWriter<string>({ ...writerOptions(producers, guarantee), lastCheckpointId });
+}
+
+function writerOptions(producers: FakeProducers, guarantee: DeliveryGuarantee) {
+  return {
     settings: { bootstrapServers: ['127.0.0.1:9092'], clientId: 'test' },
     serializer: KafkaRecordSerializationSchema.builder<string>().setTopic('out').setValueSerializationSchema(new SimpleStringSchema()).build(),
     guarantee,
@@ -79,9 +83,9 @@ function writer(producers: FakeProducers, lastCheckpointId = 0, guarantee: Deliv
     transactionTimeoutMs: 60_000,
     deliveryTimeoutMs: 120_000,
     subtask: 1,
-    lastCheckpointId,
+    lastCheckpointId: 0,
     producers,
-  });
+  };
 }
 
 async function settle(): Promise<void> {
@@ -176,6 +180,26 @@ describe('KafkaWriter (AT_LEAST_ONCE)', () => {
     expect(producers.made).toHaveLength(1);
     expect(producers.made[0]!.sent).toEqual(['x', 'y']);
     expect(await w.prepareCommit(1)).toEqual([]);
+  });
+
+  it('sends the records without key or partition of one request to one partition, those of the next one to the next (sticky partitioning)', async () => {
+    const producers = new FakeProducers();
+    const serializer = { serialize: (s: string) => ({ topic: 'out', value: Buffer.from(s), ...(s === 'pinned' ? { partition: 7 } : {}) }) };
+    const w = new KafkaWriter<string>({ ...writerOptions(producers, DeliveryGuarantee.AT_LEAST_ONCE), serializer });
+    const partitions: (number | undefined)[][] = [];
+    await w.write('a');
+    await w.flush(false);
+    producers.made[0]!.send = async ({ messages }) => void partitions.push(messages.map((m) => m.partition));
+    await w.write('b');
+    await w.write('pinned');
+    await w.write('c');
+    await w.flush(false);
+    await w.write('d');
+    await w.flush(false);
+    expect(partitions).toEqual([
+      [2, 7, 2],
+      [3],
+    ]);
   });
 
   it('a refused send fails the next write with a KafkaSink error', async () => {

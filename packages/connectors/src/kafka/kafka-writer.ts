@@ -86,6 +86,8 @@ export class KafkaWriter<T> implements SinkWriter<T> {
   #transaction: Transaction | undefined;
   readonly #pipeline: ProducePipeline<MessageToProduce>;
   #lastCheckpointId: number;
+  /** The partition (modulo the topic's count, which the client takes) of this request's records that have neither key nor partition. */
+  #stickyPartition: number;
   /** Records went into the current transaction since the last prepareCommit. */
   #written = false;
   /** flush(true) came: no records follow, so no transaction is begun ahead. */
@@ -94,9 +96,10 @@ export class KafkaWriter<T> implements SinkWriter<T> {
   constructor(private readonly options: KafkaWriterOptions<T>) {
     this.#logger = createLogger('kafka-writer', { subtask: options.subtask });
     this.#lastCheckpointId = options.lastCheckpointId;
+    this.#stickyPartition = options.subtask;
     this.#producers = options.producers ?? kafkaSinkProducers(options.settings, options.subtask, options.transactionTimeoutMs, options.deliveryTimeoutMs);
     this.#pipeline = new ProducePipeline({
-      send: (messages) => this.#send(messages).catch((err: unknown) => Promise.reject(this.#sendFailure(err, messages[0]!.topic))),
+      send: (messages) => this.#send(this.#stick(messages)).catch((err: unknown) => Promise.reject(this.#sendFailure(err, messages[0]!.topic))),
       batchRecords: BATCH_RECORDS,
       lingerMs: options.lingerMs ?? LINGER_MS,
       maxRequestRecords: MAX_REQUEST_RECORDS,
@@ -168,6 +171,19 @@ export class KafkaWriter<T> implements SinkWriter<T> {
     await this.#plain?.close().catch(() => {});
     this.#transaction = undefined;
     this.#plain = undefined;
+  }
+
+  /**
+   * Kafka's sticky partitioning (its default partitioner since 2.4, which Flink's KafkaSink
+   * uses): the records without key or partition of one request all go to one partition, the
+   * next request's to the next. The client would spread them one by one over the partitions,
+   * so every request carried a record batch per partition (more framing and checksums for it
+   * and the broker), and looked up its round-robin counter per record.
+   */
+  #stick(messages: MessageToProduce[]): MessageToProduce[] {
+    const partition = this.#stickyPartition++;
+    for (const message of messages) if (message.partition === undefined && message.key === undefined) message.partition = partition;
+    return messages;
   }
 
   async #send(messages: MessageToProduce[]): Promise<void> {

@@ -36,7 +36,7 @@ describe('PartitionFetcher', () => {
       { partitionIndex: 0, records: [batch(10, ['a', 'b']), batch(12, ['c'])] },
       { partitionIndex: 1, records: [batch(3, ['x'])] },
     ]);
-    const fetcher = new PartitionFetcher(consumer, { bootstrapServers: ['b:9092'], clientId: 'test' }, true, 1 << 20);
+    const fetcher = new PartitionFetcher(consumer, { bootstrapServers: ['b:9092'], clientId: 'test' }, true, 1 << 20, 1 << 20);
     const targets = [target(0, 11), target(1, 3)];
     const { runs, reachedEnd } = await fetcher.fetch(targets, 100);
     expect(runs.map((r) => [r.target.splitId, r.records.map((rec) => `${rec.offset}:${Buffer.from(rec.value!).toString()}@${rec.timestamp}`)])).toEqual([
@@ -47,10 +47,11 @@ describe('PartitionFetcher', () => {
     expect(reachedEnd).toEqual([]);
   });
 
-  it('asks for at most 1 MiB per partition (Kafka’s max.partition.fetch.bytes), within fetch.max.bytes', async () => {
+  it('asks for at most max.partition.fetch.bytes per partition, within fetch.max.bytes', async () => {
     const { client: consumer, requests } = client([]);
-    await new PartitionFetcher(consumer, { bootstrapServers: ['b:9092'], clientId: 'test' }, true, 8 << 20).fetch([target(0, 0)], 100);
-    await new PartitionFetcher(consumer, { bootstrapServers: ['b:9092'], clientId: 'test' }, true, 4096).fetch([target(0, 0)], 100);
+    await new PartitionFetcher(consumer, { bootstrapServers: ['b:9092'], clientId: 'test' }, true, 8 << 20, 1 << 20).fetch([target(0, 0)], 100);
+    await new PartitionFetcher(consumer, { bootstrapServers: ['b:9092'], clientId: 'test' }, true, 4096, 1 << 20).fetch([target(0, 0)], 100);
+    await new PartitionFetcher(consumer, { bootstrapServers: ['b:9092'], clientId: 'test' }, true, 8 << 20, 256 << 10).fetch([target(0, 0)], 100);
     const limits = requests.map((r) => {
       const { maxBytes, topics } = r as { maxBytes: number; topics: { partitions: { partitionMaxBytes: number }[] }[] };
       return [maxBytes, topics[0]!.partitions[0]!.partitionMaxBytes];
@@ -58,12 +59,13 @@ describe('PartitionFetcher', () => {
     expect(limits).toEqual([
       [8 << 20, 1 << 20],
       [4096, 4096],
+      [8 << 20, 256 << 10],
     ]);
   });
 
   it('keeps headers, and gives records without any the same empty list', async () => {
     const { client: consumer } = client([{ partitionIndex: 0, records: [batch(0, ['a', 'b']), batch(2, ['c'], [[Buffer.from('h'), Buffer.from('v')]])] }]);
-    const { runs } = await new PartitionFetcher(consumer, { bootstrapServers: ['b:9092'], clientId: 'test' }, true, 1 << 20).fetch([target(0, 0)], 100);
+    const { runs } = await new PartitionFetcher(consumer, { bootstrapServers: ['b:9092'], clientId: 'test' }, true, 1 << 20, 1 << 20).fetch([target(0, 0)], 100);
     const [a, b, c] = runs[0]!.records;
     expect(a!.headers).toEqual([]);
     expect(a!.headers).toBe(b!.headers);

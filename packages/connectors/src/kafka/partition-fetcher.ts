@@ -29,12 +29,6 @@ export interface FetchResult {
 /** Kafka error codes (FetchResponse partition errors) the fetcher handles itself. */
 const RETRIABLE_PARTITION_ERRORS = new Set([3, 5, 6, 9, 74, 75, 78, 100]);
 const OFFSET_OUT_OF_RANGE = 1;
-/**
- * Kafka's max.partition.fetch.bytes default: the most one partition contributes to a fetch
- * response. A reader emits what it fetched before it fetches again, so this bounds how much it
- * holds decoded in memory per partition, and how long decoding one response blocks its task.
- */
-const MAX_PARTITION_FETCH_BYTES = 1024 * 1024;
 /** Records without headers (nearly all) share this one. */
 const NO_HEADERS: KafkaConsumerRecord['headers'] = [];
 
@@ -57,6 +51,8 @@ export class PartitionFetcher {
     private readonly settings: KafkaClientSettings,
     private readonly readCommitted: boolean,
     private readonly maxBytes: number,
+    /** The most one partition adds to a response (max.partition.fetch.bytes). */
+    private readonly maxPartitionBytes: number,
   ) {}
 
   abandon(): void {
@@ -127,7 +123,7 @@ export class PartitionFetcher {
         isolationLevel: this.readCommitted ? kafkaLibrary().FetchIsolationLevels.READ_COMMITTED : kafkaLibrary().FetchIsolationLevels.READ_UNCOMMITTED,
         topics: [...byTopic].map(([topic, list]) => ({
           topicId: this.#topicIds.get(topic)!,
-          partitions: list.map((t) => ({ partition: t.partition, fetchOffset: BigInt(t.fetchOffset), currentLeaderEpoch: -1, lastFetchedEpoch: -1, partitionMaxBytes: Math.min(this.maxBytes, MAX_PARTITION_FETCH_BYTES) })),
+          partitions: list.map((t) => ({ partition: t.partition, fetchOffset: BigInt(t.fetchOffset), currentLeaderEpoch: -1, lastFetchedEpoch: -1, partitionMaxBytes: Math.min(this.maxBytes, this.maxPartitionBytes) })),
         })),
       });
     } catch (err) {

@@ -12,10 +12,15 @@ export interface SerializationSchema<T> {
   serialize(element: T): Uint8Array;
 }
 
+/** The bytes as a Buffer: the Kafka client hands over Buffers already, and a view per record was a Buffer allocated per record. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** UTF-8 strings both ways (Flink's SimpleStringSchema). */
 export class SimpleStringSchema implements DeserializationSchema<string>, SerializationSchema<string> {
   deserialize(message: Uint8Array): string {
-    return Buffer.from(message.buffer, message.byteOffset, message.byteLength).toString('utf8');
+    return asBuffer(message).toString('utf8');
   }
 
   serialize(element: string): Uint8Array {
@@ -26,7 +31,7 @@ export class SimpleStringSchema implements DeserializationSchema<string>, Serial
 /** JSON text both ways, UTF-8. */
 export class JsonSchema<T> implements DeserializationSchema<T>, SerializationSchema<T> {
   deserialize(message: Uint8Array): T {
-    return JSON.parse(Buffer.from(message.buffer, message.byteOffset, message.byteLength).toString('utf8')) as T;
+    return JSON.parse(asBuffer(message).toString('utf8')) as T;
   }
 
   serialize(element: T): Uint8Array {
