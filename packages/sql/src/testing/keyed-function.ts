@@ -1,4 +1,4 @@
-import type { Collector, RuntimeContext } from '@weir/api';
+import type { Collector, KeyedCoProcessFunction, RuntimeContext } from '@weir/api';
 import type { Row } from '../row.ts';
 import { keyString } from '../translate/keys.ts';
 
@@ -90,3 +90,16 @@ export class KeyedFunctionHarness {
 }
 
 export const row = (kind: Row['kind'], ...fields: unknown[]): Row => ({ kind, fields });
+
+/** A keyed co-process function (a join) opened on a fresh harness: +I rows into each side, and the watermark moved with its timers fired. */
+export function twoInputHarness(fn: KeyedCoProcessFunction<string, Row, Row, Row>) {
+  const h = new KeyedFunctionHarness();
+  fn.setRuntimeContext(h.runtimeContext);
+  fn.open();
+  return {
+    h,
+    left: (...fields: unknown[]) => fn.processElement1(row('+I', ...fields), h.context as never, h.collector),
+    right: (...fields: unknown[]) => fn.processElement2(row('+I', ...fields), h.context as never, h.collector),
+    watermark: (t: number) => h.watermark(t, (ts) => fn.onTimer(ts, h.context as never, h.collector)),
+  };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JoinType } from '../logical/nodes.ts';
-import { KeyedFunctionHarness, row } from '../testing/keyed-function.ts';
+import { KeyedFunctionHarness, row, twoInputHarness } from '../testing/keyed-function.ts';
 import { IntervalJoinFunction } from './interval-join.ts';
 import { StreamingJoinFunction } from './join.ts';
 
@@ -117,16 +117,7 @@ describe('IntervalJoinFunction', () => {
 describe('IntervalJoinFunction, outer', () => {
   /** rt - 5 <= lt <= rt + 5 over rows [k, ts] on both sides. */
   function outer(joinType: 'LEFT' | 'RIGHT' | 'FULL') {
-    const h = new KeyedFunctionHarness();
-    const fn = new IntervalJoinFunction({ leftTime: 1, rightTime: 1, lower: -5, upper: 5 }, [[0], [0]], undefined, joinType, [2, 2]);
-    fn.setRuntimeContext(h.runtimeContext);
-    fn.open();
-    return {
-      h,
-      left: (...fields: unknown[]) => fn.processElement1(row('+I', ...fields), h.context as never, h.collector),
-      right: (...fields: unknown[]) => fn.processElement2(row('+I', ...fields), h.context as never, h.collector),
-      watermark: (t: number) => h.watermark(t, (ts) => fn.onTimer(ts, h.context as never, h.collector)),
-    };
+    return twoInputHarness(new IntervalJoinFunction({ leftTime: 1, rightTime: 1, lower: -5, upper: 5 }, [[0], [0]], undefined, joinType, [2, 2]));
   }
 
   it('pads a left row that met nothing once it can meet nothing more, and never one that met a row, also a row met later', () => {

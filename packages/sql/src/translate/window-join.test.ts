@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { JoinType } from '../logical/nodes.ts';
-import { KeyedFunctionHarness, row } from '../testing/keyed-function.ts';
+import { twoInputHarness } from '../testing/keyed-function.ts';
 import { WindowJoinFunction } from './window-join.ts';
 
 /** Rows [k, v, window_end] on both sides, joined on k (and the window), residual `left v < right v` when asked. */
 function windowJoin(joinType: JoinType, residual?: (joined: readonly unknown[]) => unknown) {
-  const h = new KeyedFunctionHarness();
-  const fn = new WindowJoinFunction(joinType, [[0, 2], [0, 2]], [3, 3], [2, 2], residual);
-  fn.setRuntimeContext(h.runtimeContext);
-  fn.open();
-  return {
-    h,
-    left: (...fields: unknown[]) => fn.processElement1(row('+I', ...fields), h.context as never, h.collector),
-    right: (...fields: unknown[]) => fn.processElement2(row('+I', ...fields), h.context as never, h.collector),
-    watermark: (t: number) => h.watermark(t, (ts) => fn.onTimer(ts, h.context as never, h.collector)),
-  };
+  return twoInputHarness(new WindowJoinFunction(joinType, [[0, 2], [0, 2]], [3, 3], [2, 2], residual));
 }
 
 describe('WindowJoinFunction', () => {
