@@ -95,7 +95,12 @@ const hex = (algorithm: string) => (v: unknown) => createHash(algorithm).update(
 export function compileBuiltin(op: string, operands: readonly Rex[], args: readonly Evaluator[], type: SqlType): Evaluator | undefined {
   const [a, b] = args;
   const ta = operands[0]?.type;
-  const asNumber = (t: SqlType) => (v: unknown) => convertNumber(v, t, T.DOUBLE) as number;
+  // Made once per expression, not per row: argument i as a double.
+  const asDouble = (i: number) => {
+    const t = operands[i]?.type;
+    return (v: unknown) => convertNumber(v, t!, T.DOUBLE) as number;
+  };
+  const [x0, x1] = [asDouble(0), asDouble(1)];
   const unit = DATE_PART_UNITS[op];
   if (unit !== undefined) {
     const isDate = ta!.root === 'DATE';
@@ -126,21 +131,21 @@ export function compileBuiltin(op: string, operands: readonly Rex[], args: reado
       return strict1(a!, (v) => (up ? Math.ceil(v as number) : Math.floor(v as number)));
     }
     case 'POWER':
-      return strict(args, ([x, y]) => asNumber(ta!)(x) ** asNumber(operands[1]!.type)(y));
+      return strict(args, ([x, y]) => x0(x) ** x1(y));
     case 'SQRT':
-      return strict1(a!, (v) => Math.sqrt(asNumber(ta!)(v)));
+      return strict1(a!, (v) => Math.sqrt(x0(v)));
     case 'EXP':
-      return strict1(a!, (v) => Math.exp(asNumber(ta!)(v)));
+      return strict1(a!, (v) => Math.exp(x0(v)));
     case 'LN':
-      return strict1(a!, (v) => Math.log(asNumber(ta!)(v)));
+      return strict1(a!, (v) => Math.log(x0(v)));
     case 'LOG10':
-      return strict1(a!, (v) => Math.log10(asNumber(ta!)(v)));
+      return strict1(a!, (v) => Math.log10(x0(v)));
     case 'LOG2':
-      return strict1(a!, (v) => Math.log2(asNumber(ta!)(v)));
+      return strict1(a!, (v) => Math.log2(x0(v)));
     case 'LOG':
       // LOG(x) is the natural logarithm; LOG(base, x) Flink's logarithm of x to base.
-      if (b === undefined) return strict1(a!, (v) => Math.log(asNumber(ta!)(v)));
-      return strict(args, ([base, x]) => Math.log(asNumber(operands[1]!.type)(x)) / Math.log(asNumber(ta!)(base)));
+      if (b === undefined) return strict1(a!, (v) => Math.log(x0(v)));
+      return strict(args, ([base, x]) => Math.log(x1(x)) / Math.log(x0(base)));
     case 'SIGN':
       if (ta!.root === 'DECIMAL') return strict1(a!, (v) => ((v as bigint) > 0n ? 1n : (v as bigint) < 0n ? -1n : 0n) * TEN ** BigInt(ta!.scale!));
       return strict1(a!, (v) => Math.sign(v as number));
@@ -183,13 +188,17 @@ export function compileBuiltin(op: string, operands: readonly Rex[], args: reado
       return strict(args, ([s, n]) => ((n as number) <= 0 ? '' : (s as string).repeat(n as number)));
     case 'LOCATE':
       return strict(args, ([needle, haystack, from = 1]) => (haystack as string).indexOf(needle as string, Math.max((from as number) - 1, 0)) + 1);
-    case 'REGEXP_REPLACE':
+    case 'REGEXP_REPLACE': {
+      const regex = lastRegex('g');
       return strict(args, ([s, pattern, replacement]) => {
-        const regex = compileRegex(pattern as string, 'g');
-        return regex === null ? null : (s as string).replace(regex, replacement as string);
+        const compiled = regex(pattern as string);
+        return compiled === null ? null : (s as string).replace(compiled, replacement as string);
       });
-    case 'REGEXP':
-      return strict(args, ([s, pattern]) => compileRegex(pattern as string, '')?.test(s as string) ?? null);
+    }
+    case 'REGEXP': {
+      const regex = lastRegex('');
+      return strict(args, ([s, pattern]) => regex(pattern as string)?.test(s as string) ?? null);
+    }
     case 'MD5':
       return strict1(a!, hex('md5'));
     case 'SHA1':
@@ -282,6 +291,16 @@ function pad(s: string, length: number, padding: string, left: boolean): string 
   if (padding === '') return null;
   const fill = padding.repeat(Math.ceil((length - chars.length) / padding.length)).slice(0, length - chars.length);
   return left ? fill + s : s + fill;
+}
+
+/** compileRegex that keeps the last pattern's regex: a constant pattern (the usual case) compiles once, not per row. */
+function lastRegex(flags: string): (pattern: string) => RegExp | null {
+  let last: string | undefined;
+  let regex: RegExp | null = null;
+  return (pattern) => {
+    if (pattern !== last) [last, regex] = [pattern, compileRegex(pattern, flags)];
+    return regex;
+  };
 }
 
 /** A Java regular expression as JavaScript reads it; NULL (Flink's answer) when it does not compile. */
