@@ -1,33 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { bindItems, evaluateItems } from '../testing/evaluate.ts';
 import { isWeirError } from '@weir/common';
-import type { CreateTable, Select } from '../parse/ast.ts';
-import { parseStatement } from '../parse/parser.ts';
-import { Catalog } from '../validate/catalog.ts';
-import { tableFromDdl } from '../validate/ddl.ts';
-import { bindQuery } from '../validate/query.ts';
 import { typeToString } from '../validate/types.ts';
 import { compile } from './compile.ts';
-import { formatValue } from './values.ts';
 
 const T = "CREATE TABLE t (i INT, b BIGINT, d DECIMAL(10, 2), s STRING, x DOUBLE, ts TIMESTAMP(3), n INT, dt DATE) WITH ('connector' = 'datagen')";
 // i=7, b=10^10, d=12.35, s=' Hello wOrld ', x=-2.345, ts=2026-12-03 13:05:09.042 (a Thursday), n=NULL, dt=2024-02-29.
 const ROW = [7, 10_000_000_000, 1235n, ' Hello wOrld ', -2.345, Date.UTC(2026, 11, 3, 13, 5, 9, 42), null, Date.UTC(2024, 1, 29) / 86_400_000];
 
-function bind(items: string) {
-  const catalog = new Catalog();
-  catalog.add(tableFromDdl(parseStatement(T) as CreateTable), undefined);
-  const plan = bindQuery(parseStatement(`SELECT ${items} FROM t`) as Select, catalog);
-  if (plan.kind !== 'calc') throw new Error(plan.kind);
-  return plan;
-}
+const bind = (items: string) => bindItems(T, items);
 
 /** Each select item over ROW, as Flink prints the value. */
 function evaluate(items: string): string[] {
-  const plan = bind(items);
-  return plan.projects.map((p, i) => {
-    const v = compile(p)(ROW);
-    return v === null ? 'null' : formatValue(v, plan.fields[i]!.type);
-  });
+  return evaluateItems(T, items, ROW).map(({ value }) => value);
 }
 
 const types = (items: string): string[] => bind(items).fields.map((f) => typeToString(f.type));

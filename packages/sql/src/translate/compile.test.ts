@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Select } from '../parse/ast.ts';
-import { parseStatement } from '../parse/parser.ts';
-import { Catalog } from '../validate/catalog.ts';
-import { tableFromDdl } from '../validate/ddl.ts';
-import { bindQuery } from '../validate/query.ts';
-import type { CreateTable } from '../parse/ast.ts';
-import { compile } from './compile.ts';
-import { formatValue } from './values.ts';
+import { evaluateItems } from '../testing/evaluate.ts';
 
 const T = "CREATE TABLE t (i INT, b BIGINT, d DECIMAL(10, 2), s STRING, x DOUBLE, ts TIMESTAMP(3)) WITH ('connector' = 'datagen')";
 
 /** Each select item of `SELECT <items> FROM t` over one row, as Flink would print the value. */
 function evaluate(items: string, row: unknown[]): string[] {
-  const catalog = new Catalog();
-  catalog.add(tableFromDdl(parseStatement(T) as CreateTable), undefined);
-  const plan = bindQuery(parseStatement(`SELECT ${items} FROM t`) as Select, catalog);
-  if (plan.kind !== 'calc') throw new Error(plan.kind);
-  return plan.projects.map((p, i) => {
-    const v = compile(p)(row);
-    return v === null ? 'null' : formatValue(v, plan.fields[i]!.type);
-  });
+  return evaluateItems(T, items, row).map(({ value }) => value);
 }
 
 const ROW = [7, 10_000_000_000, 1234n /* 12.34 */, 'Hello', 2.5, Date.UTC(2026, 11, 3, 13, 5, 9, 42)];

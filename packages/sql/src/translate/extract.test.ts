@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { CreateTable, Select } from '../parse/ast.ts';
-import { parseStatement } from '../parse/parser.ts';
-import { Catalog } from '../validate/catalog.ts';
-import { tableFromDdl } from '../validate/ddl.ts';
-import { bindQuery } from '../validate/query.ts';
-import { compile } from './compile.ts';
-import { formatValue } from './values.ts';
+import { evaluateItems } from '../testing/evaluate.ts';
 
 const T = "CREATE TABLE t (ts TIMESTAMP(3), lt TIMESTAMP_LTZ(3), d DATE) WITH ('connector' = 'datagen')";
 
 /** Each select item of `SELECT <items> FROM t` over one row [ts, lt, d], as Flink prints it, and its type. */
 function evaluate(items: string, row: unknown[]): Array<[string, string]> {
-  const catalog = new Catalog();
-  catalog.add(tableFromDdl(parseStatement(T) as CreateTable), undefined);
-  const plan = bindQuery(parseStatement(`SELECT ${items} FROM t`) as Select, catalog);
-  if (plan.kind !== 'calc') throw new Error(plan.kind);
-  return plan.projects.map((p, i) => {
-    const v = compile(p)(row);
-    const type = plan.fields[i]!.type;
-    return [v === null ? 'null' : formatValue(v, type), `${type.root}${type.nullable ? '' : ' NOT NULL'}`];
-  });
+  return evaluateItems(T, items, row).map(({ value, type }) => [value, `${type.root}${type.nullable ? '' : ' NOT NULL'}`]);
 }
 
 const values = (items: string, row: unknown[]): string[] => evaluate(items, row).map(([v]) => v);
